@@ -1,0 +1,11 @@
+// The project's own tests (`npm test`). The conformance suites under suites/ are not run
+// from here: the CLI (src/cli/main.ts) runs them with its own configuration.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
