@@ -1,0 +1,100 @@
+// Command-line flags of src/reference/main.ts -> ReferenceOptions.
+
+import type { ReferenceOptions } from './server.ts';
+
+export const USAGE = `Usage: tsx src/reference/main.ts [--host H] [--port N] [--base-path /api] [--auth-base-path /p]
+       [--auth-origin same|separate] [--dataset default|alt] [--fault NAME] [--consent auto|deny]
+       [--per-minute N] [--per-day N]`;
+
+export type ParsedArgs = { ok: true; options: ReferenceOptions; help: boolean } | { ok: false; error: string };
+
+const VALUE_FLAGS = [
+  '--host',
+  '--port',
+  '--base-path',
+  '--auth-base-path',
+  '--auth-origin',
+  '--dataset',
+  '--fault',
+  '--consent',
+  '--per-minute',
+  '--per-day',
+] as const;
+type ValueFlag = (typeof VALUE_FLAGS)[number];
+
+function isValueFlag(s: string): s is ValueFlag {
+  return (VALUE_FLAGS as readonly string[]).includes(s);
+}
+
+function intValue(flag: string, raw: string, min: number, max: number): number | string {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) return `${flag}: expected an integer ${min}-${max}, got "${raw}"`;
+  return Number(raw);
+}
+
+/** Parses argv (without node and script). Fault names are checked later by startReference. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const options: ReferenceOptions = {};
+  const limits: { perMinute?: number; perDay?: number } = {};
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    if (!isValueFlag(flag)) return { ok: false, error: `unknown argument "${arg}"` };
+    let value: string | undefined;
+    if (flag !== arg) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      i += 1;
+    }
+    if (value === undefined || value === '' || (value.startsWith('--') && flag === arg)) {
+      return { ok: false, error: `${flag} needs a value` };
+    }
+    switch (flag) {
+      case '--host':
+        options.host = value;
+        break;
+      case '--port': {
+        const n = intValue(flag, value, 0, 65535);
+        if (typeof n === 'string') return { ok: false, error: n };
+        options.port = n;
+        break;
+      }
+      case '--base-path':
+        options.basePath = value;
+        break;
+      case '--auth-base-path':
+        options.authBasePath = value;
+        break;
+      case '--auth-origin':
+        if (value !== 'same' && value !== 'separate') return { ok: false, error: `--auth-origin: expected same or separate, got "${value}"` };
+        options.authOrigin = value;
+        break;
+      case '--dataset':
+        if (value !== 'default' && value !== 'alt') return { ok: false, error: `--dataset: expected default or alt, got "${value}"` };
+        options.dataset = value;
+        break;
+      case '--fault':
+        options.fault = value;
+        break;
+      case '--consent':
+        if (value !== 'auto' && value !== 'deny') return { ok: false, error: `--consent: expected auto or deny, got "${value}"` };
+        options.consent = value;
+        break;
+      case '--per-minute':
+      case '--per-day': {
+        const n = intValue(flag, value, 1, 1_000_000_000);
+        if (typeof n === 'string') return { ok: false, error: n };
+        if (flag === '--per-minute') limits.perMinute = n;
+        else limits.perDay = n;
+        break;
+      }
+    }
+  }
+  if (limits.perMinute !== undefined || limits.perDay !== undefined) options.limits = limits;
+  return { ok: true, options, help };
+}

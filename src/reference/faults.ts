@@ -1,0 +1,77 @@
+// Faults: named, realistic single bugs the reference server can be started with, so the
+// kit's self-tests can prove that the conformance suites catch each of them.
+//
+// Each fault is switched on by name (at most one per server) and is guarded by a literal
+// `fault === '<name>'` comparison at the one place where that bug would live in a real
+// implementation; there is no separate "faulty" code path. `requirement` is the id of the
+// spec requirement the fault violates (filled in by the lead once requirement ids exist).
+
+export interface FaultInfo {
+  requirement: string;
+  description: string;
+}
+
+const FAULT_DEFINITIONS = {
+  'leaf-children-count-nonzero': {
+    requirement: '',
+    description: 'Leaf categories report children_count 1 instead of 0.',
+  },
+  'root-parent-id-null': {
+    requirement: '',
+    description: 'The root category reports parent_id null instead of 0.',
+  },
+  'path-reversed': {
+    requirement: '',
+    description: 'Category path lists ids from the category up to the root instead of root down.',
+  },
+  'null-field-omitted': {
+    requirement: '',
+    description: 'A blank image_url is omitted from the category object instead of being present as null.',
+  },
+  'pagination-total-pages-off-by-one': {
+    requirement: '',
+    description: 'meta.pagination.total_pages is one more than the real number of pages.',
+  },
+  'link-header-missing': {
+    requirement: '',
+    description: 'Paginated responses carry no Link header even when other pages exist.',
+  },
+  'children-includes-grandchildren': {
+    requirement: '',
+    description: 'GET /categories/:id/children lists grandchildren as well as direct children.',
+  },
+  'not-found-wrong-body': {
+    requirement: '',
+    description: 'An unknown record gives 404 with body {"error":"not found"} instead of the errors format.',
+  },
+  'ratelimit-headers-missing-on-errors': {
+    requirement: '',
+    description: 'X-RateLimit-* headers are left out of 4xx responses.',
+  },
+  'token-in-query-ignored': {
+    requirement: '',
+    description: 'An access token sent as the oauth_token query parameter is ignored, so such requests get 401.',
+  },
+} satisfies Record<string, FaultInfo>;
+
+/** Name of a known fault. */
+export type FaultName = keyof typeof FAULT_DEFINITIONS;
+
+/** Every known fault, by name. */
+export const FAULTS: Record<string, FaultInfo> = FAULT_DEFINITIONS;
+
+/** Names of all known faults, in definition order. */
+export const FAULT_NAMES: readonly FaultName[] = Object.freeze(Object.keys(FAULT_DEFINITIONS) as FaultName[]);
+
+export function isFaultName(name: string): name is FaultName {
+  return Object.prototype.hasOwnProperty.call(FAULT_DEFINITIONS, name);
+}
+
+/** Validates an option value; throws an Error naming the known faults for an unknown name. */
+export function resolveFault(name: string | null | undefined): FaultName | null {
+  if (name === null || name === undefined || name === '') return null;
+  if (!isFaultName(name)) {
+    throw new Error(`Unknown fault "${name}". Known faults: ${FAULT_NAMES.join(', ')}`);
+  }
+  return name;
+}

@@ -1,0 +1,241 @@
+// Shared response helpers: results, the errors envelope, JSON writing with ETag / 304,
+// pagination with meta and the Link header, timestamps, request bodies.
+
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultName } from './faults.ts';
+
+export type HeaderMap = Record<string, string | string[]>;
+
+/** What a route handler returns; the pipeline turns it into the HTTP response. */
+export interface ApiResult {
+  status: number;
+  /** JSON body; undefined for no body. */
+  body?: unknown;
+  headers?: HeaderMap;
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** An error that becomes `{errors:[{code, messages}]}` with the given status. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly messages: string[];
+  readonly headers: HeaderMap | undefined;
+  constructor(status: number, code: string, messages: string | string[], headers?: HeaderMap) {
+    const list = Array.isArray(messages) ? messages : [messages];
+    super(list.join('; '));
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.messages = list;
+    this.headers = headers;
+  }
+}
+
+export function errorsBody(code: string, messages: string[]): { errors: { code: string; messages: string[] }[] } {
+  return { errors: [{ code, messages }] };
+}
+
+/** RecordNotFound, with the message naming the record: "Couldn't find Category with id=123". */
+export function recordNotFound(model: string, id: string | number): ApiError {
+  return new ApiError(404, 'RecordNotFound', [`Couldn't find ${model} with id=${id}`]);
+}
+
+export function badRequest(message: string, code = 'BadRequest'): ApiError {
+  return new ApiError(400, code, [message]);
+}
+
+/** Turns an ApiError into a result. */
+export function errorResult(err: ApiError, fault: FaultName | null): ApiResult {
+  const headers = err.headers ? { ...err.headers } : undefined;
+  if (fault === 'not-found-wrong-body' && err.code === 'RecordNotFound') {
+    return { status: err.status, body: { error: 'not found' }, ...(headers ? { headers } : {}) };
+  }
+  return { status: err.status, body: errorsBody(err.code, err.messages), ...(headers ? { headers } : {}) };
+}
+
+/** `{ <key>: object }` */
+export function single(key: string, value: unknown): ApiResult {
+  return { status: 200, body: { [key]: value } };
+}
+
+/** Timestamps: YYYY-MM-DDTHH:MM:SSZ (no fractional seconds). */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Strong ETag: quoted base64url SHA-256 of the exact body bytes. */
+export function etagFor(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url')}"`;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored. */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const trimmed = header.trim();
+  if (trimmed === '*') return true;
+  const strip = (t: string): string => t.trim().replace(/^W\//, '');
+  const ours = strip(etag);
+  return trimmed.split(',').some((t) => strip(t) === ours);
+}
+
+/**
+ * Writes a result as JSON. For a 200 answer to GET/HEAD it adds an ETag and answers 304 (no body,
+ * same ETag and extra headers) when If-None-Match matches.
+ */
+export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult, extraHeaders: HeaderMap = {}): void {
+  const headers: HeaderMap = { ...extraHeaders, ...(result.headers ?? {}) };
+  if (result.body === undefined) {
+    res.writeHead(result.status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(result.body);
+  const buf = Buffer.from(text, 'utf8');
+  if (result.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
+    const etag = etagFor(buf);
+    headers['ETag'] = etag;
+    const inm = req.headers['if-none-match'];
+    if (ifNoneMatchMatches(inm, etag)) {
+      delete headers['Link'];
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+  }
+  headers['Content-Type'] = JSON_CONTENT_TYPE;
+  headers['Content-Length'] = String(buf.length);
+  res.writeHead(result.status, headers);
+  res.end(buf);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pagination
+
+export const DEFAULT_PER = 25;
+/**
+ * Choice (the spec gives no maximum): per is capped at 100. A larger per is clamped, not
+ * rejected, and meta.pagination.per reports the value actually used (100).
+ */
+export const MAX_PER = 100;
+
+export interface Pagination {
+  total_results: number;
+  total_pages: number;
+  page: number;
+  per: number;
+}
+
+function positiveIntParam(query: URLSearchParams, name: string, fallback: number): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new ApiError(400, 'InvalidParameter', [`${name} must be a positive integer, got "${raw}"`]);
+  }
+  return Number(raw);
+}
+
+export interface PageRequest {
+  /** The absolute public URL of the request (with its base path and query). */
+  url: URL;
+  query: URLSearchParams;
+  fault: FaultName | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+  headers: HeaderMap;
+}
+
+/**
+ * Slices `all` by the page / per query parameters (non-integer or < 1 -> 400 InvalidParameter).
+ *
+ * total_pages = ceil(total_results / per), so an empty collection has total_pages 0 (choice).
+ * A page past the end is 200 with an empty slice and the true meta.
+ *
+ * Link header (reading of "when other pages exist a Link header carries rel=next and rel=last"):
+ * sent only when total_pages > 1; rel="next" only when page < total_pages; rel="last" always
+ * then. URLs are absolute, keep the path (with base path) and every other query parameter in
+ * order, set page=, and never contain oauth_token.
+ */
+export function paginate<T>(req: PageRequest, all: readonly T[]): Page<T> {
+  const page = positiveIntParam(req.query, 'page', 1);
+  const per = Math.min(positiveIntParam(req.query, 'per', DEFAULT_PER), MAX_PER);
+  const total = all.length;
+  let totalPages = Math.ceil(total / per);
+  const start = (page - 1) * per;
+  const items = start < total ? all.slice(start, start + per) : [];
+  const links: string[] = [];
+  if (totalPages > 1) {
+    if (page < totalPages) links.push(`<${pageUrl(req.url, page + 1)}>; rel="next"`);
+    links.push(`<${pageUrl(req.url, totalPages)}>; rel="last"`);
+  }
+  const headers: HeaderMap = {};
+  if (links.length > 0 && req.fault !== 'link-header-missing') headers['Link'] = links.join(', ');
+  if (req.fault === 'pagination-total-pages-off-by-one') totalPages += 1;
+  return { items, pagination: { total_results: total, total_pages: totalPages, page, per }, headers };
+}
+
+/**
+ * Same URL with page=<n>: oauth_token removed; every other parameter kept byte for byte and
+ * in order; page replaced in place (or appended).
+ */
+export function pageUrl(url: URL, page: number): string {
+  const u = new URL(url.href);
+  const out: string[] = [];
+  let placed = false;
+  for (const part of u.search.replace(/^\?/, '').split('&')) {
+    if (part === '') continue;
+    const rawKey = part.split('=')[0]!.replace(/\+/g, ' ');
+    let key: string;
+    try {
+      key = decodeURIComponent(rawKey);
+    } catch {
+      key = rawKey;
+    }
+    if (key === 'oauth_token') continue;
+    if (key === 'page') {
+      if (!placed) out.push(`page=${page}`);
+      placed = true;
+      continue;
+    }
+    out.push(part);
+  }
+  if (!placed) out.push(`page=${page}`);
+  u.search = out.join('&');
+  return u.href;
+}
+
+/** `{ <key>: items, meta: { pagination } }` plus the Link header. */
+export function collection<T>(key: string, req: PageRequest, all: readonly T[], map: (item: T) => unknown): ApiResult {
+  const p = paginate(req, all);
+  return {
+    status: 200,
+    body: { [key]: p.items.map(map), meta: { pagination: p.pagination } },
+    headers: p.headers,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Reads the whole body; resolves null when it exceeds MAX_BODY_BYTES. */
+export function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooBig = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

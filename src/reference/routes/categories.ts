@@ -1,0 +1,66 @@
+// Categories (spec "Endpoints > Categories", first five rows).
+//
+// Choices where the spec is silent:
+// - A non-integer id (/categories/abc) is 404 RecordNotFound, like an unknown integer id (the
+//   spec says path placeholders are integers, so no such record can exist).
+// - "root" is special only in GET /categories/root itself; /categories/root/children and
+//   /categories/root/parent are 404 RecordNotFound (a client uses the root's id for those).
+// - GET /categories/:id/parent of the root is 404 RecordNotFound (parent_id 0 names no record).
+// - Collections are ordered by id; children are the direct children only.
+
+import { childrenOf, type CategoryRecord } from '../data.ts';
+import { ApiError, collection, recordNotFound, single, type ApiResult } from '../http.ts';
+import type { ApiContext, RouteModule } from '../router.ts';
+import { serializeCategory } from '../serializers.ts';
+
+/** Parses an integer path id; anything else is RecordNotFound for `model`. */
+export function parseId(raw: string | undefined, model: string): number {
+  const value = raw ?? '';
+  if (!/^\d{1,15}$/.test(value)) throw recordNotFound(model, value.length > 64 ? `${value.slice(0, 64)}...` : value);
+  return Number(value);
+}
+
+function findCategory(ctx: ApiContext, raw: string | undefined): CategoryRecord {
+  const id = parseId(raw, 'Category');
+  const c = ctx.data.categories.get(id);
+  if (!c) throw recordNotFound('Category', id);
+  return c;
+}
+
+function detail(ctx: ApiContext, c: CategoryRecord): ApiResult {
+  return single('category', serializeCategory(c, { view: 'detail', version: ctx.version, fault: ctx.fault }));
+}
+
+function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
+  return collection('categories', ctx, items, (c) =>
+    serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault }),
+  );
+}
+
+export const categoryRoutes: RouteModule = (router) => {
+  router.get('/categories', (ctx) => list(ctx, ctx.data.categoryList));
+
+  router.get('/categories/root', (ctx) => detail(ctx, ctx.data.categories.get(ctx.data.rootId)!));
+
+  router.get('/categories/:id', (ctx) => detail(ctx, findCategory(ctx, ctx.params['id'])));
+
+  router.get('/categories/:id/parent', (ctx) => {
+    const c = findCategory(ctx, ctx.params['id']);
+    const parent = ctx.data.categories.get(c.parentId);
+    if (!parent) {
+      throw new ApiError(404, 'RecordNotFound', [
+        `Couldn't find Category with id=${c.parentId} (Category ${c.id} is the root and has no parent)`,
+      ]);
+    }
+    return detail(ctx, parent);
+  });
+
+  router.get('/categories/:id/children', (ctx) => {
+    const c = findCategory(ctx, ctx.params['id']);
+    let items = childrenOf(ctx.data, c.id);
+    if (ctx.fault === 'children-includes-grandchildren') {
+      items = [...items, ...items.flatMap((child) => childrenOf(ctx.data, child.id))].sort((a, b) => a.id - b.id);
+    }
+    return list(ctx, items);
+  });
+};

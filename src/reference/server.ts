@@ -1,0 +1,160 @@
+// Embedded reference server for the Catalogue API v3: the target the kit's suites run against
+// when no target is configured, and (with one fault switched on) the subject of the kit's
+// self-tests. Only node:http and the standard library.
+//
+// Layout: server.ts (options, listening), app.ts (request pipelines), router.ts, http.ts
+// (envelope, errors, pagination + Link, ETag), auth.ts (OAuth + daily limit), ratelimit.ts,
+// versioning.ts (Accept negotiation + field/version table), data.ts (datasets),
+// serializers.ts, routes/*.ts (one module per resource group, listed in routes/index.ts),
+// faults.ts.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiListener, createAuthListener, createState, normalizeBasePath } from './app.ts';
+import type { ClientRecord } from './auth.ts';
+import { createDataset, DATASET_NAMES, type DatasetName } from './data.ts';
+import { FAULT_NAMES, resolveFault } from './faults.ts';
+import { ROUTE_MODULES } from './routes/index.ts';
+
+export { FAULTS } from './faults.ts';
+export type { FaultInfo, FaultName } from './faults.ts';
+
+export interface ReferenceOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** API path prefix such as '/api'; default ''. Requests outside it get 404 with the errors body. */
+  basePath?: string;
+  /** 'same' (default): /oauth2/* on the API server; 'separate': on a second server (another origin). */
+  authOrigin?: 'same' | 'separate';
+  /** Default ''; the token endpoint is authUrl + '/oauth2/token'. */
+  authBasePath?: string;
+  /** Default 'default'. */
+  dataset?: 'default' | 'alt';
+  /** At most one named fault (see FAULTS); an unknown name throws. */
+  fault?: string | null;
+  /** Defaults 100 per minute and 1000 per day. */
+  limits?: { perMinute?: number; perDay?: number };
+  /** Clock in ms since the epoch; default Date.now. */
+  now?: () => number;
+  /** 'auto' (default): the consent step redirects with a code; 'deny': with error=access_denied. */
+  consent?: 'auto' | 'deny';
+}
+
+export interface RunningReference {
+  /** e.g. 'http://127.0.0.1:41234/api' (no trailing slash). */
+  baseUrl: string;
+  /** e.g. 'http://127.0.0.1:41235' (no trailing slash). */
+  authUrl: string;
+  client: { id: string; secret: string; redirectUri: string };
+  faults: readonly string[];
+  /** API + token requests served so far. */
+  requestCount(): number;
+  close(): Promise<void>;
+}
+
+/** The demo client. Fixed so a user can configure the kit once for a local reference server. */
+export const DEMO_CLIENT: Readonly<ClientRecord> = Object.freeze({
+  id: 'reference-demo-client',
+  secret: 'reference-demo-secret',
+  // Only ever read back from the Location header; nothing listens there.
+  redirectUri: 'http://127.0.0.1:9/callback',
+});
+
+export const DEFAULT_LIMITS = Object.freeze({ perMinute: 100, perDay: 1000 });
+
+function positiveInt(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+function oneOf<T extends string>(value: T | undefined, allowed: readonly T[], fallback: T, name: string): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${String(value)}"`);
+  return value;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function originOf(host: string, port: number): string {
+  let h = host;
+  if (h === '0.0.0.0') h = '127.0.0.1';
+  else if (h === '::') h = '::1';
+  if (h.includes(':')) h = `[${h}]`;
+  return `http://${h}:${port}`;
+}
+
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+  const fault = resolveFault(options.fault);
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0-65535, got ${String(port)}`);
+  const basePath = normalizeBasePath(options.basePath ?? '', 'basePath');
+  const authBasePath = normalizeBasePath(options.authBasePath ?? '', 'authBasePath');
+  const authOrigin = oneOf(options.authOrigin, ['same', 'separate'], 'same', 'authOrigin');
+  const dataset = oneOf<DatasetName>(options.dataset, DATASET_NAMES, 'default', 'dataset');
+  const consent = oneOf(options.consent, ['auto', 'deny'], 'auto', 'consent');
+  const perMinute = positiveInt(options.limits?.perMinute, DEFAULT_LIMITS.perMinute, 'limits.perMinute');
+  const perDay = positiveInt(options.limits?.perDay, DEFAULT_LIMITS.perDay, 'limits.perDay');
+  const now = options.now ?? Date.now;
+
+  const state = createState({
+    basePath,
+    authBasePath,
+    fault,
+    data: createDataset(dataset),
+    clients: [DEMO_CLIENT],
+    perMinute,
+    perDay,
+    consent,
+    now,
+    modules: ROUTE_MODULES,
+  });
+
+  const apiServer = createServer(createApiListener(state, authOrigin === 'same'));
+  const servers: Server[] = [apiServer];
+  const apiAddress = await listen(apiServer, port, host);
+  const apiOrigin = originOf(host, apiAddress.port);
+  state.fallbackOrigin = apiOrigin;
+  let authOriginUrl = apiOrigin;
+  if (authOrigin === 'separate') {
+    const authServer = createServer(createAuthListener(state));
+    servers.push(authServer);
+    try {
+      const authAddress = await listen(authServer, 0, host);
+      authOriginUrl = originOf(host, authAddress.port);
+    } catch (err) {
+      await closeServer(apiServer);
+      throw err;
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: apiOrigin + basePath,
+    authUrl: authOriginUrl + authBasePath,
+    client: { ...DEMO_CLIENT },
+    faults: FAULT_NAMES,
+    requestCount: () => state.requests,
+    close: () => (closing ??= Promise.all(servers.map(closeServer)).then(() => undefined)),
+  };
+}

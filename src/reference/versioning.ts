@@ -1,0 +1,136 @@
+// API version negotiation (spec "Versioning") and the field -> since-version table.
+//
+// Requests choose a version with `Accept: application/vnd.service+json; version=<major[.minor]>`.
+// The reference serves three minor series of major 3; a request for a minor series gets the
+// latest patch of that series (rule 2).
+
+export interface ApiVersion {
+  readonly major: number;
+  readonly minor: number;
+  /** Latest patch of the served minor series (patches are never chosen by the client). */
+  readonly patch: number;
+  /** "major.minor.patch", e.g. "3.1.3". */
+  readonly label: string;
+}
+
+function version(major: number, minor: number, patch: number): ApiVersion {
+  return Object.freeze({ major, minor, patch, label: `${major}.${minor}.${patch}` });
+}
+
+/** Served versions, oldest first: each minor series at its latest patch (from the Change history). */
+export const SERVED_VERSIONS: readonly ApiVersion[] = Object.freeze([
+  version(3, 0, 23),
+  version(3, 1, 3),
+  version(3, 2, 1),
+]);
+
+export const SUPPORTED_MAJOR = 3;
+export const OLDEST_VERSION: ApiVersion = SERVED_VERSIONS[0]!;
+export const LATEST_VERSION: ApiVersion = SERVED_VERSIONS[SERVED_VERSIONS.length - 1]!;
+
+/** The vendor media type carrying the version parameter. */
+export const VENDOR_MEDIA_TYPE = 'application/vnd.service+json';
+
+export type Negotiation = { ok: true; version: ApiVersion } | { ok: false; message: string };
+
+/**
+ * Chooses the served version for an Accept header.
+ *
+ * - No Accept header, or no `application/vnd.service+json` media range in it (for example
+ *   `application/json` or `*\/*`), or that media range without a version parameter:
+ *   "unspecified" -> latest (rule 3).
+ * - `version=3` (major only) -> oldest of major 3, i.e. 3.0 (rule 4).
+ * - `version=3.N[.P]` -> the patch is ignored (rule 2); minor N if served, otherwise the
+ *   previous served minor (rule 5): 3.3 and 3.4 -> 3.2.
+ * - Choice where the spec is silent: a major other than 3, or a version that does not parse as
+ *   `major[.minor[.patch]]` with decimal digits, gives 406 Not Acceptable with the errors body
+ *   (there is no version to fall back to that the client could have meant).
+ */
+export function negotiateVersion(accept: string | undefined): Negotiation {
+  if (accept === undefined || accept.trim() === '') return { ok: true, version: LATEST_VERSION };
+  for (const range of accept.split(',')) {
+    const [typePart, ...paramParts] = range.split(';');
+    if ((typePart ?? '').trim().toLowerCase() !== VENDOR_MEDIA_TYPE) continue;
+    let requested: string | undefined;
+    for (const p of paramParts) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      if (p.slice(0, eq).trim().toLowerCase() !== 'version') continue;
+      requested = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    }
+    if (requested === undefined) return { ok: true, version: LATEST_VERSION };
+    return resolveRequestedVersion(requested);
+  }
+  return { ok: true, version: LATEST_VERSION };
+}
+
+export function resolveRequestedVersion(requested: string): Negotiation {
+  const m = /^(\d{1,6})(?:\.(\d{1,6})(?:\.(\d{1,6}))?)?$/.exec(requested);
+  if (!m) return { ok: false, message: `Unparsable API version "${requested}"; use version=<major[.minor]>` };
+  const major = Number(m[1]);
+  if (major !== SUPPORTED_MAJOR) {
+    return { ok: false, message: `API version ${requested} is not served; the major version must be ${SUPPORTED_MAJOR}` };
+  }
+  if (m[2] === undefined) return { ok: true, version: OLDEST_VERSION };
+  const minor = Number(m[2]);
+  let chosen: ApiVersion | undefined;
+  for (const v of SERVED_VERSIONS) if (v.minor <= minor) chosen = v;
+  // SERVED_VERSIONS starts at minor 0, so chosen is always set.
+  return { ok: true, version: chosen ?? OLDEST_VERSION };
+}
+
+/** Compares "a.b.c" version strings numerically. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+export interface FieldVersioning {
+  /** First version that has the field. */
+  since: string;
+  /** First version that no longer has the field (optional). */
+  removedIn?: string;
+}
+
+/**
+ * Resource -> field -> versions, from the spec's Change history. Fields not listed exist in
+ * every served version. Only fields whose presence differs between served versions (3.0.23,
+ * 3.1.3, 3.2.1) matter; earlier entries are kept for the record. Other resources add their
+ * own entries here (e.g. sku: { reviewable: { since: '3.2.0' } }).
+ */
+export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, FieldVersioning>>>> = {
+  category: {
+    path: { since: '3.0.7' },
+    layout_mode: { since: '3.0.18' },
+    family_id: { since: '3.1.2' },
+    reviewable: { since: '3.2.0' },
+    adult: { since: '3.2.0' },
+    // The Change history spells it "onclick_behavior"; the Category table's name is used.
+    onclick_behaviour: { since: '3.2.0' },
+    show_spec_summary: { since: '3.2.0' },
+    unit_price_label: { since: '3.2.0' },
+  },
+};
+
+export function fieldInVersion(resource: string, field: string, v: ApiVersion): boolean {
+  const entry = FIELD_VERSIONS[resource]?.[field];
+  if (!entry) return true;
+  if (compareVersions(v.label, entry.since) < 0) return false;
+  if (entry.removedIn !== undefined && compareVersions(v.label, entry.removedIn) >= 0) return false;
+  return true;
+}
+
+/** Removes from `obj` (in place) the fields of `resource` that the version does not have. */
+export function applyVersion<T extends Record<string, unknown>>(resource: string, obj: T, v: ApiVersion): T {
+  const table = FIELD_VERSIONS[resource];
+  if (!table) return obj;
+  for (const field of Object.keys(table)) {
+    if (field in obj && !fieldInVersion(resource, field, v)) delete obj[field];
+  }
+  return obj;
+}
