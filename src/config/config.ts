@@ -1,0 +1,242 @@
+// Reads the run's configuration from CLI flags, the environment and a .env file (in that order of
+// precedence) and validates every value before any request is made. Every problem is a ConfigError
+// whose message is one line naming the key.
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { CONFIG_KEYS, PROFILES, type ConfigKey, type Profile } from './keys.ts';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface KitConfig {
+  /** null: run against the embedded reference server. Never ends with '/'. */
+  baseUrl: string | null;
+  authUrl: string | null;
+  clientId: string | null;
+  clientSecret: string | null;
+  redirectUri: string | null;
+  userToken: string | null;
+  userRefreshToken: string | null;
+  expiredToken: string | null;
+  /** major.minor as sent in Accept. */
+  apiVersion: string;
+  profiles: Profile[];
+  /** Discovery hints from CATALOGUE_FIXTURES: role -> id. */
+  fixtures: Record<string, number>;
+  fixturesFile: string | null;
+  maxRequests: number;
+  reportDir: string;
+  timeoutMs: number;
+}
+
+export interface ParsedCommandLine {
+  help: boolean;
+  /** Suite name filters (positional arguments). */
+  filters: string[];
+  /** env key -> raw value given by a flag. */
+  values: Record<string, string>;
+}
+
+/** The spec's daily call limit per client: a run may never plan to exceed it. */
+export const DAILY_LIMIT = 1000;
+
+export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
+  const byFlag = new Map(CONFIG_KEYS.map((k) => [k.flag, k]));
+  const out: ParsedCommandLine = { help: false, filters: [], values: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      out.help = true;
+      continue;
+    }
+    if (!arg.startsWith('-')) {
+      out.filters.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq >= 0 ? arg.slice(0, eq) : arg;
+    const key = byFlag.get(flag);
+    if (!key) throw new ConfigError(`unknown option ${flag} (see --help)`);
+    let value: string | undefined;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      i++;
+    }
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) {
+      throw new ConfigError(`${flag} (${key.env}) needs a value`);
+    }
+    out.values[key.env] = value;
+  }
+  return out;
+}
+
+/** Reads .env without touching process.env; a missing file is no error. */
+export function readDotenv(path: string): Record<string, string> {
+  if (!existsSync(path)) return {};
+  try {
+    return parseDotenv(readFileSync(path));
+  } catch (error) {
+    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+export interface ConfigSources {
+  flags: Record<string, string>;
+  env: Record<string, string | undefined>;
+  dotenv: Record<string, string>;
+  cwd: string;
+}
+
+export function loadConfig(sources: ConfigSources): KitConfig {
+  const raw = (key: string): string | undefined => {
+    const value = sources.flags[key] ?? sources.env[key] ?? sources.dotenv[key];
+    if (value === undefined) return undefined;
+    const trimmed = value.trim();
+    return trimmed === '' ? undefined : trimmed;
+  };
+  const keyOf = (env: string): ConfigKey => CONFIG_KEYS.find((k) => k.env === env)!;
+  const name = (env: string) => `${env} (${keyOf(env).flag})`;
+
+  const url = (env: string): string | null => {
+    const value = raw(env);
+    if (value === undefined) return null;
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError(`${name(env)} is not a URL: ${JSON.stringify(value)}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ConfigError(`${name(env)} must be an http or https URL, got ${parsed.protocol}`);
+    }
+    if (parsed.search || parsed.hash) {
+      throw new ConfigError(`${name(env)} must not carry a query or fragment: ${JSON.stringify(value)}`);
+    }
+    if (parsed.username || parsed.password) {
+      throw new ConfigError(`${name(env)} must not carry credentials; use the client id and secret keys`);
+    }
+    return value.replace(/\/+$/, '');
+  };
+  const text = (env: string): string | null => raw(env) ?? null;
+  const count = (env: string, fallback: number, min: number, max: number): number => {
+    const value = raw(env);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value)) throw new ConfigError(`${name(env)} must be a whole number, got ${JSON.stringify(value)}`);
+    const n = Number(value);
+    if (n < min || n > max) throw new ConfigError(`${name(env)} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+
+  const baseUrl = url('CATALOGUE_BASE_URL');
+  const authUrl = url('CATALOGUE_AUTH_URL');
+  const clientId = text('CATALOGUE_CLIENT_ID');
+  const clientSecret = text('CATALOGUE_CLIENT_SECRET');
+  const redirectUri = url('CATALOGUE_REDIRECT_URI');
+
+  if (baseUrl === null) {
+    // The embedded reference server brings its own URLs and credentials; mixing in some of a real
+    // deployment's would silently test something else than the user meant.
+    for (const env of ['CATALOGUE_AUTH_URL', 'CATALOGUE_CLIENT_ID', 'CATALOGUE_CLIENT_SECRET']) {
+      if (raw(env) !== undefined) {
+        throw new ConfigError(`${name(env)} is set but CATALOGUE_BASE_URL (--base-url) is not: name the deployment it belongs to`);
+      }
+    }
+  } else {
+    if (clientId === null) throw new ConfigError(`${name('CATALOGUE_CLIENT_ID')} is required when CATALOGUE_BASE_URL is set`);
+    if (clientSecret === null) {
+      throw new ConfigError(`${name('CATALOGUE_CLIENT_SECRET')} is required when CATALOGUE_BASE_URL is set`);
+    }
+  }
+
+  const versionRaw = raw('CATALOGUE_API_VERSION') ?? '3.2';
+  const version = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(versionRaw);
+  if (!version) {
+    throw new ConfigError(`${name('CATALOGUE_API_VERSION')} must be major[.minor], e.g. 3.1, got ${JSON.stringify(versionRaw)}`);
+  }
+  if (version[1] !== '3') {
+    throw new ConfigError(`${name('CATALOGUE_API_VERSION')} must be a version 3 (this kit certifies API v3), got ${versionRaw}`);
+  }
+  // Patch numbers are ignored by the service (Versioning rule 2), so the kit does not send one.
+  const apiVersion = version[2] === undefined ? version[1] : `${version[1]}.${version[2]}`;
+
+  const profilesRaw = raw('CATALOGUE_PROFILES') ?? 'read,write';
+  const profiles: Profile[] = [];
+  for (const part of profilesRaw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    if (!(PROFILES as readonly string[]).includes(part)) {
+      throw new ConfigError(`${name('CATALOGUE_PROFILES')} has unknown profile ${JSON.stringify(part)} (known: ${PROFILES.join(', ')})`);
+    }
+    if (!profiles.includes(part as Profile)) profiles.push(part as Profile);
+  }
+  if (profiles.length === 0) throw new ConfigError(`${name('CATALOGUE_PROFILES')} names no profile`);
+
+  const fixturesFile = raw('CATALOGUE_FIXTURES') ? resolve(sources.cwd, raw('CATALOGUE_FIXTURES')!) : null;
+  const fixtures = fixturesFile ? readFixtures(fixturesFile, name('CATALOGUE_FIXTURES')) : {};
+
+  return {
+    baseUrl,
+    authUrl: authUrl ?? baseUrl,
+    clientId,
+    clientSecret,
+    redirectUri,
+    userToken: text('CATALOGUE_USER_TOKEN'),
+    userRefreshToken: text('CATALOGUE_USER_REFRESH_TOKEN'),
+    expiredToken: text('CATALOGUE_EXPIRED_TOKEN'),
+    apiVersion,
+    profiles,
+    fixtures,
+    fixturesFile,
+    maxRequests: count('CATALOGUE_MAX_REQUESTS', 900, 1, DAILY_LIMIT),
+    reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
+    timeoutMs: count('CATALOGUE_TIMEOUT_MS', 15_000, 100, 600_000),
+  };
+}
+
+function readFixtures(path: string, keyName: string): Record<string, number> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${keyName}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${keyName}: ${path} is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ConfigError(`${keyName}: ${path} must hold a JSON object of role -> id`);
+  }
+  const out: Record<string, number> = {};
+  for (const [role, id] of Object.entries(data)) {
+    if (typeof id !== 'number' || !Number.isInteger(id)) {
+      throw new ConfigError(`${keyName}: role ${JSON.stringify(role)} in ${path} must map to an integer id, got ${JSON.stringify(id)}`);
+    }
+    out[role] = id;
+  }
+  return out;
+}
+
+/** The `--help` text, generated from the key table. */
+export function helpText(): string {
+  const lines = [
+    'Usage: npm run conformance -- [options] [suite ...]',
+    '',
+    'Runs the conformance suites against a deployment of the Catalogue API v3, or against the',
+    'embedded reference server when no base URL is configured. Each option can also be set in the',
+    'environment or in a .env file under the name shown; a flag wins over the environment, which',
+    'wins over .env. Suite names (e.g. categories) restrict the run to those suites.',
+    '',
+    'Options:',
+  ];
+  for (const key of CONFIG_KEYS) {
+    lines.push(`  ${key.flag.padEnd(22)} ${key.env}`);
+    lines.push(`  ${''.padEnd(22)} ${key.description}${key.default ? ` Default: ${key.default}.` : ''}`);
+  }
+  lines.push(`  ${'--help'.padEnd(22)} This text.`);
+  lines.push('', 'Exit codes: 0 nothing failed, 1 a MUST requirement failed, 2 the run could not be carried out.');
+  return lines.join('\n');
+}

@@ -1,0 +1,100 @@
+// The kit's configuration keys: one table drives parsing, `--help` and `.env.example`,
+// so a key cannot be documented in one place and forgotten in another.
+
+export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'profiles' | 'file' | 'count' | 'dir' | 'ms';
+
+export interface ConfigKey {
+  env: string;
+  flag: string;
+  kind: KeyKind;
+  description: string;
+  /** Value shown in `--help` and `.env.example` when the key is left unset. */
+  default?: string;
+}
+
+export const PROFILES = ['read', 'write', 'destructive'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  {
+    env: 'CATALOGUE_BASE_URL',
+    flag: '--base-url',
+    kind: 'url',
+    description:
+      'Base URL of the deployment under test, path prefix included (https://host/api). Unset: the embedded reference server.',
+  },
+  {
+    env: 'CATALOGUE_AUTH_URL',
+    flag: '--auth-url',
+    kind: 'url',
+    description: 'Where /oauth2/token and /oauth2/authorizations/new live; may be another origin.',
+    default: 'the base URL',
+  },
+  { env: 'CATALOGUE_CLIENT_ID', flag: '--client-id', kind: 'string', description: 'OAuth client id of the application.' },
+  {
+    env: 'CATALOGUE_CLIENT_SECRET',
+    flag: '--client-secret',
+    kind: 'secret',
+    description: 'OAuth client secret (prefer the environment or .env to a flag: flags show in process lists).',
+  },
+  {
+    env: 'CATALOGUE_REDIRECT_URI',
+    flag: '--redirect-uri',
+    kind: 'url',
+    description: 'Registered redirect URI, used by the authorization-code flow for a user token.',
+  },
+  { env: 'CATALOGUE_USER_TOKEN', flag: '--user-token', kind: 'secret', description: 'A user access token, used as is.' },
+  {
+    env: 'CATALOGUE_USER_REFRESH_TOKEN',
+    flag: '--user-refresh-token',
+    kind: 'secret',
+    description: 'A user refresh token, exchanged for a user access token.',
+  },
+  {
+    env: 'CATALOGUE_EXPIRED_TOKEN',
+    flag: '--expired-token',
+    kind: 'secret',
+    description: 'An expired access token, for the expired-token checks (skipped without it).',
+  },
+  {
+    env: 'CATALOGUE_API_VERSION',
+    flag: '--api-version',
+    kind: 'version',
+    description: 'Version sent in Accept (major.minor; a patch is dropped, as the spec says it is ignored).',
+    default: '3.2',
+  },
+  {
+    env: 'CATALOGUE_PROFILES',
+    flag: '--profiles',
+    kind: 'profiles',
+    description: `Comma-separated profiles to run: ${PROFILES.join(', ')}. "destructive" may lock the client out for a day.`,
+    default: 'read,write',
+  },
+  {
+    env: 'CATALOGUE_FIXTURES',
+    flag: '--fixtures',
+    kind: 'file',
+    description: 'JSON file of discovery hints, role -> id (e.g. {"leafCategory": 17}), to save requests.',
+  },
+  {
+    env: 'CATALOGUE_MAX_REQUESTS',
+    flag: '--max-requests',
+    kind: 'count',
+    description: 'Most requests a run may make, token requests included (the spec allows 1000 a day per client).',
+    default: '900',
+  },
+  {
+    env: 'CATALOGUE_REPORT_DIR',
+    flag: '--report-dir',
+    kind: 'dir',
+    description: 'Where junit.xml and results.json are written.',
+    default: 'reports',
+  },
+  {
+    env: 'CATALOGUE_TIMEOUT_MS',
+    flag: '--timeout-ms',
+    kind: 'ms',
+    description: 'Time allowed for one HTTP exchange, body included.',
+    default: '15000',
+  },
+];

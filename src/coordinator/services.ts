@@ -1,0 +1,83 @@
+// What a test needs from the run besides HTTP: budget, pacing, tokens and discovery. The run's
+// main process owns the one real instance (LocalRunServices); vitest workers reach it through the
+// coordinator (remote.ts), so every worker shares one budget, one pacer and one token cache.
+import { createHash } from 'node:crypto';
+import type { RequestBudget } from '../budget/budget.ts';
+import type { RateLimitPacer } from '../budget/pacing.ts';
+import { AuthError, type TokenKind, type TokenManager, type UserTokenResult } from '../auth/tokens.ts';
+
+export type TokenResult = UserTokenResult;
+export type DiscoveryResult = { id: number } | { unavailable: string };
+
+export interface RunServices {
+  /** Sets aside a test's estimated requests before it starts. */
+  reserve(holder: string, requests: number): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /** Returns what the holder reserved and did not use. */
+  settle(holder: string): Promise<void>;
+  /** Before every request: accounts it to the budget and waits for the rate limit. */
+  beforeSend(holder: string, pacingKey: string): Promise<void>;
+  /** After every request; headers null when no response came. */
+  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null): Promise<void>;
+  token(kind: TokenKind): Promise<TokenResult>;
+  /** A request with this token got 401; the next token() renews it if it is still the cached one. */
+  tokenRejected(kind: TokenKind, token: string): Promise<void>;
+  discover(role: string): Promise<DiscoveryResult>;
+}
+
+/** Rate limits are per token; the pacer keys on a fingerprint so no token is kept in its state. */
+export function pacingKey(token: string | null): string {
+  return token ? `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}` : 'anonymous';
+}
+
+export interface Discoverer {
+  find(role: string): Promise<DiscoveryResult>;
+}
+
+export class LocalRunServices implements RunServices {
+  /** Problems that stopped tests from running at all (e.g. no application token mid-run). */
+  readonly problems: string[] = [];
+
+  constructor(
+    readonly budget: RequestBudget,
+    readonly pacer: RateLimitPacer,
+    readonly tokens: TokenManager,
+    private readonly discovery: () => Discoverer,
+  ) {}
+
+  async reserve(holder: string, requests: number) {
+    return this.budget.reserve(holder, requests);
+  }
+
+  async settle(holder: string) {
+    this.budget.settle(holder);
+  }
+
+  async beforeSend(holder: string, key: string) {
+    // Budget first: a request the budget refuses must not take a rate-limit slot either.
+    this.budget.spend(holder);
+    await this.pacer.acquire(key);
+  }
+
+  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null) {
+    this.pacer.complete(key, headers, status ?? undefined);
+  }
+
+  async token(kind: TokenKind): Promise<TokenResult> {
+    if (kind === 'user') return this.tokens.userToken();
+    try {
+      return { token: await this.tokens.appToken() };
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      if (!this.problems.includes(error.message)) this.problems.push(error.message);
+      return { unavailable: error.message };
+    }
+  }
+
+  async tokenRejected(kind: TokenKind, token: string) {
+    this.tokens.rejected(kind, token);
+  }
+
+  async discover(role: string) {
+    return this.discovery().find(role);
+  }
+}

@@ -1,0 +1,106 @@
+// The API as a suite sees it: paths relative to the base URL, the run's tokens attached, budget and
+// pacing applied to every hop, every exchange recorded for the report.
+import { HttpClient, joinUrl, type HttpResponse, type Query, type RequestOptions } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { secrets } from '../http/redact.ts';
+import { pacingKey, type RunServices } from '../coordinator/services.ts';
+import type { TokenKind } from '../auth/tokens.ts';
+
+/** Something a test needs is not there (no user token, nothing to discover): the test is skipped. */
+export class PrerequisiteMissing extends Error {
+  override name = 'PrerequisiteMissing';
+}
+
+/**
+ * Which token a request carries: the run's application or user token (renewed once on 401),
+ * none, or a given one (an expired or made-up token; never renewed).
+ */
+export type Auth = TokenKind | 'none' | { token: string };
+
+export interface ApiRequestOptions extends Omit<RequestOptions, 'token' | 'method'> {
+  auth?: Auth;
+  query?: Query;
+  /** Renew a managed token and retry once on 401 (default true). Tests of 401 itself turn it off. */
+  renewOn401?: boolean;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiVersion: string;
+  timeoutMs: number;
+  maxBodyBytes?: number;
+  services: RunServices;
+  /** Who the budget charges: a test id, 'discovery', 'auth'. */
+  holder: string;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export class ApiClient {
+  readonly http: HttpClient;
+  readonly #options: ApiClientOptions;
+
+  constructor(options: ApiClientOptions) {
+    this.#options = options;
+    const { services, holder } = options;
+    this.http = new HttpClient({
+      apiVersion: options.apiVersion,
+      timeoutMs: options.timeoutMs,
+      ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      hooks: {
+        beforeSend: (info) => services.beforeSend(holder, pacingKey(info.token)),
+        afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers),
+        ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+      },
+    });
+  }
+
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
+  /** The absolute URL of an API path, query included (what a test shows in a message). */
+  url(path: string, query?: Query): string {
+    return joinUrl(this.#options.baseUrl, path, query);
+  }
+
+  get(path: string, options: ApiRequestOptions = {}): Promise<HttpResponse> {
+    return this.request('GET', path, options);
+  }
+
+  request(method: string, path: string, options: ApiRequestOptions = {}): Promise<HttpResponse> {
+    return this.requestUrl(method, this.url(path, options.query), { ...options, query: undefined });
+  }
+
+  /**
+   * Requests an absolute URL as given (e.g. a Link header's). The token is attached only when the
+   * URL is on the base URL's origin: a URL handed over by the server must not leak it elsewhere.
+   */
+  async requestUrl(method: string, url: string, options: ApiRequestOptions = {}): Promise<HttpResponse> {
+    const auth = options.auth ?? 'app';
+    const onApiOrigin = new URL(url).origin === new URL(this.#options.baseUrl).origin;
+    const { auth: _auth, renewOn401, query: _query, ...http } = options;
+    const send = (token: string | null) => this.http.request(url, { ...http, method, token: onApiOrigin ? token : null });
+
+    if (auth === 'none') return send(null);
+    if (typeof auth === 'object') {
+      secrets.add(auth.token);
+      return send(auth.token);
+    }
+    const token = await this.#token(auth);
+    const response = await send(token);
+    if (response.status !== 401 || renewOn401 === false || !onApiOrigin) return response;
+    // The token may have expired during the run: renew once; a second 401 is the server's answer.
+    await this.#options.services.tokenRejected(auth, token);
+    const renewed = await this.#token(auth);
+    if (renewed === token) return response;
+    const retried = await send(renewed);
+    return { ...retried, exchanges: [...response.exchanges, ...retried.exchanges] };
+  }
+
+  async #token(kind: TokenKind): Promise<string> {
+    const result = await this.#options.services.token(kind);
+    if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
+    secrets.add(result.token);
+    return result.token;
+  }
+}

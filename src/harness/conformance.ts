@@ -1,0 +1,218 @@
+// The suites' API: `conformanceTest(title, {requirements, severity, profile, requests}, fn)`.
+// A test calls small pure checks and says, per call, which requirement the check stands for and
+// how much a failure weighs:
+//   t.must(check, ids)    - a failure fails the test (and the run); the test goes on;
+//   t.require(check, ids) - the same, but the test stops (what follows would be meaningless);
+//   t.warn(check, ids)    - a failure is a warning: the spec leaves the point open.
+// Skips (profile off, budget, no user token, nothing to discover) always carry their reason.
+import { inject, test } from 'vitest';
+import { BudgetExhaustedError } from '../budget/budget.ts';
+import { RateLimitWaitError } from '../budget/pacing.ts';
+import type { CheckResult } from '../checks/check.ts';
+import { bodyIsJson } from '../checks/http.ts';
+import { remoteServices } from '../coordinator/coordinator.ts';
+import type { RunServices } from '../coordinator/services.ts';
+import { HttpError, type HttpResponse } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { secrets } from '../http/redact.ts';
+import { assertKnownRequirements } from '../requirements/catalogue.ts';
+import { formatViolation, SchemaRegistry } from '../schemas/validator.ts';
+import type { Profile } from '../config/keys.ts';
+import { ApiClient, PrerequisiteMissing } from './api.ts';
+import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
+
+export interface TestDeclaration {
+  requirements: string[];
+  /** Default MUST. */
+  severity?: Severity;
+  /** Default read. */
+  profile?: Profile;
+  /** Estimated requests (default 5); reserved before the test starts. */
+  requests?: number;
+  /** Test timeout in ms (default 5 minutes: pacing may wait for a rate-limit window). */
+  timeoutMs?: number;
+}
+
+const MAX_EXCHANGES_KEPT = 40;
+
+/** Ends a test after a failed `require`; the failure is already recorded. */
+class StopTest extends Error {
+  override name = 'StopTest';
+}
+
+/** Thrown at the end of a test with MUST failures, so vitest counts it failed. */
+class ConformanceFailure extends Error {
+  override name = 'ConformanceFailure';
+}
+
+let worker: { run: RunContext; services: RunServices; schemas: SchemaRegistry } | null = null;
+
+function workerState() {
+  if (!worker) {
+    const run = inject('conformanceRun');
+    if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
+    secrets.add(run.expiredToken);
+    worker = { run, services: remoteServices(run.coordinator), schemas: SchemaRegistry.load() };
+  }
+  return worker;
+}
+
+export class ConformanceContext {
+  readonly api: ApiClient;
+  readonly run: RunContext;
+  readonly #outcome: Outcome;
+  readonly #meta: ConformanceMeta;
+  readonly #services: RunServices;
+  readonly #schemas: SchemaRegistry;
+
+  constructor(meta: ConformanceMeta, outcome: Outcome, holder: string) {
+    const state = workerState();
+    this.run = state.run;
+    this.#meta = meta;
+    this.#outcome = outcome;
+    this.#services = state.services;
+    this.#schemas = state.schemas;
+    this.api = new ApiClient({
+      baseUrl: state.run.baseUrl,
+      apiVersion: state.run.apiVersion,
+      timeoutMs: state.run.timeoutMs,
+      services: state.services,
+      holder,
+      onExchange: (exchange) => this.#keep(exchange),
+    });
+  }
+
+  #keep(exchange: Exchange): void {
+    this.#outcome.requests++;
+    this.#outcome.exchanges.push(exchange);
+    if (this.#outcome.exchanges.length > MAX_EXCHANGES_KEPT) {
+      this.#outcome.exchanges.shift();
+      this.#outcome.omittedExchanges++;
+      for (const finding of [...this.#outcome.failures, ...this.#outcome.warnings]) {
+        if (finding.exchange !== undefined) finding.exchange = finding.exchange > 0 ? finding.exchange - 1 : undefined;
+      }
+    }
+  }
+
+  #record(result: CheckResult, ids: string[], severity: Severity): boolean {
+    if (result.ok) return true;
+    const requirements = ids.length ? ids : this.#meta.requirements;
+    assertKnownRequirements(requirements);
+    // A WARN test cannot fail the run, whatever its checks say.
+    const effective: Severity = this.#meta.severity === 'WARN' ? 'WARN' : severity;
+    const finding: Finding = { requirements, severity: effective, message: secrets.scrub(result.message) };
+    if (this.#outcome.exchanges.length) finding.exchange = this.#outcome.exchanges.length - 1;
+    (effective === 'MUST' ? this.#outcome.failures : this.#outcome.warnings).push(finding);
+    return false;
+  }
+
+  /** Records a failure if the check failed; the test goes on. Returns whether it passed. */
+  must(result: CheckResult, ...requirementIds: string[]): boolean {
+    return this.#record(result, requirementIds, 'MUST');
+  }
+
+  /** Like must, but stops the test when the check failed. */
+  require(result: CheckResult, ...requirementIds: string[]): void {
+    if (!this.#record(result, requirementIds, 'MUST')) throw new StopTest();
+  }
+
+  /** Records a warning if the check failed (the spec leaves the point open). */
+  warn(result: CheckResult, ...requirementIds: string[]): boolean {
+    return this.#record(result, requirementIds, 'WARN');
+  }
+
+  skip(reason: string): never {
+    throw new PrerequisiteMissing(reason);
+  }
+
+  /** The id of a resource filling `role` on this deployment; skips the test when there is none. */
+  async discover(role: string): Promise<number> {
+    const result = await this.#services.discover(role);
+    if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
+    return result.id;
+  }
+
+  /** The body as JSON; a body that is not JSON fails the given requirements and stops the test. */
+  json<T = unknown>(response: HttpResponse, ...requirementIds: string[]): T {
+    this.require(bodyIsJson(response), ...requirementIds);
+    return response.json<T>();
+  }
+
+  /**
+   * Validates `data` against a schema for the run's API version. Wrong types, absent fields and
+   * bad values fail the given requirements; a null where the spec's table gives a non-null type
+   * only warns, since "blank fields are present with value null" (GEN-8) allows blanks anywhere.
+   */
+  schema(schemaId: string, data: unknown, ...requirementIds: string[]): boolean {
+    const violations = this.#schemas.validate(schemaId, data, this.run.apiVersion);
+    const hard = violations.filter((v) => !v.nullValue);
+    const nulls = violations.filter((v) => v.nullValue);
+    const list = (vs: typeof violations) => vs.slice(0, 8).map(formatViolation).join('; ') + (vs.length > 8 ? `; and ${vs.length - 8} more` : '');
+    if (nulls.length) {
+      this.warn({ ok: false, message: `null where the spec gives a non-null type (${schemaId}): ${list(nulls)}` }, ...requirementIds, 'GEN-8');
+    }
+    return this.must(hard.length ? { ok: false, message: `does not match ${schemaId}: ${list(hard)}` } : { ok: true }, ...requirementIds);
+  }
+
+  /** Fields of `object` the schema does not document: real deployments add fields, so only a warning. */
+  undocumentedFields(schemaId: string, object: unknown, where: string, ...requirementIds: string[]): void {
+    if (!object || typeof object !== 'object' || Array.isArray(object)) return;
+    const known = new Set(this.#schemas.documentedFields(schemaId));
+    const extra = Object.keys(object).filter((k) => !known.has(k));
+    if (extra.length) this.warn({ ok: false, message: `${where} has fields the spec does not document: ${extra.join(', ')}` }, ...requirementIds);
+  }
+}
+
+/** Declares one conformance test. */
+export function conformanceTest(title: string, declaration: TestDeclaration, fn: (t: ConformanceContext) => Promise<void>): void {
+  assertKnownRequirements(declaration.requirements);
+  if (declaration.requirements.length === 0) throw new Error(`test "${title}" names no requirement`);
+  const meta: ConformanceMeta = {
+    requirements: declaration.requirements,
+    severity: declaration.severity ?? 'MUST',
+    profile: declaration.profile ?? 'read',
+    requests: declaration.requests ?? 5,
+  };
+  test(title, { meta: { conformance: meta }, timeout: declaration.timeoutMs ?? 5 * 60_000 }, async (ctx) => {
+    const outcome: Outcome = { failures: [], warnings: [], exchanges: [], omittedExchanges: 0, requests: 0 };
+    ctx.task.meta.outcome = outcome;
+    const { run, services } = workerState();
+    if (!run.profiles.includes(meta.profile)) {
+      outcome.skipReason = `profile ${meta.profile} is not enabled (CATALOGUE_PROFILES=${run.profiles.join(',')})`;
+      ctx.skip(outcome.skipReason);
+    }
+    const holder = `${ctx.task.file.name} > ${ctx.task.name} #${Math.random().toString(36).slice(2, 8)}`;
+    const reservation = await services.reserve(holder, meta.requests);
+    if (!reservation.ok) {
+      outcome.skipReason = reservation.reason;
+      ctx.skip(outcome.skipReason);
+    }
+    try {
+      await fn(new ConformanceContext(meta, outcome, holder));
+    } catch (error) {
+      if (error instanceof StopTest) {
+        // already recorded
+      } else if (error instanceof PrerequisiteMissing || error instanceof BudgetExhaustedError || error instanceof RateLimitWaitError) {
+        outcome.skipReason = secrets.scrub(error.message);
+      } else {
+        // HttpError: no usable answer (refused, reset, timeout, too large, redirect loop, not
+        // JSON), so the test's requirements are not met. Anything else is an error in the test,
+        // most often from a body of an unexpected shape: reported, never hidden.
+        const message =
+          error instanceof HttpError
+            ? error.message
+            : `the test itself failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+        const finding: Finding = { requirements: meta.requirements, severity: meta.severity, message: secrets.scrub(message) };
+        if (outcome.exchanges.length) finding.exchange = outcome.exchanges.length - 1;
+        (meta.severity === 'MUST' ? outcome.failures : outcome.warnings).push(finding);
+      }
+    } finally {
+      await services.settle(holder);
+    }
+    ctx.task.meta.outcome = outcome;
+    if (outcome.failures.length) {
+      throw new ConformanceFailure(outcome.failures.map((f) => `[${f.requirements.join(', ')}] ${f.message}`).join('\n'));
+    }
+    if (outcome.skipReason) ctx.skip(outcome.skipReason);
+  });
+}

@@ -1,0 +1,60 @@
+// What the main process hands to every vitest worker (through vitest's provide/inject), and the
+// metadata each test carries back to the reporter (through task meta).
+import type { Profile } from '../config/keys.ts';
+import type { CoordinatorAddress } from '../coordinator/coordinator.ts';
+import type { Exchange } from '../http/exchange.ts';
+
+export interface RunContext {
+  coordinator: CoordinatorAddress;
+  baseUrl: string;
+  authUrl: string;
+  apiVersion: string;
+  profiles: Profile[];
+  timeoutMs: number;
+  /** CATALOGUE_EXPIRED_TOKEN, for the expired-token checks; a secret. */
+  expiredToken: string | null;
+}
+
+/** MUST: a failure fails the run. WARN: what the spec leaves open; a failure only warns. */
+export type Severity = 'MUST' | 'WARN';
+
+/** Declared with the test; present even for tests that never ran. */
+export interface ConformanceMeta {
+  requirements: string[];
+  severity: Severity;
+  profile: Profile;
+  /** Estimated requests, reserved from the budget before the test starts. */
+  requests: number;
+}
+
+export interface Finding {
+  requirements: string[];
+  severity: Severity;
+  message: string;
+  /** Index into Outcome.exchanges of the exchange the finding is about. */
+  exchange?: number;
+}
+
+/** Filled in while the test runs. */
+export interface Outcome {
+  failures: Finding[];
+  warnings: Finding[];
+  exchanges: Exchange[];
+  /** Exchanges left out of `exchanges` to keep the report small. */
+  omittedExchanges: number;
+  requests: number;
+  skipReason?: string;
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    conformanceRun: RunContext;
+  }
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    conformance?: ConformanceMeta;
+    outcome?: Outcome;
+  }
+}

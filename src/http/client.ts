@@ -1,0 +1,339 @@
+// The one HTTP layer every request of the kit goes through (suites, discovery, token requests).
+// undici underneath; redirects are followed here, not by undici, so that each hop is counted,
+// paced and recorded, and so that a token never travels to another origin.
+import { Agent, request as undiciRequest } from 'undici';
+import { recordExchange, type Exchange } from './exchange.ts';
+
+export const MEDIA_TYPE = 'application/vnd.service+json';
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 10;
+
+export type QueryValue = string | number | boolean | readonly (string | number)[] | null | undefined;
+export type Query = Record<string, QueryValue>;
+export type TokenPlacement = 'header' | 'query' | 'both';
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  query?: Query;
+  /** Sent as application/json. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string>;
+  /** Access token; null or absent sends none. */
+  token?: string | null;
+  /** Where the token goes (spec: Sending the token). Both at once only when a test asks for it. */
+  tokenVia?: TokenPlacement;
+  /** Follow 3xx answers (default true); false returns the 3xx as it came. */
+  followRedirects?: boolean;
+  /** Override the Accept header; null sends none. */
+  accept?: string | null;
+}
+
+export type HttpErrorKind =
+  | 'connect'
+  | 'timeout'
+  | 'reset'
+  | 'too-large'
+  | 'redirect-loop'
+  | 'too-many-redirects'
+  | 'bad-redirect'
+  | 'not-json'
+  | 'budget'
+  | 'other';
+
+/** A request that got no usable answer; `message` is one line a user can act on. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly kind: HttpErrorKind,
+    message: string,
+    readonly exchanges: Exchange[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ', '. */
+  headers: Record<string, string>;
+  text: string;
+  /** URL of the final hop. */
+  url: string;
+  /** Every hop, redacted, in order. */
+  exchanges: Exchange[];
+  /** The body parsed as JSON; an HttpError of kind not-json when it is not JSON. */
+  json<T = unknown>(): T;
+}
+
+export interface SendInfo {
+  method: string;
+  url: string;
+  /** The token this hop carries (for per-token pacing), or null. */
+  token: string | null;
+}
+
+export interface HttpHooks {
+  /** Before each hop: budget and pacing. May throw to stop the request (e.g. budget spent). */
+  beforeSend?(info: SendInfo): Promise<void>;
+  /** After each hop that got a response: pacing learns the rate-limit headers. */
+  afterReceive?(info: SendInfo, status: number, headers: Record<string, string>): Promise<void>;
+  /** Every hop, redacted, including those that failed. */
+  onExchange?(exchange: Exchange): void;
+}
+
+export interface HttpClientOptions {
+  apiVersion: string;
+  timeoutMs: number;
+  maxBodyBytes?: number;
+  hooks?: HttpHooks;
+  dispatcher?: Agent;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** Appends path and query to a base URL; never resolves against the host root (keeps /api). */
+export function joinUrl(base: string, path: string, query?: Query): string {
+  if (!path.startsWith('/')) throw new Error(`path must start with '/': ${path}`);
+  const url = new URL(base.replace(/\/+$/, '') + path);
+  appendQuery(url, query);
+  return url.toString();
+}
+
+export function appendQuery(url: URL, query?: Query): void {
+  if (!query) return;
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+    else url.searchParams.append(key, String(value));
+  }
+}
+
+const sharedAgent = new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+
+export class HttpClient {
+  readonly #options: HttpClientOptions;
+  #count = 0;
+
+  constructor(options: HttpClientOptions) {
+    this.#options = options;
+  }
+
+  /** Hops sent by this client (each redirect hop is a request of its own). */
+  get requestCount(): number {
+    return this.#count;
+  }
+
+  get acceptHeader(): string {
+    return `${MEDIA_TYPE}; version=${this.#options.apiVersion}`;
+  }
+
+  async request(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    const exchanges: Exchange[] = [];
+    let method = (options.method ?? 'GET').toUpperCase();
+    let body = encodeBody(options);
+    const token = options.token ?? null;
+    const tokenVia = options.tokenVia ?? 'header';
+    const firstOrigin = new URL(url).origin;
+    const seen = new Set<string>();
+    let current = url;
+
+    for (let hop = 0; ; hop++) {
+      const sameOrigin = new URL(current).origin === firstOrigin;
+      // The token goes only to the origin it was meant for: a redirect elsewhere gets none.
+      const hopToken = sameOrigin ? token : null;
+      const target = new URL(current);
+      if (hopToken && (tokenVia === 'query' || tokenVia === 'both')) target.searchParams.set('oauth_token', hopToken);
+      const headers: Record<string, string> = {};
+      const accept = options.accept === undefined ? this.acceptHeader : options.accept;
+      if (accept !== null) headers['accept'] = accept;
+      if (body) headers['content-type'] = body.contentType;
+      for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+      if (hopToken && (tokenVia === 'header' || tokenVia === 'both')) headers['authorization'] = `Bearer ${hopToken}`;
+
+      const info: SendInfo = { method, url: target.toString(), token: hopToken };
+      await this.#options.hooks?.beforeSend?.(info);
+      this.#count++;
+      const hopResult = await this.#send(info, headers, body?.text);
+      exchanges.push(hopResult.exchange);
+      this.#options.hooks?.onExchange?.(hopResult.exchange);
+      if (hopResult.error) throw new HttpError(hopResult.error.kind, hopResult.error.message, exchanges);
+      const { status, headers: responseHeaders, text } = hopResult;
+      await this.#options.hooks?.afterReceive?.(info, status, responseHeaders);
+
+      if (options.followRedirects !== false && REDIRECT_STATUSES.has(status)) {
+        const location = responseHeaders['location'];
+        if (!location) {
+          throw new HttpError('bad-redirect', `${method} ${shortUrl(exchanges)} answered ${status} without a Location header`, exchanges);
+        }
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          throw new HttpError('bad-redirect', `${status} with an unusable Location header`, exchanges);
+        }
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          throw new HttpError('bad-redirect', `${status} redirects to a non-HTTP URL (${next.protocol})`, exchanges);
+        }
+        // 303, and 301/302 after a non-GET, turn into GET without a body (what browsers and fetch do).
+        if (status === 303 || ((status === 301 || status === 302) && method !== 'GET' && method !== 'HEAD')) {
+          method = 'GET';
+          body = undefined;
+        }
+        next.searchParams.delete('oauth_token');
+        const key = `${method} ${next.toString()}`;
+        if (seen.has(key) || next.toString() === current) {
+          throw new HttpError('redirect-loop', `redirect loop: ${method} ${next.pathname} was already visited`, exchanges);
+        }
+        seen.add(key);
+        if (hop + 1 >= MAX_REDIRECTS) {
+          throw new HttpError('too-many-redirects', `more than ${MAX_REDIRECTS} redirects from ${shortUrl(exchanges)}`, exchanges);
+        }
+        current = next.toString();
+        continue;
+      }
+
+      const finalUrl = current;
+      return {
+        status,
+        headers: responseHeaders,
+        text,
+        url: finalUrl,
+        exchanges,
+        json<T>(): T {
+          return parseJsonBody<T>(status, responseHeaders, text, method, exchanges);
+        },
+      };
+    }
+  }
+
+  async #send(
+    info: SendInfo,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<
+    | { error: { kind: HttpErrorKind; message: string }; exchange: Exchange }
+    | { error?: undefined; status: number; headers: Record<string, string>; text: string; exchange: Exchange }
+  > {
+    const started = performance.now();
+    const maxBody = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const timeoutMs = this.#options.timeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const base = { method: info.method, url: info.url, requestHeaders: headers, ...(body !== undefined ? { requestBody: body } : {}) };
+    let status: number | null = null;
+    let responseHeaders: Record<string, string> = {};
+    try {
+      const response = await undiciRequest(info.url, {
+        method: info.method as 'GET',
+        headers,
+        body,
+        signal,
+        dispatcher: this.#options.dispatcher ?? sharedAgent,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = response.statusCode;
+      responseHeaders = normaliseHeaders(response.headers);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBody) {
+          response.body.destroy();
+          const error = { kind: 'too-large' as const, message: `${info.method} ${pathOf(info.url)}: response body exceeds ${maxBody} bytes` };
+          return { error, exchange: recordExchange({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      const exchange = recordExchange({ ...base, status, responseHeaders, responseBody: text, durationMs: performance.now() - started });
+      return { status, headers: responseHeaders, text, exchange };
+    } catch (caught) {
+      const error = describeTransportError(caught, info, timeoutMs, status !== null);
+      return { error, exchange: recordExchange({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
+    }
+  }
+}
+
+function encodeBody(options: RequestOptions): { text: string; contentType: string } | undefined {
+  if (options.json !== undefined) return { text: JSON.stringify(options.json), contentType: 'application/json' };
+  if (options.form !== undefined) {
+    return { text: new URLSearchParams(options.form).toString(), contentType: 'application/x-www-form-urlencoded' };
+  }
+  return undefined;
+}
+
+function normaliseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname;
+  } catch {
+    return url;
+  }
+}
+
+function shortUrl(exchanges: Exchange[]): string {
+  const last = exchanges[exchanges.length - 1];
+  return last ? pathOf(last.url) : '';
+}
+
+function describeTransportError(
+  caught: unknown,
+  info: SendInfo,
+  timeoutMs: number,
+  gotHeaders: boolean,
+): { kind: HttpErrorKind; message: string } {
+  const error = caught as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = error?.code ?? error?.cause?.code ?? '';
+  const where = `${info.method} ${safeOrigin(info.url)}${pathOf(info.url)}`;
+  if (error?.name === 'TimeoutError' || error?.name === 'AbortError' || /TIMEOUT/.test(code)) {
+    return { kind: 'timeout', message: `${where}: no complete response within ${timeoutMs} ms` };
+  }
+  if (code === 'ECONNREFUSED') return { kind: 'connect', message: `${where}: connection refused (nothing listening?)` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'connect', message: `${where}: host not found (${code})` };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return { kind: 'reset', message: `${where}: connection closed by the server ${gotHeaders ? 'in the middle of the body' : 'before a response'}` };
+  }
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+    return { kind: 'reset', message: `${where}: body shorter or longer than its Content-Length` };
+  }
+  if (/^(CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_TLS)/.test(code)) {
+    return { kind: 'connect', message: `${where}: TLS failure (${code})` };
+  }
+  if (code.startsWith('HPE_') || code === 'UND_ERR_INFO') {
+    return { kind: 'other', message: `${where}: malformed HTTP response (${code})` };
+  }
+  const text = error instanceof Error ? error.message : String(caught);
+  return { kind: 'other', message: `${where}: ${code ? `${code}: ` : ''}${text}` };
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+function parseJsonBody<T>(status: number, headers: Record<string, string>, text: string, method: string, exchanges: Exchange[]): T {
+  const type = headers['content-type'] ?? '(no content type)';
+  if (text.trim() === '') {
+    throw new HttpError('not-json', `${method} ${shortUrl(exchanges)} answered ${status} with an empty body where JSON was expected`, exchanges);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    const start = text.slice(0, 80).replace(/\s+/g, ' ');
+    throw new HttpError('not-json', `${method} ${shortUrl(exchanges)} answered ${status} with a body that is not JSON (${type}): "${start}${text.length > 80 ? '...' : ''}"`, exchanges);
+  }
+}
