@@ -1,0 +1,80 @@
+// Invariants of the category tree (What the service does; Category fields children_count, path,
+// parent_id).
+import { fail, pass, show, type CheckResult } from './check.ts';
+
+export interface CategoryLike {
+  id: unknown;
+  parent_id?: unknown;
+  children_count?: unknown;
+  path?: unknown;
+}
+
+export function hasId(category: CategoryLike, id: number): CheckResult {
+  return category.id === id ? pass() : fail(`category id is ${show(category.id)}, expected ${id}`);
+}
+
+/** The root category has parent_id 0. */
+export function isRootCategory(category: CategoryLike): CheckResult {
+  return category.parent_id === 0 ? pass() : fail(`root category ${show(category.id)} has parent_id ${show(category.parent_id)}, expected 0`);
+}
+
+export function parsePath(path: unknown): number[] | null {
+  if (typeof path !== 'string' || !/^\d+(,\d+)*$/.test(path)) return null;
+  return path.split(',').map(Number);
+}
+
+/** path: comma-separated category ids from the root down to this category. */
+export function pathRunsFromRootToSelf(category: CategoryLike, rootId: number): CheckResult {
+  const ids = parsePath(category.path);
+  if (!ids) return fail(`path of category ${show(category.id)} is ${show(category.path)}, expected comma-separated ids`);
+  if (ids[0] !== rootId) return fail(`path ${show(category.path)} of category ${show(category.id)} does not start at the root ${rootId}`);
+  if (ids[ids.length - 1] !== category.id) return fail(`path ${show(category.path)} of category ${show(category.id)} does not end with its own id`);
+  if (new Set(ids).size !== ids.length) return fail(`path ${show(category.path)} repeats an id`);
+  return pass();
+}
+
+/** A child's path is its parent's path followed by the child's id. */
+export function childPathExtendsParentPath(child: CategoryLike, parent: CategoryLike): CheckResult {
+  if (typeof parent.path !== 'string') return fail(`parent ${show(parent.id)} has no path to compare with`);
+  const expected = `${parent.path},${String(child.id)}`;
+  return child.path === expected ? pass() : fail(`path of category ${show(child.id)} is ${show(child.path)}, expected ${show(expected)} (parent path + own id)`);
+}
+
+/** Every listed child names the parent it was listed under. */
+export function childrenNameTheirParent(children: readonly CategoryLike[], parentId: number): CheckResult {
+  const strays = children.filter((c) => c.parent_id !== parentId);
+  return strays.length === 0
+    ? pass()
+    : fail(`${strays.length} listed children of ${parentId} have another parent_id: ${strays.slice(0, 5).map((c) => `${show(c.id)} (parent_id ${show(c.parent_id)})`).join(', ')}`);
+}
+
+/** children_count equals the number of children the children endpoint lists. */
+export function childrenCountMatches(parent: CategoryLike, listedTotal: number): CheckResult {
+  return parent.children_count === listedTotal
+    ? pass()
+    : fail(`category ${show(parent.id)} has children_count ${show(parent.children_count)}, but its children listing has total_results ${listedTotal}`);
+}
+
+/** A leaf category has children_count equal to 0 and no children. */
+export function leafHasNoChildren(leaf: CategoryLike, listedTotal: number): CheckResult {
+  if (leaf.children_count !== 0) return fail(`category ${show(leaf.id)} was taken as a leaf but has children_count ${show(leaf.children_count)}`);
+  return listedTotal === 0 ? pass() : fail(`leaf ${show(leaf.id)} (children_count 0) lists ${listedTotal} children`);
+}
+
+/** The id before a category's own in its path is its parent_id (none for the root). */
+export function pathEndsWithParent(category: CategoryLike): CheckResult {
+  const ids = parsePath(category.path);
+  if (!ids) return fail(`path of category ${show(category.id)} is ${show(category.path)}, expected comma-separated ids`);
+  if (category.parent_id === 0) {
+    return ids.length === 1 ? pass() : fail(`category ${show(category.id)} has parent_id 0 (root) but path ${show(category.path)}`);
+  }
+  const before = ids[ids.length - 2];
+  return before === category.parent_id
+    ? pass()
+    : fail(`path ${show(category.path)} of category ${show(category.id)} names ${show(before)} before it, but its parent_id is ${show(category.parent_id)}`);
+}
+
+/** match_count (integer): only on categories returned by search. */
+export function hasNoMatchCount(category: Record<string, unknown>): CheckResult {
+  return 'match_count' in category ? fail(`category ${show(category['id'])} carries match_count outside search`) : pass();
+}

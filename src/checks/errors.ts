@@ -1,0 +1,26 @@
+// Checks of the spec's error format (Errors section).
+import { fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+
+/** `{errors: [{code (string), messages (array of strings)}]}` */
+export function errorBodyIsWellFormed(body: unknown): CheckResult {
+  if (!isPlainObject(body) || !Array.isArray(body['errors'])) {
+    return fail(`error body is ${show(body)}, expected {errors: [{code, messages}]}`);
+  }
+  const errors = body['errors'] as unknown[];
+  if (errors.length === 0) return fail('error body has an empty errors array');
+  for (const [i, entry] of errors.entries()) {
+    if (!isPlainObject(entry)) return fail(`errors[${i}] is ${show(entry)}, expected {code, messages}`);
+    if (typeof entry['code'] !== 'string') return fail(`errors[${i}].code is ${show(entry['code'])}, expected a string`);
+    const messages = entry['messages'];
+    if (!Array.isArray(messages) || !messages.every((m) => typeof m === 'string')) {
+      return fail(`errors[${i}].messages is ${show(messages)}, expected an array of strings`);
+    }
+  }
+  return pass();
+}
+
+export function hasErrorCode(body: unknown, code: string): CheckResult {
+  const errors = isPlainObject(body) && Array.isArray(body['errors']) ? (body['errors'] as unknown[]) : [];
+  const codes = errors.flatMap((e) => (isPlainObject(e) && typeof e['code'] === 'string' ? [e['code']] : []));
+  return codes.includes(code) ? pass() : fail(`error codes ${show(codes)}, expected ${code}`);
+}

@@ -1,0 +1,39 @@
+// Checks of status, media type and envelope that apply to every endpoint.
+import { fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+export function hasStatus(answer: Answer, expected: number | readonly number[]): CheckResult {
+  const allowed = typeof expected === 'number' ? [expected] : expected;
+  return allowed.includes(answer.status) ? pass() : fail(`status ${answer.status}, expected ${allowed.join(' or ')}`);
+}
+
+/** Spec: "All data is sent and received as JSON." */
+export function bodyIsJson(answer: Answer): CheckResult {
+  try {
+    JSON.parse(answer.text);
+  } catch {
+    return fail(`body is not JSON: ${show(answer.text.slice(0, 80))}`);
+  }
+  const type = answer.headers['content-type'];
+  if (!type) return fail('JSON body sent without a Content-Type header');
+  return /\bjson\b|\+json\b/i.test(type) ? pass() : fail(`JSON body sent as Content-Type ${type}`);
+}
+
+/** Convention 1: a single resource is returned as an object under its singular key. */
+export function hasSingleEnvelope(body: unknown, key: string): CheckResult {
+  if (!isPlainObject(body)) return fail(`body is ${show(body)}, expected an object with key "${key}"`);
+  if (!(key in body)) return fail(`body has no "${key}" key (keys: ${Object.keys(body).join(', ') || 'none'})`);
+  return isPlainObject(body[key]) ? pass() : fail(`"${key}" is ${show(body[key])}, expected an object`);
+}
+
+/** Convention 1: a collection is returned as an array under its plural key. */
+export function hasCollectionEnvelope(body: unknown, key: string): CheckResult {
+  if (!isPlainObject(body)) return fail(`body is ${show(body)}, expected an object with key "${key}"`);
+  if (!(key in body)) return fail(`body has no "${key}" key (keys: ${Object.keys(body).join(', ') || 'none'})`);
+  return Array.isArray(body[key]) ? pass() : fail(`"${key}" is ${show(body[key])}, expected an array`);
+}

@@ -1,0 +1,130 @@
+// Turns vitest's view of a run into the kit's results: one record per test with its requirement
+// ids, severity, status (passed, failed, warned, skipped) and the redacted exchanges.
+import { basename } from 'node:path';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Exchange } from '../http/exchange.ts';
+import type { ConformanceMeta, Finding } from '../harness/run-context.ts';
+import { secrets } from '../http/redact.ts';
+
+export type Status = 'passed' | 'failed' | 'warned' | 'skipped';
+
+export interface TestRecord {
+  id: string;
+  title: string;
+  suite: string;
+  requirements: string[];
+  severity: ConformanceMeta['severity'];
+  profile: ConformanceMeta['profile'];
+  status: Status;
+  /** Failed: what broke; warned: the warnings; skipped: the reason; passed: empty. */
+  message: string;
+  failures: Finding[];
+  warnings: Finding[];
+  exchanges: Exchange[];
+  omittedExchanges: number;
+  requests: number;
+  durationMs: number;
+}
+
+export interface RunResults {
+  summary: Record<Status, number>;
+  tests: TestRecord[];
+  /** Why (part of) the run could not be carried out: suites that did not load, and the like. */
+  problems: string[];
+}
+
+export function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+export function suiteName(moduleId: string): string {
+  return basename(moduleId).replace(/\.suite\.ts$/, '').replace(/\.ts$/, '');
+}
+
+function titleOf(testCase: TestCase): string {
+  // fullName joins describe blocks and the test name with ' > '.
+  return testCase.fullName;
+}
+
+function findingLines(findings: readonly Finding[]): string {
+  return findings.map((f) => `[${f.requirements.join(', ')}] ${f.message}`).join('\n');
+}
+
+export function recordFor(testCase: TestCase, suite: string): TestRecord {
+  const meta = testCase.meta();
+  const declared = meta.conformance;
+  const outcome = meta.outcome;
+  const result = testCase.result();
+  const failures = outcome?.failures ?? [];
+  const warnings = outcome?.warnings ?? [];
+  let status: Status;
+  let message = '';
+  if (result.state === 'failed') {
+    status = 'failed';
+    message = failures.length
+      ? findingLines(failures)
+      : secrets.scrub(result.errors.map((e) => e.message).join('\n') || 'failed without a message');
+    if (!failures.length) failures.push({ requirements: declared?.requirements ?? [], severity: 'MUST', message });
+  } else if (result.state === 'skipped') {
+    status = 'skipped';
+    message = outcome?.skipReason ?? result.note ?? 'skipped';
+  } else if (result.state === 'passed') {
+    status = warnings.length ? 'warned' : 'passed';
+    message = findingLines(warnings);
+  } else {
+    status = 'skipped';
+    message = 'not run';
+  }
+  const title = titleOf(testCase);
+  return {
+    id: `${suite}/${slug(title)}`,
+    title,
+    suite,
+    requirements: declared?.requirements ?? [],
+    severity: declared?.severity ?? 'MUST',
+    profile: declared?.profile ?? 'read',
+    status,
+    message,
+    failures,
+    warnings,
+    exchanges: outcome?.exchanges ?? [],
+    omittedExchanges: outcome?.omittedExchanges ?? 0,
+    requests: outcome?.requests ?? 0,
+    durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+  };
+}
+
+export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): RunResults {
+  const tests: TestRecord[] = [];
+  const problems: string[] = [];
+  for (const module of modules) {
+    const suite = suiteName(module.moduleId);
+    for (const error of module.errors()) problems.push(`suite ${module.relativeModuleId} could not run: ${secrets.scrub(error.message)}`);
+    for (const testCase of module.children.allTests()) tests.push(recordFor(testCase, suite));
+  }
+  for (const error of unhandled) problems.push(`unhandled error during the run: ${secrets.scrub(error.message)}`);
+  const ids = new Set<string>();
+  for (const test of tests) {
+    // Two tests of one suite with one title would share an id; keep ids unique and stable.
+    let id = test.id;
+    for (let n = 2; ids.has(id); n++) id = `${test.id}-${n}`;
+    test.id = id;
+    ids.add(id);
+  }
+  const summary: Record<Status, number> = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  for (const test of tests) summary[test.status]++;
+  return { summary, tests, problems };
+}
+
+/** A vitest reporter that only collects: the CLI writes the outputs once the run has ended. */
+export class ResultsCollector implements Reporter {
+  results: RunResults | null = null;
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
+    this.results = collectResults(modules, unhandled);
+  }
+}

@@ -1,0 +1,183 @@
+// One conformance run: target (a deployment, or the embedded reference server), preflight
+// (reports writable, target reachable, client credentials accepted), the suites under vitest with
+// the shared run services, then the reports and the exit code.
+//   0 nothing failed; 1 a MUST requirement failed; 2 the run could not be carried out.
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startVitest } from 'vitest/node';
+import { AuthError, loopbackConsent, TokenManager } from './auth/tokens.ts';
+import { RequestBudget } from './budget/budget.ts';
+import { RateLimitPacer } from './budget/pacing.ts';
+import type { KitConfig } from './config/config.ts';
+import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
+import { LocalRunServices, pacingKey } from './coordinator/services.ts';
+import { Discovery } from './discovery/discovery.ts';
+import { ApiClient } from './harness/api.ts';
+import type { RunContext } from './harness/run-context.ts';
+import { HttpClient } from './http/client.ts';
+import { secrets } from './http/redact.ts';
+import { startReference, type RunningReference } from './reference/server.ts';
+import { ResultsCollector, type RunResults } from './report/results.ts';
+import { terminalSummary } from './report/terminal.ts';
+import { writeReports, type RunInfo } from './report/write.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const SUITES_GLOB = 'suites/**/*.suite.ts';
+
+export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
+
+/** The run cannot be carried out: one line for the user, exit code 2. */
+export class RunError extends Error {
+  override name = 'RunError';
+}
+
+export interface RunOptions {
+  config: KitConfig;
+  /** Suite name filters; empty runs every suite. */
+  filters: string[];
+  print: (text: string) => void;
+  /** Someone is at a terminal and can consent in a browser. */
+  interactive: boolean;
+}
+
+export interface RunOutcome {
+  exitCode: number;
+  results: RunResults | null;
+}
+
+export async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  const { config, print } = options;
+  const startedAt = new Date().toISOString();
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    ensureWritable(config.reportDir);
+
+    let reference: RunningReference | null = null;
+    if (config.baseUrl === null) {
+      reference = await startReference({});
+      cleanups.push(() => reference!.close());
+    }
+    const baseUrl = reference?.baseUrl ?? config.baseUrl!;
+    const authUrl = reference?.authUrl ?? config.authUrl!;
+    const clientId = reference?.client.id ?? config.clientId!;
+    const clientSecret = reference?.client.secret ?? config.clientSecret!;
+    const redirectUri = reference?.client.redirectUri ?? config.redirectUri;
+    secrets.add(clientSecret);
+    secrets.add(config.expiredToken);
+
+    const budget = new RequestBudget(config.maxRequests);
+    const pacer = new RateLimitPacer();
+    const tokenHttp = new HttpClient({
+      apiVersion: config.apiVersion,
+      timeoutMs: config.timeoutMs,
+      hooks: {
+        beforeSend: async (info) => {
+          budget.spend('run');
+          await pacer.acquire(pacingKey(info.token));
+        },
+        afterReceive: async (info, status, headers) => pacer.complete(pacingKey(info.token), headers, status),
+      },
+    });
+    const tokens = new TokenManager({
+      settings: {
+        authUrl,
+        clientId,
+        clientSecret,
+        redirectUri,
+        userToken: config.userToken,
+        userRefreshToken: config.userRefreshToken,
+      },
+      http: tokenHttp,
+      interactive: options.interactive ? loopbackConsent((line) => print(line)) : null,
+    });
+    let discovery: Discovery | null = null;
+    const services = new LocalRunServices(budget, pacer, tokens, () => discovery!);
+    discovery = new Discovery(
+      new ApiClient({ baseUrl, apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, services, holder: 'discovery' }),
+      config.fixtures,
+    );
+
+    // Preflight: an application token proves the auth server is reachable and the credentials good.
+    try {
+      await tokens.appToken();
+    } catch (error) {
+      if (error instanceof AuthError) throw new RunError(error.message);
+      throw error;
+    }
+    if (options.interactive && !config.userToken && !config.userRefreshToken && redirectUri) {
+      // Consent now, before the suites start, rather than while a test's clock runs.
+      await tokens.userToken();
+    }
+
+    const coordinator: RunningCoordinator = await startCoordinator(services);
+    cleanups.push(() => coordinator.close());
+    const runContext: RunContext = {
+      coordinator: { url: coordinator.url, key: coordinator.key },
+      baseUrl,
+      authUrl,
+      apiVersion: config.apiVersion,
+      profiles: config.profiles,
+      timeoutMs: config.timeoutMs,
+      expiredToken: config.expiredToken,
+    };
+
+    const collector = new ResultsCollector();
+    const vitest = await startVitest(
+      'test',
+      options.filters,
+      {
+        watch: false,
+        config: false,
+        root: PROJECT_ROOT,
+        include: [SUITES_GLOB],
+        reporters: [collector],
+        provide: { conformanceRun: runContext },
+        passWithNoTests: true,
+        // Console output of suites would interleave with the summary; the reports carry everything.
+        silent: true,
+      },
+      {},
+      { stdout: process.stdout, stderr: process.stderr },
+    );
+    await vitest.close();
+
+    const results = collector.results;
+    if (!results) throw new RunError('the suites did not run (vitest reported no results)');
+    if (results.tests.length === 0 && results.problems.length === 0) {
+      results.problems.push(
+        options.filters.length ? `no suite matches ${options.filters.join(' ')} (suites live in suites/*.suite.ts)` : 'no conformance test was found',
+      );
+    }
+    results.problems.push(...services.problems);
+
+    const exitCode = results.summary.failed > 0 ? EXIT.FAIL : results.problems.length > 0 ? EXIT.ERROR : EXIT.PASS;
+    const notes = [...discovery.wrongHints.map((h) => `discovery hint ${h}`)];
+    if (pacer.waitedMs > 0) notes.push(`waited ${Math.round(pacer.waitedMs / 1000)} s in all to stay inside the rate limit`);
+    const run: RunInfo = {
+      target: baseUrl,
+      authUrl,
+      referenceServer: reference !== null,
+      apiVersion: config.apiVersion,
+      profiles: config.profiles,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      requests: { total: budget.spent, budget: budget.max },
+      exitCode,
+      notes,
+    };
+    const paths = writeReports(config.reportDir, results, run);
+    print(terminalSummary(results, run, paths));
+    return { exitCode, results };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+}
+
+function ensureWritable(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new RunError(`report directory ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'}): set CATALOGUE_REPORT_DIR`);
+  }
+}

@@ -1,0 +1,198 @@
+// Spec: Endpoints > Categories (the tree endpoints), Resources and their fields > Category,
+// General conventions 1-3, Endpoints > General rules 2 (pagination), Errors.
+// Every id comes from discovery: the suite runs unchanged on data it has never seen.
+import { describe } from 'vitest';
+import { allOf, fail, isPlainObject, pass } from '../src/checks/check.ts';
+import {
+  childPathExtendsParentPath,
+  childrenCountMatches,
+  childrenNameTheirParent,
+  hasId,
+  hasNoMatchCount,
+  isRootCategory,
+  leafHasNoChildren,
+  pathEndsWithParent,
+  pathRunsFromRootToSelf,
+  type CategoryLike,
+} from '../src/checks/categories.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import {
+  defaultPageSizeIs25,
+  linkHeaderMatchesPages,
+  noNextLinkOnLastPage,
+  paginationIsConsistent,
+  paginationMetaIsWellFormed,
+  parseLinkHeader,
+  readPagination,
+  type Pagination,
+} from '../src/checks/pagination.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+
+type Category = CategoryLike & Record<string, unknown>;
+
+/** GET a single category; stops the test unless it is 200 {category}. */
+async function getCategory(t: ConformanceContext, path: string, ...requirements: string[]): Promise<Category> {
+  const response = await t.api.get(path);
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<{ category: Category }>(response, 'GEN-4');
+  t.require(hasSingleEnvelope(body, 'category'), 'GEN-7', ...requirements);
+  return body.category;
+}
+
+/** GET a category collection; stops the test unless it is 200 {categories, meta.pagination}. */
+async function getCategories(
+  t: ConformanceContext,
+  path: string,
+  query: Record<string, number> = {},
+  ...requirements: string[]
+): Promise<{ categories: Category[]; pagination: Pagination; headers: Record<string, string> }> {
+  const response = await t.api.get(path, { query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<{ categories: Category[] }>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'categories'), 'GEN-7', ...requirements);
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1');
+  return { categories: body.categories, pagination: readPagination(body)!, headers: response.headers };
+}
+
+/** Spelling and field choices the spec leaves open: noted, never failed. */
+function warnOnOpenFieldChoices(t: ConformanceContext, category: Category, single: boolean): void {
+  t.warn('fashion' in category ? pass() : fail(`category ${String(category.id)} has no fashion field`), 'CAT-7');
+  if (single) {
+    t.warn(
+      'onclick_behavior' in category && !('onclick_behaviour' in category)
+        ? fail('the category uses the change history spelling onclick_behavior, not the field table spelling onclick_behaviour')
+        : pass(),
+      'CAT-13',
+    );
+  }
+}
+
+describe('GET /categories/root', () => {
+  conformanceTest('answers {category} with every Category field, single-category fields included', { requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
+    const root = await getCategory(t, '/categories/root', 'CAT-18');
+    t.schema('responses/category.json', { category: root }, 'CAT-4', 'CAT-12');
+    t.must(hasNoMatchCount(root), 'CAT-14');
+    t.undocumentedFields('resources/category-detail.json', root, 'the root category', 'CAT-4');
+    warnOnOpenFieldChoices(t, root, true);
+  });
+
+  conformanceTest('is the root: parent_id 0 and a path of its own id alone', { requirements: ['CAT-18', 'CAT-6', 'CAT-9'], requests: 1 }, async (t) => {
+    const root = await getCategory(t, '/categories/root', 'CAT-18');
+    t.must(isRootCategory(root), 'CAT-18', 'CAT-6');
+    t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : fail(`root id is ${String(root.id)}`), 'CAT-9');
+    t.must(pathEndsWithParent(root), 'CAT-9');
+  });
+});
+
+describe('GET /categories/:id', () => {
+  conformanceTest('answers {category} for the id asked, with every Category field', { requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
+    const id = await t.discover('innerCategory');
+    const category = await getCategory(t, `/categories/${id}`, 'CAT-16');
+    t.must(hasId(category, id), 'CAT-16');
+    t.schema('responses/category.json', { category }, 'CAT-4', 'CAT-12');
+    t.must(hasNoMatchCount(category), 'CAT-14');
+    t.undocumentedFields('resources/category-detail.json', category, `category ${id}`, 'CAT-4');
+    warnOnOpenFieldChoices(t, category, true);
+  });
+
+  conformanceTest('a category that does not exist answers 404 with RecordNotFound', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 1 }, async (t) => {
+    // An id far above any a catalogue hands out; if the deployment has it after all, say so.
+    const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+    const response = await t.api.get(`/categories/${missing}`);
+    if (response.status === 200) t.skip(`the deployment has a category with id ${missing}; no unknown id to ask for`);
+    t.require(hasStatus(response, 404), 'ERR-9');
+    const body = t.json(response, 'GEN-4');
+    if (Array.isArray(body) && body.length === 0) {
+      // The spec's own example for a missing category: an empty array (ERR-16 contradicts ERR-2).
+      t.warn(fail('404 with an empty array body, as in the spec example, not the {errors} format'), 'ERR-16', 'ERR-2');
+      return;
+    }
+    t.must(errorBodyIsWellFormed(body), 'ERR-2');
+    t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+    const messages = JSON.stringify(isPlainObject(body) ? body['errors'] : '');
+    t.warn(
+      messages.includes(String(missing)) || /categor/i.test(messages) ? pass() : fail(`no message names the missing record (category ${missing}): ${messages}`),
+      'ERR-14',
+    );
+  });
+});
+
+describe('GET /categories/:id/parent', () => {
+  conformanceTest("answers the category whose id is the child's parent_id", { requirements: ['CAT-17', 'CAT-9'], requests: 2 }, async (t) => {
+    const leafId = await t.discover('leafCategory');
+    const child = await getCategory(t, `/categories/${leafId}`, 'CAT-16');
+    const parent = await getCategory(t, `/categories/${leafId}/parent`, 'CAT-17');
+    t.must(Number.isInteger(child.parent_id) ? hasId(parent, child.parent_id as number) : fail(`parent_id is ${String(child.parent_id)}`), 'CAT-17');
+    t.schema('responses/category.json', { category: parent }, 'CAT-4', 'CAT-12');
+    t.must(childPathExtendsParentPath(child, parent), 'CAT-9');
+  });
+});
+
+describe('GET /categories/:id/children', () => {
+  conformanceTest('lists {categories, meta} of the children: each names the parent, as many as children_count', { requirements: ['CAT-19', 'CAT-1', 'PAG-1', 'CAT-4'], requests: 2 }, async (t) => {
+    const root = await getCategory(t, '/categories/root', 'CAT-18');
+    const { categories, pagination } = await getCategories(t, `/categories/${String(root.id)}/children`, {}, 'CAT-19');
+    t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
+    t.must(childrenNameTheirParent(categories, root.id as number), 'CAT-19', 'CAT-1');
+    t.must(childrenCountMatches(root, pagination.total_results), 'CAT-5', 'CAT-19');
+    t.must(allOf(categories.map((c) => childPathExtendsParentPath(c, root))), 'CAT-9');
+    t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1');
+  });
+
+  conformanceTest('a leaf (children_count 0) has no children', { requirements: ['CAT-3', 'CAT-5'], requests: 2 }, async (t) => {
+    const leafId = await t.discover('leafCategory');
+    const leaf = await getCategory(t, `/categories/${leafId}`, 'CAT-16');
+    const { categories, pagination } = await getCategories(t, `/categories/${leafId}/children`, {}, 'CAT-19');
+    t.must(leafHasNoChildren(leaf, pagination.total_results), 'CAT-3', 'CAT-5');
+    t.must(categories.length === 0 ? pass() : fail(`leaf ${leafId} lists ${categories.length} children`), 'CAT-5');
+  });
+});
+
+describe('GET /categories', () => {
+  conformanceTest('answers {categories, meta} with 25 per page by default, every item a Category', { requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'], requests: 1 }, async (t) => {
+    const { categories, pagination } = await getCategories(t, '/categories', {}, 'CAT-15');
+    t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
+    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+    t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1', 'PAG-3');
+    t.must(allOf(categories.map((c) => hasNoMatchCount(c))), 'CAT-14');
+    if (categories[0]) t.undocumentedFields('resources/category.json', categories[0], 'a listed category', 'CAT-4');
+  });
+
+  conformanceTest('every listed category sits in the tree: path from the root, ending with parent and self', { requirements: ['CAT-9', 'CAT-1', 'CAT-6'], requests: 2 }, async (t) => {
+    const rootId = await t.discover('rootCategory');
+    const { categories } = await getCategories(t, '/categories', {}, 'CAT-15');
+    t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9', 'CAT-1');
+    t.must(allOf(categories.map((c) => pathEndsWithParent(c))), 'CAT-9', 'CAT-1');
+    t.must(allOf(categories.filter((c) => c.id !== rootId).map((c) => (c.parent_id === 0 ? fail(`category ${String(c.id)} is not the root but has parent_id 0`) : pass()))), 'CAT-6', 'CAT-1');
+  });
+
+  conformanceTest('page and per select a page: meta echoes them and pages do not overlap', { requirements: ['PAG-3', 'PAG-4', 'PAG-1'], requests: 2 }, async (t) => {
+    const per = 2;
+    const first = await getCategories(t, '/categories', { per }, 'CAT-15');
+    t.must(paginationIsConsistent(first.pagination, first.categories.length, { page: 1, per }), 'PAG-4', 'PAG-1');
+    if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: no second page at per=${per}`);
+    const second = await getCategories(t, '/categories', { per, page: 2 }, 'CAT-15');
+    t.must(paginationIsConsistent(second.pagination, second.categories.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
+    const firstIds = new Set(first.categories.map((c) => c.id));
+    const shared = second.categories.filter((c) => firstIds.has(c.id)).map((c) => String(c.id));
+    t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 both list categories ${shared.join(', ')}`), 'PAG-3');
+  });
+
+  conformanceTest('a Link header carries rel=next and rel=last while other pages exist, and rel=next is fetchable', { requirements: ['PAG-5'], requests: 2 }, async (t) => {
+    const per = 2;
+    const first = await getCategories(t, '/categories', { per }, 'CAT-15');
+    if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: a single page at per=${per}`);
+    t.require(linkHeaderMatchesPages(first.headers, first.pagination), 'PAG-5');
+    const next = parseLinkHeader(first.headers['link'])!.get('next')!;
+    // The URL is used exactly as given: it must keep the base path and the query (per).
+    const response = await t.api.requestUrl('GET', next);
+    t.require(hasStatus(response, 200), 'PAG-5');
+    const body = t.json(response, 'GEN-4');
+    t.require(paginationMetaIsWellFormed(body), 'PAG-1');
+    const pagination = readPagination(body)!;
+    t.must(pagination.page === 2 ? pass() : fail(`rel=next of page 1 (${next}) led to page ${pagination.page}`), 'PAG-5');
+    t.must(pagination.per === per ? pass() : fail(`rel=next of page 1 (${next}) dropped per=${per}: per is ${pagination.per}`), 'PAG-5');
+    t.warn(noNextLinkOnLastPage(response.headers, pagination), 'PAG-5');
+  });
+});
