@@ -39,6 +39,10 @@ export class RequestBudget {
 
   /** Sets aside `count` requests for `holder`; returns a skip reason when they do not fit. */
   reserve(holder: string, count: number): { ok: true } | { ok: false; reason: string } {
+    // A negative or NaN estimate would raise the cap (or disable it) for everybody.
+    if (!Number.isInteger(count) || count < 0) {
+      return { ok: false, reason: `request budget: the estimate must be a whole number of requests, got ${count}` };
+    }
     const { available } = this.snapshot();
     if (count > available) {
       return {

@@ -47,9 +47,11 @@ export function readRateLimitHeaders(headers: Record<string, string>, nowMs: num
   const reset = int('x-ratelimit-reset');
   let resetAtMs: number | null = null;
   if (reset !== null) {
-    // The spec says epoch seconds; a server sending seconds-from-now instead is a conformance
-    // failure for the header checks, but pacing must stay safe either way.
-    resetAtMs = reset < 1_000_000_000 ? nowMs + reset * 1000 : reset * 1000;
+    // The spec says epoch seconds; a server sending seconds-from-now or epoch milliseconds
+    // instead fails the header checks, but pacing must stay safe and sensible either way.
+    if (reset < 1_000_000_000) resetAtMs = nowMs + reset * 1000;
+    else if (reset > 100_000_000_000) resetAtMs = reset;
+    else resetAtMs = reset * 1000;
   }
   return { limit: int('x-ratelimit-limit'), remaining: int('x-ratelimit-remaining'), resetAtMs };
 }

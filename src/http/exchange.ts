@@ -54,6 +54,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Quotes for a POSIX shell, turning each redacted value into "$ACCESS_TOKEN" for the user to set. */
 function quoteWithPlaceholder(text: string): string {
+  if (text === '') return "''";
   return text
     .split(REDACTED)
     .map((part) => (part === '' ? '' : shellQuote(part)))

@@ -82,8 +82,16 @@ export function redactHeaders(
     if (SECRET_HEADERS.has(lower)) {
       const scheme = /^(\w+)\s+/.exec(joined);
       out[name] = lower === 'authorization' && scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
-    } else if (lower === 'location' || lower === 'link' || lower === 'content-location') {
-      out[name] = joined.replace(/https?:\/\/[^\s<>"]+/g, (u) => redactUrl(u, registry));
+    } else if (lower === 'location' || lower === 'content-location') {
+      // One URI reference, absolute or relative (a relative one is redacted as form text).
+      out[name] = redactUrl(joined, registry);
+    } else if (lower === 'link') {
+      // <URI-reference>s, absolute or relative, and bare URLs; then known secrets anywhere.
+      out[name] = registry.scrub(
+        joined.replace(/<([^>]*)>|https?:\/\/[^\s<>"]+/g, (whole, ref: string | undefined) =>
+          ref !== undefined ? `<${redactUrl(ref, registry)}>` : redactUrl(whole, registry),
+        ),
+      );
     } else {
       out[name] = registry.scrub(joined);
     }

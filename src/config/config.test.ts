@@ -1,0 +1,241 @@
+// Configuration: flags > environment > .env, defaults, one-line errors naming the key and its flag,
+// and the committed .env.example kept equal to the key table.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { ConfigError, DAILY_LIMIT, helpText, loadConfig, parseCommandLine, readDotenv, type ConfigSources } from './config.ts';
+import { envExample } from './env-example.ts';
+import { CONFIG_KEYS } from './keys.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'catalogue-config-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const REMOTE = { CATALOGUE_BASE_URL: 'https://api.example.com/api', CATALOGUE_CLIENT_ID: 'app', CATALOGUE_CLIENT_SECRET: 'secret' };
+
+function sources(parts: Partial<ConfigSources> = {}): ConfigSources {
+  return { flags: {}, env: {}, dotenv: {}, cwd: dir, ...parts };
+}
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseCommandLine', () => {
+  test('--flag value and --flag=value both set the env key', () => {
+    expect(parseCommandLine(['--base-url', 'https://a/api', '--max-requests=50', '--client-id=x=y'])).toEqual({
+      help: false,
+      filters: [],
+      values: { CATALOGUE_BASE_URL: 'https://a/api', CATALOGUE_MAX_REQUESTS: '50', CATALOGUE_CLIENT_ID: 'x=y' },
+    });
+  });
+
+  test('positional arguments are suite filters; --help and -h set help', () => {
+    expect(parseCommandLine(['categories', '--timeout-ms', '500', 'errors'])).toEqual({
+      help: false,
+      filters: ['categories', 'errors'],
+      values: { CATALOGUE_TIMEOUT_MS: '500' },
+    });
+    expect(parseCommandLine(['--help']).help).toBe(true);
+    expect(parseCommandLine(['-h']).help).toBe(true);
+  });
+
+  test('an unknown option is a ConfigError naming it', () => {
+    const error = configError(() => parseCommandLine(['--base-ur', 'x']));
+    expect(error.message).toContain('--base-ur');
+    expect(error.message).toMatch(/unknown option/);
+    expect(configError(() => parseCommandLine(['--bogus=1'])).message).toContain('--bogus');
+  });
+
+  test('a missing value is a ConfigError naming the flag and the env key', () => {
+    for (const argv of [['--base-url'], ['--base-url', '--client-id', 'x']]) {
+      const error = configError(() => parseCommandLine(argv));
+      expect(error.message).toContain('--base-url');
+      expect(error.message).toContain('CATALOGUE_BASE_URL');
+      expect(error.message).toMatch(/needs a value/);
+    }
+  });
+
+  test('every key of the table has its flag', () => {
+    for (const key of CONFIG_KEYS) expect(parseCommandLine([`${key.flag}=v`]).values).toEqual({ [key.env]: 'v' });
+  });
+});
+
+describe('loadConfig', () => {
+  test('defaults: the embedded reference server', () => {
+    expect(loadConfig(sources())).toEqual({
+      baseUrl: null,
+      authUrl: null,
+      clientId: null,
+      clientSecret: null,
+      redirectUri: null,
+      userToken: null,
+      userRefreshToken: null,
+      expiredToken: null,
+      apiVersion: '3.2',
+      profiles: ['read', 'write'],
+      fixtures: {},
+      fixturesFile: null,
+      maxRequests: 900,
+      reportDir: resolve(dir, 'reports'),
+      timeoutMs: 15_000,
+    });
+  });
+
+  test('flag wins over environment, which wins over .env', () => {
+    const key = 'CATALOGUE_MAX_REQUESTS';
+    expect(loadConfig(sources({ flags: { [key]: '10' }, env: { [key]: '20' }, dotenv: { [key]: '30' } })).maxRequests).toBe(10);
+    expect(loadConfig(sources({ env: { [key]: '20' }, dotenv: { [key]: '30' } })).maxRequests).toBe(20);
+    expect(loadConfig(sources({ env: { [key]: undefined }, dotenv: { [key]: '30' } })).maxRequests).toBe(30);
+  });
+
+  test('a remote deployment: authUrl defaults to the base URL, path prefix kept, trailing slash dropped', () => {
+    const config = loadConfig(sources({ env: { ...REMOTE, CATALOGUE_BASE_URL: 'https://api.example.com/api/v3/' } }));
+    expect(config.baseUrl).toBe('https://api.example.com/api/v3');
+    expect(config.authUrl).toBe('https://api.example.com/api/v3');
+    expect(config.clientId).toBe('app');
+    expect(config.clientSecret).toBe('secret');
+    const separate = loadConfig(sources({ env: { ...REMOTE, CATALOGUE_AUTH_URL: 'https://auth.example.com/' } }));
+    expect(separate.baseUrl).toBe('https://api.example.com/api');
+    expect(separate.authUrl).toBe('https://auth.example.com');
+  });
+
+  test('values are trimmed and an empty value counts as unset', () => {
+    const config = loadConfig(sources({ env: { CATALOGUE_API_VERSION: '  3.1 ', CATALOGUE_PROFILES: '', CATALOGUE_USER_TOKEN: '  ' } }));
+    expect(config.apiVersion).toBe('3.1');
+    expect(config.profiles).toEqual(['read', 'write']);
+    expect(config.userToken).toBeNull();
+  });
+
+  test('report dir and fixtures are resolved under cwd; other values are taken as given', () => {
+    writeFileSync(join(dir, 'fixtures.json'), JSON.stringify({ leafCategory: 17, root: 1 }));
+    const config = loadConfig(
+      sources({
+        env: {
+          CATALOGUE_REPORT_DIR: 'out/r',
+          CATALOGUE_FIXTURES: 'fixtures.json',
+          CATALOGUE_PROFILES: 'write, read,write,destructive',
+          CATALOGUE_TIMEOUT_MS: '100',
+          CATALOGUE_MAX_REQUESTS: String(DAILY_LIMIT),
+          CATALOGUE_USER_TOKEN: 'ut',
+          CATALOGUE_USER_REFRESH_TOKEN: 'urt',
+          CATALOGUE_EXPIRED_TOKEN: 'et',
+          CATALOGUE_REDIRECT_URI: 'http://127.0.0.1:8765/cb',
+        },
+      }),
+    );
+    expect(config.reportDir).toBe(join(dir, 'out/r'));
+    expect(config.fixturesFile).toBe(join(dir, 'fixtures.json'));
+    expect(config.fixtures).toEqual({ leafCategory: 17, root: 1 });
+    expect(config.profiles).toEqual(['write', 'read', 'destructive']);
+    expect(config.timeoutMs).toBe(100);
+    expect(config.maxRequests).toBe(1000);
+    expect([config.userToken, config.userRefreshToken, config.expiredToken]).toEqual(['ut', 'urt', 'et']);
+    expect(config.redirectUri).toBe('http://127.0.0.1:8765/cb');
+  });
+
+  test('version: a patch is dropped, a bare major stays', () => {
+    expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3.1.7' } })).apiVersion).toBe('3.1');
+    expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3' } })).apiVersion).toBe('3');
+    expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3.0' } })).apiVersion).toBe('3.0');
+  });
+
+  // Every malformed value: a ConfigError, one line, naming the env key and the flag.
+  const malformed: [string, Record<string, string>, string, RegExp][] = [
+    ['base URL not a URL', { ...REMOTE, CATALOGUE_BASE_URL: 'api.example.com' }, 'CATALOGUE_BASE_URL (--base-url)', /not a URL/],
+    ['base URL ftp:', { ...REMOTE, CATALOGUE_BASE_URL: 'ftp://api.example.com' }, 'CATALOGUE_BASE_URL (--base-url)', /http or https/],
+    ['base URL with query', { ...REMOTE, CATALOGUE_BASE_URL: 'https://h/api?x=1' }, 'CATALOGUE_BASE_URL (--base-url)', /query/],
+    ['base URL with fragment', { ...REMOTE, CATALOGUE_BASE_URL: 'https://h/api#x' }, 'CATALOGUE_BASE_URL (--base-url)', /fragment/],
+    ['base URL with credentials', { ...REMOTE, CATALOGUE_BASE_URL: 'https://user:pass@h/api' }, 'CATALOGUE_BASE_URL (--base-url)', /credentials/],
+    ['auth URL not a URL', { ...REMOTE, CATALOGUE_AUTH_URL: 'nope' }, 'CATALOGUE_AUTH_URL (--auth-url)', /not a URL/],
+    ['redirect URI ftp:', { CATALOGUE_REDIRECT_URI: 'ftp://h/cb' }, 'CATALOGUE_REDIRECT_URI (--redirect-uri)', /http or https/],
+    ['client id missing', { CATALOGUE_BASE_URL: 'https://h/api', CATALOGUE_CLIENT_SECRET: 's' }, 'CATALOGUE_CLIENT_ID (--client-id)', /required when CATALOGUE_BASE_URL/],
+    ['client secret missing', { CATALOGUE_BASE_URL: 'https://h/api', CATALOGUE_CLIENT_ID: 'c' }, 'CATALOGUE_CLIENT_SECRET (--client-secret)', /required/],
+    ['client id without base URL', { CATALOGUE_CLIENT_ID: 'c' }, 'CATALOGUE_CLIENT_ID (--client-id)', /CATALOGUE_BASE_URL \(--base-url\) is not/],
+    ['client secret without base URL', { CATALOGUE_CLIENT_SECRET: 's' }, 'CATALOGUE_CLIENT_SECRET (--client-secret)', /is not/],
+    ['auth URL without base URL', { CATALOGUE_AUTH_URL: 'https://auth/' }, 'CATALOGUE_AUTH_URL (--auth-url)', /is not/],
+    ['version x', { CATALOGUE_API_VERSION: 'x' }, 'CATALOGUE_API_VERSION (--api-version)', /major\[\.minor\]/],
+    ['version 4.0', { CATALOGUE_API_VERSION: '4.0' }, 'CATALOGUE_API_VERSION (--api-version)', /version 3/],
+    ['version 3.1.2.9', { CATALOGUE_API_VERSION: '3.1.2.9' }, 'CATALOGUE_API_VERSION (--api-version)', /major\[\.minor\]/],
+    ['profiles read,bogus', { CATALOGUE_PROFILES: 'read,bogus' }, 'CATALOGUE_PROFILES (--profiles)', /unknown profile "bogus"/],
+    ['profiles only commas', { CATALOGUE_PROFILES: ' , ,' }, 'CATALOGUE_PROFILES (--profiles)', /names no profile/],
+    ['max requests abc', { CATALOGUE_MAX_REQUESTS: 'abc' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],
+    ['max requests 0', { CATALOGUE_MAX_REQUESTS: '0' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /between 1 and 1000, got 0/],
+    ['max requests 1001', { CATALOGUE_MAX_REQUESTS: '1001' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /between 1 and 1000, got 1001/],
+    ['max requests -5', { CATALOGUE_MAX_REQUESTS: '-5' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],
+    ['max requests 1.5', { CATALOGUE_MAX_REQUESTS: '1.5' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],
+    ['timeout 99', { CATALOGUE_TIMEOUT_MS: '99' }, 'CATALOGUE_TIMEOUT_MS (--timeout-ms)', /between 100 and 600000/],
+    ['fixtures file missing', { CATALOGUE_FIXTURES: 'no-such-file.json' }, 'CATALOGUE_FIXTURES (--fixtures)', /cannot read .*no-such-file\.json \(ENOENT\)/],
+  ];
+
+  test.each(malformed)('%s', (_label, env, keyAndFlag, reason) => {
+    const error = configError(() => loadConfig(sources({ env })));
+    expect(error.name).toBe('ConfigError');
+    expect(error.message).toContain(keyAndFlag);
+    expect(error.message).toMatch(reason);
+    expect(error.message).not.toContain('\n');
+  });
+
+  test.each([
+    ['not JSON', '{"leafCategory": 17,', /is not JSON/],
+    ['an array', '[17, 18]', /must hold a JSON object of role -> id/],
+    ['a non-integer id', '{"leafCategory": 1.5}', /role "leafCategory" .* must map to an integer id, got 1.5/],
+    ['a string id', '{"leafCategory": "17"}', /must map to an integer id, got "17"/],
+    ['null', 'null', /must hold a JSON object/],
+  ])('a fixtures file holding %s is a ConfigError', (_label, content, reason) => {
+    const file = join(dir, `fixtures-${_label.replace(/\W+/g, '-')}.json`);
+    writeFileSync(file, content);
+    const error = configError(() => loadConfig(sources({ flags: { CATALOGUE_FIXTURES: file } })));
+    expect(error.message).toContain('CATALOGUE_FIXTURES (--fixtures)');
+    expect(error.message).toMatch(reason);
+    expect(error.message).not.toContain('\n');
+  });
+
+  test('a flag value is validated like any other', () => {
+    const error = configError(() => loadConfig(sources({ flags: { CATALOGUE_MAX_REQUESTS: '5000' }, env: { CATALOGUE_MAX_REQUESTS: '10' } })));
+    expect(error.message).toContain('CATALOGUE_MAX_REQUESTS (--max-requests)');
+    expect(error.message).toContain('5000');
+  });
+});
+
+describe('readDotenv', () => {
+  test('a missing file is {}', () => {
+    expect(readDotenv(join(dir, 'no-such.env'))).toEqual({});
+  });
+
+  test('a file is parsed without touching process.env', () => {
+    const file = join(dir, 'test.env');
+    writeFileSync(file, '# comment\nCATALOGUE_TEST_ONLY_KEY=abc\nCATALOGUE_BASE_URL=\nQUOTED="a b"\n');
+    expect(readDotenv(file)).toEqual({ CATALOGUE_TEST_ONLY_KEY: 'abc', CATALOGUE_BASE_URL: '', QUOTED: 'a b' });
+    expect(process.env['CATALOGUE_TEST_ONLY_KEY']).toBeUndefined();
+  });
+});
+
+describe('helpText and .env.example', () => {
+  test('helpText names every key by env name and flag, with its default', () => {
+    const text = helpText();
+    for (const key of CONFIG_KEYS) {
+      expect(text).toContain(key.env);
+      expect(text).toContain(key.flag);
+      if (key.default) expect(text).toContain(`Default: ${key.default}.`);
+    }
+    expect(text).toContain('--help');
+  });
+
+  test('envExample lists every key once, empty', () => {
+    const text = envExample();
+    for (const key of CONFIG_KEYS) expect(text.split('\n').filter((line) => line === `${key.env}=`)).toHaveLength(1);
+  });
+
+  test('the committed .env.example equals envExample() exactly', () => {
+    const committed = readFileSync(fileURLToPath(new URL('../../.env.example', import.meta.url)), 'utf8');
+    expect(committed).toBe(envExample());
+  });
+});
