@@ -65,6 +65,7 @@ export function leafHasNoChildren(leaf: CategoryLike, listedTotal: number): Chec
 export function pathEndsWithParent(category: CategoryLike): CheckResult {
   const ids = parsePath(category.path);
   if (!ids) return fail(`path of category ${show(category.id)} is ${show(category.path)}, expected comma-separated ids`);
+  if (!Number.isInteger(category.parent_id)) return fail(`category ${show(category.id)} has parent_id ${show(category.parent_id)}, so its path cannot be checked against it`);
   if (category.parent_id === 0) {
     return ids.length === 1 ? pass() : fail(`category ${show(category.id)} has parent_id 0 (root) but path ${show(category.path)}`);
   }

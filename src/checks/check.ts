@@ -6,10 +6,14 @@ export type CheckResult = { ok: true } | { ok: false; message: string };
 export const pass = (): CheckResult => ({ ok: true });
 export const fail = (message: string): CheckResult => ({ ok: false, message });
 
-/** Passes when every result passes; otherwise fails with every message, joined. */
+const MESSAGES_SHOWN = 5;
+
+/** Passes when every result passes; otherwise fails with the first messages and a count of the rest. */
 export function allOf(results: readonly CheckResult[]): CheckResult {
   const messages = results.flatMap((r) => (r.ok ? [] : [r.message]));
-  return messages.length === 0 ? pass() : fail(messages.join('; '));
+  if (messages.length === 0) return pass();
+  const rest = messages.length - MESSAGES_SHOWN;
+  return fail(messages.slice(0, MESSAGES_SHOWN).join('; ') + (rest > 0 ? `; and ${rest} more of the same kind` : ''));
 }
 
 /** A short rendering of a value for a failure message. */

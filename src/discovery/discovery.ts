@@ -4,10 +4,11 @@
 import type { ApiClient } from '../harness/api.ts';
 import type { DiscoveryResult, Discoverer } from '../coordinator/services.ts';
 
+/** Discovery needs only an id; every other field may be wrong, which is for the suites to judge. */
 export interface Category {
   id: number;
-  children_count: number;
-  parent_id: number;
+  children_count?: unknown;
+  parent_id?: unknown;
   [field: string]: unknown;
 }
 
@@ -15,6 +16,8 @@ interface Role {
   description: string;
   /** Whether a category fetched by id fills the role (used to check a hint). */
   accepts?: (category: Category, rootId: number) => boolean;
+  /** The same, when checking needs more requests. */
+  acceptsWith?: (category: Category, rootId: number, walker: CategoryWalker) => Promise<boolean>;
   find: (walker: CategoryWalker) => Promise<number | null>;
 }
 
@@ -27,25 +30,25 @@ export const ROLES: Record<string, Role> = {
   },
   innerCategory: {
     description: 'a category that is neither the root nor a leaf',
-    accepts: (c, rootId) => c.id !== rootId && c.children_count > 0,
+    accepts: (c, rootId) => c.id !== rootId && typeof c.children_count === 'number' && c.children_count > 0,
     find: async (w) => {
       const root = await w.root();
-      const child = (await w.children(root.id)).find((c) => c.children_count > 0);
+      const child = (await w.children(root.id)).find((c) => typeof c.children_count === 'number' && c.children_count > 0);
       return child?.id ?? null;
     },
   },
   leafCategory: {
-    description: 'a leaf category (children_count 0) below the root',
-    accepts: (c, rootId) => c.id !== rootId && c.children_count === 0,
+    description: 'a leaf category (one without children) below the root',
+    // A hint is taken when the children listing is empty; children_count is what suites judge,
+    // so discovery must not rely on it.
+    acceptsWith: async (c, rootId, w) => c.id !== rootId && (await w.children(c.id)).length === 0,
     find: async (w) => {
-      // Down the first child at each level: the cheapest way to a leaf.
-      let current = await w.root();
-      for (let depth = 0; depth < 32; depth++) {
-        const children = await w.children(current.id);
-        const leaf = children.find((c) => c.children_count === 0);
-        if (leaf) return leaf.id;
-        const next = children[0];
-        if (!next) return null;
+      // Down the first child at each level until a category lists no children.
+      const root = await w.root();
+      let current = (await w.children(root.id))[0];
+      for (let depth = 0; current && depth < 32; depth++) {
+        const next = (await w.children(current.id))[0];
+        if (!next) return current.id;
         current = next;
       }
       return null;
@@ -86,20 +89,13 @@ export class CategoryWalker {
     const response = await this.api.get(path);
     if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
     const body = response.json<{ category?: unknown }>();
-    if (!isCategory(body?.category)) throw new DiscoveryError(`GET ${path} has no category object with id, parent_id, children_count`);
+    if (!isCategory(body?.category)) throw new DiscoveryError(`GET ${path} has no category object with an integer id`);
     return body.category;
   }
 }
 
 function isCategory(value: unknown): value is Category {
-  const c = value as Category;
-  return (
-    typeof c === 'object' &&
-    c !== null &&
-    Number.isInteger(c.id) &&
-    Number.isInteger(c.children_count) &&
-    Number.isInteger(c.parent_id)
-  );
+  return typeof value === 'object' && value !== null && Number.isInteger((value as Category).id);
 }
 
 export class Discovery implements Discoverer {
@@ -129,9 +125,10 @@ export class Discovery implements Discoverer {
     if (!role) return { unavailable: `discovery: unknown role ${name}` };
     try {
       const hint = this.hints[name];
-      if (hint !== undefined && role.accepts) {
+      if (hint !== undefined && (role.accepts || role.acceptsWith)) {
         const [category, root] = await Promise.all([this.#walker.byId(hint).catch(() => null), this.#walker.root()]);
-        if (category && role.accepts(category, root.id)) return { id: hint };
+        const fits = category && (role.accepts ? role.accepts(category, root.id) : await role.acceptsWith!(category, root.id, this.#walker));
+        if (fits) return { id: hint };
         this.wrongHints.push(`${name}=${hint} is not ${role.description}; discovered another`);
       }
       const id = await role.find(this.#walker);

@@ -151,7 +151,9 @@ export class ConformanceContext {
     if (nulls.length) {
       this.warn({ ok: false, message: `null where the spec gives a non-null type (${schemaId}): ${list(nulls)}` }, ...requirementIds, 'GEN-8');
     }
-    return this.must(hard.length ? { ok: false, message: `does not match ${schemaId}: ${list(hard)}` } : { ok: true }, ...requirementIds);
+    // An absent field breaks "blank fields are present with value null; they are never omitted" too.
+    const ids = hard.some((v) => v.absent) ? [...requirementIds, 'GEN-8'] : requirementIds;
+    return this.must(hard.length ? { ok: false, message: `does not match ${schemaId}: ${list(hard)}` } : { ok: true }, ...ids);
   }
 
   /** Fields of `object` the schema does not document: real deployments add fields, so only a warning. */

@@ -4,7 +4,7 @@
 // Each fault is switched on by name (at most one per server) and is guarded by a literal
 // `fault === '<name>'` comparison at the one place where that bug would live in a real
 // implementation; there is no separate "faulty" code path. `requirement` is the id of the
-// spec requirement the fault violates (filled in by the lead once requirement ids exist).
+// spec requirement the fault violates, from src/requirements/catalogue.json.
 
 export interface FaultInfo {
   requirement: string;
@@ -13,43 +13,43 @@ export interface FaultInfo {
 
 const FAULT_DEFINITIONS = {
   'leaf-children-count-nonzero': {
-    requirement: '',
+    requirement: 'CAT-3',
     description: 'Leaf categories report children_count 1 instead of 0.',
   },
   'root-parent-id-null': {
-    requirement: '',
+    requirement: 'CAT-6',
     description: 'The root category reports parent_id null instead of 0.',
   },
   'path-reversed': {
-    requirement: '',
+    requirement: 'CAT-9',
     description: 'Category path lists ids from the category up to the root instead of root down.',
   },
   'null-field-omitted': {
-    requirement: '',
+    requirement: 'GEN-8',
     description: 'A blank image_url is omitted from the category object instead of being present as null.',
   },
   'pagination-total-pages-off-by-one': {
-    requirement: '',
+    requirement: 'PAG-1',
     description: 'meta.pagination.total_pages is one more than the real number of pages.',
   },
   'link-header-missing': {
-    requirement: '',
+    requirement: 'PAG-5',
     description: 'Paginated responses carry no Link header even when other pages exist.',
   },
   'children-includes-grandchildren': {
-    requirement: '',
+    requirement: 'CAT-19',
     description: 'GET /categories/:id/children lists grandchildren as well as direct children.',
   },
   'not-found-wrong-body': {
-    requirement: '',
+    requirement: 'ERR-2',
     description: 'An unknown record gives 404 with body {"error":"not found"} instead of the errors format.',
   },
   'ratelimit-headers-missing-on-errors': {
-    requirement: '',
+    requirement: 'RATE-4',
     description: 'X-RateLimit-* headers are left out of 4xx responses.',
   },
   'token-in-query-ignored': {
-    requirement: '',
+    requirement: 'SEND-2',
     description: 'An access token sent as the oauth_token query parameter is ignored, so such requests get 401.',
   },
 } satisfies Record<string, FaultInfo>;

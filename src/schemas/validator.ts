@@ -20,6 +20,8 @@ export interface Violation {
   actual: string;
   /** The value is null where the schema's type does not allow null. */
   nullValue: boolean;
+  /** A required field is absent. */
+  absent: boolean;
 }
 
 type SchemaDoc = Record<string, unknown> & { $id: string; 'x-since'?: Record<string, string> };
@@ -175,7 +177,7 @@ function describe(error: ErrorObject, data: unknown): Violation {
     default:
       expected = error.message ?? error.keyword;
   }
-  return { pointer: pointer || '/', expected, actual, nullValue: error.keyword === 'type' && actualValue === null };
+  return { pointer: pointer || '/', expected, actual, nullValue: error.keyword === 'type' && actualValue === null, absent: error.keyword === 'required' };
 }
 
 export function formatViolation(v: Violation): string {

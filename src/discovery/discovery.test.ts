@@ -1,0 +1,104 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { servicesFor } from '../testing/services.ts';
+import type { ApiClient } from '../harness/api.ts';
+
+async function category(api: ApiClient, id: number) {
+  return (await api.get(`/categories/${id}`)).json<{ category: { id: number; parent_id: number; children_count: number } }>().category;
+}
+async function childCount(api: ApiClient, id: number) {
+  return (await api.get(`/categories/${id}/children`)).json<{ meta: { pagination: { total_results: number } } }>().meta.pagination.total_results;
+}
+
+describe.each(['default', 'alt'] as const)('discovery on the %s data set', (dataset) => {
+  let ref: RunningReference;
+  beforeAll(async () => {
+    ref = await startReference({ dataset, basePath: '/api' });
+  });
+  afterAll(() => ref.close());
+
+  test('finds each role, and what it finds fills the role', async () => {
+    const { discovery, api } = servicesFor(ref);
+    const root = await discovery.find('rootCategory');
+    const inner = await discovery.find('innerCategory');
+    const leaf = await discovery.find('leafCategory');
+    for (const found of [root, inner, leaf]) expect(found).toHaveProperty('id');
+    const [rootId, innerId, leafId] = [root, inner, leaf].map((r) => (r as { id: number }).id) as [number, number, number];
+    const client = api();
+    expect((await category(client, rootId)).parent_id).toBe(0);
+    expect(innerId).not.toBe(rootId);
+    expect(await childCount(client, innerId)).toBeGreaterThan(0);
+    expect(leafId).not.toBe(rootId);
+    expect(await childCount(client, leafId)).toBe(0);
+  });
+
+  test('asks the API once per role per run', async () => {
+    const { discovery, budget } = servicesFor(ref);
+    await discovery.find('leafCategory');
+    const spent = budget.spent;
+    await discovery.find('leafCategory');
+    await discovery.find('rootCategory');
+    expect(budget.spent).toBe(spent);
+  });
+});
+
+describe('hints from CATALOGUE_FIXTURES', () => {
+  let ref: RunningReference;
+  let leafId: number;
+  let rootId: number;
+  let walkCost: number;
+  beforeAll(async () => {
+    ref = await startReference({ dataset: 'alt' });
+    const { discovery, budget } = servicesFor(ref);
+    const before = budget.spent;
+    leafId = ((await discovery.find('leafCategory')) as { id: number }).id;
+    walkCost = budget.spent - before;
+    rootId = ((await discovery.find('rootCategory')) as { id: number }).id;
+  });
+  afterAll(() => ref.close());
+
+  test('a right hint is checked and used, which costs fewer requests than the walk', async () => {
+    const { discovery, budget } = servicesFor(ref, { hints: { leafCategory: leafId } });
+    const before = budget.spent;
+    expect(await discovery.find('leafCategory')).toEqual({ id: leafId });
+    expect(budget.spent - before).toBeLessThanOrEqual(walkCost);
+    expect(discovery.wrongHints).toEqual([]);
+  });
+
+  test('a wrong hint is reported and a right category discovered instead', async () => {
+    const { discovery } = servicesFor(ref, { hints: { leafCategory: rootId } });
+    expect(await discovery.find('leafCategory')).toEqual({ id: leafId });
+    expect(discovery.wrongHints).toEqual([`leafCategory=${rootId} is not a leaf category (one without children) below the root; discovered another`]);
+  });
+
+  test('an unknown role is unavailable, with the reason', async () => {
+    const { discovery } = servicesFor(ref);
+    expect(await discovery.find('unicorn')).toEqual({ unavailable: 'discovery: unknown role unicorn' });
+  });
+});
+
+describe('a deployment discovery cannot walk', () => {
+  let ref: RunningReference;
+  let broken: Server;
+  beforeAll(async () => {
+    ref = await startReference({});
+    broken = createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":[]}'));
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    broken.closeAllConnections();
+    broken.close();
+    await ref.close();
+  });
+
+  test('gives the reason instead of an id (tests that need it are skipped with it)', async () => {
+    const port = (broken.address() as AddressInfo).port;
+    // Tokens from the reference, API answers from the broken server.
+    const { discovery } = servicesFor({ ...ref, baseUrl: `http://127.0.0.1:${port}/api` });
+    expect(await discovery.find('leafCategory')).toEqual({
+      unavailable: 'discovery of a leaf category (one without children) below the root failed: GET /categories/root answered 500',
+    });
+  });
+});
