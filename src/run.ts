@@ -2,7 +2,7 @@
 // (reports writable, target reachable, client credentials accepted), the suites under vitest with
 // the shared run services, then the reports and the exit code.
 //   0 nothing failed; 1 a MUST requirement failed; 2 the run could not be carried out.
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { AuthError, loopbackConsent, TokenManager } from './auth/tokens.ts';
@@ -20,6 +20,7 @@ import { startReference, type RunningReference } from './reference/server.ts';
 import { ResultsCollector, type RunResults } from './report/results.ts';
 import { terminalSummary } from './report/terminal.ts';
 import { writeReports, type RunInfo } from './report/write.ts';
+import { ensureDir } from './util/fs.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SUITES_GLOB = 'suites/**/*.suite.ts';
@@ -75,7 +76,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
           budget.spend('run');
           await pacer.acquire(pacingKey(info.token));
         },
-        afterReceive: async (info, status, headers) => pacer.complete(pacingKey(info.token), headers, status),
+        afterReceive: async (info, status, headers) => pacer.complete(pacingKey(info.token), headers, status ?? undefined),
       },
     });
     const tokens = new TokenManager({
@@ -175,7 +176,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
 function ensureWritable(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    ensureDir(dir);
     accessSync(dir, constants.W_OK);
   } catch (error) {
     throw new RunError(`report directory ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'}): set CATALOGUE_REPORT_DIR`);

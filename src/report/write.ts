@@ -1,6 +1,7 @@
 // Writes a run's results: results.json and junit.xml in the report directory. Every byte written
 // passes a last scrub of all secrets the run knows, whatever layer produced it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { ensureDir } from '../util/fs.ts';
 import { join } from 'node:path';
 import junitModule, { type Builder } from 'junit-report-builder';
 import { formatExchange } from '../http/exchange.ts';
@@ -99,7 +100,7 @@ export function junitXml(results: RunResults, run: RunInfo): string {
 }
 
 export function writeReports(dir: string, results: RunResults, run: RunInfo): { junit: string; json: string } {
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const junit = join(dir, 'junit.xml');
   const json = join(dir, 'results.json');
   writeFileSync(junit, junitXml(results, run));

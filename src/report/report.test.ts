@@ -1,0 +1,113 @@
+import { describe, expect, test } from 'vitest';
+import { recordExchange } from '../http/exchange.ts';
+import { secrets } from '../http/redact.ts';
+import type { RunResults, TestRecord } from './results.ts';
+import { slug } from './results.ts';
+import { terminalSummary } from './terminal.ts';
+import { junitXml, resultsJson, type RunInfo } from './write.ts';
+
+const TOKEN = 'planted-access-token-0123456789';
+secrets.add(TOKEN);
+
+const exchange = recordExchange({
+  method: 'GET',
+  url: `http://127.0.0.1:9/api/categories/root?oauth_token=${TOKEN}`,
+  requestHeaders: { accept: 'application/vnd.service+json; version=3.2', authorization: `Bearer ${TOKEN}` },
+  status: 200,
+  responseHeaders: { 'content-type': 'application/json' },
+  responseBody: JSON.stringify({ category: { id: 1, parent_id: null, echoed: TOKEN } }),
+  durationMs: 3,
+});
+
+function record(overrides: Partial<TestRecord>): TestRecord {
+  return {
+    id: 'categories/x',
+    title: 'GET /categories/root > is the root',
+    suite: 'categories',
+    requirements: ['CAT-18', 'CAT-6'],
+    severity: 'MUST',
+    profile: 'read',
+    status: 'passed',
+    message: '',
+    failures: [],
+    warnings: [],
+    exchanges: [],
+    omittedExchanges: 0,
+    requests: 1,
+    durationMs: 12,
+    ...overrides,
+  };
+}
+
+const failing = record({
+  id: 'categories/failing',
+  status: 'failed',
+  message: `[CAT-6] root category 1 has parent_id null, expected 0 (token ${TOKEN})`,
+  failures: [{ requirements: ['CAT-6'], severity: 'MUST', message: `root category 1 has parent_id null, expected 0 (token ${TOKEN})`, exchange: 0 }],
+  exchanges: [exchange],
+});
+const warned = record({
+  id: 'categories/warned',
+  status: 'warned',
+  message: '[CAT-7] no fashion field',
+  warnings: [{ requirements: ['CAT-7'], severity: 'WARN', message: 'no fashion field', exchange: 0 }],
+  exchanges: [exchange],
+});
+const skipped = record({ id: 'categories/skipped', status: 'skipped', message: 'request budget: needs about 2 requests, 0 left of CATALOGUE_MAX_REQUESTS=5' });
+const results: RunResults = { summary: { passed: 1, failed: 1, warned: 1, skipped: 1 }, tests: [record({}), failing, warned, skipped], problems: [] };
+const run: RunInfo = {
+  target: 'http://127.0.0.1:9/api',
+  authUrl: 'http://127.0.0.1:9',
+  referenceServer: false,
+  apiVersion: '3.2',
+  profiles: ['read'],
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  requests: { total: 4, budget: 5 },
+  exitCode: 1,
+  notes: [],
+};
+
+describe('report outputs', () => {
+  test('results.json has the documented shape and no secret', () => {
+    const text = resultsJson(results, run);
+    expect(text).not.toContain(TOKEN);
+    const doc = JSON.parse(text);
+    expect(doc.summary).toEqual({ passed: 1, failed: 1, warned: 1, skipped: 1 });
+    expect(doc.requests).toEqual({ total: 4, budget: 5 });
+    expect(doc.tests[1]).toMatchObject({ id: 'categories/failing', title: failing.title, requirements: ['CAT-18', 'CAT-6'], severity: 'MUST', status: 'failed' });
+    expect(doc.tests[1].message).toContain('[REDACTED]');
+    expect(doc.tests[3].message).toMatch(/request budget/);
+  });
+
+  test('junit.xml: requirement properties, a failure, a skip with its reason, the exchange with a replay line, no secret', () => {
+    const xml = junitXml(results, run);
+    expect(xml).not.toContain(TOKEN);
+    expect(xml).toMatch(/<testsuites [^>]*tests="4" failures="1" errors="0" skipped="1"/);
+    expect(xml.match(/<property name="requirement" value="CAT-6"\/>/g)).toHaveLength(4);
+    expect(xml).toMatch(/<failure message="\[CAT-6\] root category 1 has parent_id null/);
+    expect(xml).toMatch(/<property name="skip_reason" value="request budget: needs about 2 requests/);
+    expect(xml).toContain('replay: curl -i');
+    expect(xml).toContain('Bearer [REDACTED]');
+    // The passing test carries no exchange: reports stay small.
+    const passingCase = xml.match(/<testcase [^>]*name="GET \/categories\/root > is the root"[\s\S]*?<\/testcase>/g)![0];
+    expect(passingCase).not.toContain('system-out');
+  });
+
+  test('the terminal summary shows each failure with its spec quote and a replayable request, and the totals', () => {
+    const text = terminalSummary(results, run, { junit: 'reports/junit.xml', json: 'reports/results.json' });
+    expect(text).not.toContain(TOKEN);
+    expect(text).toContain('FAIL categories > GET /categories/root > is the root');
+    expect(text).toContain('CAT-6 (Resources and their fields > Category): "| parent_id | integer | 0 for the root category |"');
+    expect(text).toContain(`replay: curl -i 'http://127.0.0.1:9/api/categories/root?oauth_token='"$ACCESS_TOKEN"`);
+    expect(text).toContain('WARN categories > GET /categories/root > is the root');
+    expect(text).toContain('1 x request budget: needs about 2 requests');
+    expect(text).toContain('Tests: 1 passed, 1 failed, 1 warned, 1 skipped (4 in all)');
+    expect(text).toContain('Requests: 4 of a budget of 5');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: MUST requirements failed');
+  });
+
+  test('test ids are readable slugs of the title', () => {
+    expect(slug('GET /categories/:id > answers {category}')).toBe('get-categories-id-answers-category');
+  });
+});

@@ -1,0 +1,197 @@
+// The CLI's contract: exit codes 0/1/2, one clear line when the run cannot be carried out, the
+// request budget honoured, skips with reasons, and no crash or hang whatever the server does.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CONFIG_KEYS } from '../config/keys.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+
+function expectOneLineStop(run: CliRun, pattern: RegExp): void {
+  expect(run.code).toBe(2);
+  expect(run.stdout).toBe('');
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^catalogue-conformance: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+}
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+let ref: RunningReference;
+beforeAll(async () => {
+  ref = await startReference({ authOrigin: 'separate' });
+});
+afterAll(() => ref.close());
+
+describe('runs that cannot be carried out: exit 2 with one line, before any test', () => {
+  test('--help lists every configuration key and exits 0', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    for (const key of CONFIG_KEYS) {
+      expect(run.stdout).toContain(key.env);
+      expect(run.stdout).toContain(key.flag);
+    }
+  });
+
+  test('nothing listening at the target', async () => {
+    const run = await runCli(['--base-url', 'http://127.0.0.1:1', '--client-id', 'someone', '--client-secret', 'something']);
+    expectOneLineStop(run, /POST http:\/\/127\.0\.0\.1:1\/oauth2\/token: connection refused/);
+    expect(run.results).toBeNull();
+  });
+
+  test('a target without client credentials names the missing key', async () => {
+    const run = await runCli(['--base-url', 'http://127.0.0.1:1']);
+    expectOneLineStop(run, /configuration: CATALOGUE_CLIENT_ID \(--client-id\) is required/);
+  });
+
+  test('a wrong client secret is an authentication failure, and the secret is not echoed', async () => {
+    const run = await runCli([...targetArgs(ref).slice(0, -4), '--client-secret', 'not-the-secret', '--redirect-uri', ref.client.redirectUri]);
+    expectOneLineStop(run, /authentication failed: POST .*\/oauth2\/token \(client credentials\) answered 401 invalid_client \(check CATALOGUE_CLIENT_ID and CATALOGUE_CLIENT_SECRET\)/);
+    expect(run.stderr).not.toContain('not-the-secret');
+  });
+
+  test('a malformed value from the environment names its key', async () => {
+    const run = await runCli([], { CATALOGUE_MAX_REQUESTS: '1e3' });
+    expectOneLineStop(run, /CATALOGUE_MAX_REQUESTS \(--max-requests\) must be a whole number, got "1e3"/);
+  });
+
+  test('a fixtures file that is not JSON names the key and the file', async () => {
+    const file = join(tmpdir(), `cc-fixtures-${process.pid}.json`);
+    writeFileSync(file, '{ leafCategory: 3 ');
+    const run = await runCli(['--fixtures', file]);
+    expectOneLineStop(run, /CATALOGUE_FIXTURES \(--fixtures\): .* is not JSON/);
+  });
+
+  test('a report directory that cannot be written', async () => {
+    const run = await runCli([], { CATALOGUE_REPORT_DIR: '/proc/catalogue-conformance-reports' });
+    expectOneLineStop(run, /report directory \/proc\/catalogue-conformance-reports is not writable/);
+  });
+
+  test('a suite name that matches no suite', async () => {
+    const run = await runCli(['no-such-suite']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('ERROR no suite matches no-such-suite');
+  });
+});
+
+describe('budget, profiles and hints', () => {
+  test('CATALOGUE_MAX_REQUESTS is never exceeded; tests that do not fit are skipped with that reason', async () => {
+    const run = await runCli([...targetArgs(ref), '--max-requests', '7']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const results = run.results!;
+    expect(results.requests).toEqual({ total: expect.any(Number), budget: 7 });
+    expect(results.requests.total).toBeLessThanOrEqual(7);
+    const skipped = results.tests.filter((t) => t.status === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const t of skipped) expect(t.message).toMatch(/request budget/);
+    expect(results.summary.failed).toBe(0);
+  });
+
+  test('tests of a profile that is not enabled are skipped with that reason', async () => {
+    const run = await runCli([...targetArgs(ref), '--profiles', 'write']);
+    expect(run.code).toBe(0);
+    const reasons = new Set(run.results!.tests.map((t) => `${t.status}: ${t.message}`));
+    expect([...reasons]).toEqual(['skipped: profile read is not enabled (CATALOGUE_PROFILES=write)']);
+    // Nothing ran, so nothing but the preflight token request was made.
+    expect(run.results!.requests.total).toBe(1);
+  });
+
+  test('a wrong discovery hint is noted, and the run still passes', async () => {
+    const root = ((await (await fetch(`${ref.baseUrl}/categories/root`, { headers: { authorization: `Bearer ${await appToken()}` } })).json()) as { category: { id: number } }).category.id;
+    const file = join(tmpdir(), `cc-hints-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ leafCategory: root }));
+    const run = await runCli([...targetArgs(ref), '--fixtures', file]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`NOTE discovery hint leafCategory=${root} is not a leaf category`);
+  });
+});
+
+async function appToken(): Promise<string> {
+  const response = await fetch(`${ref.authUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: ref.client.id, client_secret: ref.client.secret, scope: 'public' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe('a misbehaving server: failures with a clear message, no crash, no hang', () => {
+  // Tokens come from the reference's auth server; the API answers come from a broken server.
+  async function runAgainst(handler: (req: IncomingMessage, res: ServerResponse) => void, extraArgs: string[] = []) {
+    const broken = await listen(handler);
+    try {
+      const args = targetArgs(ref);
+      args[1] = `${broken.url}/api`;
+      return { run: await runCli([...args, '--timeout-ms', '1500', ...extraArgs]), url: broken.url };
+    } finally {
+      await close(broken.server);
+    }
+  }
+
+  test.concurrent('HTML instead of JSON', async () => {
+    const { run } = await runAgainst((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Maintenance</body></html>'));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/body is not JSON: "<html><body>Maintenance/);
+  });
+
+  test.concurrent('connections reset before any answer', async () => {
+    const { run } = await runAgainst((req) => req.socket.destroy());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/connection closed by the server before a response/);
+  });
+
+  test.concurrent('a redirect loop', async () => {
+    const { run } = await runAgainst((req, res) => res.writeHead(302, { location: req.url?.endsWith('/b') ? '/api/a' : '/api/b' }).end());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/redirect loop/);
+  });
+
+  test.concurrent('an endless body', async () => {
+    const { run } = await runAgainst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump);
+      };
+      res.write('{"categories": [');
+      pump();
+      res.on('close', () => res.removeAllListeners('drain'));
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/response body exceeds \d+ bytes|no complete response within 1500 ms/);
+  });
+
+  test.concurrent('a redirect to another origin: followed, but the token stays home', async () => {
+    const seen: { authorization?: string; url?: string }[] = [];
+    const elsewhere = await listen((req, res) => {
+      seen.push({ authorization: req.headers.authorization, url: req.url });
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":[{"code":"NotFound","messages":["elsewhere"]}]}');
+    });
+    try {
+      const { run } = await runAgainst((req, res) => res.writeHead(307, { location: `${elsewhere.url}${req.url}` }).end());
+      expect(run.code).toBe(1);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const request of seen) {
+        expect(request.authorization).toBeUndefined();
+        expect(request.url).not.toMatch(/oauth_token/);
+      }
+    } finally {
+      await close(elsewhere.server);
+    }
+  });
+});
