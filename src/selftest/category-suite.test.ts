@@ -1,6 +1,7 @@
 // The category suite, run through the real CLI: it must pass against the reference (also with
 // other data, a base path and the auth server on another origin) and fail against each category
 // fault of the reference, naming the requirement the fault breaks.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FAULTS, startReference, type RunningReference } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
@@ -69,16 +70,22 @@ describe('against the reference server', () => {
     expect(new Set(results.tests.map((t) => t.id)).size).toBe(results.tests.length);
   });
 
-  test('junit.xml lists every test with its requirement ids as properties', () => {
+  test('junit.xml parses and lists every test with its requirement ids as properties', () => {
     const junit = run.junit!;
-    expect(junit.startsWith('<?xml')).toBe(true);
-    const cases = junit.match(/<testcase [\s\S]*?<\/testcase>/g) ?? [];
-    expect(cases.length).toBe(run.results!.tests.length);
+    expect(XMLValidator.validate(junit)).toBe(true);
+    type Property = { '@_name': string; '@_value': string };
+    type Case = { '@_name': string; properties: { property: Property[] }; failure?: unknown; skipped?: unknown };
+    const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(junit) as {
+      testsuites: { '@_failures': string; testsuite: { testcase: Case[] }[] };
+    };
+    expect(parsed.testsuites['@_failures']).toBe('0');
+    const cases = parsed.testsuites.testsuite.flatMap((s) => s.testcase);
+    expect(cases.map((c) => c['@_name'])).toEqual(run.results!.tests.map((t) => t.title));
     for (const [i, testCase] of cases.entries()) {
-      const ids = [...testCase.matchAll(/<property name="requirement" value="([^"]+)"\/>/g)].map((m) => m[1]);
+      const ids = testCase.properties.property.filter((p) => p['@_name'] === 'requirement').map((p) => p['@_value']);
       expect(ids).toEqual(run.results!.tests[i]!.requirements);
+      expect(testCase.properties.property.find((p) => p['@_name'] === 'severity')?.['@_value']).toBe('MUST');
     }
-    expect(junit).toMatch(/<testsuites [^>]*tests="\d+" failures="0" errors="0"/);
   });
 });
 
@@ -107,6 +114,7 @@ describe.concurrent('against a reference with one fault', () => {
         expect(failed.length).toBeGreaterThan(0);
         const named = failed.flatMap((t) => t.findings.flatMap((f) => f.requirements));
         expect(named).toContain(FAULTS[fault]!.requirement);
+        expect(XMLValidator.validate(run.junit!)).toBe(true);
         // The failing exchange is in junit.xml, with a replayable curl line, under /api.
         expect(run.junit).toContain('replay: curl');
         expect(run.junit).toMatch(/\/api\/categories/);
