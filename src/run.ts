@@ -5,16 +5,11 @@
 import { accessSync, constants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { AuthError, loopbackConsent, TokenManager } from './auth/tokens.ts';
-import { RequestBudget } from './budget/budget.ts';
-import { RateLimitPacer } from './budget/pacing.ts';
+import { AuthError, loopbackConsent } from './auth/tokens.ts';
 import type { KitConfig } from './config/config.ts';
 import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
-import { LocalRunServices, pacingKey } from './coordinator/services.ts';
-import { Discovery } from './discovery/discovery.ts';
-import { ApiClient } from './harness/api.ts';
 import type { RunContext } from './harness/run-context.ts';
-import { HttpClient } from './http/client.ts';
+import { createRunServices } from './harness/run-services.ts';
 import { secrets } from './http/redact.ts';
 import { startReference, type RunningReference } from './reference/server.ts';
 import { ResultsCollector, type RunResults } from './report/results.ts';
@@ -66,21 +61,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     secrets.add(clientSecret);
     secrets.add(config.expiredToken);
 
-    const budget = new RequestBudget(config.maxRequests);
-    const pacer = new RateLimitPacer();
-    const tokenHttp = new HttpClient({
-      apiVersion: config.apiVersion,
-      timeoutMs: config.timeoutMs,
-      hooks: {
-        beforeSend: async (info) => {
-          budget.spend('run');
-          await pacer.acquire(pacingKey(info.token));
-        },
-        afterReceive: async (info, status, headers) => pacer.complete(pacingKey(info.token), headers, status ?? undefined),
-      },
-    });
-    const tokens = new TokenManager({
-      settings: {
+    const { services, budget, pacer, tokens, discovery } = createRunServices({
+      baseUrl,
+      tokens: {
         authUrl,
         clientId,
         clientSecret,
@@ -88,15 +71,12 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         userToken: config.userToken,
         userRefreshToken: config.userRefreshToken,
       },
-      http: tokenHttp,
+      apiVersion: config.apiVersion,
+      timeoutMs: config.timeoutMs,
+      maxRequests: config.maxRequests,
+      hints: config.fixtures,
       interactive: options.interactive ? loopbackConsent((line) => print(line)) : null,
     });
-    let discovery: Discovery | null = null;
-    const services = new LocalRunServices(budget, pacer, tokens, () => discovery!);
-    discovery = new Discovery(
-      new ApiClient({ baseUrl, apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, services, holder: 'discovery' }),
-      config.fixtures,
-    );
 
     // Preflight: an application token proves the auth server is reachable and the credentials good.
     try {

@@ -1,0 +1,54 @@
+// Assembles the run's services in the main process: one budget, one pacer, one token cache and
+// one discovery for the whole run. run.ts builds them for a real run, the own tests for theirs.
+import { TokenManager, type InteractiveConsent, type TokenSettings } from '../auth/tokens.ts';
+import { RequestBudget } from '../budget/budget.ts';
+import { RateLimitPacer, type PacerOptions } from '../budget/pacing.ts';
+import { LocalRunServices, pacingKey } from '../coordinator/services.ts';
+import { Discovery } from '../discovery/discovery.ts';
+import { HttpClient } from '../http/client.ts';
+import { ApiClient } from './api.ts';
+
+export interface RunServicesOptions {
+  baseUrl: string;
+  tokens: TokenSettings;
+  apiVersion: string;
+  timeoutMs: number;
+  maxRequests: number;
+  hints?: Record<string, number>;
+  pacer?: PacerOptions;
+  interactive?: InteractiveConsent | null;
+}
+
+export interface MainServices {
+  services: LocalRunServices;
+  budget: RequestBudget;
+  pacer: RateLimitPacer;
+  tokens: TokenManager;
+  discovery: Discovery;
+  /** An API client of the run, charging the budget to `holder`. */
+  api(holder: string): ApiClient;
+}
+
+export function createRunServices(options: RunServicesOptions): MainServices {
+  const budget = new RequestBudget(options.maxRequests);
+  const pacer = new RateLimitPacer(options.pacer);
+  // Token requests count against the budget and are paced like any other request.
+  const tokenHttp = new HttpClient({
+    apiVersion: options.apiVersion,
+    timeoutMs: options.timeoutMs,
+    hooks: {
+      beforeSend: async (info) => {
+        budget.spend('run');
+        await pacer.acquire(pacingKey(info.token));
+      },
+      afterReceive: async (info, status, headers) => pacer.complete(pacingKey(info.token), headers, status ?? undefined),
+    },
+  });
+  const tokens = new TokenManager({ settings: options.tokens, http: tokenHttp, interactive: options.interactive ?? null });
+  let discovery: Discovery | null = null;
+  const services = new LocalRunServices(budget, pacer, tokens, () => discovery!);
+  const api = (holder: string) =>
+    new ApiClient({ baseUrl: options.baseUrl, apiVersion: options.apiVersion, timeoutMs: options.timeoutMs, services, holder });
+  discovery = new Discovery(api('discovery'), options.hints ?? {});
+  return { services, budget, pacer, tokens, discovery, api };
+}
