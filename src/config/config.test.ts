@@ -236,6 +236,6 @@ describe('helpText and .env.example', () => {
 
   test('the committed .env.example equals envExample() exactly', () => {
     const committed = readFileSync(fileURLToPath(new URL('../../.env.example', import.meta.url)), 'utf8');
-    expect(committed).toBe(envExample());
+    expect(committed, 'regenerate with: npm run env-example').toBe(envExample());
   });
 });

@@ -1,4 +1,5 @@
 // Renders .env.example from the key table; a test keeps the committed file equal to it.
+// Regenerate with `npm run env-example` after changing src/config/keys.ts.
 import { CONFIG_KEYS } from './keys.ts';
 
 export function envExample(): string {
@@ -14,8 +15,4 @@ export function envExample(): string {
     lines.push('');
   }
   return lines.join('\n');
-}
-
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/src\//, '/src/'))) {
-  process.stdout.write(envExample());
 }
