@@ -18,7 +18,7 @@ import { writeReports, type RunInfo } from './report/write.ts';
 import { ensureDir } from './util/fs.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
-export const SUITES_GLOB = 'suites/**/*.suite.ts';
+export const SUITES_DIR = fileURLToPath(new URL('../suites/', import.meta.url));
 
 export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
 
@@ -110,7 +110,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         watch: false,
         config: false,
         root: PROJECT_ROOT,
-        include: [SUITES_GLOB],
+        dir: config.suitesDir ?? SUITES_DIR,
+        include: ['**/*.suite.ts'],
         reporters: [collector],
         provide: { conformanceRun: runContext },
         passWithNoTests: true,
@@ -126,7 +127,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     if (!results) throw new RunError('the suites did not run (vitest reported no results)');
     if (results.tests.length === 0 && results.problems.length === 0) {
       results.problems.push(
-        options.filters.length ? `no suite matches ${options.filters.join(' ')} (suites live in suites/*.suite.ts)` : 'no conformance test was found',
+        options.filters.length
+          ? `no suite matches ${options.filters.join(' ')} in ${config.suitesDir ?? SUITES_DIR}`
+          : `no conformance test found in ${config.suitesDir ?? SUITES_DIR}`,
       );
     }
     results.problems.push(...services.problems);

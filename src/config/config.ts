@@ -1,7 +1,7 @@
 // Reads the run's configuration from CLI flags, the environment and a .env file (in that order of
 // precedence) and validates every value before any request is made. Every problem is a ConfigError
 // whose message is one line naming the key.
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { CONFIG_KEYS, PROFILES, type ConfigKey, type Profile } from './keys.ts';
@@ -28,6 +28,8 @@ export interface KitConfig {
   fixturesFile: string | null;
   maxRequests: number;
   reportDir: string;
+  /** Absolute; null: the kit's own suites/. */
+  suitesDir: string | null;
   timeoutMs: number;
 }
 
@@ -190,8 +192,16 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     fixturesFile,
     maxRequests: count('CATALOGUE_MAX_REQUESTS', 900, 1, DAILY_LIMIT),
     reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
+    suitesDir: suitesDir(raw('CATALOGUE_SUITES_DIR'), sources.cwd, name('CATALOGUE_SUITES_DIR')),
     timeoutMs: count('CATALOGUE_TIMEOUT_MS', 15_000, 100, 600_000),
   };
+}
+
+function suitesDir(value: string | undefined, cwd: string, keyName: string): string | null {
+  if (value === undefined) return null;
+  const dir = resolve(cwd, value);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${keyName}: ${dir} is not a directory`);
+  return dir;
 }
 
 function readFixtures(path: string, keyName: string): Record<string, number> {

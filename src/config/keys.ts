@@ -91,6 +91,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     default: 'reports',
   },
   {
+    env: 'CATALOGUE_SUITES_DIR',
+    flag: '--suites-dir',
+    kind: 'dir',
+    description: 'Directory of the *.suite.ts files to run (for suites of your own).',
+    default: "the kit's suites/",
+  },
+  {
     env: 'CATALOGUE_TIMEOUT_MS',
     flag: '--timeout-ms',
     kind: 'ms',

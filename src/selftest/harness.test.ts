@@ -1,0 +1,67 @@
+// The harness's verdicts, end to end through the CLI, on the fixture suites in
+// fixtures/harness-suites: MUST fails the run, WARN never does, a crash fails, and whatever cannot
+// run is skipped with its reason.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runCli, type CliRun } from '../testing/cli.ts';
+
+const SUITES = 'fixtures/harness-suites';
+let ref: RunningReference;
+
+/** Target arguments without a redirect URI: the run has no way to a user token. */
+const args = () => ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--suites-dir', SUITES];
+
+function byTitle(run: CliRun) {
+  return new Map(run.results!.tests.map((t) => [t.title, t]));
+}
+
+beforeAll(async () => {
+  ref = await startReference({});
+});
+afterAll(() => ref.close());
+
+describe.concurrent('verdicts', () => {
+  test('MUST failures fail the test and the run; require stops; a crash fails', async () => {
+    const run = await runCli([...args(), 'verdicts']);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const tests = byTitle(run);
+    expect(tests.get('a passing MUST check passes')?.status).toBe('passed');
+    const both = tests.get('a failing MUST check fails, and the test goes on to the next check')!;
+    expect(both.status).toBe('failed');
+    expect(both.findings.map((f) => [f.requirements, f.message])).toEqual([
+      [['CAT-18'], 'first failure'],
+      [['CAT-6'], 'second failure'],
+    ]);
+    const stopped = tests.get('a failing require stops the test')!;
+    expect(stopped.findings.map((f) => f.message)).toEqual(['stopped here']);
+    const crashed = tests.get('a test that crashes fails, saying the test itself failed')!;
+    expect(crashed.status).toBe('failed');
+    expect(crashed.message).toMatch(/the test itself failed: TypeError/);
+  });
+
+  test('warnings alone leave the run passing (exit 0)', async () => {
+    const run = await runCli([...args(), 'warnings']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.results!.summary).toEqual({ passed: 0, failed: 0, warned: 2, skipped: 0 });
+    for (const t of run.results!.tests) for (const f of t.findings) expect(f.severity).toBe('WARN');
+    expect(byTitle(run).get('a WARN test never fails, even when its MUST checks fail')?.message).toBe('[CAT-13] downgraded');
+    expect(run.stdout).toContain('WARN warnings > a failing warn in a MUST test only warns');
+  });
+
+  test('what cannot run is skipped with its reason', async () => {
+    const run = await runCli([...args(), '--profiles', 'read', 'skips']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const tests = byTitle(run);
+    expect(tests.get('a user test without a user token is skipped')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^no user token: set CATALOGUE_USER_TOKEN/) });
+    expect(tests.get('a write test is skipped when the write profile is off')).toMatchObject({ status: 'skipped', message: 'profile write is not enabled (CATALOGUE_PROFILES=read)' });
+    expect(tests.get('a test whose role cannot be discovered is skipped')).toMatchObject({ status: 'skipped', message: 'discovery: unknown role unicorn' });
+  });
+
+  test('a test that outgrows the budget is stopped at the cap and skipped, not failed', async () => {
+    const run = await runCli([...args(), '--max-requests', '10', 'budget']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const [only] = run.results!.tests;
+    expect(only).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^request budget spent: 10 of CATALOGUE_MAX_REQUESTS=10/) });
+    expect(run.results!.requests).toEqual({ total: 10, budget: 10 });
+  });
+});
