@@ -1,7 +1,6 @@
 // `npm run conformance -- [options] [suite ...]`. Anything that stops the run is one line on
 // stderr and exit code 2, never a stack trace (set CATALOGUE_DEBUG=1 to see one).
-import { resolve } from 'node:path';
-import { ConfigError, helpText, loadConfig, parseCommandLine, readDotenv } from '../config/config.ts';
+import { ConfigError, dotenvValues, helpText, loadConfig, parseCommandLine } from '../config/config.ts';
 import { secrets } from '../http/redact.ts';
 import { EXIT, RunError, runConformance } from '../run.ts';
 
@@ -25,7 +24,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${helpText()}\n`);
       process.exit(EXIT.PASS);
     }
-    const config = loadConfig({ flags: command.values, env: process.env, dotenv: readDotenv(resolve(cwd, '.env')), cwd });
+    const config = loadConfig({ flags: command.values, env: process.env, dotenv: dotenvValues(command, process.env, cwd), cwd });
     const outcome = await runConformance({
       config,
       filters: command.filters,

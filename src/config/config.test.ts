@@ -32,6 +32,7 @@ describe('parseCommandLine', () => {
   test('--flag value and --flag=value both set the env key', () => {
     expect(parseCommandLine(['--base-url', 'https://a/api', '--max-requests=50', '--client-id=x=y'])).toEqual({
       help: false,
+      envFile: null,
       filters: [],
       values: { CATALOGUE_BASE_URL: 'https://a/api', CATALOGUE_MAX_REQUESTS: '50', CATALOGUE_CLIENT_ID: 'x=y' },
     });
@@ -40,9 +41,11 @@ describe('parseCommandLine', () => {
   test('positional arguments are suite filters; --help and -h set help', () => {
     expect(parseCommandLine(['categories', '--timeout-ms', '500', 'errors'])).toEqual({
       help: false,
+      envFile: null,
       filters: ['categories', 'errors'],
       values: { CATALOGUE_TIMEOUT_MS: '500' },
     });
+    expect(parseCommandLine(['--dotenv-file', 'ci.env']).envFile).toBe('ci.env');
     expect(parseCommandLine(['--help']).help).toBe(true);
     expect(parseCommandLine(['-h']).help).toBe(true);
   });
@@ -85,6 +88,7 @@ describe('loadConfig', () => {
       fixturesFile: null,
       maxRequests: 900,
       reportDir: resolve(dir, 'reports'),
+      suitesDir: null,
       timeoutMs: 15_000,
     });
   });

@@ -69,6 +69,13 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
     expectOneLineStop(run, /CATALOGUE_MAX_REQUESTS \(--max-requests\) must be a whole number, got "1e3"/);
   });
 
+  test('values come from the dotenv file; a dotenv file named but missing stops the run', async () => {
+    const file = join(tmpdir(), `cc-env-${process.pid}`);
+    writeFileSync(file, 'CATALOGUE_PROFILES=read,everything\n');
+    expectOneLineStop(await runCli([], { CATALOGUE_DOTENV_FILE: file }), /CATALOGUE_PROFILES \(--profiles\) has unknown profile "everything"/);
+    expectOneLineStop(await runCli(['--dotenv-file', `${file}.missing`]), /CATALOGUE_DOTENV_FILE \(--dotenv-file\): .*\.missing does not exist/);
+  });
+
   test('a fixtures file that is not JSON names the key and the file', async () => {
     const file = join(tmpdir(), `cc-fixtures-${process.pid}.json`);
     writeFileSync(file, '{ leafCategory: 3 ');

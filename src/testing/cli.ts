@@ -44,7 +44,9 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
       cwd: PROJECT_ROOT,
-      env: { ...cleanEnv, CATALOGUE_REPORT_DIR: reportDir, CI: 'true', ...env },
+      // /dev/null as the dotenv file: a developer's .env must never point a self-test at a real
+      // deployment.
+      env: { ...cleanEnv, CATALOGUE_DOTENV_FILE: '/dev/null', CATALOGUE_REPORT_DIR: reportDir, CI: 'true', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
