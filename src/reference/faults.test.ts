@@ -46,6 +46,19 @@ const PROBES: Record<FaultName, Probe> = {
     expect(r.status).toBe(404);
     return !Array.isArray(r.body?.errors);
   },
+  'match-count-outside-search': async (ref, token) => (await allCategories(ref, token)).some((c) => 'match_count' in c),
+  'default-per-not-25': async (ref, token) => (await get(ref, '/categories', { token })).body.meta.pagination.per !== 25,
+  'page-param-ignored': async (ref, token) => (await get(ref, '/categories?page=2', { token })).body.meta.pagination.page !== 2,
+  'link-next-drops-query': async (ref, token) => {
+    const r = await get(ref, '/categories?per=2', { token });
+    const next = parseLink(r.headers.get('link')).next;
+    return next !== undefined && !next.includes('per=2');
+  },
+  'parent-returns-self': async (ref, token) => {
+    const cats = await allCategories(ref, token);
+    const child = cats.find((c) => typeof c.parent_id === 'number' && c.parent_id !== 0)!;
+    return (await get(ref, `/categories/${child.id}/parent`, { token })).body.category.id === child.id;
+  },
   'ratelimit-headers-missing-on-errors': async (ref, token) => {
     const ok = await get(ref, '/categories/root', { token });
     expect(ok.headers.get('x-ratelimit-limit')).not.toBeNull();

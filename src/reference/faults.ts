@@ -44,6 +44,26 @@ const FAULT_DEFINITIONS = {
     requirement: 'ERR-2',
     description: 'An unknown record gives 404 with body {"error":"not found"} instead of the errors format.',
   },
+  'match-count-outside-search': {
+    requirement: 'CAT-14',
+    description: 'Categories outside search carry match_count (0), a field meant only for search results.',
+  },
+  'default-per-not-25': {
+    requirement: 'PAG-2',
+    description: 'Collections return 20 items per page when no per is sent, instead of 25.',
+  },
+  'page-param-ignored': {
+    requirement: 'PAG-3',
+    description: 'The page parameter is ignored: every request gets the first page.',
+  },
+  'link-next-drops-query': {
+    requirement: 'PAG-5',
+    description: 'Link header URLs keep only page=, dropping the other query parameters (such as per).',
+  },
+  'parent-returns-self': {
+    requirement: 'CAT-17',
+    description: 'GET /categories/:id/parent answers with the category itself instead of its parent.',
+  },
   'ratelimit-headers-missing-on-errors': {
     requirement: 'RATE-4',
     description: 'X-RateLimit-* headers are left out of 4xx responses.',

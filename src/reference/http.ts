@@ -162,16 +162,17 @@ export interface Page<T> {
  * order, set page=, and never contain oauth_token.
  */
 export function paginate<T>(req: PageRequest, all: readonly T[]): Page<T> {
-  const page = positiveIntParam(req.query, 'page', 1);
-  const per = Math.min(positiveIntParam(req.query, 'per', DEFAULT_PER), MAX_PER);
+  const page = req.fault === 'page-param-ignored' ? 1 : positiveIntParam(req.query, 'page', 1);
+  const per = Math.min(positiveIntParam(req.query, 'per', req.fault === 'default-per-not-25' ? 20 : DEFAULT_PER), MAX_PER);
   const total = all.length;
   let totalPages = Math.ceil(total / per);
   const start = (page - 1) * per;
   const items = start < total ? all.slice(start, start + per) : [];
   const links: string[] = [];
   if (totalPages > 1) {
-    if (page < totalPages) links.push(`<${pageUrl(req.url, page + 1)}>; rel="next"`);
-    links.push(`<${pageUrl(req.url, totalPages)}>; rel="last"`);
+    const linkUrl = (n: number) => (req.fault === 'link-next-drops-query' ? pageOnlyUrl(req.url, n) : pageUrl(req.url, n));
+    if (page < totalPages) links.push(`<${linkUrl(page + 1)}>; rel="next"`);
+    links.push(`<${linkUrl(totalPages)}>; rel="last"`);
   }
   const headers: HeaderMap = {};
   if (links.length > 0 && req.fault !== 'link-header-missing') headers['Link'] = links.join(', ');
@@ -206,6 +207,13 @@ export function pageUrl(url: URL, page: number): string {
   }
   if (!placed) out.push(`page=${page}`);
   u.search = out.join('&');
+  return u.href;
+}
+
+/** The same path with only page=<n> (the bug of fault link-next-drops-query). */
+function pageOnlyUrl(url: URL, page: number): string {
+  const u = new URL(url.href);
+  u.search = `page=${page}`;
   return u.href;
 }
 

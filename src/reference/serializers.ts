@@ -39,6 +39,7 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
     manufacturer_title: c.manufacturerTitle,
   };
   if (c.imageUrl === null && fault === 'null-field-omitted') delete out['image_url'];
+  if (fault === 'match-count-outside-search') out['match_count'] = 0;
   if (opts.view === 'detail') {
     Object.assign(out, {
       family_id: c.familyId,

@@ -46,7 +46,7 @@ export const categoryRoutes: RouteModule = (router) => {
 
   router.get('/categories/:id/parent', (ctx) => {
     const c = findCategory(ctx, ctx.params['id']);
-    const parent = ctx.data.categories.get(c.parentId);
+    const parent = ctx.fault === 'parent-returns-self' ? c : ctx.data.categories.get(c.parentId);
     if (!parent) {
       throw new ApiError(404, 'RecordNotFound', [
         `Couldn't find Category with id=${c.parentId} (Category ${c.id} is the root and has no parent)`,
