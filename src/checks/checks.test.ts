@@ -1,0 +1,157 @@
+// Each check passes what the spec allows and fails what it forbids, with a message that says what
+// was seen: a check that cannot fail is a defect.
+import { describe, expect, test } from 'vitest';
+import { allOf, fail, pass } from './check.ts';
+import {
+  childPathExtendsParentPath,
+  childrenCountMatches,
+  childrenNameTheirParent,
+  hasId,
+  hasNoMatchCount,
+  isRootCategory,
+  leafHasNoChildren,
+  pathEndsWithParent,
+  pathRunsFromRootToSelf,
+} from './categories.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from './errors.ts';
+import { bodyIsJson, hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from './http.ts';
+import {
+  defaultPageSizeIs25,
+  linkHeaderMatchesPages,
+  noNextLinkOnLastPage,
+  paginationIsConsistent,
+  paginationMetaIsWellFormed,
+  parseLinkHeader,
+} from './pagination.ts';
+
+const failsWith = (result: ReturnType<typeof pass>, pattern: RegExp) => {
+  expect(result.ok).toBe(false);
+  expect(result.ok ? '' : result.message).toMatch(pattern);
+};
+
+describe('combinators', () => {
+  test('allOf passes when all pass, else lists the first five messages and counts the rest', () => {
+    expect(allOf([pass(), pass()])).toEqual(pass());
+    failsWith(allOf(Array.from({ length: 7 }, (_, i) => fail(`m${i}`))), /^m0; m1; m2; m3; m4; and 2 more of the same kind$/);
+  });
+});
+
+describe('http', () => {
+  const answer = (status: number, text: string, type = 'application/json') => ({ status, headers: (type ? { 'content-type': type } : {}) as Record<string, string>, text });
+  test('hasStatus', () => {
+    expect(hasStatus(answer(200, '{}'), 200).ok).toBe(true);
+    expect(hasStatus(answer(404, '{}'), [404, 410]).ok).toBe(true);
+    failsWith(hasStatus(answer(500, '{}'), 200), /status 500, expected 200/);
+  });
+  test('bodyIsJson', () => {
+    expect(bodyIsJson(answer(200, '{"a":1}', 'application/vnd.service+json; version=3.2')).ok).toBe(true);
+    failsWith(bodyIsJson(answer(200, '<html>')), /not JSON/);
+    failsWith(bodyIsJson(answer(200, '{}', '')), /without a Content-Type/);
+    failsWith(bodyIsJson(answer(200, '{}', 'text/plain')), /as Content-Type text\/plain/);
+  });
+  test('envelopes', () => {
+    expect(hasSingleEnvelope({ category: {} }, 'category').ok).toBe(true);
+    failsWith(hasSingleEnvelope({ categories: [] }, 'category'), /no "category" key \(keys: categories\)/);
+    failsWith(hasSingleEnvelope({ category: [] }, 'category'), /expected an object/);
+    expect(hasCollectionEnvelope({ categories: [] }, 'categories').ok).toBe(true);
+    failsWith(hasCollectionEnvelope([], 'categories'), /expected an object/);
+    failsWith(hasCollectionEnvelope({ categories: {} }, 'categories'), /expected an array/);
+  });
+});
+
+describe('errors', () => {
+  test('errorBodyIsWellFormed', () => {
+    expect(errorBodyIsWellFormed({ errors: [{ code: 'RecordNotFound', messages: ['x'] }] }).ok).toBe(true);
+    failsWith(errorBodyIsWellFormed({ error: 'x' }), /expected \{errors/);
+    failsWith(errorBodyIsWellFormed({ errors: [] }), /empty errors array/);
+    failsWith(errorBodyIsWellFormed({ errors: [{ code: 1, messages: [] }] }), /code is 1/);
+    failsWith(errorBodyIsWellFormed({ errors: [{ code: 'A', messages: 'x' }] }), /messages is "x"/);
+    failsWith(errorBodyIsWellFormed({ errors: [{ code: 'A', messages: [1] }] }), /array of strings/);
+  });
+  test('hasErrorCode', () => {
+    expect(hasErrorCode({ errors: [{ code: 'RecordNotFound', messages: [] }] }, 'RecordNotFound').ok).toBe(true);
+    failsWith(hasErrorCode({ errors: [{ code: 'NotFound', messages: [] }] }, 'RecordNotFound'), /\["NotFound"\], expected RecordNotFound/);
+  });
+});
+
+describe('pagination', () => {
+  const p = (total_results: number, total_pages: number, page: number, per: number) => ({ total_results, total_pages, page, per });
+  test('paginationMetaIsWellFormed', () => {
+    expect(paginationMetaIsWellFormed({ meta: { pagination: p(3, 1, 1, 25) } }).ok).toBe(true);
+    failsWith(paginationMetaIsWellFormed({}), /no meta object/);
+    failsWith(paginationMetaIsWellFormed({ meta: {} }), /no meta.pagination/);
+    failsWith(paginationMetaIsWellFormed({ meta: { pagination: { ...p(3, 1, 1, 25), per: '25' } } }), /per is "25", expected an integer/);
+    failsWith(paginationMetaIsWellFormed({ meta: { pagination: p(3, 1, 0, 25) } }), /page is below 1/);
+  });
+  test('paginationIsConsistent', () => {
+    expect(paginationIsConsistent(p(59, 3, 1, 25), 25).ok).toBe(true);
+    expect(paginationIsConsistent(p(59, 3, 3, 25), 9, { page: 3 }).ok).toBe(true);
+    expect(paginationIsConsistent(p(0, 0, 1, 25), 0).ok).toBe(true);
+    expect(paginationIsConsistent(p(0, 1, 1, 25), 0).ok).toBe(true);
+    expect(paginationIsConsistent(p(59, 3, 4, 25), 0, { page: 4 }).ok).toBe(true);
+    failsWith(paginationIsConsistent(p(59, 4, 1, 25), 25), /total_pages is 4, but 59 results at 25 per page make 3/);
+    failsWith(paginationIsConsistent(p(59, 3, 1, 25), 25, { page: 2 }), /page is 1, but page 2 was asked for/);
+    failsWith(paginationIsConsistent(p(59, 30, 1, 2), 2, { per: 5 }), /per=5 was asked for/);
+    failsWith(paginationIsConsistent(p(59, 3, 1, 25), 24), /holds 24 items, expected 25/);
+    failsWith(paginationIsConsistent(p(59, 3, 3, 25), 25, { page: 3 }), /holds 25 items, expected 9/);
+  });
+  test('defaultPageSizeIs25', () => {
+    expect(defaultPageSizeIs25(p(59, 3, 1, 25)).ok).toBe(true);
+    failsWith(defaultPageSizeIs25(p(59, 3, 1, 20)), /per is 20 .* expected the default 25/);
+  });
+  test('parseLinkHeader', () => {
+    expect(parseLinkHeader(undefined)).toBeNull();
+    const links = parseLinkHeader('<https://h/api/c?page=2&per=2>; rel="next", <https://h/api/c?page=30&per=2>; rel=last')!;
+    expect(links.get('next')).toBe('https://h/api/c?page=2&per=2');
+    expect(links.get('last')).toBe('https://h/api/c?page=30&per=2');
+  });
+  test('linkHeaderMatchesPages and noNextLinkOnLastPage', () => {
+    const both = { link: '<u2>; rel="next", <u3>; rel="last"' };
+    expect(linkHeaderMatchesPages({}, p(3, 1, 1, 25)).ok).toBe(true);
+    expect(linkHeaderMatchesPages(both, p(59, 3, 1, 25)).ok).toBe(true);
+    expect(linkHeaderMatchesPages({ link: '<u3>; rel="last"' }, p(59, 3, 3, 25)).ok).toBe(true);
+    failsWith(linkHeaderMatchesPages({}, p(59, 3, 1, 25)), /no Link header, though there are 3 pages/);
+    failsWith(linkHeaderMatchesPages({ link: '<u3>; rel="last"' }, p(59, 3, 1, 25)), /lacks rel=next on page 1 of 3/);
+    expect(noNextLinkOnLastPage(both, p(59, 3, 1, 25)).ok).toBe(true);
+    failsWith(noNextLinkOnLastPage(both, p(59, 3, 3, 25)), /rel=next on page 3 of 3/);
+  });
+});
+
+describe('category tree', () => {
+  const root = { id: 1, parent_id: 0, children_count: 2, path: '1' };
+  const child = { id: 4, parent_id: 1, children_count: 0, path: '1,4' };
+  test('hasId and isRootCategory', () => {
+    expect(hasId(child, 4).ok).toBe(true);
+    failsWith(hasId(child, 5), /id is 4, expected 5/);
+    expect(isRootCategory(root).ok).toBe(true);
+    failsWith(isRootCategory({ ...root, parent_id: null }), /parent_id null, expected 0/);
+  });
+  test('pathRunsFromRootToSelf', () => {
+    expect(pathRunsFromRootToSelf(child, 1).ok).toBe(true);
+    expect(pathRunsFromRootToSelf(root, 1).ok).toBe(true);
+    failsWith(pathRunsFromRootToSelf({ ...child, path: '4,1' }, 1), /does not start at the root 1/);
+    failsWith(pathRunsFromRootToSelf({ ...child, path: '1,5' }, 1), /does not end with its own id/);
+    failsWith(pathRunsFromRootToSelf({ ...child, path: '1 / 4' }, 1), /expected comma-separated ids/);
+    failsWith(pathRunsFromRootToSelf({ ...child, path: '1,4,4' }, 1), /repeats an id/);
+  });
+  test('pathEndsWithParent and childPathExtendsParentPath', () => {
+    expect(pathEndsWithParent(child).ok).toBe(true);
+    expect(pathEndsWithParent(root).ok).toBe(true);
+    failsWith(pathEndsWithParent({ ...child, path: '1,2,4' }), /names 2 before it, but its parent_id is 1/);
+    failsWith(pathEndsWithParent({ ...root, path: '9,1' }), /parent_id 0 \(root\) but path/);
+    failsWith(pathEndsWithParent({ ...child, parent_id: null }), /parent_id null, so its path cannot be checked/);
+    expect(childPathExtendsParentPath(child, root).ok).toBe(true);
+    failsWith(childPathExtendsParentPath({ ...child, path: '4,1' }, root), /expected "1,4"/);
+  });
+  test('children, counts and leaves', () => {
+    expect(childrenNameTheirParent([child], 1).ok).toBe(true);
+    failsWith(childrenNameTheirParent([child, { ...child, id: 7, parent_id: 4 }], 1), /1 listed children of 1 have another parent_id: 7 \(parent_id 4\)/);
+    expect(childrenCountMatches(root, 2).ok).toBe(true);
+    failsWith(childrenCountMatches(root, 3), /children_count 2, but its children listing has total_results 3/);
+    expect(leafHasNoChildren(child, 0).ok).toBe(true);
+    failsWith(leafHasNoChildren({ ...child, children_count: 1 }, 0), /taken as a leaf but has children_count 1/);
+    failsWith(leafHasNoChildren(child, 2), /lists 2 children/);
+    expect(hasNoMatchCount({ id: 1 }).ok).toBe(true);
+    failsWith(hasNoMatchCount({ id: 1, match_count: 0 }), /carries match_count outside search/);
+  });
+});
