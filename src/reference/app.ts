@@ -24,6 +24,8 @@ import {
   JSON_CONTENT_TYPE,
   errorResult,
   errorsBody,
+  MAX_API_BODY_BYTES,
+  parseApiBody,
   readBody,
   writeResult,
   type ApiResult,
@@ -31,7 +33,7 @@ import {
 } from './http.ts';
 import { RATE_LIMIT_BODY, RateLimiter, rateLimitHeaders, type RateLimitState } from './ratelimit.ts';
 import { Router, splitPath, type ApiContext, type RouteModule } from './router.ts';
-import { negotiateVersion } from './versioning.ts';
+import { negotiateVersion, versionAtLeast } from './versioning.ts';
 
 export interface StateConfig {
   basePath: string;
@@ -184,8 +186,31 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     );
   }
   const { route, params } = match;
+  if (route.since !== null && !versionAtLeast(negotiation.version, route.since)) {
+    return fail(
+      new ApiError(404, 'NotFound', [`${route.method} ${route.pattern} is served from version ${route.since}; this request got ${negotiation.version.label}`]),
+      rl,
+    );
+  }
   if (route.scope !== null && !auth.token.scopes.includes(route.scope)) {
     return fail(new ApiError(401, 'Unauthorized', [`The access token's scope does not include "${route.scope}"`]), rl);
+  }
+  if (route.user && auth.token.kind !== 'user') {
+    return fail(new ApiError(401, 'Unauthorized', [`${route.method} ${route.pattern} needs a user token (authorization code grant)`]), rl);
+  }
+
+  let body: Record<string, unknown> | null = null;
+  if (method !== 'GET' && method !== 'HEAD') {
+    const raw = await readBody(req, MAX_API_BODY_BYTES);
+    if (raw === null) {
+      return fail(new ApiError(400, 'BadRequest', [`The request body exceeds ${MAX_API_BODY_BYTES} bytes`]), rl);
+    }
+    try {
+      body = parseApiBody(raw, req.headers['content-type']);
+    } catch (err) {
+      if (err instanceof ApiError) return fail(err, rl);
+      throw err;
+    }
   }
 
   const ctx: ApiContext = {
@@ -193,12 +218,15 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     path: rel,
     params,
     query: target.query,
+    body,
     url: publicUrl(state, req, target),
     version: negotiation.version,
     token: auth.token,
+    userId: auth.token.kind === 'user' ? state.data.demoUserId : null,
     data: state.data,
     fault,
     now: state.now,
+    revokeToken: () => state.auth.revoke(auth.token.value, 'The access token was ended by DELETE /user/logout'),
   };
   let result: ApiResult;
   try {

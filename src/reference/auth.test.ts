@@ -121,7 +121,7 @@ describe('authorization code flow', () => {
       { ...ok, client_id: 'unknown' },
       { ...ok, response_type: 'token' },
       { ...ok, scope: 'public admin' },
-      { ...ok, scope: 'publish_sku_review_actions' },
+      { ...ok, scope: 'admin' },
       { client_id: ok.client_id, redirect_uri: ok.redirect_uri, response_type: 'code' },
     ];
     for (const q of cases) {

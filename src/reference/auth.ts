@@ -59,8 +59,13 @@ export const USER_TOKEN_LIFETIME_S = 24 * 60 * 60; // 1 day
 export const CODE_LIFETIME_MS = 10 * 60 * 1000; // 10 minutes
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Scopes a user may grant in the authorization step (spec: drawn from these three). */
-export const AUTHORIZABLE_SCOPES: readonly string[] = ['public', 'favorites', 'notifications'];
+/**
+ * Scopes a user may grant in the authorization step. The spec's step-1 table draws the scope
+ * from public, favorites and notifications, yet voting and flagging need
+ * publish_sku_review_actions, which only a user token can carry; the reference accepts it too
+ * (a choice, listed in docs/reference-choices.md).
+ */
+export const AUTHORIZABLE_SCOPES: readonly string[] = ['public', 'favorites', 'notifications', 'publish_sku_review_actions'];
 /** The only scope allowed in an application token. */
 export const APP_SCOPE = 'public';
 
@@ -296,6 +301,14 @@ export class AuthService {
       location = withQuery(redirectUri, { code, ...extra });
     }
     return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' } };
+  }
+
+  /** Ends an access token at once (DELETE /user/logout); unknown values are ignored. */
+  revoke(value: string, reason: string): void {
+    const token = this.tokens.get(value);
+    if (!token) return;
+    token.expiresAt = Math.min(token.expiresAt, this.opts.now());
+    token.expiredReason = reason;
   }
 
   // --- API requests ----------------------------------------------------------------------------

@@ -12,6 +12,31 @@
 //            5 levels, "Groceries" has 31 children.
 
 import { readFileSync } from 'node:fs';
+import type {
+  AddressRecord,
+  FavoriteListRecord,
+  FavoriteRecord,
+  FilterGroupRecord,
+  FlagReason,
+  FlagRecord,
+  LocationRecord,
+  ManufacturerRecord,
+  NotificationRecord,
+  PersonalizationRecord,
+  ProductRecord,
+  ReviewQuestionRecord,
+  SavedOrderRecord,
+  ShopRecord,
+  ShopReviewRecord,
+  SkuRecord,
+  SkuReviewRecord,
+  SpecGroupRecord,
+  SpecificationRecord,
+  UserRecord,
+  VoteRecord,
+} from './model.ts';
+
+export type * from './model.ts';
 
 export type DatasetName = 'default' | 'alt';
 export const DATASET_NAMES: readonly DatasetName[] = ['default', 'alt'];
@@ -51,6 +76,42 @@ export interface Dataset {
   readonly categories: ReadonlyMap<number, CategoryRecord>;
   /** Every category, ordered by id. */
   readonly categoryList: readonly CategoryRecord[];
+
+  // Read-only catalogue (maps keyed by id; lists ordered by id).
+  readonly manufacturers: ReadonlyMap<number, ManufacturerRecord>;
+  readonly shops: ReadonlyMap<number, ShopRecord>;
+  readonly locations: ReadonlyMap<number, LocationRecord>;
+  readonly shopReviews: ReadonlyMap<number, ShopReviewRecord>;
+  readonly skus: ReadonlyMap<number, SkuRecord>;
+  readonly products: ReadonlyMap<number, ProductRecord>;
+  readonly specGroups: ReadonlyMap<number, SpecGroupRecord>;
+  /** Specification definitions of leaf categories. */
+  readonly specifications: ReadonlyMap<number, SpecificationRecord>;
+  readonly filterGroups: ReadonlyMap<number, FilterGroupRecord>;
+  /** The review form's questions (the same for every SKU). */
+  readonly reviewQuestions: readonly ReviewQuestionRecord[];
+  readonly flagReasons: readonly FlagReason[];
+  /** Region name -> region id (address form). */
+  readonly regions: Readonly<Record<string, number>>;
+  /** Avatar preset URIs (GET /user/avatars); the file name is the last path segment. */
+  readonly avatars: readonly string[];
+  readonly savedOrders: readonly SavedOrderRecord[];
+  /** The user every authorization-code token belongs to (the one who consents). */
+  readonly demoUserId: number;
+
+  // Mutable state of this server (requests change it).
+  readonly users: Map<number, UserRecord>;
+  readonly skuReviews: Map<number, SkuReviewRecord>;
+  readonly votes: Map<number, VoteRecord>;
+  readonly flags: Map<number, FlagRecord>;
+  readonly addresses: Map<number, AddressRecord>;
+  /** user id -> personalization. */
+  readonly personalization: Map<number, PersonalizationRecord>;
+  readonly favoriteLists: Map<number, FavoriteListRecord>;
+  readonly favorites: Map<number, FavoriteRecord>;
+  readonly notifications: Map<number, NotificationRecord>;
+  /** Next id for a record created by a request, per kind (e.g. nextId('favorite')). */
+  nextId(kind: string): number;
 }
 
 interface GeneratorConfig {
@@ -187,11 +248,42 @@ export function createDataset(name: DatasetName = 'default'): Dataset {
   const [rootName, rootTree] = Object.entries(tree)[0]!;
   const rootId = build(rootName, rootTree, [], cfg.familyBase);
   const categoryList = Object.freeze([...records].sort((a, b) => a.id - b.id));
+  const counters = new Map<string, number>();
   return Object.freeze({
     name,
     rootId,
     categories: new Map(categoryList.map((c) => [c.id, c])),
     categoryList,
+    // TODO(issue 3, data generator): the rest of the catalogue.
+    manufacturers: new Map(),
+    shops: new Map(),
+    locations: new Map(),
+    shopReviews: new Map(),
+    skus: new Map(),
+    products: new Map(),
+    specGroups: new Map(),
+    specifications: new Map(),
+    filterGroups: new Map(),
+    reviewQuestions: [],
+    flagReasons: [],
+    regions: {},
+    avatars: [],
+    savedOrders: [],
+    demoUserId: 0,
+    users: new Map(),
+    skuReviews: new Map(),
+    votes: new Map(),
+    flags: new Map(),
+    addresses: new Map(),
+    personalization: new Map(),
+    favoriteLists: new Map(),
+    favorites: new Map(),
+    notifications: new Map(),
+    nextId: (kind: string) => {
+      const n = (counters.get(kind) ?? 900_000) + 1;
+      counters.set(kind, n);
+      return n;
+    },
   });
 }
 

@@ -1,80 +1,63 @@
 // Every fault changes exactly the behaviour it names (the correct behaviour is asserted in
-// the other test files; here each check is run with the fault off and on).
+// the other test files; here each probe is run with the fault off and on). Probes live in
+// faults/<area>.probes.ts beside the fault definitions.
 
 import { describe, expect, it } from 'vitest';
-import { FAULT_NAMES, FAULTS, resolveFault, type FaultName } from './faults.ts';
-import type { RunningReference } from './server.ts';
-import { get, parseLink, startWithToken } from './testkit.ts';
+import { FAULT_NAMES, FAULTS, resolveFault } from './faults.ts';
+import { ACCOUNT_PROBES } from './faults/account.probes.ts';
+import { CATALOG_PROBES } from './faults/catalog.probes.ts';
+import { allCategories, CORE_PROBES } from './faults/core.probes.ts';
+import { FAVORITE_PROBES } from './faults/favorites.probes.ts';
+import type { Probe, ProbeTokens } from './faults/probe.ts';
+import { PRODUCT_PROBES } from './faults/products.probes.ts';
+import { PROTOCOL_PROBES } from './faults/protocol.probes.ts';
+import { REVIEW_PROBES } from './faults/reviews.probes.ts';
+import { CORE_FAULTS } from './faults/core.ts';
+import { CATALOG_FAULTS } from './faults/catalog.ts';
+import { PRODUCT_FAULTS } from './faults/products.ts';
+import { REVIEW_FAULTS } from './faults/reviews.ts';
+import { ACCOUNT_FAULTS } from './faults/account.ts';
+import { FAVORITE_FAULTS } from './faults/favorites.ts';
+import { PROTOCOL_FAULTS } from './faults/protocol.ts';
+import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
+import { appToken, get, parseLink, userTokens } from './testkit.ts';
 
-type Cat = { id: number; parent_id: number | null; children_count: number; path: string; image_url?: string | null };
+const AREAS = [CORE_FAULTS, CATALOG_FAULTS, PRODUCT_FAULTS, REVIEW_FAULTS, ACCOUNT_FAULTS, FAVORITE_FAULTS, PROTOCOL_FAULTS];
+const PROBE_TABLES = [CORE_PROBES, CATALOG_PROBES, PRODUCT_PROBES, REVIEW_PROBES, ACCOUNT_PROBES, FAVORITE_PROBES, PROTOCOL_PROBES];
+const PROBES: Record<string, Probe> = Object.assign({}, ...PROBE_TABLES);
 
-/** Resolves true when the server shows the bug. */
-type Probe = (ref: RunningReference, token: string) => Promise<boolean>;
+/** Limits high enough that probing never meets the rate limit. */
+const PROBE_LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
-async function allCategories(ref: RunningReference, token: string): Promise<Cat[]> {
-  return (await get(ref, '/categories?per=100', { token })).body.categories as Cat[];
+async function startProbed(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; tokens: ProbeTokens }> {
+  const ref = await startReference({ limits: PROBE_LIMITS, ...options });
+  try {
+    const app = await appToken(ref);
+    const user = (await userTokens(ref, 'public favorites notifications publish_sku_review_actions')).access;
+    return { ref, tokens: { app, user } };
+  } catch (err) {
+    await ref.close();
+    throw err;
+  }
 }
 
-const PROBES: Record<FaultName, Probe> = {
-  'leaf-children-count-nonzero': async (ref, token) => {
-    const cats = await allCategories(ref, token);
-    const leaf = cats.find((c) => !cats.some((k) => k.parent_id === c.id))!;
-    return leaf.children_count !== 0;
-  },
-  'root-parent-id-null': async (ref, token) => (await get(ref, '/categories/root', { token })).body.category.parent_id === null,
-  'path-reversed': async (ref, token) => {
-    const cats = await allCategories(ref, token);
-    const deep = cats.find((c) => c.path.split(',').length >= 3)!;
-    return !deep.path.endsWith(`,${deep.id}`);
-  },
-  'null-field-omitted': async (ref, token) => {
-    const cats = await allCategories(ref, token);
-    return cats.some((c) => !('image_url' in c));
-  },
-  'pagination-total-pages-off-by-one': async (ref, token) => {
-    const p = (await get(ref, '/categories', { token })).body.meta.pagination;
-    return p.total_pages !== Math.ceil(p.total_results / p.per);
-  },
-  'link-header-missing': async (ref, token) => (await get(ref, '/categories', { token })).headers.get('link') === null,
-  'children-includes-grandchildren': async (ref, token) => {
-    const root = (await get(ref, '/categories/root', { token })).body.category as Cat;
-    const kids = (await get(ref, `/categories/${root.id}/children?per=100`, { token })).body.categories as Cat[];
-    return kids.some((k) => k.parent_id !== root.id);
-  },
-  'not-found-wrong-body': async (ref, token) => {
-    const r = await get(ref, '/categories/999999', { token });
-    expect(r.status).toBe(404);
-    return !Array.isArray(r.body?.errors);
-  },
-  'match-count-outside-search': async (ref, token) => (await allCategories(ref, token)).some((c) => 'match_count' in c),
-  'default-per-not-25': async (ref, token) => (await get(ref, '/categories', { token })).body.meta.pagination.per !== 25,
-  'page-param-ignored': async (ref, token) => (await get(ref, '/categories?page=2', { token })).body.meta.pagination.page !== 2,
-  'link-next-drops-query': async (ref, token) => {
-    const r = await get(ref, '/categories?per=2', { token });
-    const next = parseLink(r.headers.get('link')).next;
-    return next !== undefined && !next.includes('per=2');
-  },
-  'parent-returns-self': async (ref, token) => {
-    const cats = await allCategories(ref, token);
-    const child = cats.find((c) => typeof c.parent_id === 'number' && c.parent_id !== 0)!;
-    return (await get(ref, `/categories/${child.id}/parent`, { token })).body.category.id === child.id;
-  },
-  'ratelimit-headers-missing-on-errors': async (ref, token) => {
-    const ok = await get(ref, '/categories/root', { token });
-    expect(ok.headers.get('x-ratelimit-limit')).not.toBeNull();
-    const r = await get(ref, '/categories/999999', { token });
-    return r.headers.get('x-ratelimit-limit') === null;
-  },
-  'token-in-query-ignored': async (ref, token) => (await get(ref, '/categories/root', { token, inQuery: true })).status === 401,
-};
+/** An application token on a server started with the given options. */
+async function startWithToken(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {
+  const { ref, tokens } = await startProbed(options);
+  return { ref, token: tokens.app };
+}
 
 describe('faults registry', () => {
-  it('lists every fault with a description and a requirement slot', () => {
+  it('lists every fault with a description, a requirement and a probe; names are unique across areas', () => {
+    const defined = AREAS.flatMap((a) => Object.keys(a));
+    expect(new Set(defined).size, 'a fault name is defined in two areas').toBe(defined.length);
+    const probed = PROBE_TABLES.flatMap((t) => Object.keys(t));
+    expect(new Set(probed).size, 'a fault has two probes').toBe(probed.length);
     expect(Object.keys(FAULTS).sort()).toEqual(Object.keys(PROBES).sort());
     expect([...FAULT_NAMES].sort()).toEqual(Object.keys(PROBES).sort());
     for (const [name, info] of Object.entries(FAULTS)) {
       expect(info.description, name).toMatch(/\S.*\.$/);
-      expect(typeof info.requirement).toBe('string');
+      expect(info.requirement, name).toMatch(/^[A-Z]+-\d+$/);
     }
     expect(resolveFault(null)).toBeNull();
     expect(() => resolveFault('nope')).toThrow(/Known faults: .*token-in-query-ignored/);
@@ -83,9 +66,9 @@ describe('faults registry', () => {
 
 describe('without a fault', () => {
   it('shows none of the bugs', async () => {
-    const { ref, token } = await startWithToken();
+    const { ref, tokens } = await startProbed();
     try {
-      for (const [name, probe] of Object.entries(PROBES)) expect(await probe(ref, token), name).toBe(false);
+      for (const [name, probe] of Object.entries(PROBES)) expect(await probe(ref, tokens), name).toBe(false);
     } finally {
       await ref.close();
     }
@@ -94,10 +77,10 @@ describe('without a fault', () => {
 
 describe.each(FAULT_NAMES.map((n) => [n]))('fault %s', (name) => {
   it('shows its bug and not the others', async () => {
-    const { ref, token } = await startWithToken({ fault: name });
+    const { ref, tokens } = await startProbed({ fault: name });
     try {
       for (const [other, probe] of Object.entries(PROBES)) {
-        expect(await probe(ref, token), `probe ${other}`).toBe(other === name);
+        expect(await probe(ref, tokens), `probe ${other}`).toBe(other === name);
       }
     } finally {
       await ref.close();

@@ -230,20 +230,79 @@ export function collection<T>(key: string, req: PageRequest, all: readonly T[], 
 // ---------------------------------------------------------------------------------------------
 // Request bodies
 
+/** Largest token-request body. */
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Largest API request body (PATCH /user carries a base64 avatar image). */
+export const MAX_API_BODY_BYTES = 2 * 1024 * 1024;
 
-/** Reads the whole body; resolves null when it exceeds MAX_BODY_BYTES. */
-export function readBody(req: IncomingMessage): Promise<Buffer | null> {
+/** Reads the whole body; resolves null when it exceeds `limit` bytes (the rest is drained). */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooBig = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooBig = true;
+      if (size > limit) tooBig = true;
       else chunks.push(chunk);
     });
     req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * Parses an API request body: JSON (an object), or application/x-www-form-urlencoded with
+ * bracket keys (`vote[helpful]=true` -> { vote: { helpful: "true" } }). Empty body -> null.
+ * Throws 400 BadRequest for malformed JSON, a JSON value that is not an object, or another
+ * content type.
+ */
+export function parseApiBody(raw: Buffer, contentType: string | undefined): Record<string, unknown> | null {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return null;
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return parseNestedForm(text);
+  if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
+    throw new ApiError(400, 'BadRequest', [`Unsupported request body type "${type}"; send application/json`]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ApiError(400, 'BadRequest', [`Malformed JSON body: ${err instanceof Error ? err.message : String(err)}`]);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ApiError(400, 'BadRequest', ['The JSON body must be an object']);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** `a[b]=1&a[c][]=2&d=3` -> { a: { b: "1", c: ["2"] }, d: "3" } (later scalars win). */
+export function parseNestedForm(text: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+    if (!m) continue;
+    const path = [m[1]!, ...[...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!)];
+    let node: Record<string, unknown> = root;
+    for (let i = 0; i < path.length; i++) {
+      const part = path[i]!;
+      const last = i === path.length - 1;
+      const nextIsArray = path[i + 1] === '';
+      if (last) {
+        node[part] = value;
+      } else if (nextIsArray && i + 1 === path.length - 1) {
+        const arr = Array.isArray(node[part]) ? (node[part] as unknown[]) : [];
+        arr.push(value);
+        node[part] = arr;
+        break;
+      } else {
+        const child = node[part];
+        const obj = typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as Record<string, unknown>) : {};
+        node[part] = obj;
+        node = obj;
+      }
+    }
+  }
+  return root;
 }

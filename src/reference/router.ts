@@ -15,13 +15,19 @@ export interface ApiContext {
   readonly path: string;
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
+  /** Parsed request body (JSON object or bracket-keyed form); null when there is none. */
+  readonly body: Record<string, unknown> | null;
   /** Absolute public URL of the request, base path and query included (for links). */
   readonly url: URL;
   readonly version: ApiVersion;
   readonly token: TokenRecord;
+  /** The user of a user token (authorization code); null for an application token. */
+  readonly userId: number | null;
   readonly data: Dataset;
   readonly fault: FaultName | null;
   readonly now: () => number;
+  /** Ends the access token of this request (logout). */
+  readonly revokeToken: () => void;
 }
 
 export type Handler = (ctx: ApiContext) => ApiResult | Promise<ApiResult>;
@@ -29,6 +35,13 @@ export type Handler = (ctx: ApiContext) => ApiResult | Promise<ApiResult>;
 export interface RouteOptions {
   /** Scope the token must include; default 'public'. null: any valid token. */
   scope?: string | null;
+  /** The route needs a user token (authorization code); an application token gets 401. */
+  user?: boolean;
+  /**
+   * First version with this endpoint ("major.minor.patch", from the Change history); an older
+   * requested version gets 404 NotFound, as for an unknown route.
+   */
+  since?: string;
 }
 
 export interface Route {
@@ -37,6 +50,8 @@ export interface Route {
   readonly segments: readonly string[];
   readonly handler: Handler;
   readonly scope: string | null;
+  readonly user: boolean;
+  readonly since: string | null;
 }
 
 export type RouteMatch =
@@ -61,6 +76,8 @@ export class Router {
       segments: splitPath(pattern),
       handler,
       scope: opts.scope === undefined ? 'public' : opts.scope,
+      user: opts.user ?? false,
+      since: opts.since ?? null,
     });
     return this;
   }

@@ -115,7 +115,72 @@ export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, Fie
     show_spec_summary: { since: '3.2.0' },
     unit_price_label: { since: '3.2.0' },
   },
+  sku: {
+    favorited: { since: '3.1.0' },
+    comparable: { since: '3.1.1' },
+    reviewable: { since: '3.2.0' },
+    name_source: { since: '3.2.0' },
+    unit_price: { since: '3.2.0' },
+    description: { since: '3.2.1' },
+    sizes: { since: '3.2.1' },
+  },
+  product: {
+    expenses: { since: '3.0.14' },
+    sizes: { since: '3.0.23' },
+    immediate_pickup: { since: '3.1.0' },
+    blp: { since: '3.2.0' },
+  },
+  shop: {
+    shipping: { since: '3.0.13' },
+    latest_reviews_count: { since: '3.0.20' },
+    review_score: { since: '3.0.23' },
+    extra_info: { since: '3.0.23' },
+    top_positive_reasons: { since: '3.0.23' },
+  },
+  shop_review: {
+    negative: { since: '3.0.23' },
+    reasons: { since: '3.0.23' },
+  },
+  location: {
+    format: { since: '3.0.16' },
+  },
+  sku_review: {
+    votes_count: { since: '3.0.19' },
+    helpful_votes_count: { since: '3.0.17' },
+    voted: { since: '3.0.17' },
+    flagged: { since: '3.0.21' },
+    helpful: { since: '3.0.22' },
+    sentiments: { since: '3.1.3' },
+    own_review: { since: '3.1.3' },
+  },
+  specification: {
+    order: { since: '3.0.23' },
+  },
+  user: {
+    type: { since: '3.0.23' },
+    created_at: { since: '3.2.0' },
+    email: { since: '3.2.0' },
+    birthyear: { since: '3.2.0' },
+    mobile: { since: '3.2.0' },
+    stats: { since: '3.2.0' },
+    email_notifications: { since: '3.2.0' },
+    is_staff: { since: '3.2.1' },
+  },
+  autocomplete: {
+    i: { since: '3.0.23' },
+  },
+  notification: {
+    eventable_name: { since: '3.0.9' },
+    eventable_url: { since: '3.0.9' },
+    event_text: { since: '3.0.9' },
+    review_rating: { since: '3.0.12' },
+  },
 };
+
+/** True when `v` has every feature introduced in `since` (a "major.minor.patch" string). */
+export function versionAtLeast(v: ApiVersion, since: string): boolean {
+  return compareVersions(v.label, since) >= 0;
+}
 
 export function fieldInVersion(resource: string, field: string, v: ApiVersion): boolean {
   const entry = FIELD_VERSIONS[resource]?.[field];

@@ -9,16 +9,11 @@
 // - Collections are ordered by id; children are the direct children only.
 
 import { childrenOf, type CategoryRecord } from '../data.ts';
-import { ApiError, collection, recordNotFound, single, type ApiResult } from '../http.ts';
+import { ApiError, recordNotFound, type ApiResult } from '../http.ts';
+import { parseId } from './params.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeCategory } from '../serializers.ts';
-
-/** Parses an integer path id; anything else is RecordNotFound for `model`. */
-export function parseId(raw: string | undefined, model: string): number {
-  const value = raw ?? '';
-  if (!/^\d{1,15}$/.test(value)) throw recordNotFound(model, value.length > 64 ? `${value.slice(0, 64)}...` : value);
-  return Number(value);
-}
+import { respondMany, respondOne } from '../shape.ts';
 
 function findCategory(ctx: ApiContext, raw: string | undefined): CategoryRecord {
   const id = parseId(raw, 'Category');
@@ -28,13 +23,11 @@ function findCategory(ctx: ApiContext, raw: string | undefined): CategoryRecord 
 }
 
 function detail(ctx: ApiContext, c: CategoryRecord): ApiResult {
-  return single('category', serializeCategory(c, { view: 'detail', version: ctx.version, fault: ctx.fault }));
+  return respondOne(ctx, 'category', c, (x) => serializeCategory(x, { view: 'detail', version: ctx.version, fault: ctx.fault }));
 }
 
 function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
-  return collection('categories', ctx, items, (c) =>
-    serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault }),
-  );
+  return respondMany(ctx, 'categories', items, (c) => serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault }));
 }
 
 export const categoryRoutes: RouteModule = (router) => {

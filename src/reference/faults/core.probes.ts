@@ -1,0 +1,67 @@
+// Probes of the core faults: each resolves true when the server shows the bug (test-only code).
+
+import { expect } from 'vitest';
+import type { RunningReference } from '../server.ts';
+import { get, parseLink } from '../testkit.ts';
+import type { ProbeTable } from './probe.ts';
+
+type Cat = { id: number; parent_id: number | null; children_count: number; path: string; image_url?: string | null };
+
+
+export async function allCategories(ref: RunningReference, token: string): Promise<Cat[]> {
+  return (await get(ref, '/categories?per=100', { token })).body.categories as Cat[];
+}
+
+export const CORE_PROBES: ProbeTable = {
+  'leaf-children-count-nonzero': async (ref, { app: token }) => {
+    const cats = await allCategories(ref, token);
+    const leaf = cats.find((c) => !cats.some((k) => k.parent_id === c.id))!;
+    return leaf.children_count !== 0;
+  },
+  'root-parent-id-null': async (ref, { app: token }) => (await get(ref, '/categories/root', { token })).body.category.parent_id === null,
+  'path-reversed': async (ref, { app: token }) => {
+    const cats = await allCategories(ref, token);
+    const deep = cats.find((c) => c.path.split(',').length >= 3)!;
+    return !deep.path.endsWith(`,${deep.id}`);
+  },
+  'null-field-omitted': async (ref, { app: token }) => {
+    const cats = await allCategories(ref, token);
+    return cats.some((c) => !('image_url' in c));
+  },
+  'pagination-total-pages-off-by-one': async (ref, { app: token }) => {
+    const p = (await get(ref, '/categories', { token })).body.meta.pagination;
+    return p.total_pages !== Math.ceil(p.total_results / p.per);
+  },
+  'link-header-missing': async (ref, { app: token }) => (await get(ref, '/categories', { token })).headers.get('link') === null,
+  'children-includes-grandchildren': async (ref, { app: token }) => {
+    const root = (await get(ref, '/categories/root', { token })).body.category as Cat;
+    const kids = (await get(ref, `/categories/${root.id}/children?per=100`, { token })).body.categories as Cat[];
+    return kids.some((k) => k.parent_id !== root.id);
+  },
+  'not-found-wrong-body': async (ref, { app: token }) => {
+    const r = await get(ref, '/categories/999999', { token });
+    expect(r.status).toBe(404);
+    return !Array.isArray(r.body?.errors);
+  },
+  'match-count-outside-search': async (ref, { app: token }) => (await allCategories(ref, token)).some((c) => 'match_count' in c),
+  'default-per-not-25': async (ref, { app: token }) => (await get(ref, '/categories', { token })).body.meta.pagination.per !== 25,
+  'page-param-ignored': async (ref, { app: token }) => (await get(ref, '/categories?page=2', { token })).body.meta.pagination.page !== 2,
+  'link-next-drops-query': async (ref, { app: token }) => {
+    const r = await get(ref, '/categories?per=2', { token });
+    const next = parseLink(r.headers.get('link')).next;
+    return next !== undefined && !next.includes('per=2');
+  },
+  'parent-returns-self': async (ref, { app: token }) => {
+    const cats = await allCategories(ref, token);
+    const child = cats.find((c) => typeof c.parent_id === 'number' && c.parent_id !== 0)!;
+    return (await get(ref, `/categories/${child.id}/parent`, { token })).body.category.id === child.id;
+  },
+  'ratelimit-headers-missing-on-errors': async (ref, { app: token }) => {
+    const ok = await get(ref, '/categories/root', { token });
+    expect(ok.headers.get('x-ratelimit-limit')).not.toBeNull();
+    const r = await get(ref, '/categories/999999', { token });
+    return r.headers.get('x-ratelimit-limit') === null;
+  },
+  'token-in-query-ignored': async (ref, { app: token }) => (await get(ref, '/categories/root', { token, inQuery: true })).status === 401,
+};
+

@@ -1,0 +1,66 @@
+// Faults of the category endpoints, pagination and the request pipeline (see ../faults.ts).
+
+import type { FaultInfo } from './types.ts';
+
+export const CORE_FAULTS = {
+  'leaf-children-count-nonzero': {
+    requirement: 'CAT-3',
+    description: 'Leaf categories report children_count 1 instead of 0.',
+  },
+  'root-parent-id-null': {
+    requirement: 'CAT-6',
+    description: 'The root category reports parent_id null instead of 0.',
+  },
+  'path-reversed': {
+    requirement: 'CAT-9',
+    description: 'Category path lists ids from the category up to the root instead of root down.',
+  },
+  'null-field-omitted': {
+    requirement: 'GEN-8',
+    description: 'A blank image_url is omitted from the category object instead of being present as null.',
+  },
+  'pagination-total-pages-off-by-one': {
+    requirement: 'PAG-1',
+    description: 'meta.pagination.total_pages is one more than the real number of pages.',
+  },
+  'link-header-missing': {
+    requirement: 'PAG-5',
+    description: 'Paginated responses carry no Link header even when other pages exist.',
+  },
+  'children-includes-grandchildren': {
+    requirement: 'CAT-19',
+    description: 'GET /categories/:id/children lists grandchildren as well as direct children.',
+  },
+  'not-found-wrong-body': {
+    requirement: 'ERR-2',
+    description: 'An unknown record gives 404 with body {"error":"not found"} instead of the errors format.',
+  },
+  'match-count-outside-search': {
+    requirement: 'CAT-14',
+    description: 'Categories outside search carry match_count (0), a field meant only for search results.',
+  },
+  'default-per-not-25': {
+    requirement: 'PAG-2',
+    description: 'Collections return 20 items per page when no per is sent, instead of 25.',
+  },
+  'page-param-ignored': {
+    requirement: 'PAG-3',
+    description: 'The page parameter is ignored: every request gets the first page.',
+  },
+  'link-next-drops-query': {
+    requirement: 'PAG-5',
+    description: 'Link header URLs keep only page=, dropping the other query parameters (such as per).',
+  },
+  'parent-returns-self': {
+    requirement: 'CAT-17',
+    description: 'GET /categories/:id/parent answers with the category itself instead of its parent.',
+  },
+  'ratelimit-headers-missing-on-errors': {
+    requirement: 'RATE-4',
+    description: 'X-RateLimit-* headers are left out of 4xx responses.',
+  },
+  'token-in-query-ignored': {
+    requirement: 'SEND-2',
+    description: 'An access token sent as the oauth_token query parameter is ignored, so such requests get 401.',
+  },
+} satisfies Record<string, FaultInfo>;

@@ -1,0 +1,176 @@
+// Response shaping shared by every endpoint (spec "General conventions" 1, 2, 5, 6, 7):
+// the singular / plural envelope, pagination, linked resources (embed, embed_ids, include) and
+// sparse fieldsets (fields[<target>], fields_except[<target>]).
+//
+// Choices where the spec is silent (listed in docs/reference-choices.md):
+// - embed=<name> sets <name> to the full object (null when the record has none);
+//   embed_ids=<name> sets <name>_ids to an array of ids ([] when none);
+//   include=<name> sets <name>_id on each parent (null when none) and a top-level array under
+//   the plural key with each linked object once, in order of first appearance. include is
+//   accepted on single resources too.
+// - Several names may be given comma-separated or by repeating the parameter. A name that the
+//   endpoint does not link gives 400 InvalidParameter.
+// - The keys that embed/embed_ids/include add are governed by those parameters, not by
+//   fields[root] / fields_except[root]: a root fieldset never removes them.
+// - fields[<name>] / fields_except[<name>] apply to the embedded objects and to the entries of
+//   the top-level included array. A fieldset naming a target that is neither root nor a linked
+//   name of the request is ignored, as are unknown field names.
+// - Sparse fieldsets arrived in 3.1.1: a 3.0 request gets complete objects.
+
+import { ApiError, paginate, type ApiResult, type HeaderMap } from './http.ts';
+import type { ApiContext } from './router.ts';
+import { versionAtLeast } from './versioning.ts';
+
+type Json = Record<string, unknown>;
+
+/** A linked resource an endpoint offers (spec "Known linked names"). */
+export interface Link<T> {
+  /** The name used in embed / embed_ids / include / fields[...]: 'address'. */
+  name: string;
+  /** Key of the top-level array that include adds: 'addresses'. */
+  plural: string;
+  /** Id of the record linked from `item`, or null when it has none. */
+  idOf(item: T): number | null;
+  /** The linked record, serialized for this request, or null when it has none. */
+  objectOf(item: T): Json | null;
+}
+
+export interface ShapeOptions<T> {
+  /** Linked names this endpoint offers. */
+  links?: readonly Link<T>[];
+  /** Meta of the response; for paginated collections pagination is added to it. */
+  meta?: Json;
+  /** Collections only; default true. false: every item, and no meta.pagination. */
+  paginate?: boolean;
+  /** Default 200. */
+  status?: number;
+  headers?: HeaderMap;
+}
+
+type LinkMode = 'embed' | 'embed_ids' | 'include';
+const LINK_MODES: readonly LinkMode[] = ['embed', 'embed_ids', 'include'];
+
+interface LinkRequest<T> {
+  link: Link<T>;
+  mode: LinkMode;
+}
+
+function listParam(query: URLSearchParams, name: string): string[] {
+  const values = [...query.getAll(name), ...query.getAll(`${name}[]`)];
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** The links this request asks for; 400 InvalidParameter for a name the endpoint lacks. */
+export function requestedLinks<T>(ctx: ApiContext, links: readonly Link<T>[]): LinkRequest<T>[] {
+  const out: LinkRequest<T>[] = [];
+  for (const mode of LINK_MODES) {
+    for (const name of listParam(ctx.query, mode)) {
+      const link = links.find((l) => l.name === name);
+      if (!link) {
+        const known = links.map((l) => l.name);
+        throw new ApiError(400, 'InvalidParameter', [
+          known.length === 0
+            ? `${mode}=${name}: this endpoint has no linked resources`
+            : `${mode}=${name}: unknown linked resource; this endpoint links ${known.join(', ')}`,
+        ]);
+      }
+      if (!out.some((r) => r.link.name === name && r.mode === mode)) out.push({ link, mode });
+    }
+  }
+  return out;
+}
+
+interface Fieldset {
+  only: string[] | null;
+  except: string[];
+}
+
+/** fields[<target>] / fields_except[<target>] of the request, for one target. */
+export function fieldsetFor(ctx: ApiContext, target: string): Fieldset {
+  const only = ctx.query.has(`fields[${target}]`) ? listParam(ctx.query, `fields[${target}]`) : null;
+  return { only, except: listParam(ctx.query, `fields_except[${target}]`) };
+}
+
+/**
+ * Applies a fieldset to one object: the inclusion first, then the exclusion (General
+ * conventions 7). Keys in `protectedKeys` are left alone.
+ */
+export function applyFieldset(obj: Json, set: Fieldset, protectedKeys: ReadonlySet<string> = new Set()): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (protectedKeys.has(k)) {
+      out[k] = v;
+      continue;
+    }
+    if (set.only !== null && !set.only.includes(k)) continue;
+    if (set.except.includes(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+function fieldsetsApply(ctx: ApiContext): boolean {
+  return versionAtLeast(ctx.version, '3.1.1');
+}
+
+/** Serializes root items, adds the requested links, applies the fieldsets. */
+function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T) => Json, links: readonly Link<T>[]): { roots: Json[]; top: Json } {
+  const requests = requestedLinks(ctx, links);
+  const useFieldsets = fieldsetsApply(ctx);
+  const rootSet = fieldsetFor(ctx, 'root');
+  const linkSets = new Map(requests.map((r) => [r.link.name, fieldsetFor(ctx, r.link.name)]));
+  const shapeLinked = (name: string, obj: Json | null): Json | null =>
+    obj === null || !useFieldsets ? obj : applyFieldset(obj, linkSets.get(name)!);
+
+  const included = new Map<string, Map<number, Json>>();
+  const roots = items.map((item) => {
+    const base = serialize(item);
+    const added: Json = {};
+    for (const { link, mode } of requests) {
+      if (mode === 'embed') added[link.name] = shapeLinked(link.name, link.objectOf(item));
+      else if (mode === 'embed_ids') {
+        const id = link.idOf(item);
+        added[`${link.name}_ids`] = id === null ? [] : [id];
+      } else {
+        const id = link.idOf(item);
+        added[`${link.name}_id`] = id;
+        const bucket = included.get(link.name) ?? new Map<number, Json>();
+        included.set(link.name, bucket);
+        if (id !== null && !bucket.has(id)) {
+          const obj = shapeLinked(link.name, link.objectOf(item));
+          if (obj !== null) bucket.set(id, obj);
+        }
+      }
+    }
+    const shaped = useFieldsets ? applyFieldset(base, rootSet) : base;
+    return { ...shaped, ...added };
+  });
+  const top: Json = {};
+  for (const { link, mode } of requests) {
+    if (mode === 'include') top[link.plural] = [...(included.get(link.name)?.values() ?? [])];
+  }
+  return { roots, top };
+}
+
+/** `{ <key>: object, ...included, meta? }` for one resource. */
+export function respondOne<T>(ctx: ApiContext, key: string, item: T, serialize: (item: T) => Json, opts: ShapeOptions<T> = {}): ApiResult {
+  const { roots, top } = shapeItems(ctx, [item], serialize, opts.links ?? []);
+  const body: Json = { [key]: roots[0], ...top };
+  if (opts.meta !== undefined) body['meta'] = opts.meta;
+  return { status: opts.status ?? 200, body, ...(opts.headers ? { headers: opts.headers } : {}) };
+}
+
+/**
+ * `{ <key>: [objects], ...included, meta: { ...meta, pagination } }` for a collection: the page
+ * the request selects (page / per, Link header), unless `paginate` is false.
+ */
+export function respondMany<T>(ctx: ApiContext, key: string, all: readonly T[], serialize: (item: T) => Json, opts: ShapeOptions<T> = {}): ApiResult {
+  const paginated = opts.paginate ?? true;
+  const page = paginated ? paginate(ctx, all) : null;
+  const { roots, top } = shapeItems(ctx, page ? page.items : all, serialize, opts.links ?? []);
+  const body: Json = { [key]: roots, ...top };
+  if (page) body['meta'] = { ...(opts.meta ?? {}), pagination: page.pagination };
+  else if (opts.meta !== undefined) body['meta'] = opts.meta;
+  const headers = { ...(page?.headers ?? {}), ...(opts.headers ?? {}) };
+  return { status: opts.status ?? 200, body, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+}
