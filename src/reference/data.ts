@@ -4,12 +4,31 @@
 // name tree per dataset); ids and every other attribute come from a seeded PRNG, so a dataset
 // is the same on every start. Each startReference() gets its own Dataset object, so later
 // resources that change state (favorites, reviews...) can keep it here without leaking
-// between servers. New resources add their records and indexes to Dataset.
+// between servers.
+//
+// The rest of the catalogue and the users' records are made by data/catalog.ts and
+// data/people.ts, with names from fixtures/reference/catalog-names.json. Timestamps are
+// relative to `now` (the server clock at start): the same clock gives the same dataset.
 //
 // 'default': ids 1, 2, 3... in depth-first order; 59 categories, 5 levels (root + 4), the
-//            "Home & Garden" category has 28 children.
+//            "Home & Garden" category has 28 children. Other kinds: consecutive ids from a
+//            base per kind (manufacturer 1001, shop 2001, sku 10001, product 20001, user
+//            40001...; see data/context.ts).
 // 'alt':     ids from 5000 with irregular steps (never overlapping 'default'); 61 categories,
-//            5 levels, "Groceries" has 31 children.
+//            5 levels, "Groceries" has 31 children. Other kinds: bases 310000 and up, steps of
+//            1-13.
+//
+// Rough sizes (default / alt; for reasoning, never for tests): 40/33 manufacturers, 32/28
+// shops, ~100 locations (one shop with 28/27), ~150/~135 shop reviews (one shop with 31/28),
+// ~240/~210 SKUs (the big leaf "Smartphones"/"Coffee" with 32/29), ~890/~700 products (one
+// SKU with 34/30), 44/38 users, ~335/~275 SKU reviews (one SKU with 34/27), 32/29
+// notifications and 40/38 favorites (7 lists) of the demo user.
+//
+// Ids of records created by requests: ds.nextId(kind) with a kind of IdKind ('favorite',
+// 'favorite_list', 'sku_review', 'vote', 'flag', 'address', 'notification'...), which starts
+// just above the largest generated id of that kind. Auto favorite lists have NEGATIVE ids:
+// nextId('auto_list') returns -(|smallest generated|+1), then counts further down. Unknown
+// kinds count from 900001.
 
 import { readFileSync } from 'node:fs';
 import type {
@@ -35,6 +54,44 @@ import type {
   UserRecord,
   VoteRecord,
 } from './model.ts';
+import { DAY_MS, makeContext, type IdKind } from './data/context.ts';
+import {
+  applyShopReviews,
+  applySkuReviews,
+  assignFilters,
+  distanceKm,
+  makeFilterGroups,
+  makeLocations,
+  makeManufacturers,
+  makeProducts,
+  makeShops,
+  makeSkus,
+  makeSpecGroups,
+  makeSpecifications,
+  centreOf,
+  TOO_NEW_DAYS,
+} from './data/catalog.ts';
+import {
+  applyUserStats,
+  FLAG_REASONS,
+  makeAddresses,
+  makeAvatars,
+  makeFavorites,
+  makeFlags,
+  makeNotifications,
+  makePersonalization,
+  makeRegions,
+  makeReviewQuestions,
+  makeSavedOrders,
+  makeShopReviews,
+  makeSkuReviews,
+  makeUsers,
+  makeVotes,
+} from './data/people.ts';
+
+export { TOO_NEW_DAYS, PAYMENT_METHODS, distanceKm } from './data/catalog.ts';
+export { FLAG_REASONS, SKU_EMBED_ETYPES, sentimentsFromAnswers } from './data/people.ts';
+export type { IdKind } from './data/context.ts';
 
 export type * from './model.ts';
 
@@ -95,6 +152,7 @@ export interface Dataset {
   readonly regions: Readonly<Record<string, number>>;
   /** Avatar preset URIs (GET /user/avatars); the file name is the last path segment. */
   readonly avatars: readonly string[];
+  /** Newest first. */
   readonly savedOrders: readonly SavedOrderRecord[];
   /** The user every authorization-code token belongs to (the one who consents). */
   readonly demoUserId: number;
@@ -110,8 +168,13 @@ export interface Dataset {
   readonly favoriteLists: Map<number, FavoriteListRecord>;
   readonly favorites: Map<number, FavoriteRecord>;
   readonly notifications: Map<number, NotificationRecord>;
-  /** Next id for a record created by a request, per kind (e.g. nextId('favorite')). */
-  nextId(kind: string): number;
+  /**
+   * Next id for a record created by a request, per kind (an IdKind, e.g. nextId('favorite')):
+   * above every generated id of the kind; nextId('auto_list') is negative and decreasing.
+   */
+  nextId(kind: IdKind | (string & {})): number;
+  /** The clock (ms) the dataset was generated for, truncated to whole seconds. */
+  readonly generatedAt: number;
 }
 
 interface GeneratorConfig {
@@ -191,8 +254,11 @@ const LAYOUTS: readonly LayoutMode[] = ['list', 'tiles', 'wide_tiles'];
 const MANUFACTURER_TITLES = ['Manufacturer', 'Manufacturer', 'Brand', 'Maker'] as const;
 const UNIT_PRICE_LABELS = ['per piece', 'per kg', 'per litre', 'per metre', 'per pack'] as const;
 
-/** Builds a fresh dataset. */
-export function createDataset(name: DatasetName = 'default'): Dataset {
+/**
+ * Builds a fresh dataset for a server whose clock reads `now` (ms) at start; the same name and
+ * `now` give a deep-equal dataset.
+ */
+export function createDataset(name: DatasetName = 'default', now: number = Date.now()): Dataset {
   const cfg = CONFIGS[name];
   const rnd = prng(cfg.seed);
   const tree = loadNameTree(name);
@@ -216,7 +282,7 @@ export function createDataset(name: DatasetName = 'default'): Dataset {
       showSpecifications: isLeaf ? true : rnd() < 0.5,
       manufacturerTitle: pick(rnd, MANUFACTURER_TITLES),
       showManufacturersFilter: rnd() < 0.7,
-      adult: rnd() < 0.05,
+      adult: rnd() < 0.05 && depth > 0, // the root is never adult: it would hide the whole tree before 3.2.0
       showSpecSummary: rnd() < 0.6,
       unitPriceLabel: pick(rnd, UNIT_PRICE_LABELS),
       reviewable: rnd() < 0.8,
@@ -248,43 +314,132 @@ export function createDataset(name: DatasetName = 'default'): Dataset {
   const [rootName, rootTree] = Object.entries(tree)[0]!;
   const rootId = build(rootName, rootTree, [], cfg.familyBase);
   const categoryList = Object.freeze([...records].sort((a, b) => a.id - b.id));
-  const counters = new Map<string, number>();
   return Object.freeze({
     name,
     rootId,
     categories: new Map(categoryList.map((c) => [c.id, c])),
     categoryList,
-    // TODO(issue 3, data generator): the rest of the catalogue.
-    manufacturers: new Map(),
-    shops: new Map(),
-    locations: new Map(),
-    shopReviews: new Map(),
-    skus: new Map(),
-    products: new Map(),
-    specGroups: new Map(),
-    specifications: new Map(),
-    filterGroups: new Map(),
-    reviewQuestions: [],
-    flagReasons: [],
-    regions: {},
-    avatars: [],
-    savedOrders: [],
-    demoUserId: 0,
-    users: new Map(),
-    skuReviews: new Map(),
-    votes: new Map(),
-    flags: new Map(),
-    addresses: new Map(),
-    personalization: new Map(),
-    favoriteLists: new Map(),
-    favorites: new Map(),
-    notifications: new Map(),
-    nextId: (kind: string) => {
-      const n = (counters.get(kind) ?? 900_000) + 1;
-      counters.set(kind, n);
-      return n;
-    },
+    ...generateRest(name, cfg, categoryList, now),
   });
+}
+
+type Rest = Omit<Dataset, 'name' | 'rootId' | 'categories' | 'categoryList'>;
+
+/** Everything but the categories, in dependency order (each step only reads earlier ones). */
+function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: readonly CategoryRecord[], now: number): Rest {
+  const ctx = makeContext(name, cfg.seed, cfg.maxExtraStep, now);
+  const categories = new Map(categoryList.map((c) => [c.id, c]));
+  const leaves = categoryList.filter((c) => c.childIds.length === 0);
+
+  const manufacturers = makeManufacturers(ctx);
+  const specGroups = makeSpecGroups(ctx);
+  const { specs: specifications, values: specValues } = makeSpecifications(ctx, leaves, specGroups);
+  const shops = makeShops(ctx);
+  const { locations } = makeLocations(ctx, shops);
+  const skus = makeSkus(ctx, leaves, manufacturers, specifications, specValues);
+  const { products } = makeProducts(ctx, skus, shops, categories);
+  const filterGroups = makeFilterGroups(ctx, leaves, specifications, specValues);
+
+  const regions = makeRegions(ctx);
+  const avatars = makeAvatars(ctx);
+  const reviewQuestions = makeReviewQuestions(ctx);
+  const { users, demoUserId } = makeUsers(ctx, avatars);
+  const { reviews: shopReviews } = makeShopReviews(ctx, shops, users, demoUserId);
+  applyShopReviews(shops, shopReviews.values());
+  const { reviews: skuReviews, heavySkuId } = makeSkuReviews(ctx, skus, users, demoUserId, reviewQuestions);
+  applySkuReviews(skus, skuReviews.values());
+  assignFilters(ctx, skus, filterGroups, specifications);
+  const votes = makeVotes(ctx, skuReviews, users, demoUserId, heavySkuId);
+  const flags = makeFlags(ctx, skuReviews, users, demoUserId);
+  applyUserStats(users, skuReviews, shopReviews);
+
+  const centre = centreOf(ctx);
+  const addresses = makeAddresses(ctx, users, demoUserId, centre);
+  const personalization = makePersonalization(ctx, addresses, users, demoUserId, centre);
+  // Distances from the demo user's personalization (what the distance filters compare).
+  const here = personalization.get(demoUserId)!.location;
+  for (const loc of locations.values()) {
+    loc.distanceKm = Math.round(distanceKm({ lat: Number(here.lat), lng: Number(here.lng) }, { lat: Number(loc.lat), lng: Number(loc.lng) }) * 10) / 10;
+  }
+  const savedOrders = makeSavedOrders(ctx, products, skus, shops, users, demoUserId);
+  const tooNew = [...skus.values()].filter((s) => !s.future && s.addedAt > ctx.now - TOO_NEW_DAYS * DAY_MS).map((s) => s.id);
+  const { lists: favoriteLists, favorites } = makeFavorites(ctx, skus, categories, users, demoUserId, heavySkuId, tooNew);
+  const notifications = makeNotifications(ctx, skus, favorites, skuReviews, demoUserId);
+
+  const maps: Record<string, ReadonlyMap<number, unknown>> = {
+    category: categories,
+    manufacturer: manufacturers,
+    shop: shops,
+    location: locations,
+    location_address: new Map([...locations.values()].map((l) => [l.address.id, l])),
+    shop_review: shopReviews,
+    sku: skus,
+    product: products,
+    spec_group: specGroups,
+    specification: specifications,
+    filter_group: filterGroups,
+    filter: new Map([...filterGroups.values()].flatMap((g) => [...g.filters.keys()].map((k) => [k, g] as const))),
+    answer: new Map(reviewQuestions.flatMap((q) => q.answers.map((a) => [a.id, a] as const))),
+    region: new Map(Object.values(regions).map((id) => [id, id])),
+    user: users,
+    sku_review: skuReviews,
+    vote: votes,
+    flag: flags,
+    address: addresses,
+    favorite_list: new Map([...favoriteLists].filter(([id]) => id > 0)),
+    auto_list: new Map([...favoriteLists].filter(([id]) => id < 0)),
+    favorite: favorites,
+    notification: notifications,
+  };
+  return {
+    manufacturers,
+    shops,
+    locations,
+    shopReviews,
+    skus,
+    products,
+    specGroups,
+    specifications,
+    filterGroups,
+    reviewQuestions,
+    flagReasons: FLAG_REASONS,
+    regions,
+    avatars,
+    savedOrders,
+    demoUserId,
+    users,
+    skuReviews,
+    votes,
+    flags,
+    addresses,
+    personalization,
+    favoriteLists,
+    favorites,
+    notifications,
+    nextId: idCounter(maps, (kind) => ctx.ids.base(kind as Exclude<IdKind, 'category'>)),
+    generatedAt: ctx.now,
+  };
+}
+
+/**
+ * nextId: per kind, one above the largest id generated (auto lists: one below the smallest),
+ * so a created record never takes a generated id. Unknown kinds count from 900001.
+ */
+function idCounter(maps: Record<string, ReadonlyMap<number, unknown>>, base: (kind: string) => number): (kind: string) => number {
+  const last = new Map<string, number>();
+  return (kind) => {
+    const down = kind === 'auto_list';
+    let prev = last.get(kind);
+    if (prev === undefined) {
+      const ids = [...(maps[kind]?.keys() ?? [])];
+      if (ids.length > 0) prev = down ? Math.min(...ids) : Math.max(...ids);
+      else if (kind in maps) prev = base(kind) + (down ? 1 : -1);
+      else prev = 900_000;
+    }
+    const id = down ? prev - 1 : prev + 1;
+    last.set(kind, id);
+    return id;
+  };
 }
 
 export function childrenOf(ds: Dataset, id: number): CategoryRecord[] {
