@@ -1,5 +1,88 @@
 // Probes of the faults in ./catalog.ts: each resolves true when the server shows the bug (test-only code).
+// Leaves are found by structure (no category has them as parent), never by children_count, and
+// every list is read with per=100 in one page, so that the other faults do not disturb them.
 
+import { expect } from 'vitest';
+import type { RunningReference } from '../server.ts';
+import { get } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
-export const CATALOG_PROBES: ProbeTable = {};
+type Json = any;
+
+async function leafIds(ref: RunningReference, token: string): Promise<number[]> {
+  const cats = (await get(ref, '/categories?per=100', { token })).body.categories as { id: number; parent_id: number | null }[];
+  return cats.filter((c) => !cats.some((k) => k.parent_id === c.id)).map((c) => c.id);
+}
+
+/** The first leaf (by id) for which `test` holds on GET `path(id)`, with that body. */
+async function findLeaf(
+  ref: RunningReference,
+  token: string,
+  path: (id: number) => string,
+  test: (body: Json) => boolean,
+): Promise<{ id: number; body: Json }> {
+  for (const id of await leafIds(ref, token)) {
+    const r = await get(ref, path(id), { token });
+    if (r.status === 200 && test(r.body)) return { id, body: r.body };
+  }
+  throw new Error(`no leaf category answers ${path(0)} as the probe needs`);
+}
+
+export const CATALOG_PROBES: ProbeTable = {
+  'search-short-query-accepted': async (ref, { app: token }) => (await get(ref, '/search?q=a', { token })).status !== 422,
+
+  'search-no-match-404': async (ref, { app: token }) => (await get(ref, '/search?q=zzqxjvw', { token })).status === 404,
+
+  'sku-order-by-pricevat-refused': async (ref, { app: token }) => {
+    const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => 'pricevat' in b.meta.order_by_methods);
+    return (await get(ref, `/categories/${id}/skus?per=1&order_by=pricevat`, { token })).status === 400;
+  },
+
+  'category-manufacturers-order-dir-ignored': async (ref, { app: token }) => {
+    const root = (await get(ref, '/categories/root', { token })).body.category.id as number;
+    const ids = async (dir: string): Promise<number[]> =>
+      ((await get(ref, `/categories/${root}/manufacturers?per=100&order_by=name&order_dir=${dir}`, { token })).body.manufacturers as Json[]).map(
+        (m) => m.id,
+      );
+    const asc = await ids('asc');
+    expect(asc.length).toBeGreaterThan(1);
+    return (await ids('desc'))[0] === asc[0];
+  },
+
+  'filter-groups-cache-control-missing': async (ref, { app: token }) => {
+    const [leaf] = await leafIds(ref, token);
+    const r = await get(ref, `/categories/${leaf}/filter_groups`, { token });
+    expect(r.status).toBe(200);
+    return !/max-age=300/.test(r.headers.get('cache-control') ?? '');
+  },
+
+  'specifications-groups-array-missing': async (ref, { app: token }) => {
+    const { body } = await findLeaf(ref, token, (c) => `/categories/${c}/specifications?include=group`, (b) => b.specifications.length > 0);
+    return !Array.isArray(body.groups);
+  },
+
+  'specifications-out-of-order': async (ref, { app: token }) => {
+    const { body } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/specifications`,
+      (b) => new Set((b.specifications as Json[]).map((s) => s.order)).size > 1,
+    );
+    const orders = (body.specifications as Json[]).map((s) => s.order as number);
+    return orders.some((o, i) => i > 0 && o < orders[i - 1]!);
+  },
+
+  'category-skus-favorited-missing': async (ref, { user: token }) => {
+    const { body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => b.skus.length > 0);
+    return !('favorited' in body.skus[0]);
+  },
+
+  'sku-filter-ids-ignored': async (ref, { app: token }) => {
+    const partial = (b: Json): [string, number] | undefined =>
+      Object.entries(b.meta.available_filters.filters as Record<string, number>).find(([, n]) => n > 0 && n < b.meta.pagination.total_results);
+    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => partial(b) !== undefined);
+    const [filterId, count] = partial(body)!;
+    const r = await get(ref, `/categories/${id}/skus?per=1&filter_ids[]=${filterId}`, { token });
+    return r.body.meta.pagination.total_results !== count;
+  },
+};

@@ -2,4 +2,41 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const CATALOG_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const CATALOG_FAULTS = {
+  'search-short-query-accepted': {
+    requirement: 'SRCH-9',
+    description: 'GET /search accepts a 1-character q with 200 instead of answering 422 InvalidSearch.',
+  },
+  'search-no-match-404': {
+    requirement: 'SRCH-8',
+    description: 'A search that matches nothing answers 404 RecordNotFound instead of 200 with an empty categories array.',
+  },
+  'sku-order-by-pricevat-refused': {
+    requirement: 'CAT-27',
+    description: 'The category SKU listing checks order_by against a fixed list, so the pricevat key of meta.order_by_methods gets 400.',
+  },
+  'category-manufacturers-order-dir-ignored': {
+    requirement: 'CAT-21',
+    description: 'GET /categories/:id/manufacturers ignores order_dir and always uses the default direction.',
+  },
+  'filter-groups-cache-control-missing': {
+    requirement: 'CAT-25',
+    description: 'GET /categories/:category_id/filter_groups answers without Cache-Control: max-age=300, private.',
+  },
+  'specifications-groups-array-missing': {
+    requirement: 'LINK-5',
+    description: 'Category specifications with include=group carry group_id but no top-level groups array.',
+  },
+  'specifications-out-of-order': {
+    requirement: 'CHG-7',
+    description: 'Category specifications come in descending order instead of ascending order.',
+  },
+  'category-skus-favorited-missing': {
+    requirement: 'SKU-7',
+    description: 'SKUs of the category SKU listing carry no favorited field for user tokens.',
+  },
+  'sku-filter-ids-ignored': {
+    requirement: 'CAT-31',
+    description: 'The category SKU listing ignores filter_ids[] and returns the unfiltered SKUs.',
+  },
+} satisfies Record<string, FaultInfo>;

@@ -1,7 +1,561 @@
-// GET /categories/:id/specifications, /categories/:id/manufacturers, /categories/:category_id/filter_groups, /categories/:category_id/skus (spec "Endpoints").
+// Category specifications, manufacturers, filter groups and SKU listing (spec "Endpoints >
+// Categories", rows 6, 7, 9, 10, and "Ordering, filters and meta of the category SKU listing"),
+// plus the catalogue index and keyword matching that search.ts and manufacturers.ts share.
+//
+// Choices where the spec is silent or says "not shown":
+// - Unknown or non-integer category ids: 404 RecordNotFound (as in categories.ts).
+// - Specifications: only leaf categories have definitions; a non-leaf category answers 200 with
+//   an empty array. Ordered by `order`, then id. Not paginated: the body is `{specifications}`
+//   (or `{groups, specifications}` with include=group) without meta. include=group puts each
+//   group once, in order of first appearance. Served from 3.1.1 (older versions: 404 NotFound).
+// - Category manufacturers: the manufacturers of the SKUs in the category and below it.
+//   Default order name asc. order_by without order_dir: name asc, popularity desc. Name order
+//   is case-insensitive by code point; ties by id ascending whatever the direction. "OEM
+//   manufacturers are not returned for tiles-layout categories" applies to layout_mode "tiles"
+//   only (not "wide_tiles"), and from 3.2.0.
+// - Filter groups: those of the category, ordered by id; Cache-Control on 200 and 304 answers
+//   only (not on errors).
+// - Category SKU listing:
+//   - A non-leaf category answers 200 with an empty skus array and the full meta.
+//   - order_by_methods (3.2.0+, "dynamic") is a per-category subset of pricevat, rank, rating,
+//     popularity, price; before 3.2.0 every category offers the same rank, price, rating,
+//     popularity. Labels: "Price incl. VAT", "Relevance", "Rating", "Popularity", "Price".
+//   - The default order_by is per category (one of its methods); the default order_dir follows
+//     the method: asc for price, pricevat and rank (rank 1 is the best match), desc for rating
+//     and popularity; order_by without order_dir uses the same per-method default. Keys:
+//     price and pricevat sort by price_min, rank by rank, rating by reviewscore, popularity by
+//     popularity; ties by id ascending.
+//   - meta holds ordered_by and order_by_methods, and no order_dir.
+//   - Filters combine with AND. q: every word of q must begin a word of the SKU's name,
+//     display_name, manufacturer name or of a category name on its path (case- and
+//     accent-insensitive). manufacturer_ids[], filter_ids[], shop_ids[]: also accepted without
+//     [] and comma-separated; unknown ids simply match nothing. filter_ids of one filter group
+//     combine with OR, groups with AND. shop_ids, distance and availability (3.2.1+) apply to
+//     products: a SKU matches when one of its products satisfies all three. Before 3.2.1 those
+//     three parameters are ignored. An unknown distance or availability id is 400.
+//   - distances: ids 1-4 = up to 5, 10, 25, 50 km from the user's personalization (a product
+//     whose shop has a location that near); availabilities: ids 1-3 = available immediately,
+//     within 3 days, within 7 days.
+//   - include_meta[] (or include_meta, comma-separated): available_filters, applied_filters;
+//     another value is 400 InvalidParameter. available_filters counts the SKUs of the current
+//     result (every filter applied, all pages): filters lists every filter of the category's
+//     filter groups, manufacturers and shops every manufacturer / shop of the category's SKUs,
+//     availabilities and distances every option, zero counts included; object keys are the ids
+//     as strings. Before 3.2.1 it has only filters and manufacturers.
+//   - applied_filters: {q (string or null), manufacturer_ids, filter_ids (arrays of integers),
+//     shop_ids (array), distance, availability (id or null)}, the values applied (duplicates
+//     removed); before 3.2.1 only q, manufacturer_ids and filter_ids.
+//   - favorited: see serializers/sku.ts (user tokens, 3.1.0+).
 
-import type { RouteModule } from '../router.ts';
+import type { CategoryRecord, Dataset } from '../data.ts';
+import { recordNotFound, type ApiResult } from '../http.ts';
+import type {
+  FilterGroupRecord,
+  LocationRecord,
+  ManufacturerRecord,
+  ProductRecord,
+  SkuRecord,
+  SpecGroupRecord,
+  SpecificationRecord,
+} from '../model.ts';
+import type { ApiContext, RouteModule } from '../router.ts';
+import { serializeManufacturer } from '../serializers/manufacturer.ts';
+import { favoritedSkuIds, serializeSku } from '../serializers/sku.ts';
+import { respondMany, type Link } from '../shape.ts';
+import { applyVersion, versionAtLeast } from '../versioning.ts';
+import { enumParam, intListParam, intParam, invalidParameter, parseId } from './params.ts';
 
-export const catalogRoutes: RouteModule = () => {
-  // Routes are added by the issue-3 work on this area.
+type Json = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Keyword matching (shared with search.ts)
+
+/** Lower-cased, accent-free words of a text ("Home & Garden" -> ["home", "garden"]). */
+export function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+}
+
+/** Every token begins some word. */
+export function matchesAll(haystack: readonly string[], tokens: readonly string[]): boolean {
+  return tokens.every((t) => haystack.some((w) => w.startsWith(t)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue index: read-only relations of a dataset, built once per dataset on first use.
+
+export interface CatalogIndex {
+  /** Category id -> SKUs in it and in every category below it, by id. */
+  readonly subtreeSkus: ReadonlyMap<number, readonly SkuRecord[]>;
+  readonly productsBySku: ReadonlyMap<number, readonly ProductRecord[]>;
+  readonly skusByManufacturer: ReadonlyMap<number, readonly SkuRecord[]>;
+  readonly locationsByShop: ReadonlyMap<number, readonly LocationRecord[]>;
+  readonly filterGroupsByCategory: ReadonlyMap<number, readonly FilterGroupRecord[]>;
+  readonly specsByCategory: ReadonlyMap<number, readonly SpecificationRecord[]>;
+  /** Words a SKU is found by: its name, display_name, manufacturer and path category names. */
+  readonly skuWords: ReadonlyMap<number, readonly string[]>;
+  readonly categoryWords: ReadonlyMap<number, readonly string[]>;
+  readonly manufacturerWords: ReadonlyMap<number, readonly string[]>;
+  /** Every distinct word of category, manufacturer and SKU names, sorted. */
+  readonly vocabulary: readonly string[];
+}
+
+const INDEXES = new WeakMap<Dataset, CatalogIndex>();
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function catalogIndex(ds: Dataset): CatalogIndex {
+  const cached = INDEXES.get(ds);
+  if (cached) return cached;
+  const byId = <T extends { id: number }>(a: T, b: T): number => a.id - b.id;
+  const vocabulary = new Set<string>();
+
+  const categoryWords = new Map<number, string[]>();
+  for (const c of ds.categoryList) {
+    const w = words(c.name);
+    categoryWords.set(c.id, w);
+    w.forEach((x) => vocabulary.add(x));
+  }
+  const manufacturerWords = new Map<number, string[]>();
+  for (const m of ds.manufacturers.values()) {
+    const w = words(m.name);
+    manufacturerWords.set(m.id, w);
+    w.forEach((x) => vocabulary.add(x));
+  }
+
+  const subtreeSkus = new Map<number, SkuRecord[]>();
+  const skusByManufacturer = new Map<number, SkuRecord[]>();
+  const skuWords = new Map<number, string[]>();
+  const skus = [...ds.skus.values()].sort(byId);
+  for (const s of skus) {
+    const category = ds.categories.get(s.category_id);
+    for (const id of category?.pathIds ?? [s.category_id]) push(subtreeSkus, id, s);
+    push(skusByManufacturer, s.manufacturer_id, s);
+    const own = [...words(s.name), ...words(s.display_name)];
+    own.forEach((x) => vocabulary.add(x));
+    const all = new Set([
+      ...own,
+      ...(manufacturerWords.get(s.manufacturer_id) ?? []),
+      ...(category?.pathIds ?? []).flatMap((id) => categoryWords.get(id) ?? []),
+    ]);
+    skuWords.set(s.id, [...all]);
+  }
+
+  const productsBySku = new Map<number, ProductRecord[]>();
+  for (const p of [...ds.products.values()].sort(byId)) push(productsBySku, p.sku_id, p);
+  const locationsByShop = new Map<number, LocationRecord[]>();
+  for (const l of [...ds.locations.values()].sort(byId)) push(locationsByShop, l.shopId, l);
+  const filterGroupsByCategory = new Map<number, FilterGroupRecord[]>();
+  for (const g of [...ds.filterGroups.values()].sort(byId)) push(filterGroupsByCategory, g.category_id, g);
+  const specsByCategory = new Map<number, SpecificationRecord[]>();
+  for (const s of [...ds.specifications.values()].sort(byId)) push(specsByCategory, s.categoryId, s);
+
+  const index: CatalogIndex = {
+    subtreeSkus,
+    productsBySku,
+    skusByManufacturer,
+    locationsByShop,
+    filterGroupsByCategory,
+    specsByCategory,
+    skuWords,
+    categoryWords,
+    manufacturerWords,
+    vocabulary: [...vocabulary].sort(),
+  };
+  INDEXES.set(ds, index);
+  return index;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared by the listing endpoints
+
+export function findCategory(ctx: ApiContext, raw: string | undefined): CategoryRecord {
+  const id = parseId(raw, 'Category');
+  const c = ctx.data.categories.get(id);
+  if (!c) throw recordNotFound('Category', id);
+  return c;
+}
+
+export function findManufacturer(ctx: ApiContext, raw: string | undefined): ManufacturerRecord {
+  const id = parseId(raw, 'Manufacturer');
+  const m = ctx.data.manufacturers.get(id);
+  if (!m) throw recordNotFound('Manufacturer', id);
+  return m;
+}
+
+export type Dir = 'asc' | 'desc';
+
+export function orderDirParam(ctx: ApiContext): Dir | undefined {
+  return enumParam(ctx, 'order_dir', ['asc', 'desc'] as const);
+}
+
+/** Case-insensitive code-point order of names. */
+export function compareNames(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sorts by `compare` in direction `dir`; ties by id ascending in both directions. */
+export function sortBy<T extends { id: number }>(items: readonly T[], compare: (a: T, b: T) => number, dir: Dir): T[] {
+  const sign = dir === 'asc' ? 1 : -1;
+  return [...items].sort((a, b) => sign * compare(a, b) || a.id - b.id);
+}
+
+/** The SKUs of a category and its descendants, by id. */
+export function skusUnder(ctx: ApiContext, categoryId: number): readonly SkuRecord[] {
+  return catalogIndex(ctx.data).subtreeSkus.get(categoryId) ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Specifications
+
+function serializeSpecification(s: SpecificationRecord, ctx: ApiContext): Json {
+  return applyVersion('specification', { id: s.id, name: s.name, values: [], order: s.order, unit: s.unit }, ctx.version);
+}
+
+function serializeGroup(g: SpecGroupRecord): Json {
+  return { id: g.id, name: g.name, order: g.order };
+}
+
+function groupLink(ctx: ApiContext): Link<SpecificationRecord> {
+  return {
+    name: 'group',
+    plural: 'groups',
+    idOf: (s) => (ctx.data.specGroups.has(s.groupId) ? s.groupId : null),
+    objectOf: (s) => {
+      const g = ctx.data.specGroups.get(s.groupId);
+      return g ? serializeGroup(g) : null;
+    },
+  };
+}
+
+function categorySpecifications(ctx: ApiContext): ApiResult {
+  const c = findCategory(ctx, ctx.params['id']);
+  const defs = c.childIds.length === 0 ? (catalogIndex(ctx.data).specsByCategory.get(c.id) ?? []) : [];
+  // "order on specifications (returned in order)" (3.0.23).
+  const sign = ctx.fault === 'specifications-out-of-order' ? -1 : 1;
+  const ordered = [...defs].sort((a, b) => sign * (a.order - b.order) || a.id - b.id);
+  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification(s, ctx), {
+    links: [groupLink(ctx)],
+    paginate: false,
+  });
+  if (ctx.fault === 'specifications-groups-array-missing') delete (result.body as Json)['groups'];
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Category manufacturers
+
+function categoryManufacturers(ctx: ApiContext): ApiResult {
+  const c = findCategory(ctx, ctx.params['id']);
+  const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? 'name';
+  const requestedDir = orderDirParam(ctx);
+  const defaultDir: Dir = orderBy === 'name' ? 'asc' : 'desc';
+  const dir = ctx.fault === 'category-manufacturers-order-dir-ignored' ? defaultDir : (requestedDir ?? defaultDir);
+  const hideOem = c.layoutMode === 'tiles' && versionAtLeast(ctx.version, '3.2.0');
+  const ids = new Set(skusUnder(ctx, c.id).map((s) => s.manufacturer_id));
+  const found = [...ids]
+    .map((id) => ctx.data.manufacturers.get(id))
+    .filter((m): m is ManufacturerRecord => m !== undefined && !(hideOem && m.oem));
+  const compare =
+    orderBy === 'name'
+      ? (a: ManufacturerRecord, b: ManufacturerRecord) => compareNames(a.name, b.name)
+      : (a: ManufacturerRecord, b: ManufacturerRecord) => a.popularity - b.popularity;
+  return respondMany(ctx, 'manufacturers', sortBy(found, compare, dir), serializeManufacturer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filter groups
+
+export function serializeFilterGroup(g: FilterGroupRecord): Json {
+  return {
+    id: g.id,
+    name: g.name,
+    active: g.active,
+    category_id: g.category_id,
+    created_at: g.created_at,
+    updated_at: g.updated_at,
+    hint: g.hint,
+    combined: g.combined,
+    filter_type: g.filter_type,
+  };
+}
+
+function filterGroups(ctx: ApiContext): ApiResult {
+  const c = findCategory(ctx, ctx.params['category_id']);
+  const groups = catalogIndex(ctx.data).filterGroupsByCategory.get(c.id) ?? [];
+  // "filter groups cached for 5 minutes" (3.0.3).
+  const headers = ctx.fault === 'filter-groups-cache-control-missing' ? undefined : { 'Cache-Control': 'max-age=300, private' };
+  return respondMany(ctx, 'filter_groups', groups, serializeFilterGroup, headers ? { headers } : {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Category SKU listing
+
+export type SkuOrderMethod = 'pricevat' | 'rank' | 'rating' | 'popularity' | 'price';
+
+const METHOD_LABELS: Readonly<Record<SkuOrderMethod, string>> = {
+  pricevat: 'Price incl. VAT',
+  rank: 'Relevance',
+  rating: 'Rating',
+  popularity: 'Popularity',
+  price: 'Price',
+};
+
+/** Before 3.2.0 ("dynamic order_by methods in category SKUs") every category has these. */
+const STATIC_METHODS: readonly SkuOrderMethod[] = ['rank', 'price', 'rating', 'popularity'];
+
+/** The per-category method sets of 3.2.0+; every one differs from the others. */
+const DYNAMIC_METHOD_SETS: readonly (readonly SkuOrderMethod[])[] = [
+  ['rank', 'price', 'rating'],
+  ['popularity', 'pricevat', 'rating'],
+  ['rank', 'pricevat', 'popularity', 'rating'],
+  ['popularity', 'price', 'rating', 'rank'],
+  ['price', 'popularity'],
+];
+
+const DEFAULT_DIRS: Readonly<Record<SkuOrderMethod, Dir>> = {
+  pricevat: 'asc',
+  rank: 'asc',
+  rating: 'desc',
+  popularity: 'desc',
+  price: 'asc',
+};
+
+function categoryHash(id: number): number {
+  return Math.imul(id ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
+}
+
+export interface SkuOrdering {
+  methods: readonly SkuOrderMethod[];
+  defaultMethod: SkuOrderMethod;
+}
+
+/** The order_by methods of a category for the request's version, and its default method. */
+export function skuOrdering(ctx: ApiContext, c: CategoryRecord): SkuOrdering {
+  const h = categoryHash(c.id);
+  const dynamic = DYNAMIC_METHOD_SETS[h % DYNAMIC_METHOD_SETS.length]!;
+  const dynamicDefault = dynamic[(h >>> 8) % dynamic.length]!;
+  if (versionAtLeast(ctx.version, '3.2.0')) return { methods: dynamic, defaultMethod: dynamicDefault };
+  return { methods: STATIC_METHODS, defaultMethod: dynamicDefault === 'pricevat' ? 'price' : dynamicDefault };
+}
+
+function skuKey(method: SkuOrderMethod): (s: SkuRecord) => number {
+  switch (method) {
+    case 'price':
+    case 'pricevat':
+      return (s) => s.price_min;
+    case 'rank':
+      return (s) => s.rank;
+    case 'rating':
+      return (s) => s.reviewscore;
+    case 'popularity':
+      return (s) => s.popularity;
+  }
+}
+
+export interface Option {
+  id: number;
+  label: string;
+  limit: number;
+}
+
+/** meta distances: km from the user's personalization. */
+export const DISTANCES: readonly Option[] = [
+  { id: 1, label: 'Up to 5 km', limit: 5 },
+  { id: 2, label: 'Up to 10 km', limit: 10 },
+  { id: 3, label: 'Up to 25 km', limit: 25 },
+  { id: 4, label: 'Up to 50 km', limit: 50 },
+];
+
+/** meta availabilities: days until available. */
+export const AVAILABILITIES: readonly Option[] = [
+  { id: 1, label: 'Available immediately', limit: 0 },
+  { id: 2, label: 'Within 3 days', limit: 3 },
+  { id: 3, label: 'Within 7 days', limit: 7 },
+];
+
+const INCLUDE_META = ['available_filters', 'applied_filters'] as const;
+
+function listValues(ctx: ApiContext, name: string): string[] {
+  return [...ctx.query.getAll(`${name}[]`), ...ctx.query.getAll(name)]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+function optionParam(ctx: ApiContext, name: string, options: readonly Option[]): Option | null {
+  const id = intParam(ctx, name);
+  if (id === undefined) return null;
+  const found = options.find((o) => o.id === id);
+  if (!found) throw invalidParameter(`${name} must be one of the ids ${options.map((o) => o.id).join(', ')} (meta available_filters), got ${id}`);
+  return found;
+}
+
+function unique(values: readonly number[]): number[] {
+  return [...new Set(values)];
+}
+
+interface SkuFilters {
+  q: string | null;
+  tokens: string[];
+  manufacturerIds: number[];
+  filterIds: number[];
+  shopIds: number[];
+  distance: Option | null;
+  availability: Option | null;
+  productLevel: boolean;
+}
+
+function readSkuFilters(ctx: ApiContext): SkuFilters {
+  const rawQ = ctx.query.get('q');
+  const q = rawQ === null || rawQ.trim() === '' ? null : rawQ.trim();
+  const withProductFilters = versionAtLeast(ctx.version, '3.2.1');
+  const shopIds = withProductFilters ? unique(intListParam(ctx, 'shop_ids')) : [];
+  const distance = withProductFilters ? optionParam(ctx, 'distance', DISTANCES) : null;
+  const availability = withProductFilters ? optionParam(ctx, 'availability', AVAILABILITIES) : null;
+  return {
+    q,
+    tokens: q === null ? [] : words(q),
+    manufacturerIds: unique(intListParam(ctx, 'manufacturer_ids')),
+    filterIds: ctx.fault === 'sku-filter-ids-ignored' ? [] : unique(intListParam(ctx, 'filter_ids')),
+    shopIds,
+    distance,
+    availability,
+    productLevel: shopIds.length > 0 || distance !== null || availability !== null,
+  };
+}
+
+/** Shop id -> the nearest location's distance in km. */
+function shopDistance(index: CatalogIndex, shopId: number): number {
+  const locations = index.locationsByShop.get(shopId) ?? [];
+  return locations.length === 0 ? Infinity : Math.min(...locations.map((l) => l.distanceKm));
+}
+
+function productMatches(index: CatalogIndex, p: ProductRecord, f: SkuFilters): boolean {
+  if (f.shopIds.length > 0 && !f.shopIds.includes(p.shop_id)) return false;
+  if (f.availability !== null && !(p.availabilityDays <= f.availability.limit)) return false;
+  if (f.distance !== null && !(shopDistance(index, p.shop_id) <= f.distance.limit)) return false;
+  return true;
+}
+
+function filterSkus(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], f: SkuFilters): SkuRecord[] {
+  const index = catalogIndex(ctx.data);
+  // filter_ids: OR inside one filter group, AND across groups; an id of no group of the
+  // category forms a group of its own (and so matches no SKU).
+  const groupOf = new Map<number, number>();
+  for (const g of index.filterGroupsByCategory.get(c.id) ?? []) for (const id of g.filters.keys()) groupOf.set(id, g.id);
+  const requiredGroups = new Map<string, number[]>();
+  for (const id of f.filterIds) push(requiredGroups, groupOf.has(id) ? `g${groupOf.get(id)}` : `f${id}`, id);
+  return all.filter((s) => {
+    if (f.tokens.length > 0 && !matchesAll(index.skuWords.get(s.id) ?? [], f.tokens)) return false;
+    if (f.manufacturerIds.length > 0 && !f.manufacturerIds.includes(s.manufacturer_id)) return false;
+    for (const ids of requiredGroups.values()) if (!ids.some((id) => s.filterIds.includes(id))) return false;
+    if (f.productLevel && !(index.productsBySku.get(s.id) ?? []).some((p) => productMatches(index, p, f))) return false;
+    return true;
+  });
+}
+
+function countMap(keys: Iterable<number>, counts: Map<number, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of keys) out[String(k)] = counts.get(k) ?? 0;
+  return out;
+}
+
+function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], result: readonly SkuRecord[]): Json {
+  const index = catalogIndex(ctx.data);
+  const filterKeys = [...new Set((index.filterGroupsByCategory.get(c.id) ?? []).flatMap((g) => [...g.filters.keys()]))].sort((a, b) => a - b);
+  const filterCounts = new Map<number, number>();
+  const manufacturerCounts = new Map<number, number>();
+  for (const s of result) {
+    for (const id of new Set(s.filterIds)) filterCounts.set(id, (filterCounts.get(id) ?? 0) + 1);
+    manufacturerCounts.set(s.manufacturer_id, (manufacturerCounts.get(s.manufacturer_id) ?? 0) + 1);
+  }
+  const out: Json = {
+    filters: countMap(filterKeys, filterCounts),
+    manufacturers: countMap([...new Set(all.map((s) => s.manufacturer_id))].sort((a, b) => a - b), manufacturerCounts),
+  };
+  if (!versionAtLeast(ctx.version, '3.2.1')) return out;
+  const shopKeys = [...new Set(all.flatMap((s) => (index.productsBySku.get(s.id) ?? []).map((p) => p.shop_id)))].sort((a, b) => a - b);
+  const shopCounts = new Map<number, number>();
+  for (const s of result) {
+    for (const shopId of new Set((index.productsBySku.get(s.id) ?? []).map((p) => p.shop_id))) {
+      shopCounts.set(shopId, (shopCounts.get(shopId) ?? 0) + 1);
+    }
+  }
+  const optionCounts = (options: readonly Option[], test: (p: ProductRecord, o: Option) => boolean): Json[] =>
+    options.map((o) => ({
+      id: o.id,
+      label: o.label,
+      count: result.filter((s) => (index.productsBySku.get(s.id) ?? []).some((p) => test(p, o))).length,
+    }));
+  out['shops'] = countMap(shopKeys, shopCounts);
+  out['availabilities'] = optionCounts(AVAILABILITIES, (p, o) => p.availabilityDays <= o.limit);
+  out['distances'] = optionCounts(DISTANCES, (p, o) => shopDistance(index, p.shop_id) <= o.limit);
+  return out;
+}
+
+function appliedFilters(ctx: ApiContext, f: SkuFilters): Json {
+  const out: Json = { q: f.q, manufacturer_ids: f.manufacturerIds, filter_ids: f.filterIds };
+  if (versionAtLeast(ctx.version, '3.2.1')) {
+    Object.assign(out, { shop_ids: f.shopIds, distance: f.distance?.id ?? null, availability: f.availability?.id ?? null });
+  }
+  return out;
+}
+
+function categorySkus(ctx: ApiContext): ApiResult {
+  const c = findCategory(ctx, ctx.params['category_id']);
+  const { methods, defaultMethod } = skuOrdering(ctx, c);
+  const rawOrderBy = ctx.query.get('order_by');
+  // The bug: the order_by check uses the fixed list of before 3.2.0, not the category's methods.
+  const accepted = ctx.fault === 'sku-order-by-pricevat-refused' ? STATIC_METHODS : methods;
+  if (rawOrderBy !== null && !(accepted as readonly string[]).includes(rawOrderBy)) {
+    throw invalidParameter(`order_by must be one of ${methods.join(', ')} (meta.order_by_methods), got "${rawOrderBy.slice(0, 64)}"`);
+  }
+  const orderBy = (rawOrderBy ?? defaultMethod) as SkuOrderMethod;
+  const dir = orderDirParam(ctx) ?? DEFAULT_DIRS[orderBy];
+
+  const includeMeta = listValues(ctx, 'include_meta');
+  for (const name of includeMeta) {
+    if (!(INCLUDE_META as readonly string[]).includes(name)) {
+      throw invalidParameter(`include_meta[] must be among ${INCLUDE_META.join(', ')}, got "${name.slice(0, 64)}"`);
+    }
+  }
+  const filters = readSkuFilters(ctx);
+  // Only leaf categories hold SKUs.
+  const all = c.childIds.length === 0 ? skusUnder(ctx, c.id) : [];
+  const result = filterSkus(ctx, c, all, filters);
+  const key = skuKey(orderBy);
+  const ordered = sortBy(result, (a, b) => key(a) - key(b), dir);
+
+  const meta: Json = {
+    ordered_by: orderBy,
+    order_by_methods: Object.fromEntries(methods.map((m) => [m, METHOD_LABELS[m]])),
+  };
+  if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result);
+  if (includeMeta.includes('applied_filters')) meta['applied_filters'] = appliedFilters(ctx, filters);
+  // The bug: favorited is left out, as on the other SKU listings.
+  const favorited = !(ctx.fault === 'category-skus-favorited-missing');
+  const favoritedIds = favoritedSkuIds(ctx);
+  return respondMany(ctx, 'skus', ordered, (s) => serializeSku(s, ctx, { favorited }, favoritedIds), { meta });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const catalogRoutes: RouteModule = (router) => {
+  // "category specifications endpoint" (3.1.1).
+  router.get('/categories/:id/specifications', categorySpecifications, { since: '3.1.1' });
+  router.get('/categories/:id/manufacturers', categoryManufacturers);
+  router.get('/categories/:category_id/filter_groups', filterGroups);
+  router.get('/categories/:category_id/skus', categorySkus);
 };

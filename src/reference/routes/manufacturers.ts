@@ -1,7 +1,64 @@
-// GET /manufacturers, /manufacturers/:id, /manufacturers/:id/categories, /manufacturers/:id/skus (spec "Endpoints").
+// GET /manufacturers, /manufacturers/:id, /manufacturers/:id/categories, /manufacturers/:id/skus
+// (spec "Endpoints > Manufacturers").
+//
+// Choices where the spec is silent:
+// - Unknown or non-integer ids: 404 RecordNotFound naming the Manufacturer.
+// - GET /manufacturers is ordered by id.
+// - /manufacturers/:id/categories: the leaf categories holding the manufacturer's SKUs. Default
+//   order name asc; popularity is the sum of the popularity of the manufacturer's SKUs in the
+//   category. order_by without order_dir: name asc, popularity desc.
+// - /manufacturers/:id/skus: default order popularity desc; price sorts by price_min.
+//   order_by without order_dir: price asc, popularity desc. The SKUs carry no favorited
+//   (see serializers/sku.ts).
+// - Names compare case-insensitively by code point; ties by id ascending in both directions.
+// - Every list is paginated (page, per); an invalid order_by or order_dir is 400
+//   InvalidParameter.
 
-import type { RouteModule } from '../router.ts';
+import type { CategoryRecord } from '../data.ts';
+import type { ApiResult } from '../http.ts';
+import type { SkuRecord } from '../model.ts';
+import type { ApiContext, RouteModule } from '../router.ts';
+import { serializeCategory } from '../serializers.ts';
+import { serializeManufacturer } from '../serializers/manufacturer.ts';
+import { serializeSku } from '../serializers/sku.ts';
+import { respondMany, respondOne } from '../shape.ts';
+import { catalogIndex, compareNames, findManufacturer, orderDirParam, sortBy, type Dir } from './catalog.ts';
+import { enumParam } from './params.ts';
 
-export const manufacturerRoutes: RouteModule = () => {
-  // Routes are added by the issue-3 work on this area.
+function manufacturerSkus(ctx: ApiContext, manufacturerId: number): readonly SkuRecord[] {
+  return catalogIndex(ctx.data).skusByManufacturer.get(manufacturerId) ?? [];
+}
+
+function categories(ctx: ApiContext): ApiResult {
+  const m = findManufacturer(ctx, ctx.params['id']);
+  const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? 'name';
+  const dir: Dir = orderDirParam(ctx) ?? (orderBy === 'name' ? 'asc' : 'desc');
+  const popularity = new Map<number, number>();
+  for (const s of manufacturerSkus(ctx, m.id)) popularity.set(s.category_id, (popularity.get(s.category_id) ?? 0) + s.popularity);
+  const found = [...popularity.keys()].map((id) => ctx.data.categories.get(id)).filter((c): c is CategoryRecord => c !== undefined);
+  const compare =
+    orderBy === 'name'
+      ? (a: CategoryRecord, b: CategoryRecord) => compareNames(a.name, b.name)
+      : (a: CategoryRecord, b: CategoryRecord) => popularity.get(a.id)! - popularity.get(b.id)!;
+  return respondMany(ctx, 'categories', sortBy(found, compare, dir), (c) =>
+    serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault }),
+  );
+}
+
+function skus(ctx: ApiContext): ApiResult {
+  const m = findManufacturer(ctx, ctx.params['id']);
+  const orderBy = enumParam(ctx, 'order_by', ['price', 'popularity'] as const) ?? 'popularity';
+  const dir: Dir = orderDirParam(ctx) ?? (orderBy === 'price' ? 'asc' : 'desc');
+  const compare =
+    orderBy === 'price' ? (a: SkuRecord, b: SkuRecord) => a.price_min - b.price_min : (a: SkuRecord, b: SkuRecord) => a.popularity - b.popularity;
+  return respondMany(ctx, 'skus', sortBy(manufacturerSkus(ctx, m.id), compare, dir), (s) => serializeSku(s, ctx));
+}
+
+export const manufacturerRoutes: RouteModule = (router) => {
+  router.get('/manufacturers', (ctx) =>
+    respondMany(ctx, 'manufacturers', [...ctx.data.manufacturers.values()].sort((a, b) => a.id - b.id), serializeManufacturer),
+  );
+  router.get('/manufacturers/:id', (ctx) => respondOne(ctx, 'manufacturer', findManufacturer(ctx, ctx.params['id']), serializeManufacturer));
+  router.get('/manufacturers/:id/categories', categories);
+  router.get('/manufacturers/:id/skus', skus);
 };

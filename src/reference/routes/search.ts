@@ -1,7 +1,260 @@
-// GET /search, GET /autocomplete (spec "Endpoints").
+// GET /search, GET /autocomplete (spec "Endpoints > Search", "Search result meta",
+// "Autocomplete item").
+//
+// Matching: q is split into words (case- and accent-insensitive); a word of q matches a word
+// of a name when it begins it ("lap" matches "Laptops"). A SKU matches when every word of q
+// matches a word of its name, display_name, manufacturer name or of a category name on its
+// path. A q without any letter or digit matches nothing.
+//
+// Choices where the spec is silent:
+// - q is trimmed and inner runs of whitespace become one space; the result is meta.q and its
+//   length (in characters) must be at least 2. A missing q is the same 422 InvalidSearch as a
+//   short one.
+// - categories: the categories whose own name matches q, and the leaf categories holding a
+//   matching SKU; match_count is the number of matching SKUs in the category and below it.
+//   Ordered by match_count descending, then id. Categories carry the list fields plus
+//   match_count; family_id is only on meta.strong_matches.category (the "some search
+//   responses"), from 3.1.2.
+// - Before 3.2.0 ("adult content shown in Category and Search") categories flagged adult (the
+//   flag itself, not inherited by descendants) and the SKUs directly in them are left out of
+//   search (categories, match_count, strong matches, alternatives) and autocomplete.
+// - strong_matches: category: the category whose name equals q word for word (lowest id);
+//   manufacturer: the manufacturer whose whole name appears in q word for word (longest name,
+//   then lowest id); sku: the matching SKU whose name or display_name equals q word for word,
+//   else the only matching SKU when exactly one matches. A kind without a match is absent, so
+//   strong_matches may be {}. The category carries match_count; the sku has no favorited.
+// - alternatives, only when q finds nothing: a spelling alternative replaces each word that
+//   begins no known word with the nearest known word (edit distance with transpositions, at
+//   most 1 for words of up to 4 letters, 2 for longer ones, none for words under 3 letters):
+//   {term, important: true, count}. When there is none (or it finds nothing too) and q has
+//   several words, the words that find nothing alone are dropped: {term, important: false,
+//   count, drop: [{token, dropped}] for every word}. count is the number of categories the
+//   term finds (its meta.pagination.total_results). Terms are lower-case; a repeated word
+//   counts once; a q of more than 8 distinct words gets no alternatives (a cost bound).
+// - Autocomplete: a missing or blank q gives an empty list. Suggestions are category names
+//   (all but the root; d = that category), manufacturer names (no d) and SKU display names
+//   (d = the SKU's category) in which q begins a word; i is that word's index in k. Categories first,
+//   then manufacturers, then SKUs, each by i, then name, then id; duplicates of k (ignoring
+//   case) are dropped; at most 10 items. Not paginated.
 
-import type { RouteModule } from '../router.ts';
+import type { CategoryRecord } from '../data.ts';
+import { ApiError, type ApiResult } from '../http.ts';
+import type { SkuRecord } from '../model.ts';
+import type { ApiContext, RouteModule } from '../router.ts';
+import { serializeCategory } from '../serializers.ts';
+import { serializeManufacturer } from '../serializers/manufacturer.ts';
+import { serializeSku } from '../serializers/sku.ts';
+import { respondMany } from '../shape.ts';
+import { applyVersion, versionAtLeast } from '../versioning.ts';
+import { catalogIndex, compareNames, matchesAll, words, type CatalogIndex } from './catalog.ts';
 
-export const searchRoutes: RouteModule = () => {
-  // Routes are added by the issue-3 work on this area.
+type Json = Record<string, unknown>;
+
+const MIN_QUERY_LENGTH = 2;
+const AUTOCOMPLETE_LIMIT = 10;
+
+interface Hit {
+  category: CategoryRecord;
+  count: number;
+}
+
+interface Outcome {
+  hits: Hit[];
+  skus: SkuRecord[];
+}
+
+/** Before 3.2.0 adult categories (and their SKUs) are left out. */
+function visibility(ctx: ApiContext): (categoryId: number) => boolean {
+  if (versionAtLeast(ctx.version, '3.2.0')) return () => true;
+  return (id) => ctx.data.categories.get(id)?.adult !== true;
+}
+
+function runSearch(ctx: ApiContext, tokens: readonly string[]): Outcome {
+  if (tokens.length === 0) return { hits: [], skus: [] };
+  const index = catalogIndex(ctx.data);
+  const visible = visibility(ctx);
+  const counts = new Map<number, number>();
+  const skus: SkuRecord[] = [];
+  for (const s of [...ctx.data.skus.values()].sort((a, b) => a.id - b.id)) {
+    if (!visible(s.category_id) || !matchesAll(index.skuWords.get(s.id) ?? [], tokens)) continue;
+    skus.push(s);
+    for (const id of ctx.data.categories.get(s.category_id)?.pathIds ?? [s.category_id]) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const hits = ctx.data.categoryList
+    .filter((c) => visible(c.id))
+    .filter((c) => matchesAll(index.categoryWords.get(c.id) ?? [], tokens) || (c.childIds.length === 0 && (counts.get(c.id) ?? 0) > 0))
+    .map((c) => ({ category: c, count: counts.get(c.id) ?? 0 }))
+    .sort((a, b) => b.count - a.count || a.category.id - b.category.id);
+  return { hits, skus };
+}
+
+/** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+function correction(index: CatalogIndex, token: string): string | null {
+  if (token.length < 3) return null;
+  const max = token.length <= 4 ? 1 : 2;
+  let best: string | null = null;
+  let bestDistance = max + 1;
+  for (const w of index.vocabulary) {
+    if (Math.abs(w.length - token.length) >= bestDistance) continue;
+    const d = editDistance(token, w);
+    if (d < bestDistance) {
+      best = w;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Alternatives are worked out for queries of up to this many distinct words (cost bound). */
+const MAX_ALTERNATIVE_WORDS = 8;
+
+function alternatives(ctx: ApiContext, tokens: readonly string[], found: number): Json[] {
+  if (found > 0 || tokens.length === 0 || tokens.length > MAX_ALTERNATIVE_WORDS) return [];
+  const index = catalogIndex(ctx.data);
+  let base = [...tokens];
+  const known = (t: string): boolean => index.vocabulary.some((w) => w.startsWith(t));
+  const corrected = tokens.map((t) => (known(t) ? t : (correction(index, t) ?? t)));
+  if (corrected.some((t, i) => t !== tokens[i])) {
+    const count = runSearch(ctx, corrected).hits.length;
+    if (count > 0) return [{ term: corrected.join(' '), important: true, count }];
+    base = corrected;
+  }
+  if (base.length < 2) return [];
+  const kept = base.filter((t) => runSearch(ctx, [t]).hits.length > 0);
+  if (kept.length === 0 || kept.length === base.length) return [];
+  const count = runSearch(ctx, kept).hits.length;
+  if (count === 0) return [];
+  return [{ term: kept.join(' '), important: false, count, drop: base.map((t) => ({ token: t, dropped: !kept.includes(t) })) }];
+}
+
+function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0 || needle.length > haystack.length) return false;
+  for (let i = 0; i + needle.length <= haystack.length; i++) {
+    if (needle.every((w, j) => haystack[i + j] === w)) return true;
+  }
+  return false;
+}
+
+function searchCategory(ctx: ApiContext, c: CategoryRecord, count: number, strong: boolean): Json {
+  const out = serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault });
+  if (strong) out['family_id'] = c.familyId;
+  out['match_count'] = count;
+  return applyVersion('category', out, ctx.version);
+}
+
+function strongMatches(ctx: ApiContext, tokens: readonly string[], outcome: Outcome): Json {
+  const index = catalogIndex(ctx.data);
+  const visible = visibility(ctx);
+  const key = tokens.join(' ');
+  const out: Json = {};
+  const category = ctx.data.categoryList.find((c) => visible(c.id) && (index.categoryWords.get(c.id) ?? []).join(' ') === key);
+  if (category) {
+    const count = outcome.hits.find((h) => h.category.id === category.id)?.count ?? 0;
+    out['category'] = searchCategory(ctx, category, count, true);
+  }
+  let manufacturer: { id: number; size: number } | null = null;
+  for (const m of ctx.data.manufacturers.values()) {
+    const mw = index.manufacturerWords.get(m.id) ?? [];
+    if (!containsRun(tokens, mw)) continue;
+    if (!manufacturer || mw.length > manufacturer.size || (mw.length === manufacturer.size && m.id < manufacturer.id)) {
+      manufacturer = { id: m.id, size: mw.length };
+    }
+  }
+  if (manufacturer) out['manufacturer'] = serializeManufacturer(ctx.data.manufacturers.get(manufacturer.id)!);
+  const sku =
+    outcome.skus.find((s) => words(s.name).join(' ') === key || words(s.display_name).join(' ') === key) ??
+    (outcome.skus.length === 1 ? outcome.skus[0] : undefined);
+  if (sku) out['sku'] = serializeSku(sku, ctx);
+  return out;
+}
+
+function search(ctx: ApiContext): ApiResult {
+  const q = (ctx.query.get('q') ?? '').trim().replace(/\s+/g, ' ');
+  // The bug: the length check lets one character through.
+  const min = ctx.fault === 'search-short-query-accepted' ? 1 : MIN_QUERY_LENGTH;
+  if ([...q].length < min) {
+    throw new ApiError(422, 'InvalidSearch', [`The search query must have at least ${MIN_QUERY_LENGTH} characters, got ${[...q].length}`]);
+  }
+  const queryWords = words(q);
+  const tokens = [...new Set(queryWords)];
+  const outcome = runSearch(ctx, tokens);
+  if (ctx.fault === 'search-no-match-404' && outcome.hits.length === 0) {
+    throw new ApiError(404, 'RecordNotFound', [`No category matches "${q.slice(0, 64)}"`]);
+  }
+  const meta: Json = {
+    q,
+    alternatives: alternatives(ctx, tokens, outcome.hits.length),
+    strong_matches: strongMatches(ctx, queryWords, outcome),
+  };
+  return respondMany(ctx, 'categories', outcome.hits, (h) => searchCategory(ctx, h.category, h.count, false), { meta });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Autocomplete
+
+interface Suggestion {
+  k: string;
+  i: number;
+  d: { n: string; id: number } | null;
+  id: number;
+}
+
+/** Index in `phrase` where `q` (lower case) begins a word, or -1. */
+function wordStart(phrase: string, q: string): number {
+  const lower = phrase.toLowerCase();
+  for (let i = lower.indexOf(q); i >= 0; i = lower.indexOf(q, i + 1)) {
+    if (i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1]!)) return i;
+  }
+  return -1;
+}
+
+function autocomplete(ctx: ApiContext): ApiResult {
+  const q = (ctx.query.get('q') ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+  const items: Suggestion[] = [];
+  if (q !== '') {
+    const visible = visibility(ctx);
+    const group = (list: Suggestion[]): Suggestion[] => list.sort((a, b) => a.i - b.i || compareNames(a.k, b.k) || a.id - b.id);
+    const suggest = (k: string, id: number, d: Suggestion['d']): Suggestion[] => {
+      const i = wordStart(k, q);
+      return i < 0 ? [] : [{ k, i, d, id }];
+    };
+    const categories = ctx.data.categoryList
+      .filter((c) => c.id !== ctx.data.rootId && visible(c.id))
+      .flatMap((c) => suggest(c.name, c.id, { n: c.name, id: c.id }));
+    const manufacturers = [...ctx.data.manufacturers.values()].flatMap((m) => suggest(m.name, m.id, null));
+    const skus = [...ctx.data.skus.values()]
+      .filter((s) => visible(s.category_id))
+      .flatMap((s) => {
+        const c = ctx.data.categories.get(s.category_id);
+        return suggest(s.display_name, s.id, c ? { n: c.name, id: c.id } : null);
+      });
+    const seen = new Set<string>();
+    for (const s of [...group(categories), ...group(manufacturers), ...group(skus)]) {
+      const k = s.k.toLowerCase();
+      if (seen.has(k)) continue;
+      seen.add(k);
+      items.push(s);
+      if (items.length === AUTOCOMPLETE_LIMIT) break;
+    }
+  }
+  const serialize = (s: Suggestion): Json => applyVersion('autocomplete', { k: s.k, i: s.i, ...(s.d ? { d: s.d } : {}) }, ctx.version);
+  return respondMany(ctx, 'autocomplete', items, serialize, { paginate: false });
+}
+
+export const searchRoutes: RouteModule = (router) => {
+  router.get('/search', search);
+  router.get('/autocomplete', autocomplete);
 };

@@ -1,0 +1,77 @@
+// Serializer of the SKU resource (spec "Resources and their fields > SKU"), for every endpoint
+// that returns SKUs (category and manufacturer listings, search strong matches, single SKUs,
+// embeds). Blank fields are present with value null.
+//
+// favorited (choice): the SKU table says "user-authenticated requests; category SKU listing" and
+// the Change history "favorited on Category Skus" (3.1.0). The reference reads both conditions
+// together: favorited is present only where the caller asks for it (the category SKU listing,
+// GET /categories/:category_id/skus) and only for a user token; it is absent (not false) for
+// application tokens, on every other SKU response, and before 3.1.0. It is true when the user
+// has a favorite for the SKU in any list (owned favorites included).
+
+import type { FaultName } from '../faults.ts';
+import type { SkuRecord } from '../model.ts';
+import type { ApiContext } from '../router.ts';
+import { applyVersion } from '../versioning.ts';
+
+type Json = Record<string, unknown>;
+
+/** What the serializer reads from the request. */
+export type SkuContext = Pick<ApiContext, 'version' | 'userId' | 'data'> & { readonly fault: FaultName | null };
+
+export interface SkuOptions {
+  /**
+   * true on the category SKU listing: adds favorited when the request has a user token.
+   * Default false.
+   */
+  favorited?: boolean;
+}
+
+/** Ids of the SKUs the request's user has favorited (empty for an application token). */
+export function favoritedSkuIds(ctx: SkuContext): Set<number> {
+  const ids = new Set<number>();
+  if (ctx.userId === null) return ids;
+  for (const f of ctx.data.favorites.values()) if (f.user_id === ctx.userId) ids.add(f.sku_id);
+  return ids;
+}
+
+/**
+ * Every field of the SKU table, in its order; fields the requested version lacks are removed.
+ * `favoritedIds` may be passed to avoid recomputing favoritedSkuIds for each SKU of a page.
+ */
+export function serializeSku(s: SkuRecord, ctx: SkuContext, opts: SkuOptions = {}, favoritedIds?: ReadonlySet<number>): Json {
+  const out: Json = {
+    id: s.id,
+    ean: s.ean,
+    pn: s.pn,
+    name: s.name,
+    display_name: s.display_name,
+    category_id: s.category_id,
+    first_product_shop_info: s.first_product_shop_info,
+    click_url: s.click_url,
+    price_max: s.price_max,
+    price_min: s.price_min,
+    reviewscore: s.reviewscore,
+    shop_count: s.shop_count,
+    plain_spec_summary: s.plain_spec_summary,
+    manufacturer_id: s.manufacturer_id,
+    future: s.future,
+    reviews_count: s.reviews_count,
+    virtual: s.virtual,
+    images: { main: s.images.main, alternatives: [...s.images.alternatives] },
+    web_uri: s.web_uri,
+  };
+  if (opts.favorited === true && ctx.userId !== null) {
+    out['favorited'] = (favoritedIds ?? favoritedSkuIds(ctx)).has(s.id);
+  }
+  Object.assign(out, {
+    comparable: s.comparable,
+    reviewable: s.reviewable,
+    name_source: s.name_source,
+    sizes: s.sizes === null ? null : [...s.sizes],
+    ecommerce_enabled: s.ecommerce_enabled,
+    unit_price: s.unit_price,
+    description: s.description,
+  });
+  return applyVersion('sku', out, ctx.version);
+}
