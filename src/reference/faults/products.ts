@@ -2,4 +2,49 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const PRODUCT_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const PRODUCT_FAULTS = {
+  'sku-specifications-paginated': {
+    requirement: 'SKU-14',
+    description: 'GET /skus/:id/specifications is paginated: meta.pagination is added and per cuts the list.',
+  },
+  'sku-specifications-sorted-by-name': {
+    requirement: 'CHG-7',
+    description: 'SKU specifications come sorted by name instead of by their order field.',
+  },
+  'final-price-omits-payment-cost': {
+    requirement: 'PRD-14',
+    description: 'blp.final_price is price plus shipping cost only, leaving out the payment method cost.',
+  },
+  'order-by-final-price-sorts-by-net-price': {
+    requirement: 'PRD-14',
+    description: 'order_by=final_price is reported in meta.ordered_by but the products are sorted by net price.',
+  },
+  'size-filter-includes-next-size': {
+    requirement: 'PRD-15',
+    description: 'The size filter 40 also keeps products whose size is exactly 41 (the upper bound is inclusive).',
+  },
+  'price-history-older-than-six-months': {
+    requirement: 'HIST-3',
+    description: 'Price history starts 240 days back, older than the 6-month window.',
+  },
+  'too-new-sku-has-price-history': {
+    requirement: 'HIST-4',
+    description: 'A too-new SKU returns the price history of the days it has instead of no data.',
+  },
+  'shop-review-score-not-rounded': {
+    requirement: 'SHOP-3',
+    description: 'Shop review_score is the live average of the counted reviews, not rounded to 1 decimal.',
+  },
+  'unstructured-address-fields-not-null': {
+    requirement: 'SHOP-13',
+    description: 'The embedded address of an unstructured location carries parts split from full_address instead of null fields.',
+  },
+  'product-embed-shop-ignored': {
+    requirement: 'PRD-13',
+    description: 'GET /products/:id ignores embed=shop: the product comes without its shop.',
+  },
+  'location-of-other-shop-served': {
+    requirement: 'SHOP-18',
+    description: "GET /shops/:shop_id/locations/:id serves a location of another shop instead of 404.",
+  },
+} satisfies Record<string, FaultInfo>;

@@ -1,7 +1,265 @@
-// GET /products/:id, GET /shops/:shop_id/products/search (spec "Endpoints").
+// GET /products/:id and GET /shops/:shop_id/products/search (spec "Endpoints > SKUs and their
+// products"), and the product-list machinery that GET /skus/:id/products and
+// /skus/:id/product_cards share (ordering, filters, meta).
+//
+// Choices where the spec is silent:
+// - Personalization: blp and meta.personalization use the requesting user's personalization; an
+//   application token, or a user who has none, gets defaultPersonalization (serializers/
+//   product.ts: a quick_address labelled "Map centre" at the centroid of the dataset's shop
+//   locations, address_id null, country_code the locations' country, payment method spot_cash).
+//   blp rules are at the top of serializers/product.ts.
+// - order_by: net_price (default) sorts by price, then id; final_price sorts by blp.final_price,
+//   products whose final_price is null (payment method not offered) last, then by price, then
+//   id. Any other value is 400 InvalidParameter. order_dir is not taken (ascending only).
+//   final_price ordering is accepted in every version (the blp it sorts by is shown from 3.2.0).
+// - Filters (size, distance, availability, zero_installments) arrived in 3.2.1: older versions
+//   ignore them (no filtering, no validation). In 3.2.1 an empty value means "no filter"; a bad
+//   value is 400 InvalidParameter.
+//   - size: a number x (e.g. "40", "40.5") keeps products with a size whose number is in
+//     [x, x+1); any other text keeps products with a size of exactly that label (case-insensitive).
+//   - distance: km, a non-negative number; keeps products of shops with a location within that
+//     distance of the personalization's location.
+//   - availability: a non-negative integer n of days; keeps products available within n days
+//     ("0": immediately).
+//   - zero_installments: true/false (1/0); true keeps products of shops offering zero-commission
+//     installments, false filters nothing.
+// - include_meta (also include_meta[]; comma-separated values accepted): "filters" adds
+//   meta.filters in every version; any other value is 400 InvalidParameter. meta.filters is
+//   computed over the whole list before filtering: distance_ranges and availability_wordings map
+//   the accepted filter values to labels; size_filter lists the whole sizes present (numeric
+//   ascending, then labels); zero_commission_installments tells whether any shop of the list
+//   offers them.
+// - Product lists are paginated (meta.pagination, Link) and offer embed / embed_ids / include
+//   of shop. meta key order: ordered_by, personalization, filters, pagination.
+// - GET /shops/:shop_id/products/search: shop_uid is matched as a string, exactly (surrounding
+//   spaces ignored), against the products of that shop (Product.shop_uid is a string); a
+//   non-integer shop_uid is accepted and simply matches what it matches (often nothing: 200 with
+//   an empty list). A missing or blank shop_uid is 400 ParameterMissing; an unknown shop is 404.
+//   The search takes the product-list parameters too.
+// - GET /products/:id: embed=shop (and embed_ids / include) as on lists; meta is
+//   {personalization} only.
 
-import type { RouteModule } from '../router.ts';
+import type { ProductRecord, ProductSize } from '../model.ts';
+import type { ApiResult } from '../http.ts';
+import type { ApiContext, RouteModule } from '../router.ts';
+import {
+  computeBlp,
+  nearestLocationKm,
+  personalizationOf,
+  serializePersonalization,
+  serializeProduct,
+  type Blp,
+} from '../serializers/product.ts';
+import { shopJson } from '../serializers/shop.ts';
+import { respondMany, respondOne, type Link } from '../shape.ts';
+import { versionAtLeast } from '../versioning.ts';
+import { enumParam, findById, invalidParameter, parameterMissing, toBoolean } from './params.ts';
 
-export const productRoutes: RouteModule = () => {
-  // Routes are added by the issue-3 work on this area.
+type Json = Record<string, unknown>;
+
+/** A product with its blp for this request. */
+export interface ProductEntry {
+  product: ProductRecord;
+  blp: Blp;
+}
+
+export const ORDER_BY = ['net_price', 'final_price'] as const;
+export type ProductOrder = (typeof ORDER_BY)[number];
+
+/** Filter values meta.filters offers (accepted values -> labels). */
+export const DISTANCE_RANGES: Readonly<Record<string, string>> = Object.freeze({
+  '1': 'Up to 1 km',
+  '5': 'Up to 5 km',
+  '10': 'Up to 10 km',
+  '25': 'Up to 25 km',
+  '50': 'Up to 50 km',
+});
+export const AVAILABILITY_WORDINGS: Readonly<Record<string, string>> = Object.freeze({
+  '0': 'Available immediately',
+  '3': 'Delivery within 1 to 3 days',
+  '7': 'Delivery within 4 to 7 days',
+  '15': 'Delivery within 8 to 15 days',
+});
+
+function listParam(ctx: ApiContext, name: string): string[] {
+  return [...ctx.query.getAll(name), ...ctx.query.getAll(`${name}[]`)]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** include_meta values of the request; 400 for a value the endpoint does not know. */
+export function includeMeta(ctx: ApiContext, allowed: readonly string[]): Set<string> {
+  const values = listParam(ctx, 'include_meta');
+  for (const v of values) {
+    if (!allowed.includes(v)) {
+      throw invalidParameter(`include_meta=${v.slice(0, 64)}: unknown meta; this endpoint offers ${allowed.join(', ')}`);
+    }
+  }
+  return new Set(values);
+}
+
+/** A size label as a number ("40", "40.5", "40,5"), or null. */
+function sizeNumber(label: string): number | null {
+  const t = label.trim().replace(',', '.');
+  return /^\d{1,4}(\.\d{1,3})?$/.test(t) ? Number(t) : null;
+}
+
+function sizeMatches(filter: string, sizes: readonly ProductSize[], ctx: ApiContext): boolean {
+  const x = sizeNumber(filter);
+  if (x === null) return sizes.some((s) => s.value.trim().toLowerCase() === filter.trim().toLowerCase());
+  return sizes.some((s) => {
+    const v = sizeNumber(s.value);
+    if (v === null || v < x) return false;
+    return ctx.fault === 'size-filter-includes-next-size' ? v <= x + 1 : v < x + 1;
+  });
+}
+
+interface Filters {
+  size?: string;
+  distance?: number;
+  availability?: number;
+  zeroInstallments?: boolean;
+}
+
+function nonEmpty(ctx: ApiContext, name: string): string | undefined {
+  const raw = ctx.query.get(name);
+  return raw === null || raw.trim() === '' ? undefined : raw.trim();
+}
+
+function parseFilters(ctx: ApiContext): Filters {
+  if (!versionAtLeast(ctx.version, '3.2.1')) return {};
+  const f: Filters = {};
+  const size = nonEmpty(ctx, 'size');
+  if (size !== undefined) f.size = size;
+  const distance = nonEmpty(ctx, 'distance');
+  if (distance !== undefined) {
+    if (!/^\d{1,6}(\.\d{1,6})?$/.test(distance)) throw invalidParameter(`distance must be a number of km, got "${distance.slice(0, 64)}"`);
+    f.distance = Number(distance);
+  }
+  const availability = nonEmpty(ctx, 'availability');
+  if (availability !== undefined) {
+    if (!/^\d{1,6}$/.test(availability)) {
+      throw invalidParameter(`availability must be a non-negative integer of days (0: immediate), got "${availability.slice(0, 64)}"`);
+    }
+    f.availability = Number(availability);
+  }
+  const zero = nonEmpty(ctx, 'zero_installments');
+  if (zero !== undefined) f.zeroInstallments = toBoolean(zero, 'zero_installments');
+  return f;
+}
+
+function compareEntries(order: ProductOrder, ctx: ApiContext): (a: ProductEntry, b: ProductEntry) => number {
+  const byNet = (a: ProductEntry, b: ProductEntry): number => a.product.price - b.product.price || a.product.id - b.product.id;
+  if (order === 'net_price' || ctx.fault === 'order-by-final-price-sorts-by-net-price') return byNet;
+  return (a, b) => {
+    const fa = a.blp.final_price;
+    const fb = b.blp.final_price;
+    if (fa === null && fb !== null) return 1;
+    if (fa !== null && fb === null) return -1;
+    return (fa ?? 0) - (fb ?? 0) || byNet(a, b);
+  };
+}
+
+function filterMeta(ctx: ApiContext, products: readonly ProductRecord[]): Json {
+  const whole = new Set<number>();
+  const labels = new Set<string>();
+  for (const p of products) {
+    for (const s of p.sizes) {
+      const n = sizeNumber(s.value);
+      if (n === null) labels.add(s.value);
+      else whole.add(Math.floor(n));
+    }
+  }
+  const shops = new Set(products.map((p) => p.shop_id));
+  return {
+    distance_ranges: { ...DISTANCE_RANGES },
+    availability_wordings: { ...AVAILABILITY_WORDINGS },
+    size_filter: [...[...whole].sort((a, b) => a - b).map(String), ...[...labels].sort()],
+    zero_commission_installments: [...shops].some((id) => ctx.data.shops.get(id)?.zeroCommissionInstallments === true),
+  };
+}
+
+export interface ProductListing {
+  /** Filtered and ordered. */
+  entries: ProductEntry[];
+  /** meta without pagination: ordered_by, personalization and (when asked) filters. */
+  meta: Json;
+}
+
+/** Orders and filters `products` as the request asks, with each product's blp. */
+export function productListing(ctx: ApiContext, products: readonly ProductRecord[]): ProductListing {
+  const order = enumParam(ctx, 'order_by', ORDER_BY) ?? 'net_price';
+  const metas = includeMeta(ctx, ['filters']);
+  const filters = parseFilters(ctx);
+  const pers = personalizationOf(ctx.data, ctx.userId);
+  let entries = products.map((product) => ({ product, blp: computeBlp(ctx.data, product, pers, ctx.fault) }));
+  if (filters.size !== undefined) {
+    const size = filters.size;
+    entries = entries.filter((e) => sizeMatches(size, e.product.sizes, ctx));
+  }
+  if (filters.distance !== undefined) {
+    const max = filters.distance;
+    entries = entries.filter((e) => {
+      const shop = ctx.data.shops.get(e.product.shop_id);
+      const nearest = shop ? nearestLocationKm(ctx.data, shop, pers) : null;
+      return nearest !== null && nearest <= max;
+    });
+  }
+  if (filters.availability !== undefined) {
+    const days = filters.availability;
+    entries = entries.filter((e) => e.product.availabilityDays <= days);
+  }
+  if (filters.zeroInstallments === true) {
+    entries = entries.filter((e) => ctx.data.shops.get(e.product.shop_id)?.zeroCommissionInstallments === true);
+  }
+  entries.sort(compareEntries(order, ctx));
+  const meta: Json = { ordered_by: order, personalization: serializePersonalization(pers) };
+  if (metas.has('filters')) meta['filters'] = filterMeta(ctx, products);
+  return { entries, meta };
+}
+
+/** The shop of a product (embed=shop, embed_ids=shop, include=shop). */
+export function shopLink(ctx: ApiContext): Link<ProductEntry> {
+  return {
+    name: 'shop',
+    plural: 'shops',
+    idOf: (e) => (ctx.data.shops.has(e.product.shop_id) ? e.product.shop_id : null),
+    objectOf: (e) => {
+      const shop = ctx.data.shops.get(e.product.shop_id);
+      return shop ? shopJson(ctx, shop) : null;
+    },
+  };
+}
+
+export function productJson(ctx: ApiContext, e: ProductEntry, color = false): Json {
+  return serializeProduct(e.product, { version: ctx.version, blp: e.blp, color });
+}
+
+/** `{products, meta}` for a product list. */
+export function respondProducts(ctx: ApiContext, products: readonly ProductRecord[]): ApiResult {
+  const { entries, meta } = productListing(ctx, products);
+  return respondMany(ctx, 'products', entries, (e) => productJson(ctx, e), { links: [shopLink(ctx)], meta });
+}
+
+export const productRoutes: RouteModule = (router) => {
+  router.get('/products/:id', (ctx) => {
+    const product = findById(ctx.data.products, ctx.params['id'], 'Product');
+    const pers = personalizationOf(ctx.data, ctx.userId);
+    const entry: ProductEntry = { product, blp: computeBlp(ctx.data, product, pers, ctx.fault) };
+    const result = respondOne(ctx, 'product', entry, (e) => productJson(ctx, e), {
+      links: [shopLink(ctx)],
+      meta: { personalization: serializePersonalization(pers) },
+    });
+    if (ctx.fault === 'product-embed-shop-ignored') delete ((result.body as Json)['product'] as Json)['shop'];
+    return result;
+  });
+
+  router.get('/shops/:shop_id/products/search', (ctx) => {
+    const shop = findById(ctx.data.shops, ctx.params['shop_id'], 'Shop');
+    const uid = ctx.query.get('shop_uid');
+    if (uid === null || uid.trim() === '') throw parameterMissing('shop_uid');
+    const matches = [...ctx.data.products.values()].filter((p) => p.shop_id === shop.id && p.shop_uid === uid.trim());
+    return respondProducts(ctx, matches);
+  });
 };

@@ -1,7 +1,115 @@
-// GET /shops/:id, /shops/search, /shops/:id/reviews, /shops/:shop_id/locations, /shops/:shop_id/locations/:id (spec "Endpoints").
+// GET /shops/:id, /shops/search, /shops/:id/reviews, /shops/:shop_id/locations,
+// /shops/:shop_id/locations/:id (spec "Endpoints > Shops"). GET /shops/:shop_id/products/search
+// is in ./products.ts.
+//
+// Choices where the spec is silent:
+// - GET /shops/search: q is required (missing or blank: 400 ParameterMissing). A shop matches
+//   when its name contains q, ignoring case, accents and surrounding spaces; results are ordered
+//   by id and paginated; meta is {pagination}.
+// - Shop reviews: newest first (created_at descending, then id descending), paginated.
+//   include_meta=shop_rating_breakdown (or include_meta[]=) adds meta.shop_rating_breakdown:
+//   always two entries, positive then negative, counting all the shop's reviews (negative true
+//   is a negative impression); percentages are integers by largest remainder, summing to 100
+//   when there are reviews and both 0 when there are none. Another include_meta value is 400
+//   InvalidParameter. Shop reviews have no linked names.
+// - Locations: ordered by id, paginated. address is linked (embed, embed_ids, include) on the
+//   collection and on a single location. The address of an unstructured location has id and
+//   every other field null. A location of another shop under /shops/:shop_id/locations/:id is
+//   404 RecordNotFound (Location), as is an unknown id.
+// - shipping.shipping_cost_enabled is sent from 3.1.1 on; review_score is rounded to 1 decimal.
 
-import type { RouteModule } from '../router.ts';
+import type { LocationRecord, ShopRecord, ShopReviewRecord } from '../model.ts';
+import { recordNotFound } from '../http.ts';
+import type { ApiContext, RouteModule } from '../router.ts';
+import { serializeLocation, serializeLocationAddress, serializeShopReview, shopJson } from '../serializers/shop.ts';
+import { respondMany, respondOne, type Link } from '../shape.ts';
+import { findById, parameterMissing, parseId } from './params.ts';
+import { includeMeta } from './products.ts';
 
-export const shopRoutes: RouteModule = () => {
-  // Routes are added by the issue-3 work on this area.
+type Json = Record<string, unknown>;
+
+function reviewsOf(ctx: ApiContext, shop: ShopRecord): ShopReviewRecord[] {
+  return [...ctx.data.shopReviews.values()].filter((r) => r.shopId === shop.id);
+}
+
+function normalize(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+}
+
+/** Integer percentages of `counts` by largest remainder: they sum to 100 unless all are 0. */
+export function percentages(counts: readonly number[]): number[] {
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (total === 0) return counts.map(() => 0);
+  const exact = counts.map((c) => (c * 100) / total);
+  const out = exact.map(Math.floor);
+  let left = 100 - out.reduce((a, b) => a + b, 0);
+  const order = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    out[i]! += 1;
+    left -= 1;
+  }
+  return out;
+}
+
+function ratingBreakdown(reviews: readonly ShopReviewRecord[]): Json[] {
+  const negative = reviews.filter((r) => r.negative).length;
+  const counts = [reviews.length - negative, negative];
+  const pct = percentages(counts);
+  return [
+    { impression: 'positive', percentage: pct[0], count: counts[0] },
+    { impression: 'negative', percentage: pct[1], count: counts[1] },
+  ];
+}
+
+function addressLink(ctx: ApiContext): Link<LocationRecord> {
+  return {
+    name: 'address',
+    plural: 'addresses',
+    idOf: (l) => l.address.id,
+    objectOf: (l) => serializeLocationAddress(l, ctx.fault),
+  };
+}
+
+function locationsOf(ctx: ApiContext, shop: ShopRecord): LocationRecord[] {
+  return [...ctx.data.locations.values()].filter((l) => l.shopId === shop.id).sort((a, b) => a.id - b.id);
+}
+
+export const shopRoutes: RouteModule = (router) => {
+  router.get('/shops/search', (ctx) => {
+    const q = ctx.query.get('q');
+    if (q === null || q.trim() === '') throw parameterMissing('q');
+    const needle = normalize(q);
+    const shops = [...ctx.data.shops.values()].filter((s) => normalize(s.name).includes(needle)).sort((a, b) => a.id - b.id);
+    return respondMany(ctx, 'shops', shops, (s) => shopJson(ctx, s));
+  });
+
+  router.get('/shops/:id', (ctx) => {
+    const shop = findById(ctx.data.shops, ctx.params['id'], 'Shop');
+    return respondOne(ctx, 'shop', shop, (s) => shopJson(ctx, s));
+  });
+
+  router.get('/shops/:id/reviews', (ctx) => {
+    const shop = findById(ctx.data.shops, ctx.params['id'], 'Shop');
+    const metas = includeMeta(ctx, ['shop_rating_breakdown']);
+    const reviews = reviewsOf(ctx, shop).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id));
+    const meta: Json = {};
+    if (metas.has('shop_rating_breakdown')) meta['shop_rating_breakdown'] = ratingBreakdown(reviews);
+    return respondMany(ctx, 'reviews', reviews, (r) => serializeShopReview(r, ctx.version), { meta });
+  });
+
+  router.get('/shops/:shop_id/locations', (ctx) => {
+    const shop = findById(ctx.data.shops, ctx.params['shop_id'], 'Shop');
+    return respondMany(ctx, 'locations', locationsOf(ctx, shop), (l) => serializeLocation(l, ctx.version), {
+      links: [addressLink(ctx)],
+    });
+  });
+
+  router.get('/shops/:shop_id/locations/:id', (ctx) => {
+    const shop = findById(ctx.data.shops, ctx.params['shop_id'], 'Shop');
+    const id = parseId(ctx.params['id'], 'Location');
+    const location = ctx.data.locations.get(id);
+    if (!location || (location.shopId !== shop.id && ctx.fault !== 'location-of-other-shop-served')) throw recordNotFound('Location', id);
+    return respondOne(ctx, 'location', location, (l) => serializeLocation(l, ctx.version), { links: [addressLink(ctx)] });
+  });
 };

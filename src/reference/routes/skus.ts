@@ -1,7 +1,157 @@
-// GET /skus/:id/products, /skus/:id/product_cards, /skus/:id/specifications, /skus/:id/price_history (spec "Endpoints").
+// GET /skus/:id/products, /skus/:id/product_cards, /skus/:id/specifications,
+// /skus/:id/price_history (spec "Endpoints > SKUs and their products").
+//
+// Choices where the spec is silent (product-list choices are at the top of ./products.ts):
+// - A future SKU has no products: /products and /product_cards are empty lists (Change history
+//   3.0.5, so in every served version).
+// - Product cards: one entry of product_cards per color, each {cards}; one card per shop within
+//   that color, holding that shop's products of that color in list order, the shop (full Shop)
+//   and the blp of the card's first product. Entries follow the list order of their first
+//   product, cards too (so order_by and the filters apply as on /products). The entries are
+//   paginated (meta.pagination counts entries); meta also has ordered_by and personalization.
+//   Products in cards carry color; products elsewhere do not. The card's blp is sent in every
+//   version (the Product's blp field only from 3.2.0). No linked names (embed=shop is 400).
+// - SKU specifications: the specifications the SKU has values for, ordered by order, then id;
+//   no pagination. meta is {full_description} when the SKU has a full description (from 3.2.0),
+//   otherwise {}. include=group adds group_id and the top-level groups array (embed=group and
+//   embed_ids=group work too).
+// - Price history: one point per UTC day, {date, price} with price the day's average price
+//   (deterministic per SKU and date), from 180 days before today (the server clock) to today,
+//   or from the day the SKU was added when that is later. A SKU added less than 7 days ago
+//   (TOO_NEW_DAYS) is too new: from 3.2.0 its average is []; 3.0 and 3.1 still return the days
+//   it has. A future SKU (no offers, so no prices) has [] in every version. The lowest-price
+//   series is not sent (history has only average).
 
-import type { RouteModule } from '../router.ts';
+import type { SkuRecord, SpecificationRecord } from '../model.ts';
+import { formatTimestamp } from '../http.ts';
+import type { ApiContext, RouteModule } from '../router.ts';
+import { prng } from '../data.ts';
+import { round2 } from '../serializers/product.ts';
+import { respondMany, type Link } from '../shape.ts';
+import { applyVersion, versionAtLeast } from '../versioning.ts';
+import { findById } from './params.ts';
+import { productJson, productListing, respondProducts, type ProductEntry } from './products.ts';
+import { shopJson } from '../serializers/shop.ts';
+import { TOO_NEW_DAYS } from '../data.ts';
 
-export const skuRoutes: RouteModule = () => {
-  // Routes are added by the issue-3 work on this area.
+type Json = Record<string, unknown>;
+
+const DAY_MS = 86_400_000;
+/** Days of price history: today and the 180 days before (never more than 6 months). */
+export const HISTORY_DAYS = 180;
+
+function findSku(ctx: ApiContext): SkuRecord {
+  return findById(ctx.data.skus, ctx.params['id'], 'Sku');
+}
+
+function productsOf(ctx: ApiContext, sku: SkuRecord) {
+  if (sku.future) return [];
+  return [...ctx.data.products.values()].filter((p) => p.sku_id === sku.id);
+}
+
+interface CardGroup {
+  color: string;
+  cards: { shopId: number; entries: ProductEntry[] }[];
+}
+
+function groupCards(entries: readonly ProductEntry[]): CardGroup[] {
+  const groups: CardGroup[] = [];
+  for (const e of entries) {
+    let g = groups.find((x) => x.color === e.product.color);
+    if (!g) groups.push((g = { color: e.product.color, cards: [] }));
+    let card = g.cards.find((c) => c.shopId === e.product.shop_id);
+    if (!card) g.cards.push((card = { shopId: e.product.shop_id, entries: [] }));
+    card.entries.push(e);
+  }
+  return groups;
+}
+
+function specificationJson(ctx: ApiContext, spec: SpecificationRecord, values: readonly string[]): Json {
+  return applyVersion('specification', { id: spec.id, name: spec.name, values: [...values], order: spec.order, unit: spec.unit }, ctx.version);
+}
+
+function groupLink(ctx: ApiContext): Link<SpecificationRecord> {
+  return {
+    name: 'group',
+    plural: 'groups',
+    idOf: (s) => (ctx.data.specGroups.has(s.groupId) ? s.groupId : null),
+    objectOf: (s) => {
+      const g = ctx.data.specGroups.get(s.groupId);
+      return g ? { id: g.id, name: g.name, order: g.order } : null;
+    },
+  };
+}
+
+/** Deterministic 32-bit hash of a SKU id and a day number. */
+function dayNoise(skuId: number, day: number): number {
+  return prng(((skuId * 2654435761) ^ (day * 40503)) >>> 0)();
+}
+
+/** The SKU's average price on a UTC day (days since the epoch); depends only on SKU and day. */
+export function averagePriceOn(sku: SkuRecord, day: number): number {
+  const base = (sku.price_min + sku.price_max) / 2 || sku.price_min || 1;
+  const phase = (sku.id % 97) / 7;
+  const wave = 0.06 * Math.sin(day / 23 + phase) + 0.03 * Math.sin(day / 5 + phase * 2);
+  const noise = 0.02 * (dayNoise(sku.id, day) - 0.5);
+  return Math.max(0.01, round2(base * (1 + wave + noise)));
+}
+
+export function priceHistory(ctx: ApiContext, sku: SkuRecord): { date: string; price: number }[] {
+  if (sku.future) return [];
+  const now = ctx.now();
+  const today = Math.floor(now / DAY_MS);
+  const tooNew = now - sku.addedAt < TOO_NEW_DAYS * DAY_MS;
+  if (tooNew && versionAtLeast(ctx.version, '3.2.0') && ctx.fault !== 'too-new-sku-has-price-history') return [];
+  const window = ctx.fault === 'price-history-older-than-six-months' ? 240 : HISTORY_DAYS;
+  const first = Math.max(today - window, Math.floor(sku.addedAt / DAY_MS));
+  const out: { date: string; price: number }[] = [];
+  for (let day = first; day <= today; day++) {
+    out.push({ date: formatTimestamp(day * DAY_MS).slice(0, 10), price: averagePriceOn(sku, day) });
+  }
+  return out;
+}
+
+export const skuRoutes: RouteModule = (router) => {
+  router.get('/skus/:id/products', (ctx) => respondProducts(ctx, productsOf(ctx, findSku(ctx))));
+
+  router.get('/skus/:id/product_cards', (ctx) => {
+    const sku = findSku(ctx);
+    const { entries, meta } = productListing(ctx, productsOf(ctx, sku));
+    return respondMany(
+      ctx,
+      'product_cards',
+      groupCards(entries),
+      (g) => ({
+        cards: g.cards.map((c) => {
+          const shop = ctx.data.shops.get(c.shopId);
+          return {
+            products: c.entries.map((e) => productJson(ctx, e, true)),
+            shop: shop ? shopJson(ctx, shop) : null,
+            blp: { ...c.entries[0]!.blp },
+          };
+        }),
+      }),
+      { meta },
+    );
+  });
+
+  router.get('/skus/:id/specifications', (ctx) => {
+    const sku = findSku(ctx);
+    const specs = [...sku.specValues.keys()]
+      .map((id) => ctx.data.specifications.get(id))
+      .filter((s): s is SpecificationRecord => s !== undefined)
+      .sort((a, b) => (ctx.fault === 'sku-specifications-sorted-by-name' ? a.name.localeCompare(b.name) : a.order - b.order) || a.id - b.id);
+    const meta: Json = {};
+    if (sku.fullDescription !== null && versionAtLeast(ctx.version, '3.2.0')) meta['full_description'] = sku.fullDescription;
+    return respondMany(ctx, 'specifications', specs, (s) => specificationJson(ctx, s, sku.specValues.get(s.id) ?? []), {
+      links: [groupLink(ctx)],
+      meta,
+      paginate: ctx.fault === 'sku-specifications-paginated',
+    });
+  });
+
+  router.get('/skus/:id/price_history', (ctx) => {
+    const sku = findSku(ctx);
+    return { status: 200, body: { history: { average: priceHistory(ctx, sku) } } };
+  });
 };

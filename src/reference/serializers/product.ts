@@ -1,0 +1,173 @@
+// Serializer of Product (spec "Resources > Product") with its blp (best landed price), and the
+// personalization the blp is computed from.
+//
+// blp, for the requester's personalization (the user's own one; the default below for an
+// application token or a user who has none):
+// - shipping_cost: the product's expenses when the shop set an exact cost; otherwise 0 when the
+//   shop ships free (shipping.free, or price >= shipping.free_from); otherwise the shop's
+//   shipping cost, plus a remote-delivery surcharge of REMOTE_SURCHARGE when the shop has
+//   locations and none of them is within REMOTE_KM km of the personalization's location.
+//   So changing the personalization's address can change blp.
+// - payment_method_cost: what the shop charges for the personalization's payment method; null
+//   when the shop does not offer that method.
+// - final_price: price + shipping_cost + payment_method_cost, rounded to cents; null when
+//   payment_method_cost is null.
+
+import type { Dataset } from '../data.ts';
+import type { FaultName } from '../faults.ts';
+import type { LocationRecord, PersonalizationRecord, ProductRecord, ShopRecord } from '../model.ts';
+import { applyVersion, type ApiVersion } from '../versioning.ts';
+
+type Json = Record<string, unknown>;
+
+const defaults = new WeakMap<Dataset, PersonalizationRecord>();
+
+/**
+ * The personalization used for an application token and for a user who has none: a quick
+ * address at the centroid of the dataset's shop locations (mean lat/lng, 6 decimals), label
+ * "Map centre", country_code the most common country of the structured location addresses,
+ * paying cash on delivery (spot_cash). Computed once per dataset (locations never change).
+ */
+export function defaultPersonalization(data: Dataset): PersonalizationRecord {
+  const known = defaults.get(data);
+  if (known) return known;
+  let lat = 0;
+  let lng = 0;
+  let n = 0;
+  const countries = new Map<string, number>();
+  for (const l of data.locations.values()) {
+    const a = Number(l.lat);
+    const b = Number(l.lng);
+    if (l.lat.trim() !== '' && l.lng.trim() !== '' && Number.isFinite(a) && Number.isFinite(b)) {
+      lat += a;
+      lng += b;
+      n += 1;
+    }
+    if (l.address.country !== null) countries.set(l.address.country, (countries.get(l.address.country) ?? 0) + 1);
+  }
+  const country = [...countries.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]?.[0] ?? '';
+  const p: PersonalizationRecord = {
+    location: {
+      address_id: null,
+      label: 'Map centre',
+      lat: (n === 0 ? 0 : lat / n).toFixed(6),
+      lng: (n === 0 ? 0 : lng / n).toFixed(6),
+      type: 'quick_address',
+      country_code: country,
+    },
+    payment_method: { type: 'spot_cash' },
+  };
+  defaults.set(data, p);
+  return p;
+}
+
+export const REMOTE_KM = 150;
+export const REMOTE_SURCHARGE = 2.5;
+
+/** The personalization of the requester (userId null: application token). */
+export function personalizationOf(data: Dataset, userId: number | null): PersonalizationRecord {
+  return (userId === null ? undefined : data.personalization.get(userId)) ?? defaultPersonalization(data);
+}
+
+/** `personalization` as meta.personalization shows it (spec "Personalization"). */
+export function serializePersonalization(p: PersonalizationRecord): Json {
+  return {
+    location: {
+      address_id: p.location.address_id,
+      label: p.location.label,
+      lat: p.location.lat,
+      lng: p.location.lng,
+      type: p.location.type,
+      country_code: p.location.country_code,
+    },
+    payment_method: { type: p.payment_method.type },
+  };
+}
+
+export function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** Great-circle distance in km between two points given in degrees. */
+function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/**
+ * Distance in km from the personalization's location to a shop location; the location's stored
+ * distance (from the demo user's generated personalization) when a coordinate does not parse.
+ */
+export function distanceToLocation(p: PersonalizationRecord, l: LocationRecord): number {
+  const coords = [p.location.lat, p.location.lng, l.lat, l.lng].map((s) => (typeof s === 'string' && s.trim() !== '' ? Number(s) : NaN));
+  if (coords.some((n) => !Number.isFinite(n))) return l.distanceKm;
+  return haversineKm(coords[0]!, coords[1]!, coords[2]!, coords[3]!);
+}
+
+export function shopLocations(data: Dataset, shop: ShopRecord): LocationRecord[] {
+  return shop.locationIds.map((id) => data.locations.get(id)).filter((l): l is LocationRecord => l !== undefined);
+}
+
+/** Distance in km to the shop's nearest location; null when the shop has none. */
+export function nearestLocationKm(data: Dataset, shop: ShopRecord, p: PersonalizationRecord): number | null {
+  const locs = shopLocations(data, shop);
+  if (locs.length === 0) return null;
+  return Math.min(...locs.map((l) => distanceToLocation(p, l)));
+}
+
+export interface Blp {
+  shipping_cost: number;
+  payment_method_cost: number | null;
+  final_price: number | null;
+}
+
+export function computeBlp(data: Dataset, product: ProductRecord, p: PersonalizationRecord, fault: FaultName | null): Blp {
+  const shop = data.shops.get(product.shop_id);
+  let shipping: number;
+  if (product.expenses !== null) shipping = product.expenses;
+  else if (!shop) shipping = 0;
+  else if (shop.shipping.free || (shop.shipping.free_from !== null && product.price >= shop.shipping.free_from)) shipping = 0;
+  else {
+    const nearest = nearestLocationKm(data, shop, p);
+    shipping = shop.shippingCost + (nearest !== null && nearest > REMOTE_KM ? REMOTE_SURCHARGE : 0);
+  }
+  shipping = round2(shipping);
+  const cost = shop?.paymentMethodCost[p.payment_method.type];
+  const payment = cost === undefined || cost === null ? null : round2(cost);
+  let finalPrice: number | null = null;
+  if (payment !== null) {
+    finalPrice = fault === 'final-price-omits-payment-cost' ? round2(product.price + shipping) : round2(product.price + shipping + payment);
+  }
+  return { shipping_cost: shipping, payment_method_cost: payment, final_price: finalPrice };
+}
+
+export interface ProductSerializeOptions {
+  version: ApiVersion;
+  blp: Blp;
+  /** Products inside product cards carry color. */
+  color?: boolean;
+}
+
+export function serializeProduct(p: ProductRecord, opts: ProductSerializeOptions): Json {
+  const out: Json = {
+    id: p.id,
+    name: p.name,
+    sku_id: p.sku_id,
+    shop_id: p.shop_id,
+    category_id: p.category_id,
+    availability: p.availability,
+    click_url: p.click_url,
+    shop_uid: p.shop_uid,
+    expenses: p.expenses,
+    web_uri: p.web_uri,
+    sizes: p.sizes.map((s) => ({ value: s.value, mapping: { ...s.mapping } })),
+    price: p.price,
+    immediate_pickup: p.immediate_pickup,
+    blp: { ...opts.blp },
+  };
+  if (opts.color) out['color'] = p.color;
+  return applyVersion('product', out, opts.version);
+}

@@ -1,0 +1,136 @@
+// Serializers of Shop, Shop review and Shop location (spec "Resources": Shop, Shop review, Shop
+// location). Blank fields are present with value null. Fields the Change history adds after
+// 3.0.23 are dropped for older versions through applyVersion; shipping.shipping_cost_enabled
+// (3.1.1) sits inside an object, so it is dropped here.
+
+import type { LocationAddress, LocationRecord, ShopRecord, ShopReviewRecord } from '../model.ts';
+import type { FaultName } from '../faults.ts';
+import type { ApiContext } from '../router.ts';
+import { applyVersion, versionAtLeast, type ApiVersion } from '../versioning.ts';
+
+type Json = Record<string, unknown>;
+
+export interface ShopSerializeOptions {
+  version: ApiVersion;
+  fault: FaultName | null;
+  /** The shop's reviews (for the live score of fault shop-review-score-not-rounded). */
+  reviews?: () => readonly ShopReviewRecord[];
+}
+
+/** Rounds to one decimal (review_score, "rounded to 1 decimal"). */
+export function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+export function serializeShop(s: ShopRecord, opts: ShopSerializeOptions): Json {
+  let score = round1(s.review_score);
+  if (opts.fault === 'shop-review-score-not-rounded') {
+    // The bug: the score is averaged live from the reviews counted for it, and never rounded.
+    const counted = (opts.reviews?.() ?? []).filter((r) => r.latest);
+    const avg = counted.length === 0 ? s.review_score : counted.reduce((sum, r) => sum + r.rating, 0) / counted.length;
+    score = avg;
+  }
+  const shipping: Json = {
+    free: s.shipping.free,
+    free_from: s.shipping.free_from,
+    free_from_info: s.shipping.free_from_info,
+    min_price: s.shipping.min_price,
+    shipping_cost_enabled: s.shipping.shipping_cost_enabled,
+  };
+  if (!versionAtLeast(opts.version, '3.1.1')) delete shipping['shipping_cost_enabled'];
+  const out: Json = {
+    id: s.id,
+    name: s.name,
+    link: s.link,
+    phone: s.phone,
+    image_url: s.image_url,
+    thumbshot_url: s.thumbshot_url,
+    web_uri: s.web_uri,
+    reviews_count: s.reviews_count,
+    latest_reviews_count: s.latest_reviews_count,
+    review_score: score,
+    payment_methods: {
+      credit_card: s.payment_methods.credit_card,
+      paypal: s.payment_methods.paypal,
+      bank: s.payment_methods.bank,
+      spot_cash: s.payment_methods.spot_cash,
+      installments: s.payment_methods.installments,
+    },
+    shipping,
+    extra_info: { time_on_platform: s.extra_info.time_on_platform, orders_per_week: s.extra_info.orders_per_week },
+    top_positive_reasons: [...s.top_positive_reasons],
+  };
+  return applyVersion('shop', out, opts.version);
+}
+
+/** A Shop as this request shows it. */
+export function shopJson(ctx: ApiContext, shop: ShopRecord): Json {
+  return serializeShop(shop, {
+    version: ctx.version,
+    fault: ctx.fault,
+    reviews: () => [...ctx.data.shopReviews.values()].filter((r) => r.shopId === shop.id),
+  });
+}
+
+export function serializeShopReview(r: ShopReviewRecord, version: ApiVersion): Json {
+  const out: Json = {
+    id: r.id,
+    user_id: r.user_id,
+    review: r.review,
+    rating: r.rating,
+    shop_reply: r.shop_reply,
+    created_at: r.created_at,
+    negative: r.negative,
+    reasons: [...r.reasons],
+  };
+  return applyVersion('shop_review', out, version);
+}
+
+export function serializeLocation(l: LocationRecord, version: ApiVersion): Json {
+  const out: Json = {
+    id: l.id,
+    headquarter: l.headquarter,
+    pickup_point: l.pickup_point,
+    store: l.store,
+    phones: [...l.phones],
+    full_address: l.full_address,
+    format: l.format,
+    lat: l.lat,
+    lng: l.lng,
+    info: l.info,
+  };
+  return applyVersion('location', out, version);
+}
+
+/**
+ * The embedded address of a location. For an unstructured location every field but id is null,
+ * whatever the record holds (the address was never parsed into parts).
+ */
+export function serializeLocationAddress(l: LocationRecord, fault: FaultName | null): Json {
+  const a: LocationAddress = l.address;
+  if (l.format === 'unstructured') {
+    if (fault === 'unstructured-address-fields-not-null') {
+      // The bug: the free-text address is split into parts as if it were structured.
+      const parts = l.full_address.split(',').map((p) => p.trim());
+      return {
+        id: a.id,
+        street_number: null,
+        street: parts[0] ?? l.full_address,
+        postcode: null,
+        city: parts[1] ?? null,
+        region: parts[2] ?? null,
+        country: null,
+      };
+    }
+    return { id: a.id, street_number: null, street: null, postcode: null, city: null, region: null, country: null };
+  }
+  return {
+    id: a.id,
+    street_number: a.street_number,
+    street: a.street,
+    postcode: a.postcode,
+    city: a.city,
+    region: a.region,
+    country: a.country,
+  };
+}
