@@ -1,5 +1,215 @@
 // Probes of the faults in ./reviews.ts: each resolves true when the server shows the bug (test-only code).
+//
+// SKUs are discovered through the API (categories -> leaves -> /categories/:id/skus), once per
+// server. Reviews the probes create are deleted again, which also removes their votes and flags.
 
+import { createDataset, DATASET_NAMES } from '../data.ts';
+import type { RunningReference } from '../server.ts';
+import { userTokens, VND, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
-export const REVIEW_PROBES: ProbeTable = {};
+export interface RequestOptions {
+  token: string;
+  /** JSON body (sent as application/json) or a form (application/x-www-form-urlencoded). */
+  json?: unknown;
+  form?: Record<string, string | string[]>;
+  version?: string;
+}
+
+/** One API request: `method` `{baseUrl}{path}` with a bearer token. */
+export async function call(ref: RunningReference, method: string, path: string, opts: RequestOptions): Promise<Reply> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${opts.token}` };
+  if (opts.version !== undefined) headers['Accept'] = `${VND}; version=${opts.version}`;
+  let body: string | undefined;
+  if (opts.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  } else if (opts.form !== undefined) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.form)) for (const one of Array.isArray(v) ? v : [v]) params.append(k, one);
+    body = params.toString();
+  }
+  const res = await fetch(ref.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed };
+}
+
+export interface SkuSummary {
+  id: number;
+  /** As the SKU listing reports it (a hint: the review listing is the truth). */
+  reviews_count: number;
+  reviewable: boolean;
+  category_id: number;
+}
+
+const discovered = new WeakMap<RunningReference, Promise<SkuSummary[]>>();
+
+/** SKUs of the server, most reviewed first (cached per server). */
+export function discoverSkus(ref: RunningReference, token: string): Promise<SkuSummary[]> {
+  let found = discovered.get(ref);
+  if (!found) {
+    found = walkCatalogue(ref, token);
+    discovered.set(ref, found);
+  }
+  return found;
+}
+
+async function walkCatalogue(ref: RunningReference, token: string): Promise<SkuSummary[]> {
+  const cats: { id: number; parent_id: number | null }[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const r = await call(ref, 'GET', `/categories?per=100&page=${page}`, { token });
+    if (r.status !== 200 || !Array.isArray(r.body?.categories) || r.body.categories.length === 0) break;
+    cats.push(...r.body.categories);
+    if (r.body.categories.length < 100) break;
+  }
+  const parents = new Set(cats.map((c) => c.parent_id));
+  const out = new Map<number, SkuSummary>();
+  for (const leaf of cats.filter((c) => !parents.has(c.id))) {
+    // Only the fields discovery reads (a sparse fieldset keeps the walk cheap).
+    const r = await call(ref, 'GET', `/categories/${leaf.id}/skus?per=100&fields[root]=id,reviews_count,reviewable`, { token });
+    if (r.status === 404 && r.body?.errors?.[0]?.code === 'NotFound') return fromDatasets(ref, token);
+    if (r.status !== 200 || !Array.isArray(r.body?.skus)) continue;
+    for (const s of r.body.skus as Record<string, unknown>[]) {
+      if (typeof s['id'] !== 'number') continue;
+      out.set(s['id'], {
+        id: s['id'],
+        reviews_count: typeof s['reviews_count'] === 'number' ? s['reviews_count'] : 0,
+        reviewable: s['reviewable'] !== false,
+        category_id: leaf.id,
+      });
+    }
+  }
+  return [...out.values()].sort((a, b) => b.reviews_count - a.reviews_count || a.id - b.id);
+}
+
+/**
+ * Fallback while GET /categories/:id/skus is not served yet: the SKUs of whichever dataset the
+ * server answers for (its most reviewed SKU must list as many reviews as the dataset holds).
+ */
+async function fromDatasets(ref: RunningReference, token: string): Promise<SkuSummary[]> {
+  for (const name of DATASET_NAMES) {
+    const ds = createDataset(name);
+    const counts = new Map<number, number>();
+    for (const r of ds.skuReviews.values()) counts.set(r.sku_id, (counts.get(r.sku_id) ?? 0) + 1);
+    const skus = [...ds.skus.values()]
+      .map((s) => ({ id: s.id, reviews_count: counts.get(s.id) ?? 0, reviewable: s.reviewable, category_id: s.category_id }))
+      .sort((a, b) => b.reviews_count - a.reviews_count || a.id - b.id);
+    const top = skus[0];
+    if (!top) continue;
+    const r = await call(ref, 'GET', `/skus/${top.id}/reviews?per=1`, { token });
+    if (r.status === 200 && r.body?.meta?.pagination?.total_results === top.reviews_count) return skus;
+  }
+  return [];
+}
+
+type Review = Record<string, unknown> & { id: number; demoted: boolean; user_id: number };
+
+/** The first SKU (most reviewed first) whose first review page (per=100) satisfies `accept`. */
+export async function findSku(
+  ref: RunningReference,
+  token: string,
+  accept: (reviews: Review[], sku: SkuSummary) => boolean,
+  query = '',
+): Promise<{ sku: SkuSummary; reviews: Review[] } | null> {
+  for (const sku of await discoverSkus(ref, token)) {
+    const r = await call(ref, 'GET', `/skus/${sku.id}/reviews?per=100${query}`, { token });
+    if (r.status !== 200 || !Array.isArray(r.body?.reviews)) continue;
+    if (accept(r.body.reviews as Review[], sku)) return { sku, reviews: r.body.reviews as Review[] };
+  }
+  return null;
+}
+
+/** A review written by the token's user (on a SKU they have not reviewed yet), or null. */
+async function createOwnReview(ref: RunningReference, token: string): Promise<{ skuId: number; reply: Reply } | null> {
+  let tries = 0;
+  for (const sku of await discoverSkus(ref, token)) {
+    if (!sku.reviewable) continue;
+    if (++tries > 8) break;
+    const form = (await call(ref, 'GET', `/skus/${sku.id}/reviews/new`, { token })).body?.review_form;
+    const answer = (form?.questions as { type: string; answers: { id: number }[] }[] | undefined)?.find((q) => q.answers.length > 0)?.answers[0];
+    const reply = await call(ref, 'POST', `/skus/${sku.id}/reviews`, {
+      token,
+      json: { review: { rating: 4, answer_ids: answer ? [answer.id] : [], review: 'Probe review: works as described.' } },
+    });
+    if (reply.status === 201 || reply.status === 200) return { skuId: sku.id, reply };
+  }
+  return null;
+}
+
+/** Runs `fn` with a fresh review of the token's user, deleting it afterwards. */
+async function withOwnReview(ref: RunningReference, token: string, fn: (skuId: number, reply: Reply) => Promise<boolean>): Promise<boolean> {
+  const created = await createOwnReview(ref, token);
+  const id = created?.reply.body?.sku_review?.id;
+  if (!created || typeof id !== 'number') return false;
+  try {
+    return await fn(created.skuId, created.reply);
+  } finally {
+    await call(ref, 'DELETE', `/skus/${created.skuId}/reviews/${id}`, { token });
+  }
+}
+
+export const REVIEW_PROBES: ProbeTable = {
+  'reviews-demoted-listed-first': async (ref, { app }) => {
+    const found = await findSku(ref, app, (rs) => rs.some((r) => r.demoted) && rs.some((r) => !r.demoted));
+    if (!found) return false;
+    const firstDemoted = found.reviews.findIndex((r) => r.demoted);
+    return found.reviews.slice(firstDemoted).some((r) => !r.demoted);
+  },
+  'reviews-most-helpful-refused': async (ref, { app }) => {
+    const sku = (await discoverSkus(ref, app))[0];
+    if (!sku) return false;
+    return (await call(ref, 'GET', `/skus/${sku.id}/reviews?sort=most_helpful`, { token: app })).status === 400;
+  },
+  'review-aggregation-score-string': async (ref, { app }) => {
+    for (const sku of (await discoverSkus(ref, app)).slice(0, 10)) {
+      const r = await call(ref, 'GET', `/skus/${sku.id}/reviews?include_meta=sku_reviews_aggregation`, { token: app });
+      const agg = r.body?.meta?.sku_reviews_aggregation;
+      if (Array.isArray(agg) && agg.length > 0) return agg.some((a: { score: unknown }) => typeof a.score === 'string');
+    }
+    return false;
+  },
+  'review-user-fields-for-app-token': async (ref, { app }) => {
+    const found = await findSku(ref, app, (rs) => rs.length > 0);
+    return found !== null && found.reviews.some((r) => 'voted' in r || 'flagged' in r || 'helpful' in r);
+  },
+  'new-review-form-has-selected': async (ref, { app, user }) => {
+    const sku = (await discoverSkus(ref, app))[0];
+    if (!sku) return false;
+    const form = (await call(ref, 'GET', `/skus/${sku.id}/reviews/new`, { token: user })).body?.review_form;
+    const questions = (form?.questions ?? []) as { answers?: Record<string, unknown>[] }[];
+    return questions.some((q) => (q.answers ?? []).some((a) => 'selected' in a));
+  },
+  'created-review-rating-string': async (ref, { user }) =>
+    withOwnReview(ref, user, async (_sku, reply) => typeof reply.body?.sku_review?.rating === 'string'),
+  'review-delete-returns-200-with-body': async (ref, { user }) => {
+    const created = await createOwnReview(ref, user);
+    const id = created?.reply.body?.sku_review?.id;
+    if (!created || typeof id !== 'number') return false;
+    const r = await call(ref, 'DELETE', `/skus/${created.skuId}/reviews/${id}`, { token: user });
+    return r.status === 200 || (r.status === 204 && r.text !== '');
+  },
+  'vote-without-permission-accepted': async (ref, { app }) => {
+    const found = await findSku(ref, app, (rs) => rs.length > 0);
+    if (!found) return false;
+    const { access } = await userTokens(ref, 'public');
+    // No vote[helpful]: nothing is created either way; a server that skips the permission
+    // check gets as far as the missing parameter (400) instead of answering 401.
+    const r = await call(ref, 'POST', `/skus/${found.sku.id}/reviews/${found.reviews[0]!.id}/votes`, { token: access });
+    return r.status === 400;
+  },
+  'flag-unknown-reason-accepted': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${reply.body.sku_review.id}/flags`, {
+        token: user,
+        json: { flag: { reason: 'not_a_reason' } },
+      });
+      return r.status >= 200 && r.status < 300;
+    }),
+};

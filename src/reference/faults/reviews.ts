@@ -2,4 +2,41 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const REVIEW_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const REVIEW_FAULTS = {
+  'reviews-demoted-listed-first': {
+    requirement: 'REV-18',
+    description: 'The default review listing puts demoted reviews before the non-demoted ones.',
+  },
+  'reviews-most-helpful-refused': {
+    requirement: 'REV-19',
+    description: 'The review listing rejects the most_helpful sort with 400.',
+  },
+  'review-aggregation-score-string': {
+    requirement: 'REV-6',
+    description: 'meta.sku_reviews_aggregation gives each score as a string instead of an integer.',
+  },
+  'review-user-fields-for-app-token': {
+    requirement: 'REV-3',
+    description: 'SKU reviews carry voted, flagged and helpful for application tokens too.',
+  },
+  'new-review-form-has-selected': {
+    requirement: 'REV-13',
+    description: 'The new-review form marks every answer with selected, which belongs to the edit form only.',
+  },
+  'created-review-rating-string': {
+    requirement: 'REV-2',
+    description: 'The review returned by POST /skus/:id/reviews has its rating as a string.',
+  },
+  'review-delete-returns-200-with-body': {
+    requirement: 'REV-25',
+    description: 'DELETE /skus/:id/reviews/:id answers 200 with the deleted review instead of 204 with an empty body.',
+  },
+  'vote-without-permission-accepted': {
+    requirement: 'REV-27',
+    description: 'Voting on a review does not check the publish_sku_review_actions permission.',
+  },
+  'flag-unknown-reason-accepted': {
+    requirement: 'REV-28',
+    description: 'Flagging a review accepts a reason outside bad_language, wrong_section, spam.',
+  },
+} satisfies Record<string, FaultInfo>;

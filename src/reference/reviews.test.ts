@@ -1,0 +1,573 @@
+// SKU reviews, review forms, votes, flags and GET /flags (spec "Endpoints > SKU reviews"), on
+// both datasets and under a base path. SKUs are discovered through the API; the reviews the
+// tests create are their own.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, discoverSkus, type SkuSummary } from './faults/reviews.probes.ts';
+import type { Reply } from './testkit.ts';
+import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
+import { appToken, parseLink, userTokens } from './testkit.ts';
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const BASE_FIELDS = ['id', 'sku_id', 'user_id', 'review', 'rating', 'created_at', 'demoted', 'votes_count', 'helpful_votes_count', 'sentiments'];
+const USER_FIELDS = [...BASE_FIELDS, 'voted', 'flagged', 'helpful'];
+const VOTE_FIELDS = ['id', 'sku_review_id', 'user_id', 'helpful', 'created_at'];
+const FLAG_FIELDS = ['id', 'flaggable_id', 'flaggable_type', 'user_id', 'reason', 'created_at', 'updated_at'];
+
+type Review = Record<string, any> & { id: number; user_id: number; demoted: boolean; created_at: string; helpful_votes_count: number };
+type Question = { text: string; type: string; answers: { id: number; text: string; selected?: boolean }[] };
+
+const sorted = (keys: string[]): string[] => [...keys].sort();
+
+function expectErrors(r: Reply, status: number, code: string): void {
+  expect(r.status, r.text).toBe(status);
+  expect(r.body).toEqual({ errors: [{ code, messages: expect.any(Array) }] });
+  expect(r.body.errors[0].messages.length).toBeGreaterThan(0);
+}
+
+const CONFIGS: { name: string; options: ReferenceOptions }[] = [
+  { name: 'default dataset under /api', options: { dataset: 'default', basePath: '/api' } },
+  { name: 'alt dataset', options: { dataset: 'alt' } },
+];
+
+describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
+  let ref: RunningReference;
+  let app: string;
+  /** Every scope, publish_sku_review_actions included. */
+  let user: string;
+  /** A user token without publish_sku_review_actions. */
+  let plain: string;
+  let skus: SkuSummary[];
+  let heavy: SkuSummary;
+  let questions: Question[];
+  let demoUserId: number;
+
+  const reviewsPath = (skuId: number): string => `/skus/${skuId}/reviews`;
+
+  async function allReviews(skuId: number, token: string, query = ''): Promise<Review[]> {
+    const out: Review[] = [];
+    for (let page = 1; ; page++) {
+      const r = await call(ref, 'GET', `${reviewsPath(skuId)}?per=100&page=${page}${query}`, { token });
+      expect(r.status, r.text).toBe(200);
+      out.push(...r.body.reviews);
+      if (page >= r.body.meta.pagination.total_pages) return out;
+    }
+  }
+
+  async function total(skuId: number): Promise<number> {
+    return (await call(ref, 'GET', `${reviewsPath(skuId)}?per=1`, { token: app })).body.meta.pagination.total_results;
+  }
+
+  /** A reviewable SKU the user has not reviewed (never the heavy SKU, which the listing tests count). */
+  async function freshSku(): Promise<SkuSummary> {
+    for (const s of skus) {
+      if (!s.reviewable || s.id === heavy.id) continue;
+      const r = await call(ref, 'GET', `${reviewsPath(s.id)}?per=1`, { token: user });
+      if (r.body.reviews.length > 0 && r.body.reviews[0].own_review === null) return s;
+      if (r.body.reviews.length === 0) return s;
+    }
+    throw new Error('no reviewable SKU without a review by the demo user');
+  }
+
+  /** The SKU as the category SKU listing shows it. */
+  async function listedSku(s: SkuSummary): Promise<Record<string, any>> {
+    for (let page = 1; page < 50; page++) {
+      const r = await call(ref, 'GET', `/categories/${s.category_id}/skus?per=100&page=${page}`, { token: app });
+      expect(r.status).toBe(200);
+      const found = (r.body.skus as Record<string, any>[]).find((x) => x['id'] === s.id);
+      if (found) return found;
+      if (page >= r.body.meta.pagination.total_pages) break;
+    }
+    throw new Error(`SKU ${s.id} not in its category listing`);
+  }
+
+  async function create(skuId: number, review: Record<string, unknown>): Promise<Reply> {
+    return call(ref, 'POST', reviewsPath(skuId), { token: user, json: { review } });
+  }
+
+  /** One answer of each question; for eval_sentiment questions the first (positive) answer. */
+  function oneAnswerEach(): number[] {
+    return questions.filter((q) => q.answers.length > 0).map((q) => q.answers[0]!.id);
+  }
+
+  beforeAll(async () => {
+    ref = await startReference({ ...options, limits: { perMinute: 1_000_000, perDay: 1_000_000 } });
+    app = await appToken(ref);
+    user = (await userTokens(ref, 'public favorites notifications publish_sku_review_actions')).access;
+    plain = (await userTokens(ref, 'public')).access;
+    skus = await discoverSkus(ref, app);
+    heavy = skus.find((s) => s.reviews_count > 25)!;
+    expect(heavy, 'a SKU with more than 25 reviews').toBeDefined();
+    const form = await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: user });
+    questions = form.body.review_form.questions;
+    const me = await call(ref, 'GET', '/user', { token: user });
+    demoUserId = me.body.user.id;
+  });
+  afterAll(async () => {
+    await ref?.close();
+  });
+
+  describe('GET /skus/:id/reviews', () => {
+    it('pages {reviews, meta.pagination}, 25 per page, with a Link header', async () => {
+      const all = await allReviews(heavy.id, app);
+      expect(all.length).toBe(heavy.reviews_count);
+      const r = await call(ref, 'GET', reviewsPath(heavy.id), { token: app });
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body).sort()).toEqual(['meta', 'reviews']);
+      expect(r.body.meta).toEqual({ pagination: { total_results: all.length, total_pages: Math.ceil(all.length / 25), page: 1, per: 25 } });
+      expect(r.body.reviews).toEqual(all.slice(0, 25));
+      expect(parseLink(r.headers.get('link')).next).toContain(`${reviewsPath(heavy.id)}?page=2`);
+      const p2 = await call(ref, 'GET', `${reviewsPath(heavy.id)}?page=2`, { token: app });
+      expect(p2.body.reviews).toEqual(all.slice(25, 50));
+    });
+
+    it('gives an application token the stored fields with their types, and no voted/flagged/helpful/own_review', async () => {
+      for (const s of skus.filter((x) => x.reviews_count > 0).slice(0, 8)) {
+        for (const rv of await allReviews(s.id, app)) {
+          expect(sorted(Object.keys(rv))).toEqual(sorted(BASE_FIELDS));
+          expect(rv.sku_id).toBe(s.id);
+          expect(Number.isInteger(rv.id) && Number.isInteger(rv.user_id)).toBe(true);
+          expect(typeof rv.review).toBe('string');
+          expect(Number.isInteger(rv.rating) && rv.rating >= 1 && rv.rating <= 5).toBe(true);
+          expect(rv.created_at).toMatch(TIMESTAMP);
+          expect(typeof rv.demoted).toBe('boolean');
+          expect(Number.isInteger(rv.votes_count) && Number.isInteger(rv.helpful_votes_count)).toBe(true);
+          expect(rv.helpful_votes_count).toBeLessThanOrEqual(rv.votes_count);
+          for (const [k, v] of Object.entries(rv.sentiments as Record<string, unknown>)) {
+            expect(['positive', 'mediocre', 'negative']).toContain(k);
+            expect(Array.isArray(v) && v.every((x) => typeof x === 'string')).toBe(true);
+          }
+        }
+      }
+    });
+
+    it('sorts most recent first with the non-demoted reviews first (default, sort=most_recent, order_by=most_recent)', async () => {
+      const all = await allReviews(heavy.id, app);
+      expect(all.some((r) => r.demoted) && all.some((r) => !r.demoted)).toBe(true);
+      const firstDemoted = all.findIndex((r) => r.demoted);
+      expect(all.slice(firstDemoted).every((r) => r.demoted)).toBe(true);
+      for (const group of [all.slice(0, firstDemoted), all.slice(firstDemoted)]) {
+        for (let i = 1; i < group.length; i++) expect(group[i - 1]!.created_at >= group[i]!.created_at).toBe(true);
+      }
+      expect(await allReviews(heavy.id, app, '&sort=most_recent')).toEqual(all);
+      expect(await allReviews(heavy.id, app, '&order_by=most_recent')).toEqual(all);
+    });
+
+    it('sorts by most_helpful (sort or order_by), non-demoted first; refuses other values and most_helpful before 3.1.3', async () => {
+      const all = await allReviews(heavy.id, app, '&sort=most_helpful');
+      expect(all.length).toBe(heavy.reviews_count);
+      const firstDemoted = all.findIndex((r) => r.demoted);
+      expect(all.slice(firstDemoted).every((r) => r.demoted)).toBe(true);
+      for (const group of [all.slice(0, firstDemoted), all.slice(firstDemoted)]) {
+        for (let i = 1; i < group.length; i++) expect(group[i - 1]!.helpful_votes_count).toBeGreaterThanOrEqual(group[i]!.helpful_votes_count);
+      }
+      expect(all).not.toEqual(await allReviews(heavy.id, app));
+      expect(await allReviews(heavy.id, app, '&order_by=most_helpful')).toEqual(all);
+      for (const q of ['sort=newest', 'order_by=rating', 'sort=', 'sort=MOST_RECENT']) {
+        expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?${q}`, { token: app }), 400, 'InvalidParameter');
+      }
+      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?sort=most_helpful`, { token: app, version: '3.0' }), 400, 'InvalidParameter');
+      expect((await call(ref, 'GET', `${reviewsPath(heavy.id)}?sort=most_recent`, { token: app, version: '3.0' })).status).toBe(200);
+      expect((await call(ref, 'GET', `${reviewsPath(heavy.id)}?sort=most_helpful`, { token: app, version: '3.1' })).status).toBe(200);
+    });
+
+    it('adds meta.sku_reviews_aggregation [{label, score, style}] from the sentiments (3.1.3+)', async () => {
+      const all = await allReviews(heavy.id, app);
+      const labels = new Set(all.flatMap((r) => Object.values(r.sentiments as Record<string, string[]>).flat()));
+      const r = await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=sku_reviews_aggregation`, { token: app });
+      expect(Object.keys(r.body.meta)).toEqual(['sku_reviews_aggregation', 'pagination']);
+      const agg = r.body.meta.sku_reviews_aggregation as Record<string, unknown>[];
+      expect(agg.length).toBe(labels.size);
+      expect(agg.length).toBeGreaterThan(0);
+      for (const a of agg) {
+        expect(sorted(Object.keys(a))).toEqual(['label', 'score', 'style']);
+        expect(labels.has(a['label'] as string)).toBe(true);
+        expect(Number.isInteger(a['score']) && (a['score'] as number) >= 0 && (a['score'] as number) <= 100).toBe(true);
+        expect(['positive', 'mediocre', 'negative']).toContain(a['style']);
+      }
+      const bracket = await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta[]=sku_reviews_aggregation`, { token: app });
+      expect(bracket.body.meta.sku_reviews_aggregation).toEqual(agg);
+      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=sku_reviews_aggregation`, { token: app, version: '3.0' }), 400, 'InvalidParameter');
+    });
+
+    it('adds meta.sku_rating_breakdown {"1".."5": count} (every version); both metas together; unknown include_meta is 400', async () => {
+      const all = await allReviews(heavy.id, app);
+      const expected: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+      for (const rv of all) expected[String(rv.rating)]! += 1;
+      for (const version of ['3.0', '3.1', '3.2']) {
+        const r = await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=sku_rating_breakdown`, { token: app, version });
+        expect(r.body.meta.sku_rating_breakdown).toEqual(expected);
+      }
+      const both = await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=sku_reviews_aggregation,sku_rating_breakdown`, { token: app });
+      expect(Object.keys(both.body.meta)).toEqual(['sku_reviews_aggregation', 'sku_rating_breakdown', 'pagination']);
+      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=shop_rating_breakdown`, { token: app }), 400, 'InvalidParameter');
+    });
+
+    it('lists nothing for a SKU without reviews; 404 RecordNotFound for an unknown or non-integer SKU id', async () => {
+      const none = skus.find((s) => s.reviews_count === 0)!;
+      const r = await call(ref, 'GET', `${reviewsPath(none.id)}?include_meta=sku_reviews_aggregation,sku_rating_breakdown`, { token: app });
+      expect(r.body).toEqual({
+        reviews: [],
+        meta: {
+          sku_reviews_aggregation: [],
+          sku_rating_breakdown: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 },
+          pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 },
+        },
+      });
+      const missing = Math.max(...skus.map((s) => s.id)) * 10 + 7;
+      expectErrors(await call(ref, 'GET', reviewsPath(missing), { token: app }), 404, 'RecordNotFound');
+      expect((await call(ref, 'GET', reviewsPath(missing), { token: app })).body.errors[0].messages[0]).toContain(String(missing));
+      expectErrors(await call(ref, 'GET', '/skus/abc/reviews', { token: app }), 404, 'RecordNotFound');
+    });
+
+    it('gives a user token voted, flagged, helpful and own_review; 3.0 has no sentiments or own_review', async () => {
+      const all = await allReviews(heavy.id, user);
+      for (const rv of all) {
+        expect(sorted(Object.keys(rv))).toEqual(sorted([...USER_FIELDS, 'own_review']));
+        expect([typeof rv['voted'], typeof rv['flagged'], typeof rv['helpful']]).toEqual(['boolean', 'boolean', 'boolean']);
+        if (!rv['voted']) expect(rv['helpful']).toBe(false);
+      }
+      const own = all.find((r) => r.user_id === demoUserId) ?? null;
+      for (const rv of all) expect(rv['own_review']).toEqual(own);
+      const old = await call(ref, 'GET', reviewsPath(heavy.id), { token: user, version: '3.0' });
+      expect(sorted(Object.keys(old.body.reviews[0]))).toEqual(sorted(USER_FIELDS.filter((k) => k !== 'sentiments')));
+      const mid = await call(ref, 'GET', reviewsPath(heavy.id), { token: app, version: '3.1' });
+      expect(sorted(Object.keys(mid.body.reviews[0]))).toEqual(sorted(BASE_FIELDS));
+    });
+  });
+
+  describe('review forms', () => {
+    it('GET /skus/:id/reviews/new: requires_body and questions, without rating, review or selected', async () => {
+      const r = await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: user });
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body)).toEqual(['review_form']);
+      const form = r.body.review_form;
+      expect(Object.keys(form)).toEqual(['requires_body', 'questions']);
+      expect(typeof form.requires_body).toBe('boolean');
+      expect(form.questions.length).toBeGreaterThan(0);
+      expect(new Set(form.questions.map((q: Question) => q.type))).toEqual(new Set(['profiling_multiple', 'eval_sentiment']));
+      for (const q of form.questions as Question[]) {
+        expect(Object.keys(q)).toEqual(['text', 'type', 'answers']);
+        expect(typeof q.text).toBe('string');
+        for (const a of q.answers) {
+          expect(Object.keys(a)).toEqual(['id', 'text']);
+          expect(Number.isInteger(a.id) && typeof a.text === 'string').toBe(true);
+        }
+      }
+    });
+
+    it('needs a user token, version 3.2 and a known SKU', async () => {
+      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: app }), 401, 'Unauthorized');
+      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: user, version: '3.1' }), 404, 'NotFound');
+      expectErrors(await call(ref, 'GET', '/skus/0/reviews/new', { token: user }), 404, 'RecordNotFound');
+    });
+
+    it("edit form: the author's rating, review and selected answers; other users' reviews are 404", async () => {
+      const sku = await freshSku();
+      const chosen = oneAnswerEach();
+      const created = await create(sku.id, { rating: 2, answer_ids: chosen, review: 'Edit form test' });
+      expect(created.status, created.text).toBe(201);
+      const id = created.body.sku_review.id;
+      try {
+        const r = await call(ref, 'GET', `${reviewsPath(sku.id)}/${id}/edit`, { token: user });
+        expect(r.status).toBe(200);
+        const form = r.body.review_form;
+        expect(Object.keys(form)).toEqual(['requires_body', 'rating', 'review', 'questions']);
+        expect(form.rating).toBe(2);
+        expect(form.review).toBe('Edit form test');
+        for (const q of form.questions as Question[]) {
+          for (const a of q.answers) expect(a.selected).toBe(chosen.includes(a.id));
+        }
+        expectErrors(await call(ref, 'GET', `${reviewsPath(sku.id)}/${id}/edit`, { token: app }), 401, 'Unauthorized');
+        expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/${id}/edit`, { token: user }), 404, 'RecordNotFound');
+        const other = (await allReviews(heavy.id, app)).find((x) => x.user_id !== demoUserId)!;
+        expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/${other.id}/edit`, { token: user }), 404, 'RecordNotFound');
+        expectErrors(await call(ref, 'GET', `${reviewsPath(sku.id)}/${id}/edit`, { token: user, version: '3.1' }), 404, 'NotFound');
+      } finally {
+        await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${id}`, { token: user });
+      }
+    });
+  });
+
+  describe('POST, PUT, DELETE /skus/:id/reviews', () => {
+    it('creates a review (201 {sku_review}); the listing, reviews_count, reviewscore and user stats follow; DELETE undoes it (204, empty)', async () => {
+      const sku = await freshSku();
+      const before = await allReviews(sku.id, app);
+      const listed = await listedSku(sku);
+      const stats = (await call(ref, 'GET', '/user', { token: user })).body.user.stats;
+      const chosen = oneAnswerEach();
+      const r = await create(sku.id, { rating: 5, answer_ids: chosen, review: 'Great value, easy to use.' });
+      expect(r.status, r.text).toBe(201);
+      expect(Object.keys(r.body)).toEqual(['sku_review']);
+      const rv = r.body.sku_review;
+      expect(sorted(Object.keys(rv))).toEqual(sorted(USER_FIELDS));
+      expect(rv).toMatchObject({ sku_id: sku.id, user_id: demoUserId, review: 'Great value, easy to use.', rating: 5, demoted: false });
+      expect(rv).toMatchObject({ votes_count: 0, helpful_votes_count: 0, voted: false, flagged: false, helpful: false });
+      expect(rv.created_at).toMatch(TIMESTAMP);
+      // The first answer of an eval_sentiment question is its positive one.
+      expect(rv.sentiments).toEqual({ positive: questions.filter((q) => q.type === 'eval_sentiment').map((q) => q.text) });
+
+      const after = await allReviews(sku.id, user);
+      expect(after.length).toBe(before.length + 1);
+      expect(after[0]!.id).toBe(rv.id);
+      expect(after[0]!['own_review']).toEqual(rv);
+      const ratings = after.map((x) => x.rating as number);
+      const nowListed = await listedSku(sku);
+      expect(nowListed['reviews_count']).toBe(listed['reviews_count'] + 1);
+      expect(nowListed['reviewscore']).toBe(Math.round((ratings.reduce((a, b) => a + b, 0) / ratings.length) * 10) / 10);
+      expect((await call(ref, 'GET', '/user', { token: user })).body.user.stats.sku_review_count).toBe(stats.sku_review_count + 1);
+
+      const del = await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${rv.id}`, { token: user });
+      expect(del.status).toBe(204);
+      expect(del.text).toBe('');
+      expect(await allReviews(sku.id, app)).toEqual(before);
+      expect((await listedSku(sku))['reviews_count']).toBe(listed['reviews_count']);
+      expect((await listedSku(sku))['reviewscore']).toBe(listed['reviewscore']);
+      expect((await call(ref, 'GET', '/user', { token: user })).body.user.stats.sku_review_count).toBe(stats.sku_review_count);
+      expectErrors(await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${rv.id}`, { token: user }), 404, 'RecordNotFound');
+    });
+
+    it('accepts a form-encoded body with digit strings', async () => {
+      const sku = await freshSku();
+      const r = await call(ref, 'POST', reviewsPath(sku.id), {
+        token: user,
+        form: { 'review[rating]': '3', 'review[review]': 'Form body', 'review[answer_ids][]': oneAnswerEach().map(String) },
+      });
+      expect(r.status, r.text).toBe(201);
+      expect(r.body.sku_review.rating).toBe(3);
+      const edit = await call(ref, 'GET', `${reviewsPath(sku.id)}/${r.body.sku_review.id}/edit`, { token: user });
+      const selected = (edit.body.review_form.questions as Question[]).flatMap((q) => q.answers.filter((a) => a.selected).map((a) => a.id));
+      expect(selected.sort()).toEqual(oneAnswerEach().sort());
+      expect((await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${r.body.sku_review.id}`, { token: user })).status).toBe(204);
+    });
+
+    it('refuses invalid reviews with 422 RecordInvalid and creates nothing; a missing review object is 400', async () => {
+      const sku = await freshSku();
+      const count = await total(sku.id);
+      const evalQ = questions.find((q) => q.type === 'eval_sentiment' && q.answers.length >= 2)!;
+      const unknownAnswer = Math.max(...questions.flatMap((q) => q.answers.map((a) => a.id))) + 1000;
+      const bad: Record<string, unknown>[] = [
+        { review: 'no rating' },
+        { rating: 0, review: 'x' },
+        { rating: 6, review: 'x' },
+        { rating: 4.5, review: 'x' },
+        { rating: 'abc', review: 'x' },
+        { rating: null, review: 'x' },
+        { rating: 4, review: '' },
+        { rating: 4, review: '   ' },
+        { rating: 4 },
+        { rating: 4, review: 42 },
+        { rating: 4, review: 'x', answer_ids: [unknownAnswer] },
+        { rating: 4, review: 'x', answer_ids: 'all' },
+        { rating: 4, review: 'x', answer_ids: [evalQ.answers[0]!.id, evalQ.answers[1]!.id] },
+      ];
+      for (const review of bad) expectErrors(await create(sku.id, review), 422, 'RecordInvalid');
+      for (const json of [{}, { review: 'text' }, { rating: 4, review: 'flat' }]) {
+        expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: user, json }), 400, 'ParameterMissing');
+      }
+      expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: user }), 400, 'ParameterMissing');
+      expect(await total(sku.id)).toBe(count);
+    });
+
+    it('refuses a second review of the same SKU by the same user (422) and reviews of non-reviewable SKUs (422)', async () => {
+      const sku = await freshSku();
+      const count = await total(sku.id);
+      const first = await create(sku.id, { rating: 4, review: 'first' });
+      expect(first.status).toBe(201);
+      expectErrors(await create(sku.id, { rating: 3, review: 'second' }), 422, 'RecordInvalid');
+      expect(await total(sku.id)).toBe(count + 1);
+      await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${first.body.sku_review.id}`, { token: user });
+      const closed = skus.find((s) => !s.reviewable);
+      if (closed) expectErrors(await create(closed.id, { rating: 4, review: 'closed' }), 422, 'RecordInvalid');
+    });
+
+    it('create, update and delete need a user token and version 3.2; unknown SKUs and reviews are 404', async () => {
+      const sku = await freshSku();
+      expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: app, json: { review: { rating: 4, review: 'x' } } }), 401, 'Unauthorized');
+      expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: user, version: '3.1', json: { review: { rating: 4, review: 'x' } } }), 404, 'NotFound');
+      expectErrors(await call(ref, 'POST', '/skus/0/reviews', { token: user, json: { review: { rating: 4, review: 'x' } } }), 404, 'RecordNotFound');
+      const other = (await allReviews(heavy.id, app)).find((x) => x.user_id !== demoUserId)!;
+      for (const method of ['PUT', 'DELETE']) {
+        const path = `${reviewsPath(heavy.id)}/${other.id}`;
+        const json = { review: { rating: 1 } };
+        expectErrors(await call(ref, method, path, { token: app, json }), 401, 'Unauthorized');
+        expectErrors(await call(ref, method, path, { token: user, version: '3.0', json }), 404, 'NotFound');
+        // Another user's review is as missing as an unknown one.
+        expectErrors(await call(ref, method, path, { token: user, json }), 404, 'RecordNotFound');
+        expectErrors(await call(ref, method, `${reviewsPath(heavy.id)}/0`, { token: user, json }), 404, 'RecordNotFound');
+      }
+      expect((await allReviews(heavy.id, app)).find((x) => x.id === other.id)).toEqual(other);
+    });
+
+    it('updates any subset of rating, answer_ids and review (200 {sku_review}); invalid updates are 422', async () => {
+      const sku = await freshSku();
+      const created = (await create(sku.id, { rating: 4, review: 'before', answer_ids: oneAnswerEach() })).body.sku_review;
+      const path = `${reviewsPath(sku.id)}/${created.id}`;
+      try {
+        const r1 = await call(ref, 'PUT', path, { token: user, json: { review: { rating: 2 } } });
+        expect(r1.status).toBe(200);
+        expect(Object.keys(r1.body)).toEqual(['sku_review']);
+        expect(r1.body.sku_review).toEqual({ ...created, rating: 2 });
+        const r2 = await call(ref, 'PUT', path, { token: user, json: { review: { review: 'after' } } });
+        expect(r2.body.sku_review).toEqual({ ...created, rating: 2, review: 'after' });
+        const evalQ = questions.find((q) => q.type === 'eval_sentiment' && q.answers.length >= 2)!;
+        const last = evalQ.answers[evalQ.answers.length - 1]!;
+        const r3 = await call(ref, 'PUT', path, { token: user, json: { review: { answer_ids: [last.id] } } });
+        expect(r3.body.sku_review.sentiments).toEqual({ negative: [evalQ.text] });
+        const edit = await call(ref, 'GET', `${path}/edit`, { token: user });
+        const selected = (edit.body.review_form.questions as Question[]).flatMap((q) => q.answers.filter((a) => a.selected).map((a) => a.id));
+        expect(selected).toEqual([last.id]);
+        expect(edit.body.review_form).toMatchObject({ rating: 2, review: 'after' });
+        const same = await call(ref, 'PUT', path, { token: user, json: { review: {} } });
+        expect(same.status).toBe(200);
+        expect(same.body.sku_review).toEqual(r3.body.sku_review);
+        for (const review of [{ rating: 9 }, { review: '' }, { answer_ids: [-1] }]) {
+          expectErrors(await call(ref, 'PUT', path, { token: user, json: { review } }), 422, 'RecordInvalid');
+        }
+        expectErrors(await call(ref, 'PUT', path, { token: user, json: { rating: 3 } }), 400, 'ParameterMissing');
+        const listed = (await allReviews(sku.id, user)).find((x) => x.id === created.id)!;
+        expect(listed['own_review']).toEqual(r3.body.sku_review);
+      } finally {
+        await call(ref, 'DELETE', path, { token: user });
+      }
+    });
+  });
+
+  describe('POST /skus/:sku_id/reviews/:review_id/votes', () => {
+    let target: Review;
+    const votesPath = (): string => `${reviewsPath(heavy.id)}/${target.id}/votes`;
+    const current = async (): Promise<Review> => (await allReviews(heavy.id, user)).find((x) => x.id === target.id)!;
+
+    beforeAll(async () => {
+      target = (await allReviews(heavy.id, user)).find((x) => x.user_id !== demoUserId && !x['voted'])!;
+    });
+
+    it('needs publish_sku_review_actions and a user token (401), and vote[helpful] (400)', async () => {
+      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: app }), 401, 'Unauthorized');
+      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: plain }), 401, 'Unauthorized');
+      expectErrors(await call(ref, 'POST', votesPath(), { token: user }), 400, 'ParameterMissing');
+      expectErrors(await call(ref, 'POST', votesPath(), { token: user, json: { vote: {} } }), 400, 'ParameterMissing');
+      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=maybe`, { token: user }), 400, 'InvalidParameter');
+      expectErrors(await call(ref, 'POST', votesPath(), { token: user, json: { vote: { helpful: 'yes' } } }), 400, 'InvalidParameter');
+      expect(await current()).toEqual(target);
+    });
+
+    it('creates a vote from the query (201 {sku_review_vote}); the review counts it; a second vote replaces it', async () => {
+      const r = await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: user });
+      expect(r.status, r.text).toBe(201);
+      expect(Object.keys(r.body)).toEqual(['sku_review_vote']);
+      const vote = r.body.sku_review_vote;
+      expect(Object.keys(vote)).toEqual(VOTE_FIELDS);
+      expect(vote).toMatchObject({ sku_review_id: target.id, user_id: demoUserId, helpful: true });
+      expect(Number.isInteger(vote.id)).toBe(true);
+      expect(vote.created_at).toMatch(TIMESTAMP);
+      expect(await current()).toMatchObject({
+        voted: true,
+        helpful: true,
+        votes_count: target.votes_count + 1,
+        helpful_votes_count: target.helpful_votes_count + 1,
+      });
+
+      const again = await call(ref, 'POST', votesPath(), { token: user, json: { vote: { helpful: false } } });
+      expect(again.status).toBe(201);
+      expect(again.body.sku_review_vote).toMatchObject({ helpful: false, sku_review_id: target.id });
+      expect(again.body.sku_review_vote.id).not.toBe(vote.id);
+      expect(await current()).toMatchObject({
+        voted: true,
+        helpful: false,
+        votes_count: target.votes_count + 1,
+        helpful_votes_count: target.helpful_votes_count,
+      });
+      const form = await call(ref, 'POST', votesPath(), { token: user, form: { 'vote[helpful]': 'true' } });
+      expect(form.body.sku_review_vote.helpful).toBe(true);
+      // An application token sees the counts but not the user's vote.
+      const seen = (await allReviews(heavy.id, app)).find((x) => x.id === target.id)!;
+      expect(seen.votes_count).toBe(target.votes_count + 1);
+      expect('voted' in seen).toBe(false);
+    });
+
+    it('embeds the review with embed=sku_review (and include, embed_ids); an unknown name is 400 and changes nothing', async () => {
+      const plainVote = await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: user });
+      expect('sku_review' in plainVote.body.sku_review_vote).toBe(false);
+      const r = await call(ref, 'POST', `${votesPath()}?vote[helpful]=false&embed=sku_review`, { token: user });
+      expect(r.status).toBe(201);
+      const embedded = r.body.sku_review_vote.sku_review;
+      expect(sorted(Object.keys(embedded))).toEqual(sorted(USER_FIELDS));
+      expect(embedded).toMatchObject({ id: target.id, voted: true, helpful: false });
+      const inc = await call(ref, 'POST', `${votesPath()}?vote[helpful]=false&include=sku_review`, { token: user });
+      expect(inc.body.sku_reviews).toHaveLength(1);
+      expect(inc.body.sku_reviews[0].id).toBe(target.id);
+      const ids = await call(ref, 'POST', `${votesPath()}?vote[helpful]=false&embed_ids=sku_review`, { token: user });
+      expect(ids.body.sku_review_vote.sku_review_ids).toEqual([target.id]);
+      const before = await current();
+      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true&embed=shop`, { token: user }), 400, 'InvalidParameter');
+      expect(await current()).toEqual(before);
+    });
+
+    it('404 for a review of another SKU, an unknown review or SKU', async () => {
+      const otherSku = skus.find((s) => s.id !== heavy.id && s.reviews_count > 0)!;
+      const foreign = (await allReviews(otherSku.id, app))[0]!;
+      const q = '?vote[helpful]=true';
+      expectErrors(await call(ref, 'POST', `${reviewsPath(heavy.id)}/${foreign.id}/votes${q}`, { token: user }), 404, 'RecordNotFound');
+      expectErrors(await call(ref, 'POST', `${reviewsPath(heavy.id)}/0/votes${q}`, { token: user }), 404, 'RecordNotFound');
+      expectErrors(await call(ref, 'POST', `/skus/0/reviews/${target.id}/votes${q}`, { token: user }), 404, 'RecordNotFound');
+    });
+  });
+
+  describe('flags', () => {
+    it('GET /flags: the three reasons with descriptions, not paginated', async () => {
+      const r = await call(ref, 'GET', '/flags', { token: app });
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body)).toEqual(['flags']);
+      expect(r.body.flags.map((f: { reason: string }) => f.reason)).toEqual(['bad_language', 'wrong_section', 'spam']);
+      for (const f of r.body.flags) {
+        expect(Object.keys(f)).toEqual(['reason', 'description']);
+        expect(typeof f.description).toBe('string');
+      }
+    });
+
+    it('flags a review (201 {flag}); flagged becomes true; a second flag updates the record; bad input is 400 or 401', async () => {
+      const target = (await allReviews(heavy.id, user)).find((x) => x.user_id !== demoUserId && !x['flagged'])!;
+      const path = `${reviewsPath(heavy.id)}/${target.id}/flags`;
+      expectErrors(await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: app }), 401, 'Unauthorized');
+      expectErrors(await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: plain }), 401, 'Unauthorized');
+      expectErrors(await call(ref, 'POST', path, { token: user }), 400, 'ParameterMissing');
+      expectErrors(await call(ref, 'POST', `${path}?flag[reason]=boring`, { token: user }), 400, 'InvalidParameter');
+      expectErrors(await call(ref, 'POST', path, { token: user, json: { flag: { reason: 'Spam' } } }), 400, 'InvalidParameter');
+      expect((await allReviews(heavy.id, user)).find((x) => x.id === target.id)!['flagged']).toBe(false);
+
+      const r = await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: user });
+      expect(r.status, r.text).toBe(201);
+      expect(Object.keys(r.body)).toEqual(['flag']);
+      const flag = r.body.flag;
+      expect(Object.keys(flag)).toEqual(FLAG_FIELDS);
+      expect(flag).toMatchObject({ flaggable_id: target.id, flaggable_type: 'SkuReview', user_id: demoUserId, reason: 'spam' });
+      expect(flag.created_at).toMatch(TIMESTAMP);
+      expect(flag.updated_at).toBe(flag.created_at);
+      expect((await allReviews(heavy.id, user)).find((x) => x.id === target.id)!['flagged']).toBe(true);
+
+      const again = await call(ref, 'POST', path, { token: user, json: { flag: { reason: 'wrong_section' } } });
+      expect(again.status).toBe(201);
+      expect(again.body.flag).toMatchObject({ id: flag.id, reason: 'wrong_section', created_at: flag.created_at });
+      const form = await call(ref, 'POST', path, { token: user, form: { 'flag[reason]': 'bad_language' } });
+      expect(form.body.flag).toMatchObject({ id: flag.id, reason: 'bad_language' });
+      const otherSku = skus.find((s) => s.id !== heavy.id && s.reviews_count > 0)!;
+      expectErrors(await call(ref, 'POST', `${reviewsPath(otherSku.id)}/${target.id}/flags?flag[reason]=spam`, { token: user }), 404, 'RecordNotFound');
+    });
+
+    it("deleting a review removes its votes and flags (the author's received_votes follows)", async () => {
+      const sku = await freshSku();
+      const created = (await create(sku.id, { rating: 4, review: 'voted and flagged' })).body.sku_review;
+      const stats = (await call(ref, 'GET', '/user', { token: user })).body.user.stats;
+      const path = `${reviewsPath(sku.id)}/${created.id}`;
+      expect((await call(ref, 'POST', `${path}/votes?vote[helpful]=true`, { token: user })).status).toBe(201);
+      expect((await call(ref, 'POST', `${path}/flags?flag[reason]=spam`, { token: user })).status).toBe(201);
+      const listed = (await allReviews(sku.id, user)).find((x) => x.id === created.id)!;
+      expect(listed).toMatchObject({ voted: true, flagged: true, votes_count: 1, helpful_votes_count: 1 });
+      expect((await call(ref, 'GET', '/user', { token: user })).body.user.stats.received_votes).toBe(stats.received_votes + 1);
+      expect((await call(ref, 'DELETE', path, { token: user })).status).toBe(204);
+      expect((await call(ref, 'GET', '/user', { token: user })).body.user.stats.received_votes).toBe(stats.received_votes);
+      expectErrors(await call(ref, 'POST', `${path}/votes?vote[helpful]=true`, { token: user }), 404, 'RecordNotFound');
+    });
+  });
+});

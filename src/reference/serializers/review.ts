@@ -1,0 +1,130 @@
+// Serializers of SKU reviews, review votes, flag records and review forms (spec "SKU review",
+// "SKU review vote", "Flag (reason catalogue) and flag record", "Review form").
+//
+// voted, flagged and helpful depend on who asks: they are computed from the votes and flags of
+// the requesting user (a ReviewViewer) and are absent for application tokens. own_review is
+// added only by the review listing (see routes/reviews.ts for the choices).
+
+import type { Dataset, FlagRecord, ReviewQuestionRecord, SkuReviewRecord, VoteRecord } from '../data.ts';
+import type { FaultName } from '../faults.ts';
+import { applyVersion, type ApiVersion } from '../versioning.ts';
+
+type Json = Record<string, unknown>;
+
+/** The requesting user's relation to reviews: their votes and flags. */
+export interface ReviewViewer {
+  /** null for an application token. */
+  readonly userId: number | null;
+  /** review id -> this user's vote. */
+  readonly votes: ReadonlyMap<number, VoteRecord>;
+  /** Ids of the reviews this user has flagged. */
+  readonly flagged: ReadonlySet<number>;
+}
+
+export function reviewViewer(data: Dataset, userId: number | null): ReviewViewer {
+  const votes = new Map<number, VoteRecord>();
+  const flagged = new Set<number>();
+  if (userId !== null) {
+    for (const v of data.votes.values()) if (v.user_id === userId) votes.set(v.sku_review_id, v);
+    for (const f of data.flags.values()) {
+      if (f.user_id === userId && f.flaggable_type === 'SkuReview') flagged.add(f.flaggable_id);
+    }
+  }
+  return { userId, votes, flagged };
+}
+
+export interface ReviewSerializeOptions {
+  version: ApiVersion;
+  fault: FaultName | null;
+  viewer: ReviewViewer;
+  /**
+   * Review listings only: the requesting user's review of the listed SKU (null when none).
+   * undefined: no own_review key (single reviews, application tokens).
+   */
+  ownReview?: SkuReviewRecord | null;
+}
+
+function sentiments(s: SkuReviewRecord['sentiments']): Json {
+  const out: Json = {};
+  // Each array is optional: only the ones the review has are sent.
+  for (const key of ['positive', 'mediocre', 'negative'] as const) {
+    const list = s[key];
+    if (list !== undefined) out[key] = [...list];
+  }
+  return out;
+}
+
+export function serializeSkuReview(r: SkuReviewRecord, opts: ReviewSerializeOptions): Json {
+  const { viewer, fault } = opts;
+  const out: Json = {
+    id: r.id,
+    sku_id: r.sku_id,
+    user_id: r.user_id,
+    review: r.review,
+    rating: r.rating,
+    created_at: r.created_at,
+    demoted: r.demoted,
+    votes_count: r.votes_count,
+    helpful_votes_count: r.helpful_votes_count,
+  };
+  // "authorized user only": an application token gets none of the three.
+  if (viewer.userId !== null || fault === 'review-user-fields-for-app-token') {
+    const vote = viewer.votes.get(r.id);
+    out['voted'] = vote !== undefined;
+    out['flagged'] = viewer.flagged.has(r.id);
+    // The user's own vote; false when they have not voted (voted tells the two apart).
+    out['helpful'] = vote?.helpful ?? false;
+  }
+  out['sentiments'] = sentiments(r.sentiments);
+  if (opts.ownReview !== undefined) {
+    out['own_review'] = opts.ownReview === null ? null : serializeSkuReview(opts.ownReview, { ...opts, ownReview: undefined });
+  }
+  return applyVersion('sku_review', out, opts.version);
+}
+
+export function serializeVote(v: VoteRecord): Json {
+  return {
+    id: v.id,
+    sku_review_id: v.sku_review_id,
+    user_id: v.user_id,
+    helpful: v.helpful,
+    created_at: v.created_at,
+  };
+}
+
+export function serializeFlag(f: FlagRecord): Json {
+  return {
+    id: f.id,
+    flaggable_id: f.flaggable_id,
+    flaggable_type: f.flaggable_type,
+    user_id: f.user_id,
+    reason: f.reason,
+    created_at: f.created_at,
+    updated_at: f.updated_at,
+  };
+}
+
+export interface ReviewFormOptions {
+  requiresBody: boolean;
+  /** The review being edited (edit form); undefined for the new-review form. */
+  edit?: SkuReviewRecord;
+  fault: FaultName | null;
+}
+
+/** `review_form`: rating, review and answers[].selected only on the edit form. */
+export function serializeReviewForm(questions: readonly ReviewQuestionRecord[], opts: ReviewFormOptions): Json {
+  const { edit } = opts;
+  const withSelected = edit !== undefined || opts.fault === 'new-review-form-has-selected';
+  const selected = new Set(edit?.answerIds ?? []);
+  const out: Json = { requires_body: opts.requiresBody };
+  if (edit !== undefined) {
+    out['rating'] = edit.rating;
+    out['review'] = edit.review;
+  }
+  out['questions'] = questions.map((q) => ({
+    text: q.text,
+    type: q.type,
+    answers: q.answers.map((a) => (withSelected ? { id: a.id, text: a.text, selected: selected.has(a.id) } : { id: a.id, text: a.text })),
+  }));
+  return out;
+}
