@@ -2,4 +2,45 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const ACCOUNT_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const ACCOUNT_FAULTS = {
+  'user-email-missing-in-3-2': {
+    requirement: 'CHG-2',
+    description: 'GET /user in version 3.2 has no email, which the Change history adds to User in 3.2.0.',
+  },
+  'user-avatar-data-uri-accepted': {
+    requirement: 'USER-15',
+    description: 'PATCH /user accepts an avatar sent as a data: URI (with its preamble) instead of refusing it with 422.',
+  },
+  'address-region-as-id': {
+    requirement: 'USER-9',
+    description: 'Addresses carry the integer region id in region instead of the region name.',
+  },
+  'address-numeric-zip-rejected': {
+    requirement: 'USER-21',
+    description: 'POST /user/addresses refuses a zip sent as a JSON number with 422.',
+  },
+  'logout-returns-body': {
+    requirement: 'USER-26',
+    description: 'DELETE /user/logout answers 200 with a JSON body instead of an empty body.',
+  },
+  'personalization-put-ignored': {
+    requirement: 'PERS-3',
+    description: 'PUT /personalization answers 200 with the old personalization and does not change the location.',
+  },
+  'notifications-view-returns-body': {
+    requirement: 'NOTIF-10',
+    description: 'POST /notifications/view answers 200 with a JSON body instead of 204 with an empty body.',
+  },
+  'notifications-view-not-persisted': {
+    requirement: 'EVT-13',
+    description: 'POST /notifications/view answers 204 but the notifications keep is_viewed false.',
+  },
+  'price-drop-notification-without-category-name': {
+    requirement: 'EVT-11',
+    description: 'price_drop notifications carry category_name null; only price_up ones get the category name.',
+  },
+  'sku-review-notification-without-user': {
+    requirement: 'EVT-12',
+    description: 'sku_review notifications carry user null instead of the embedded reviewing user.',
+  },
+} satisfies Record<string, FaultInfo>;

@@ -1,0 +1,72 @@
+// Notification serializer (spec "Notification" and "Events").
+//
+// Which keys an etype carries (the spec mixes "blank fields are present with value null" with
+// "present when"):
+// - sku, category_name and user are fields of every notification: the embedded object (or the
+//   category name) where the Events section embeds it, null otherwise.
+//   sku: price_up, price_drop, sku_review, availability_true, availability_false.
+//   category_name: price_up, price_drop. user: sku_review.
+// - review_rating and review_text, which the table says are "present when", are keys only then:
+//   review_rating on every sku_review notification, review_text on non-aggregated ones (their
+//   value may be null when the data has none).
+
+import type { Dataset } from '../data.ts';
+import type { FaultName } from '../faults.ts';
+import type { NotificationEtype, NotificationRecord, SkuRecord } from '../model.ts';
+import { applyVersion, type ApiVersion } from '../versioning.ts';
+import { serializeUserSummary } from './user.ts';
+
+type Json = Record<string, unknown>;
+
+/** Etypes that embed the SKU (Events: "Embedding rules"). */
+export const SKU_ETYPES: ReadonlySet<NotificationEtype> = new Set(['price_up', 'price_drop', 'sku_review', 'availability_true', 'availability_false']);
+/** Etypes that carry category_name. */
+export const PRICE_ETYPES: ReadonlySet<NotificationEtype> = new Set(['price_up', 'price_drop']);
+
+/**
+ * The embedded SKU, in the Notification table's order. category_id and first_product_shop_info
+ * ("later also") are undated in the Change history; every served version has them.
+ */
+export function serializeNotificationSku(s: SkuRecord): Json {
+  return {
+    id: s.id,
+    category_id: s.category_id,
+    display_name: s.display_name,
+    images: { main: s.images.main, alternatives: [...s.images.alternatives] },
+    click_url: s.click_url,
+    virtual: s.virtual,
+    future: s.future,
+    first_product_shop_info: s.first_product_shop_info,
+  };
+}
+
+export function serializeNotification(n: NotificationRecord, data: Dataset, version: ApiVersion, fault: FaultName | null): Json {
+  const sku = SKU_ETYPES.has(n.etype) && n.skuId !== null ? data.skus.get(n.skuId) : undefined;
+  // The bug: only price_up is treated as a price notification.
+  const hasCategoryName = fault === 'price-drop-notification-without-category-name' ? n.etype === 'price_up' : PRICE_ETYPES.has(n.etype);
+  const categoryName = hasCategoryName && sku ? (data.categories.get(sku.category_id)?.name ?? null) : null;
+  const reviewer = n.etype === 'sku_review' && n.reviewUserId !== null ? data.users.get(n.reviewUserId) : undefined;
+  const out: Json = {
+    id: n.id,
+    etype: n.etype,
+    eventable_id: n.eventable_id,
+    eventable_type: n.eventable_type,
+    eventable_name: n.eventable_name,
+    eventable_url: n.eventable_url,
+    event_text: n.event_text,
+    snapshot: { ...n.snapshot },
+    is_viewed: n.is_viewed,
+    aggregated: n.aggregated,
+    created_at: n.created_at,
+    updated_at: n.updated_at,
+    sku: sku ? serializeNotificationSku(sku) : null,
+    category_name: categoryName,
+    // The bug: the reviewing user is looked up but never embedded.
+    user: reviewer && fault !== 'sku-review-notification-without-user' ? serializeUserSummary(reviewer) : null,
+  };
+  if (n.etype === 'sku_review') {
+    out['review_rating'] = n.reviewRating;
+    if (!n.aggregated) out['review_text'] = n.reviewText;
+  }
+  return applyVersion('notification', out, version);
+}
