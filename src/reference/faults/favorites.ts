@@ -2,4 +2,67 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const FAVORITE_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const FAVORITE_FAULTS = {
+  // Row 1: POST /favorites with no list.
+  'auto-list-not-created': {
+    requirement: 'FAV-10',
+    description: "POST /favorites without a list, for a SKU whose category has no auto list yet, creates no auto list and stores the favorite with favorite_list_id null.",
+  },
+  'auto-list-ignores-category': {
+    requirement: 'FAV-9',
+    description: "POST /favorites without a list puts the favorite into the user's first auto list whatever its category, instead of the auto list of the SKU's category.",
+  },
+  // Row 2: PUT have_it=true.
+  'have-it-keeps-list': {
+    requirement: 'FAV-11',
+    description: 'PUT /favorites/:id with have_it=true sets have_it but keeps favorite_list_id, so the favorite never becomes owned.',
+  },
+  'have-it-honours-list-id': {
+    requirement: 'FAV-12',
+    description: 'PUT /favorites/:id with have_it=true and a favorite_list_id moves the favorite into that list instead of ignoring the list id.',
+  },
+  // Row 3: PUT favorite_list_id.
+  'favorite-list-id-ignored-on-update': {
+    requirement: 'FAV-13',
+    description: 'PUT /favorites/:id ignores favorite_list_id: the favorite stays in its list.',
+  },
+  // Row 4: new_list_name.
+  'new-list-name-keeps-have-it': {
+    requirement: 'FAV-16',
+    description: 'A move by new_list_name leaves have_it as it was instead of setting it to null.',
+  },
+  'new-list-name-duplicates-list': {
+    requirement: 'FAV-15',
+    description: 'A new_list_name that names an existing custom list creates a second custom list of that name instead of using the existing one.',
+  },
+  'invalid-new-list-name-422': {
+    requirement: 'FAV-17',
+    description: 'A blank or too long new_list_name gives 422 instead of 400.',
+  },
+  // Listings.
+  'owned-favorites-listed': {
+    requirement: 'FAV-26',
+    description: 'GET /favorites (3.2) lists owned favorites even without owned=true.',
+  },
+  'owned-param-ignored': {
+    requirement: 'FAV-24',
+    description: 'GET /favorites ignores owned=true and answers the default listing.',
+  },
+  'owned-excluded-before-3-2': {
+    requirement: 'CHG-2',
+    description: 'GET /favorites excludes owned favorites in versions 3.0 and 3.1 too, although the exclusion came with 3.2.0.',
+  },
+  'favorites-order-dir-ignored': {
+    requirement: 'FAV-25',
+    description: 'GET /favorites ignores order_dir=asc and always lists the newest first.',
+  },
+  // Lists and deletion.
+  'duplicate-custom-list-accepted': {
+    requirement: 'FAV-20',
+    description: 'POST /favorite_lists with the name of an existing custom list creates a second list (201) instead of failing.',
+  },
+  'favorite-delete-missing-204': {
+    requirement: 'FAV-33',
+    description: 'DELETE /favorites/:id of a missing favorite answers 204 instead of 404.',
+  },
+} satisfies Record<string, FaultInfo>;
