@@ -1,7 +1,12 @@
 // Request pipelines of the reference server (no framework: node:http listeners).
 //
 // API request, in order:
-//   1. request target parsed; outside the base path -> 404 NotFound (errors body)
+//   0. HTTP-level problems that node:http's parser finds (unknown method -> 501, headers over
+//      16 KiB -> 431, timeouts -> 408, anything else -> 400) and CONNECT (405) are answered by
+//      `clientErrorListener` / `connectListener` with the errors body and the rate-limit
+//      headers, then the connection is closed
+//   1. request target parsed (unparsable -> 400; HTTP/1.1 without Host -> 400); outside the
+//      base path -> 404 NotFound (errors body)
 //   2. access token checked (auth.ts), which also counts the call against the daily limit
 //   3. per-minute rate limit counted for the token (or the client IP when there is no valid
 //      token); over the limit -> 403 {"message": ...}
@@ -9,21 +14,32 @@
 //   5. version negotiated from Accept -> 406 when unservable
 //   6. route matched -> 404 NotFound / 405 MethodNotAllowed (errors body, Allow header);
 //      token scope checked -> 401
+//      request body read (not for GET/HEAD): over 2 MiB -> 400 at once, without waiting for
+//      the rest (which is then read and dropped, at most 8 MiB more or 2 s, or the connection
+//      is closed); malformed -> 400
 //   7. handler runs; ApiError -> its status and errors body; any other exception -> 500 with
 //      the errors body (the server keeps running)
-//   8. response written: X-RateLimit-* headers on every response, JSON, ETag / 304 on 200 GETs.
+//   8. response written: X-RateLimit-* headers on every response (304, 4xx and 5xx included),
+//      Vary: Accept, Authorization, JSON, ETag / 304 on 200 GETs only.
 //
-// OAuth endpoints: POST <authBasePath>/oauth2/token, GET <authBasePath>/oauth2/authorizations/new.
+// OAuth endpoints: POST <authBasePath>/oauth2/token, GET <authBasePath>/oauth2/authorizations/new,
+// POST <authBasePath>/oauth2/authorizations (the consent page's form). Their responses carry no
+// X-RateLimit-* headers: the limits are per access token and per client of API calls, and these
+// endpoints are not API calls (choice).
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { AuthService, type ClientRecord } from './auth.ts';
+import type { Duplex } from 'node:stream';
+import { AuthService, type ClientRecord, type ConsentMode, type OAuthResponse } from './auth.ts';
 import type { Dataset } from './data.ts';
 import type { FaultName } from './faults.ts';
 import {
   ApiError,
   JSON_CONTENT_TYPE,
+  discardRest,
   errorResult,
   errorsBody,
+  etagFor,
+  ifNoneMatchMatches,
   MAX_API_BODY_BYTES,
   parseApiBody,
   readBody,
@@ -43,7 +59,7 @@ export interface StateConfig {
   clients: readonly ClientRecord[];
   perMinute: number;
   perDay: number;
-  consent: 'auto' | 'deny';
+  consent: ConsentMode;
   now: () => number;
   modules: readonly RouteModule[];
   /** Called with unexpected handler exceptions (500s). */
@@ -140,116 +156,146 @@ function publicUrl(state: ReferenceState, req: IncomingMessage, t: Target): URL 
 // ---------------------------------------------------------------------------------------------
 // API
 
+/** Would writeResult answer 304 to this request? (Used only by fault not-modified-not-counted.) */
+function wouldBeNotModified(req: IncomingMessage, result: ApiResult): boolean {
+  if (result.status !== 200 || result.body === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  return ifNoneMatchMatches(req.headers['if-none-match'], etagFor(Buffer.from(JSON.stringify(result.body), 'utf8')));
+}
+
 async function handleApi(state: ReferenceState, req: IncomingMessage, res: ServerResponse, target: Target | null): Promise<void> {
   state.requests += 1;
   const fault = state.fault;
   const method = (req.method ?? 'GET').toUpperCase();
   const ip = req.socket.remoteAddress ?? 'unknown';
+  let rlKey = `ip:${ip}`;
+  let rl: RateLimitState | null = null;
+  const count = (key: string): RateLimitState => {
+    rlKey = key;
+    rl = state.limiter.consume(key);
+    return rl;
+  };
 
-  const send = (result: ApiResult, rl: RateLimitState): void => {
+  const send = (result: ApiResult, limits: RateLimitState): void => {
+    let shown = limits;
+    if (fault === 'not-modified-not-counted' && wouldBeNotModified(req, result)) shown = state.limiter.refund(rlKey) ?? limits;
     const omitRateLimit = fault === 'ratelimit-headers-missing-on-errors' && result.status >= 400 && result.status < 500;
-    const headers: HeaderMap = { Vary: 'Accept', ...(omitRateLimit ? {} : rateLimitHeaders(rl)) };
-    writeResult(req, res, result, headers);
+    const headers: HeaderMap = { Vary: 'Accept, Authorization', ...(omitRateLimit ? {} : rateLimitHeaders(shown, fault)) };
+    writeResult(req, res, result, headers, fault);
+    // Answered without reading the whole body (an early error, or a body over the limit).
+    discardRest(req);
   };
-  const fail = (err: ApiError, rl: RateLimitState): void => send(errorResult(err, fault), rl);
+  const fail = (err: ApiError, limits: RateLimitState): void => send(errorResult(err, fault), limits);
 
-  if (!target) {
-    return fail(new ApiError(400, 'BadRequest', ['Malformed request target']), state.limiter.consume(`ip:${ip}`));
-  }
-  const rel = stripBase(target.pathname, state.basePath);
-  if (rel === null) {
-    return fail(
-      new ApiError(404, 'NotFound', [`No route matches ${method} ${target.pathname}`]),
-      state.limiter.consume(`ip:${ip}`),
-    );
-  }
-
-  const auth = state.auth.authenticate(req.headers.authorization, target.query, fault);
-  const rl = state.limiter.consume(auth.ok ? `token:${auth.token.value}` : `ip:${ip}`);
-  if (rl.exceeded) return send({ status: 403, body: RATE_LIMIT_BODY }, rl);
-  if (!auth.ok) return fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), rl);
-
-  const negotiation = negotiateVersion(req.headers.accept);
-  if (!negotiation.ok) return fail(new ApiError(406, 'NotAcceptable', [negotiation.message]), rl);
-
-  const segments = decodeSegments(rel);
-  const match = segments ? state.router.match(method, segments) : ({ kind: 'not-found' } as const);
-  if (match.kind === 'not-found') {
-    return fail(new ApiError(404, 'NotFound', [`No route matches ${method} ${target.pathname}`]), rl);
-  }
-  if (match.kind === 'method-not-allowed') {
-    return fail(
-      new ApiError(405, 'MethodNotAllowed', [`${method} is not allowed on ${target.pathname}; allowed: ${match.allow.join(', ')}`], {
-        Allow: match.allow.join(', '),
-      }),
-      rl,
-    );
-  }
-  const { route, params } = match;
-  if (route.since !== null && !versionAtLeast(negotiation.version, route.since)) {
-    return fail(
-      new ApiError(404, 'NotFound', [`${route.method} ${route.pattern} is served from version ${route.since}; this request got ${negotiation.version.label}`]),
-      rl,
-    );
-  }
-  if (route.scope !== null && !auth.token.scopes.includes(route.scope)) {
-    return fail(new ApiError(401, 'Unauthorized', [`The access token's scope does not include "${route.scope}"`]), rl);
-  }
-  if (route.user && auth.token.kind !== 'user') {
-    return fail(new ApiError(401, 'Unauthorized', [`${route.method} ${route.pattern} needs a user token (authorization code grant)`]), rl);
-  }
-
-  let body: Record<string, unknown> | null = null;
-  if (method !== 'GET' && method !== 'HEAD') {
-    const raw = await readBody(req, MAX_API_BODY_BYTES);
-    if (raw === null) {
-      return fail(new ApiError(400, 'BadRequest', [`The request body exceeds ${MAX_API_BODY_BYTES} bytes`]), rl);
-    }
-    try {
-      body = parseApiBody(raw, req.headers['content-type']);
-    } catch (err) {
-      if (err instanceof ApiError) return fail(err, rl);
-      throw err;
-    }
-  }
-
-  const ctx: ApiContext = {
-    method,
-    path: rel,
-    params,
-    query: target.query,
-    body,
-    url: publicUrl(state, req, target),
-    version: negotiation.version,
-    token: auth.token,
-    userId: auth.token.kind === 'user' ? state.data.demoUserId : null,
-    data: state.data,
-    fault,
-    now: state.now,
-    revokeToken: () => state.auth.revoke(auth.token.value, 'The access token was ended by DELETE /user/logout'),
-  };
-  let result: ApiResult;
   try {
-    result = await route.handler(ctx);
-  } catch (err) {
-    if (err instanceof ApiError) result = errorResult(err, fault);
-    else {
-      state.onError(err);
-      result = errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), fault);
+    if (!target) return fail(new ApiError(400, 'BadRequest', ['Malformed request target']), count(`ip:${ip}`));
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
+      return fail(new ApiError(400, 'BadRequest', ['An HTTP/1.1 request needs a Host header']), count(`ip:${ip}`));
     }
+    const rel = stripBase(target.pathname, state.basePath);
+    if (rel === null) {
+      return fail(new ApiError(404, 'NotFound', [`No route matches ${method} ${clip(target.pathname)}`]), count(`ip:${ip}`));
+    }
+
+    const auth = state.auth.authenticate(req.headers.authorization, target.query, fault);
+    const limits = count(auth.ok ? `token:${auth.token.value}` : `ip:${ip}`);
+    if (limits.exceeded) return send({ status: 403, body: RATE_LIMIT_BODY }, limits);
+    if (!auth.ok) return fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), limits);
+
+    const negotiation = negotiateVersion(req.headers.accept, fault);
+    if (!negotiation.ok) return fail(new ApiError(406, 'NotAcceptable', [negotiation.message]), limits);
+
+    const segments = decodeSegments(rel);
+    const match = segments ? state.router.match(method, segments) : ({ kind: 'not-found' } as const);
+    if (match.kind === 'not-found') {
+      return fail(new ApiError(404, 'NotFound', [`No route matches ${method} ${clip(target.pathname)}`]), limits);
+    }
+    if (match.kind === 'method-not-allowed') {
+      return fail(
+        new ApiError(405, 'MethodNotAllowed', [`${method} is not allowed on ${clip(target.pathname)}; allowed: ${match.allow.join(', ')}`], {
+          Allow: match.allow.join(', '),
+        }),
+        limits,
+      );
+    }
+    const { route, params } = match;
+    if (route.since !== null && !versionAtLeast(negotiation.version, route.since)) {
+      return fail(
+        new ApiError(404, 'NotFound', [`${route.method} ${route.pattern} is served from version ${route.since}; this request got ${negotiation.version.label}`]),
+        limits,
+      );
+    }
+    if (route.scope !== null && !auth.token.scopes.includes(route.scope)) {
+      return fail(new ApiError(401, 'Unauthorized', [`The access token's scope does not include "${route.scope}"`]), limits);
+    }
+    if (route.user && auth.token.kind !== 'user') {
+      return fail(new ApiError(401, 'Unauthorized', [`${route.method} ${route.pattern} needs a user token (authorization code grant)`]), limits);
+    }
+
+    let body: Record<string, unknown> | null = null;
+    if (method !== 'GET' && method !== 'HEAD') {
+      const raw = await readBody(req, MAX_API_BODY_BYTES);
+      if (raw === 'aborted') return void res.destroy();
+      if (raw === 'too-large') {
+        return fail(new ApiError(400, 'BadRequest', [`The request body exceeds ${MAX_API_BODY_BYTES} bytes`]), limits);
+      }
+      try {
+        body = parseApiBody(raw, req.headers['content-type']);
+      } catch (err) {
+        if (err instanceof ApiError) return fail(err, limits);
+        throw err;
+      }
+    }
+
+    const ctx: ApiContext = {
+      method,
+      path: rel,
+      params,
+      query: target.query,
+      body,
+      url: publicUrl(state, req, target),
+      version: negotiation.version,
+      token: auth.token,
+      userId: auth.token.kind === 'user' ? state.data.demoUserId : null,
+      data: state.data,
+      fault,
+      now: state.now,
+      revokeToken: () => state.auth.revoke(auth.token.value, 'The access token was ended by DELETE /user/logout'),
+    };
+    let result: ApiResult;
+    try {
+      result = await route.handler(ctx);
+    } catch (err) {
+      if (err instanceof ApiError) result = errorResult(err, fault);
+      else {
+        state.onError(err);
+        result = errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), fault);
+      }
+    }
+    send(result, limits);
+  } catch (err) {
+    // A bug outside the handlers (a body that does not serialize, ...): still the errors body
+    // and the rate-limit headers.
+    state.onError(err);
+    if (res.headersSent || res.destroyed) return void res.destroy();
+    send(errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), fault), rl ?? state.limiter.consume(`ip:${ip}`));
   }
-  send(result, rl);
+}
+
+/** Request paths echoed in messages are cut short. */
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
 // ---------------------------------------------------------------------------------------------
 // OAuth
 
-type AuthEndpoint = 'token' | 'authorize';
+type AuthEndpoint = 'token' | 'authorize' | 'decide';
 
 function authEndpoint(state: ReferenceState, pathname: string): AuthEndpoint | null {
   const rel = stripBase(pathname, state.authBasePath);
   if (rel === '/oauth2/token') return 'token';
   if (rel === '/oauth2/authorizations/new') return 'authorize';
+  if (rel === '/oauth2/authorizations') return 'decide';
   return null;
 }
 
@@ -272,38 +318,64 @@ function parseParams(req: IncomingMessage, body: Buffer): Record<string, unknown
   }
   // application/x-www-form-urlencoded, or no content type: form encoding.
   const out: Record<string, unknown> = {};
-  for (const [k, v] of new URLSearchParams(text)) if (!(k in out)) out[k] = v;
+  for (const [k, v] of new URLSearchParams(text)) if (!Object.prototype.hasOwnProperty.call(out, k)) out[k] = v;
   return out;
+}
+
+function writeOAuth(res: ServerResponse, r: OAuthResponse, headers: HeaderMap = {}): void {
+  if (r.html !== undefined) {
+    const buf = Buffer.from(r.html, 'utf8');
+    res.writeHead(r.status, { ...headers, ...(r.headers ?? {}), 'Content-Length': String(buf.length) });
+    res.end(buf);
+  } else if (r.body === undefined) {
+    res.writeHead(r.status, { ...headers, ...(r.headers ?? {}), 'Content-Length': '0' });
+    res.end();
+  } else {
+    writeJson(res, r.status, r.body, { ...headers, ...(r.headers ?? {}) });
+  }
+}
+
+/** Reads a form or JSON body of an OAuth endpoint; null when it answered already. */
+async function readOAuthParams(req: IncomingMessage, res: ServerResponse, headers: HeaderMap): Promise<Record<string, unknown> | null> {
+  const body = await readBody(req);
+  if (body === 'aborted') {
+    res.destroy();
+    return null;
+  }
+  if (body === 'too-large') {
+    writeJson(res, 400, { error: 'invalid_request', error_description: 'The request body is too large' }, headers);
+    discardRest(req);
+    return null;
+  }
+  const params = parseParams(req, body);
+  if (params === null) writeJson(res, 400, { error: 'invalid_request', error_description: 'Unreadable request body' }, headers);
+  return params;
 }
 
 async function handleAuth(state: ReferenceState, req: IncomingMessage, res: ServerResponse, which: AuthEndpoint, target: Target): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+  const only = (allow: string): void => {
+    writeJson(res, 405, { error: 'invalid_request', error_description: `Use ${allow}` }, { Allow: allow, ...noStore });
+    discardRest(req);
+  };
   if (which === 'token') {
     state.requests += 1;
-    if (method !== 'POST') {
-      req.resume();
-      return writeJson(res, 405, { error: 'invalid_request', error_description: 'Use POST' }, { Allow: 'POST', ...noStore });
-    }
-    const body = await readBody(req);
-    const params = body === null ? null : parseParams(req, body);
-    if (params === null) {
-      return writeJson(res, 400, { error: 'invalid_request', error_description: 'Unreadable request body' }, noStore);
-    }
-    const r = state.auth.tokenRequest(params, req.headers.authorization);
-    return writeJson(res, r.status, r.body ?? {}, { ...noStore, ...(r.headers ?? {}) });
+    if (method !== 'POST') return only('POST');
+    const params = await readOAuthParams(req, res, noStore);
+    if (params === null) return;
+    const r = state.auth.tokenRequest(params, req.headers.authorization, state.fault);
+    return writeOAuth(res, r, noStore);
   }
-  if (method !== 'GET' && method !== 'HEAD') {
-    req.resume();
-    return writeJson(res, 405, { error: 'invalid_request', error_description: 'Use GET' }, { Allow: 'GET, HEAD' });
+  if (which === 'decide') {
+    if (method !== 'POST') return only('POST');
+    const params = await readOAuthParams(req, res, noStore);
+    if (params === null) return;
+    return writeOAuth(res, state.auth.decide(params), noStore);
   }
-  const r = state.auth.authorize(target.query);
-  if (r.body === undefined) {
-    res.writeHead(r.status, { ...(r.headers ?? {}), 'Content-Length': '0' });
-    res.end();
-    return;
-  }
-  writeJson(res, r.status, r.body, { ...noStore, ...(r.headers ?? {}) });
+  if (method !== 'GET' && method !== 'HEAD') return only('GET, HEAD');
+  const r = state.auth.authorize(target.query, `${state.authBasePath}/oauth2/authorizations`);
+  writeOAuth(res, r, r.status === 302 ? {} : noStore);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,6 +387,7 @@ function guarded(state: ReferenceState, fn: (req: IncomingMessage, res: ServerRe
       state.onError(err);
       if (!res.headersSent) writeJson(res, 500, errorsBody('InternalServerError', ['Internal server error']));
       else res.destroy();
+      discardRest(req);
     });
   };
 }
@@ -337,7 +410,84 @@ export function createAuthListener(state: ReferenceState): RequestListener {
     const target = parseTarget(req);
     const which = target ? authEndpoint(state, target.pathname) : null;
     if (target && which) return handleAuth(state, req, res, which, target);
-    req.resume();
-    writeJson(res, 404, errorsBody('NotFound', [`No route matches ${req.method ?? 'GET'} ${target?.pathname ?? req.url ?? ''}`]));
+    writeJson(res, 404, errorsBody('NotFound', [`No route matches ${req.method ?? 'GET'} ${clip(target?.pathname ?? req.url ?? '')}`]));
+    discardRest(req);
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers below HTTP requests: what node:http's parser rejects, and CONNECT
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+  501: 'Not Implemented',
+};
+
+/** Sockets that got a raw answer; the parser's further complaints about them are ignored. */
+const answered = new WeakSet<Duplex>();
+
+/**
+ * Writes a complete HTTP/1.1 response with the errors body on a raw socket, then closes it.
+ * The client may still be sending its request (headers over the limit): what it sends is read
+ * and dropped for a moment, since closing at once makes many clients report "other side
+ * closed" instead of the answer.
+ */
+function writeRaw(socket: Duplex, status: number, code: string, message: string, headers: HeaderMap): void {
+  answered.add(socket);
+  const body = JSON.stringify(errorsBody(code, [message]));
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`),
+    `Content-Type: ${JSON_CONTENT_TYPE}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ];
+  socket.write(lines.join('\r\n'));
+  socket.once('end', () => socket.end());
+  setTimeout(() => socket.end(), 200).unref();
+  // A client that keeps sending (or never reads) must not hold the connection.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/**
+ * node:http's 'clientError': a request the parser rejects, or a timeout. Answered with the
+ * errors body (and, on the API server, the client IP's rate-limit headers) unless the socket is
+ * gone or a response has started: 501 NotImplemented for an unknown method, 431 for headers
+ * over the size limit, 408 for a timeout, 400 BadRequest otherwise.
+ */
+export function clientErrorListener(state: ReferenceState, api: boolean): (err: Error & { code?: string }, socket: Duplex) => void {
+  return (err, socket) => {
+    if (answered.has(socket)) return;
+    // As node:http does: no answer when the socket is gone or a response is being written on it.
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    let status = 400;
+    let code = 'BadRequest';
+    let message = 'Malformed HTTP request';
+    if (err.code === 'HPE_INVALID_METHOD') [status, code, message] = [501, 'NotImplemented', 'The request method is not implemented'];
+    else if (err.code === 'HPE_HEADER_OVERFLOW') [status, code, message] = [431, 'RequestHeaderFieldsTooLarge', 'The request line and headers exceed 16 KiB'];
+    else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADER_TIMEOUT') {
+      [status, code, message] = [408, 'RequestTimeout', 'The request was not received in time'];
+    }
+    const ip = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown';
+    const headers = api ? rateLimitHeaders(state.limiter.consume(`ip:${ip}`), state.fault) : {};
+    writeRaw(socket, status, code, message, headers);
+  };
+}
+
+/** CONNECT is no API method: 405 with the errors body, then the connection is closed. */
+export function connectListener(state: ReferenceState, api: boolean): (req: IncomingMessage, socket: Duplex) => void {
+  return (req, socket) => {
+    socket.on('error', () => undefined);
+    const headers = api ? rateLimitHeaders(state.limiter.consume(`ip:${req.socket.remoteAddress ?? 'unknown'}`), state.fault) : {};
+    writeRaw(socket, 405, 'MethodNotAllowed', 'CONNECT is not allowed', { ...headers, Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE' });
+  };
 }

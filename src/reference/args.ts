@@ -2,9 +2,21 @@
 
 import type { ReferenceOptions } from './server.ts';
 
-export const USAGE = `Usage: tsx src/reference/main.ts [--host H] [--port N] [--base-path /api] [--auth-base-path /p]
-       [--auth-origin same|separate] [--dataset default|alt] [--fault NAME] [--consent auto|deny]
-       [--per-minute N] [--per-day N]`;
+export const USAGE = `Usage: npm run reference -- [--host H] [--port N] [--base-path /api] [--auth-base-path /p]
+       [--auth-origin same|separate] [--dataset default|alt] [--fault NAME] [--consent page|auto|deny]
+       [--per-minute N] [--per-day N]
+
+  --host          interface to listen on (default 127.0.0.1)
+  --port          API port (default 0: a free port)
+  --base-path     API path prefix, e.g. /api (default none)
+  --auth-origin   same: /oauth2/* on the API server (default); separate: on a second port
+  --auth-base-path  prefix of /oauth2/* (default none)
+  --dataset       default or alt
+  --fault         switch on one named fault (the server then misbehaves on purpose)
+  --consent       page: an HTML consent page with Approve / Deny (default here);
+                  auto: approve at once; deny: refuse at once
+  --per-minute    requests per minute per token (default 100)
+  --per-day       calls per day per client (default 1000)`;
 
 export type ParsedArgs = { ok: true; options: ReferenceOptions; help: boolean } | { ok: false; error: string };
 
@@ -82,7 +94,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         options.fault = value;
         break;
       case '--consent':
-        if (value !== 'auto' && value !== 'deny') return { ok: false, error: `--consent: expected auto or deny, got "${value}"` };
+        if (value !== 'auto' && value !== 'deny' && value !== 'page') {
+          return { ok: false, error: `--consent: expected page, auto or deny, got "${value}"` };
+        }
         options.consent = value;
         break;
       case '--per-minute':

@@ -3,7 +3,9 @@
 // - POST {auth_url}/oauth2/token: grant types client_credentials, authorization_code and
 //   refresh_token. Bodies: application/x-www-form-urlencoded or JSON. Client credentials in the
 //   body (client_id, client_secret) or, additionally accepted, HTTP Basic.
-// - GET {auth_url}/oauth2/authorizations/new: the consent step, decided by the `consent` option.
+// - GET {auth_url}/oauth2/authorizations/new: the consent step, decided by the `consent` option:
+//   'auto' redirects at once with a code, 'deny' at once with error=access_denied, 'page' shows
+//   an HTML consent page whose Approve / Deny buttons POST to {auth_url}/oauth2/authorizations.
 // - authenticate(): validates the access token of an API request.
 //
 // Choices where the spec is silent:
@@ -16,6 +18,14 @@
 //   endpoint answers 403 {"error":"access_denied"}. Refresh tokens survive the lock-out.
 // - A token whose scope lacks what a route needs gets 401 (403 is kept for the rate limit, the
 //   only meaning the spec's error table gives it).
+// - Authorization codes live 10 minutes and work once; a second exchange is invalid_grant (the
+//   tokens already issued from the code stay valid).
+// - Consent page: names the client by its client_id and lists the requested scopes with the
+//   spec's meaning of each. The form carries client_id, redirect_uri, response_type, scope and
+//   state in hidden fields plus a single-use nonce (10 minutes) bound to them; a POST with an
+//   unknown, used or expired nonce, or with hidden fields that differ from the ones the nonce
+//   was issued for, is 400 invalid_request (JSON, never a redirect). The request is validated
+//   before the page is shown, exactly as in the other modes.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FaultName } from './faults.ts';
@@ -26,6 +36,9 @@ export interface ClientRecord {
   secret: string;
   redirectUri: string;
 }
+
+export type ConsentMode = 'auto' | 'deny' | 'page';
+export const CONSENT_MODES: readonly ConsentMode[] = ['auto', 'deny', 'page'];
 
 export type TokenKind = 'app' | 'user';
 
@@ -48,6 +61,17 @@ interface CodeRecord {
   used: boolean;
 }
 
+/** A consent page shown and not yet answered. */
+interface ConsentRecord {
+  clientId: string;
+  redirectUri: string;
+  /** The scope parameter exactly as requested. */
+  scope: string;
+  scopes: readonly string[];
+  state: string | null;
+  expiresAt: number;
+}
+
 interface RefreshRecord {
   clientId: string;
   scopes: readonly string[];
@@ -57,6 +81,7 @@ interface RefreshRecord {
 export const APP_TOKEN_LIFETIME_S = 14 * 24 * 60 * 60; // 2 weeks
 export const USER_TOKEN_LIFETIME_S = 24 * 60 * 60; // 1 day
 export const CODE_LIFETIME_MS = 10 * 60 * 1000; // 10 minutes
+export const CONSENT_LIFETIME_MS = 10 * 60 * 1000; // 10 minutes
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -69,9 +94,19 @@ export const AUTHORIZABLE_SCOPES: readonly string[] = ['public', 'favorites', 'n
 /** The only scope allowed in an application token. */
 export const APP_SCOPE = 'public';
 
+/** What the scopes grant (spec "Permissions"), shown on the consent page. */
+export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  public: 'read the public catalogue',
+  favorites: 'read and change your favorites and favorite lists',
+  notifications: 'read your notifications and mark them viewed',
+  publish_sku_review_actions: 'vote on and flag SKU reviews in your name',
+};
+
 export interface OAuthResponse {
   status: number;
   body?: Record<string, unknown>;
+  /** An HTML page instead of a JSON body (the consent page). */
+  html?: string;
   headers?: HeaderMap;
 }
 
@@ -83,7 +118,7 @@ export interface AuthServiceOptions {
   clients: readonly ClientRecord[];
   now: () => number;
   perDay: number;
-  consent: 'auto' | 'deny';
+  consent: ConsentMode;
 }
 
 function oauthError(status: number, error: string, description: string, headers?: HeaderMap): OAuthResponse {
@@ -94,6 +129,10 @@ function sameSecret(a: string, b: string): boolean {
   const ba = Buffer.from(a, 'utf8');
   const bb = Buffer.from(b, 'utf8');
   return ba.length === bb.length && timingSafeEqual(ba, bb);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function newToken(): string {
@@ -130,6 +169,7 @@ export class AuthService {
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, CodeRecord>();
   private readonly refreshTokens = new Map<string, RefreshRecord>();
+  private readonly consents = new Map<string, ConsentRecord>();
   private readonly daily = new Map<string, { day: number; count: number }>();
 
   constructor(private readonly opts: AuthServiceOptions) {
@@ -166,7 +206,7 @@ export class AuthService {
 
   // --- issuing ---------------------------------------------------------------------------------
 
-  private issue(clientId: string, kind: TokenKind, scopes: readonly string[]): OAuthResponse {
+  private issue(clientId: string, kind: TokenKind, scopes: readonly string[], fault: FaultName | null): OAuthResponse {
     const now = this.opts.now();
     const lifetime = kind === 'app' ? APP_TOKEN_LIFETIME_S : USER_TOKEN_LIFETIME_S;
     const value = newToken();
@@ -174,7 +214,7 @@ export class AuthService {
     const body: Record<string, unknown> = {
       access_token: value,
       token_type: 'bearer',
-      expires_in: lifetime,
+      expires_in: fault === 'expires-in-milliseconds' ? lifetime * 1000 : lifetime,
       scope: scopes.join(' '),
     };
     if (kind === 'user') {
@@ -186,7 +226,7 @@ export class AuthService {
   }
 
   /** POST /oauth2/token with the parsed body parameters. */
-  tokenRequest(params: Record<string, unknown>, authorization?: string): OAuthResponse {
+  tokenRequest(params: Record<string, unknown>, authorization?: string, fault: FaultName | null = null): OAuthResponse {
     let clientId = param(params, 'client_id');
     let clientSecret = param(params, 'client_secret');
     const basic = authorization !== undefined ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization) : null;
@@ -218,27 +258,30 @@ export class AuthService {
     }
     switch (grantType) {
       case 'client_credentials':
-        return this.clientCredentials(client, params);
+        return this.clientCredentials(client, params, fault);
       case 'authorization_code':
-        return this.authorizationCode(client, params);
+        return this.authorizationCode(client, params, fault);
       case 'refresh_token':
-        return this.refresh(client, params);
+        return this.refresh(client, params, fault);
       default:
         return oauthError(400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported`);
     }
   }
 
-  private clientCredentials(client: ClientRecord, params: Record<string, unknown>): OAuthResponse {
+  private clientCredentials(client: ClientRecord, params: Record<string, unknown>, fault: FaultName | null): OAuthResponse {
     const scope = param(params, 'scope');
     if (scope === undefined) return oauthError(400, 'invalid_request', 'scope is required');
     const scopes = splitScopes(scope);
+    if (fault === 'app-token-extra-scope' && scopes.includes(APP_SCOPE) && scopes.every((s) => AUTHORIZABLE_SCOPES.includes(s))) {
+      return this.issue(client.id, 'app', [...new Set(scopes)], fault);
+    }
     if (scopes.length === 0 || scopes.some((s) => s !== APP_SCOPE)) {
       return oauthError(400, 'invalid_scope', `An application token may only have the scope "${APP_SCOPE}"`);
     }
-    return this.issue(client.id, 'app', [APP_SCOPE]);
+    return this.issue(client.id, 'app', [APP_SCOPE], fault);
   }
 
-  private authorizationCode(client: ClientRecord, params: Record<string, unknown>): OAuthResponse {
+  private authorizationCode(client: ClientRecord, params: Record<string, unknown>, fault: FaultName | null): OAuthResponse {
     const code = param(params, 'code');
     const redirectUri = param(params, 'redirect_uri');
     if (code === undefined || redirectUri === undefined) {
@@ -246,16 +289,16 @@ export class AuthService {
     }
     const rec = this.codes.get(code);
     if (!rec || rec.clientId !== client.id) return oauthError(400, 'invalid_grant', 'Unknown authorization code');
-    if (rec.used) return oauthError(400, 'invalid_grant', 'The authorization code was already used');
+    if (rec.used && fault !== 'authorization-code-reusable') return oauthError(400, 'invalid_grant', 'The authorization code was already used');
     if (this.opts.now() >= rec.expiresAt) return oauthError(400, 'invalid_grant', 'The authorization code expired');
     if (rec.redirectUri !== redirectUri) {
       return oauthError(400, 'invalid_grant', 'redirect_uri does not match the one used in the authorization request');
     }
     rec.used = true;
-    return this.issue(client.id, 'user', rec.scopes);
+    return this.issue(client.id, 'user', rec.scopes, fault);
   }
 
-  private refresh(client: ClientRecord, params: Record<string, unknown>): OAuthResponse {
+  private refresh(client: ClientRecord, params: Record<string, unknown>, fault: FaultName | null): OAuthResponse {
     const token = param(params, 'refresh_token');
     if (token === undefined) return oauthError(400, 'invalid_request', 'refresh_token is required');
     const rec = this.refreshTokens.get(token);
@@ -263,11 +306,14 @@ export class AuthService {
       return oauthError(400, 'invalid_grant', 'Unknown or already used refresh token');
     }
     rec.revoked = true;
-    return this.issue(client.id, 'user', rec.scopes);
+    return this.issue(client.id, 'user', rec.scopes, fault);
   }
 
-  /** GET /oauth2/authorizations/new. Invalid parameters never redirect. */
-  authorize(query: URLSearchParams): OAuthResponse {
+  /**
+   * GET /oauth2/authorizations/new. Invalid parameters never redirect. `formAction` is the path
+   * the consent page's form posts to (POST /oauth2/authorizations on the auth origin).
+   */
+  authorize(query: URLSearchParams, formAction: string): OAuthResponse {
     for (const name of ['client_id', 'redirect_uri', 'response_type', 'scope']) {
       if (!query.get(name)) return oauthError(400, 'invalid_request', `${name} is required`);
     }
@@ -280,27 +326,72 @@ export class AuthService {
     if (query.get('response_type') !== 'code') {
       return oauthError(400, 'unsupported_response_type', 'response_type must be "code"');
     }
-    const scopes = splitScopes(query.get('scope')!);
+    const scope = query.get('scope')!;
+    const scopes = splitScopes(scope);
     if (scopes.length === 0 || scopes.some((s) => !AUTHORIZABLE_SCOPES.includes(s))) {
       return oauthError(400, 'invalid_scope', `scope must be a space-separated set of ${AUTHORIZABLE_SCOPES.join(', ')}`);
     }
     const state = query.get('state');
+    if (this.opts.consent === 'page') {
+      const nonce = newToken();
+      this.prune();
+      this.consents.set(nonce, {
+        clientId: client.id,
+        redirectUri,
+        scope,
+        scopes: [...new Set(scopes)],
+        state,
+        expiresAt: this.opts.now() + CONSENT_LIFETIME_MS,
+      });
+      return {
+        status: 200,
+        html: consentPage({ clientId: client.id, redirectUri, scope, scopes: [...new Set(scopes)], state, nonce, formAction }),
+        headers: CONSENT_PAGE_HEADERS,
+      };
+    }
+    return this.conclude(client.id, redirectUri, [...new Set(scopes)], state, this.opts.consent === 'auto');
+  }
+
+  /** POST /oauth2/authorizations: the answer of the consent page's form. */
+  decide(params: Record<string, unknown>): OAuthResponse {
+    const nonce = param(params, 'nonce');
+    const rec = nonce === undefined ? undefined : this.consents.get(nonce);
+    if (nonce !== undefined) this.consents.delete(nonce);
+    if (!rec || this.opts.now() >= rec.expiresAt) {
+      return oauthError(400, 'invalid_request', 'The consent form expired or was already answered; start the authorization again');
+    }
+    const same =
+      params['client_id'] === rec.clientId &&
+      params['redirect_uri'] === rec.redirectUri &&
+      params['response_type'] === 'code' &&
+      params['scope'] === rec.scope &&
+      (params['state'] ?? null) === rec.state;
+    if (!same) return oauthError(400, 'invalid_request', 'The form fields differ from the authorization request the consent page was shown for');
+    const decision = param(params, 'decision');
+    if (decision !== 'approve' && decision !== 'deny') return oauthError(400, 'invalid_request', 'decision must be "approve" or "deny"');
+    return this.conclude(rec.clientId, rec.redirectUri, rec.scopes, rec.state, decision === 'approve');
+  }
+
+  /** The redirect that ends the authorization step: with a new code, or error=access_denied. */
+  private conclude(clientId: string, redirectUri: string, scopes: readonly string[], state: string | null, granted: boolean): OAuthResponse {
     const extra: Record<string, string> = state !== null ? { state } : {};
     let location: string;
-    if (this.opts.consent === 'deny') {
+    if (!granted) {
       location = withQuery(redirectUri, { error: 'access_denied', ...extra });
     } else {
       const code = newCode();
-      this.codes.set(code, {
-        clientId: client.id,
-        redirectUri,
-        scopes: [...new Set(scopes)],
-        expiresAt: this.opts.now() + CODE_LIFETIME_MS,
-        used: false,
-      });
+      this.prune();
+      this.codes.set(code, { clientId, redirectUri, scopes, expiresAt: this.opts.now() + CODE_LIFETIME_MS, used: false });
       location = withQuery(redirectUri, { code, ...extra });
     }
     return { status: 302, headers: { Location: location, 'Cache-Control': 'no-store' } };
+  }
+
+  /** Forgets expired codes and consent nonces once there are many (memory stays bounded). */
+  private prune(): void {
+    const t = this.opts.now();
+    if (this.codes.size > 1000) for (const [k, c] of this.codes) if (t >= c.expiresAt) this.codes.delete(k);
+    if (this.consents.size > 1000) for (const [k, c] of this.consents) if (t >= c.expiresAt) this.consents.delete(k);
   }
 
   /** Ends an access token at once (DELETE /user/logout); unknown values are ignored. */
@@ -335,7 +426,8 @@ export class AuthService {
       else otherScheme = true;
     }
     const queryTokens = fault === 'token-in-query-ignored' ? [] : query.getAll('oauth_token');
-    if (headerToken !== undefined && queryTokens.length > 0) {
+    const both = headerToken !== undefined && queryTokens.length > 0;
+    if (both && fault !== 'both-token-placements-accepted') {
       return {
         ok: false,
         status: 400,
@@ -346,7 +438,8 @@ export class AuthService {
     if (queryTokens.length > 1) {
       return { ok: false, status: 400, code: 'BadRequest', message: 'oauth_token was given more than once' };
     }
-    const value = headerToken ?? queryTokens[0];
+    // The fault's server reads the query first and never looks at the header then.
+    const value = both && fault === 'both-token-placements-accepted' ? queryTokens[0] : (headerToken ?? queryTokens[0]);
     if (value === undefined) {
       return unauthorized(
         otherScheme
@@ -363,4 +456,73 @@ export class AuthService {
     }
     return { ok: true, token };
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consent page
+
+/**
+ * Headers of the consent page: never cached, never framed (clickjacking), no scripts or other
+ * sub-resources. There is no form-action directive: browsers apply it to the redirect that
+ * follows the POST, which goes to the client's redirect URI on another origin.
+ */
+export const CONSENT_PAGE_HEADERS: Readonly<HeaderMap> = Object.freeze({
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  Pragma: 'no-cache',
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+});
+
+interface ConsentPageInput {
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  scopes: readonly string[];
+  state: string | null;
+  nonce: string;
+  formAction: string;
+}
+
+export function consentPage(p: ConsentPageInput): string {
+  const hidden = (name: string, value: string): string => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+  const items = p.scopes
+    .map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s] ?? s)}</li>`)
+    .join('\n        ');
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Authorize ${escapeHtml(p.clientId)}</title>
+    <style>
+      body { font-family: system-ui, sans-serif; max-width: 34rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; }
+      button { font: inherit; padding: 0.4rem 1.2rem; margin-right: 0.5rem; }
+      .note { color: #555; font-size: 0.9rem; }
+    </style>
+  </head>
+  <body>
+    <main>
+      <h1>Authorize an application</h1>
+      <p>The application <strong id="client">${escapeHtml(p.clientId)}</strong> asks for access to your account with these permissions:</p>
+      <ul id="scopes">
+        ${items}
+      </ul>
+      <form method="post" action="${escapeHtml(p.formAction)}">
+        ${hidden('client_id', p.clientId)}
+        ${hidden('redirect_uri', p.redirectUri)}
+        ${hidden('response_type', 'code')}
+        ${hidden('scope', p.scope)}
+        ${p.state !== null ? hidden('state', p.state) : ''}
+        ${hidden('nonce', p.nonce)}
+        <button type="submit" name="decision" value="approve">Approve</button>
+        <button type="submit" name="decision" value="deny">Deny</button>
+      </form>
+      <p class="note">Either way you are sent back to <code>${escapeHtml(p.redirectUri)}</code>: with <code>code=</code> when you approve, with <code>error=access_denied</code> when you deny.</p>
+    </main>
+  </body>
+</html>
+`;
 }

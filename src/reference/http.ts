@@ -83,9 +83,16 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 
 /**
  * Writes a result as JSON. For a 200 answer to GET/HEAD it adds an ETag and answers 304 (no body,
- * same ETag and extra headers) when If-None-Match matches.
+ * same ETag and extra headers, no Link, Content-Type or Content-Length) when If-None-Match
+ * matches. No other response carries an ETag.
  */
-export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult, extraHeaders: HeaderMap = {}): void {
+export function writeResult(
+  req: IncomingMessage,
+  res: ServerResponse,
+  result: ApiResult,
+  extraHeaders: HeaderMap = {},
+  fault: FaultName | null = null,
+): void {
   const headers: HeaderMap = { ...extraHeaders, ...(result.headers ?? {}) };
   if (result.body === undefined) {
     res.writeHead(result.status, headers);
@@ -95,11 +102,15 @@ export function writeResult(req: IncomingMessage, res: ServerResponse, result: A
   const text = JSON.stringify(result.body);
   const buf = Buffer.from(text, 'utf8');
   if (result.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
-    const etag = etagFor(buf);
+    // The fault's ETag mixes in the time of the response, as a "last generated" stamp would.
+    const etag = fault === 'etag-changes-every-response' ? etagFor(`${text}@${process.hrtime.bigint()}`) : etagFor(buf);
     headers['ETag'] = etag;
     const inm = req.headers['if-none-match'];
-    if (ifNoneMatchMatches(inm, etag)) {
+    if (fault !== 'if-none-match-ignored' && ifNoneMatchMatches(inm, etag)) {
       delete headers['Link'];
+      if (fault === 'ratelimit-headers-missing-on-304') {
+        for (const name of Object.keys(headers)) if (name.toLowerCase().startsWith('x-ratelimit-')) delete headers[name];
+      }
       res.writeHead(304, headers);
       res.end();
       return;
@@ -235,20 +246,77 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Largest API request body (PATCH /user carries a base64 avatar image). */
 export const MAX_API_BODY_BYTES = 2 * 1024 * 1024;
 
-/** Reads the whole body; resolves null when it exceeds `limit` bytes (the rest is drained). */
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
+/** Why readBody gave up. */
+export type BodyProblem = 'too-large' | 'aborted';
+
+/**
+ * Reads the whole body, or reports why not. A body over `limit` bytes (announced by
+ * Content-Length, or counted while it arrives) is reported as soon as that is known, without
+ * waiting for the rest: the caller answers at once and calls `discardRest`. A request that the
+ * client abandons (connection closed before the end) is 'aborted' instead of a promise that
+ * never settles.
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer | BodyProblem> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return resolve('too-large');
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooBig = false;
-    req.on('data', (chunk: Buffer) => {
+    let settled = false;
+    const finish = (value: Buffer | BodyProblem): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onClose);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) tooBig = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooBig ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
+      if (size > limit) {
+        req.pause();
+        finish('too-large');
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(Buffer.concat(chunks));
+    const onAbort = (): void => finish('aborted');
+    const onClose = (): void => {
+      if (!req.complete) finish('aborted');
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onClose);
   });
+}
+
+/**
+ * After an answer given before the request body was (fully) read: the rest is read and thrown
+ * away, so the connection can serve the next request and the client, still sending, gets to
+ * read the answer (closing a socket with unread input resets it, and the client may then lose
+ * the answer). A client that sends more than `maxBytes` more, or is not done within `maxMs`,
+ * has its connection closed.
+ */
+export function discardRest(req: IncomingMessage, maxBytes = 8 * 1024 * 1024, maxMs = 2000): void {
+  const length = req.headers['content-length'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (!hasBody || req.complete || req.destroyed) return;
+  let drained = 0;
+  const stop = (): void => {
+    clearTimeout(timer);
+    req.socket.destroy();
+  };
+  const timer = setTimeout(stop, maxMs);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > maxBytes) stop();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.on('error', () => undefined);
+  req.resume();
 }
 
 /**
@@ -277,6 +345,8 @@ export function parseApiBody(raw: Buffer, contentType: string | undefined): Reco
   return parsed as Record<string, unknown>;
 }
 
+const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** `a[b]=1&a[c][]=2&d=3` -> { a: { b: "1", c: ["2"] }, d: "3" } (later scalars win). */
 export function parseNestedForm(text: string): Record<string, unknown> {
   const root: Record<string, unknown> = {};
@@ -284,6 +354,8 @@ export function parseNestedForm(text: string): Record<string, unknown> {
     const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
     if (!m) continue;
     const path = [m[1]!, ...[...m[2]!.matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1]!)];
+    // `__proto__[x]=1` must not reach Object.prototype.
+    if (path.some((part) => UNSAFE_KEYS.has(part))) continue;
     let node: Record<string, unknown> = root;
     for (let i = 0; i < path.length; i++) {
       const part = path[i]!;

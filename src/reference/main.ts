@@ -1,9 +1,14 @@
-// Standalone reference server:
-//   npx tsx src/reference/main.ts --port 8080 --base-path /api --fault NAME --dataset alt --auth-origin separate
-// Prints the connection details, runs until SIGINT/SIGTERM, then closes and exits 0.
-// Unknown flag or bad value: one line on stderr, exit 2.
+// Standalone reference server (`npm run reference -- [flags]`, see args.ts):
+//   npm run reference -- --port 8080 --base-path /api --fault NAME --dataset alt --auth-origin separate
+// Prints the connection details as key=value lines (base_url, auth_url, the demo client's
+// credentials, an authorization URL to open in a browser), runs until SIGINT/SIGTERM, then
+// closes and exits 0. Unknown flag or bad value: one line on stderr, exit 2.
+//
+// Unlike startReference() (whose default is 'auto', which the kit's harness relies on), the
+// consent step defaults to 'page' here, so a person can click through the authorization.
 
 import { parseArgs, USAGE } from './args.ts';
+import { AUTHORIZABLE_SCOPES } from './auth.ts';
 import { startReference, type RunningReference } from './server.ts';
 
 async function main(): Promise<void> {
@@ -16,13 +21,20 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  const options = { ...parsed.options, consent: parsed.options.consent ?? 'page' };
   let ref: RunningReference;
   try {
-    ref = await startReference(parsed.options);
+    ref = await startReference(options);
   } catch (err) {
     process.stderr.write(`reference: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
   }
+  const authorizeUrl = `${ref.authUrl}/oauth2/authorizations/new?${new URLSearchParams({
+    client_id: ref.client.id,
+    redirect_uri: ref.client.redirectUri,
+    response_type: 'code',
+    scope: AUTHORIZABLE_SCOPES.join(' '),
+  })}`;
   process.stdout.write(
     [
       `base_url=${ref.baseUrl}`,
@@ -30,7 +42,16 @@ async function main(): Promise<void> {
       `client_id=${ref.client.id}`,
       `client_secret=${ref.client.secret}`,
       `redirect_uri=${ref.client.redirectUri}`,
-      ...(parsed.options.fault ? [`fault=${parsed.options.fault}`] : []),
+      `consent=${options.consent}`,
+      `authorize_url=${authorizeUrl}`,
+      ...(options.fault ? [`fault=${options.fault}`] : []),
+      '',
+      '# Application token: POST {auth_url}/oauth2/token with grant_type=client_credentials, client_id,',
+      '#   client_secret and scope=public.',
+      '# User token: open authorize_url in a browser and approve; nothing listens at redirect_uri, so',
+      '#   copy code= from the address bar, URL-decode it, and POST it to {auth_url}/oauth2/token with',
+      '#   grant_type=authorization_code, client_id, client_secret and redirect_uri.',
+      '# Stop with Ctrl-C.',
       '',
     ].join('\n'),
   );

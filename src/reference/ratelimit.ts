@@ -1,7 +1,9 @@
 // Per-minute rate limit (spec "Limits"): a fixed 60-second window per key (an access token,
 // or the client IP for requests without a valid token) that starts at the key's first request
-// after the previous window ended. Every request counts, including 304s and rejected ones.
+// after the previous window ended. Every request counts, including 304s and rejected ones
+// (the over-limit 403s too, so hammering does not shorten the wait).
 
+import type { FaultName } from './faults.ts';
 import type { HeaderMap } from './http.ts';
 
 export const WINDOW_MS = 60_000;
@@ -36,6 +38,18 @@ export class RateLimiter {
       if (this.windows.size > 10_000) this.prune(t);
     }
     w.count += 1;
+    return this.state(w);
+  }
+
+  /** Takes back the last request counted for `key` (used only by fault not-modified-not-counted). */
+  refund(key: string): RateLimitState | null {
+    const w = this.windows.get(key);
+    if (!w || w.count === 0) return null;
+    w.count -= 1;
+    return this.state(w);
+  }
+
+  private state(w: Window): RateLimitState {
     return {
       limit: this.limit,
       remaining: Math.max(0, this.limit - w.count),
@@ -49,11 +63,11 @@ export class RateLimiter {
   }
 }
 
-export function rateLimitHeaders(s: RateLimitState): HeaderMap {
+export function rateLimitHeaders(s: RateLimitState, fault: FaultName | null = null): HeaderMap {
   return {
     'X-RateLimit-Limit': String(s.limit),
-    'X-RateLimit-Remaining': String(s.remaining),
-    'X-RateLimit-Reset': String(s.reset),
+    'X-RateLimit-Remaining': String(fault === 'ratelimit-remaining-not-decreasing' ? s.limit : s.remaining),
+    'X-RateLimit-Reset': String(fault === 'ratelimit-reset-in-milliseconds' ? s.reset * 1000 : s.reset),
   };
 }
 

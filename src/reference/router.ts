@@ -98,6 +98,11 @@ export class Router {
     return this.add('DELETE', pattern, handler, opts);
   }
 
+  /** Every registered route, in registration order. */
+  list(): readonly Route[] {
+    return this.routes;
+  }
+
   /** `segments` are already percent-decoded. */
   match(method: string, segments: readonly string[]): RouteMatch {
     const m = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();

@@ -8,12 +8,21 @@
 // serializers.ts, routes/*.ts (one module per resource group, listed in routes/index.ts),
 // faults.ts.
 
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiListener, createAuthListener, createState, normalizeBasePath } from './app.ts';
-import type { ClientRecord } from './auth.ts';
+import {
+  clientErrorListener,
+  connectListener,
+  createApiListener,
+  createAuthListener,
+  createState,
+  normalizeBasePath,
+  type ReferenceState,
+} from './app.ts';
+import { CONSENT_MODES, type ClientRecord, type ConsentMode } from './auth.ts';
 import { createDataset, DATASET_NAMES, type DatasetName } from './data.ts';
 import { FAULT_NAMES, resolveFault } from './faults.ts';
+import type { RouteModule } from './router.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 
 export { FAULTS } from './faults.ts';
@@ -38,9 +47,40 @@ export interface ReferenceOptions {
   limits?: { perMinute?: number; perDay?: number };
   /** Clock in ms since the epoch; default Date.now. */
   now?: () => number;
-  /** 'auto' (default): the consent step redirects with a code; 'deny': with error=access_denied. */
-  consent?: 'auto' | 'deny';
+  /**
+   * The consent step of GET {auth}/oauth2/authorizations/new. 'auto' (default): redirects at
+   * once with a code; 'deny': at once with error=access_denied; 'page': shows an HTML consent
+   * page whose Approve and Deny buttons POST to {auth}/oauth2/authorizations (for a person at a
+   * browser; `npm run reference` uses it).
+   */
+  consent?: ConsentMode;
+  /** For the reference's own tests only; not part of the kit's interface. */
+  testHooks?: TestHooks;
 }
+
+export interface TestHooks {
+  /** Route modules registered after the API's own (test-only endpoints). */
+  extraRoutes?: readonly RouteModule[];
+  /** Override SERVER_TIMEOUTS (milliseconds). */
+  timeouts?: Partial<Record<keyof typeof SERVER_TIMEOUTS, number>>;
+  /** Receives unexpected exceptions (500s) instead of console.error. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * node:http limits, so slow or hostile clients cannot hold connections (or a test process)
+ * for long: the request line and headers must arrive within 10 s and the whole request within
+ * 30 s (checked every second), idle keep-alive connections close after 5 s, and the request
+ * line and headers together may not exceed 16 KiB (answered 431). close() also ends every open
+ * connection at once.
+ */
+export const SERVER_TIMEOUTS = Object.freeze({
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+});
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface RunningReference {
   /** e.g. 'http://127.0.0.1:41234/api' (no trailing slash). */
@@ -63,6 +103,20 @@ export const DEMO_CLIENT: Readonly<ClientRecord> = Object.freeze({
 });
 
 export const DEFAULT_LIMITS = Object.freeze({ perMinute: 100, perDay: 1000 });
+
+function makeServer(state: ReferenceState, listener: RequestListener, api: boolean, hooks: TestHooks | undefined): Server {
+  const options: ServerOptions = {
+    ...SERVER_TIMEOUTS,
+    ...(hooks?.timeouts ?? {}),
+    maxHeaderSize: MAX_HEADER_BYTES,
+    // The pipeline answers a missing Host itself, with the errors body and rate-limit headers.
+    requireHostHeader: false,
+  };
+  const server = createServer(options, listener);
+  server.on('clientError', clientErrorListener(state, api));
+  server.on('connect', connectListener(state, api));
+  return server;
+}
 
 function positiveInt(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -112,7 +166,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const authBasePath = normalizeBasePath(options.authBasePath ?? '', 'authBasePath');
   const authOrigin = oneOf(options.authOrigin, ['same', 'separate'], 'same', 'authOrigin');
   const dataset = oneOf<DatasetName>(options.dataset, DATASET_NAMES, 'default', 'dataset');
-  const consent = oneOf(options.consent, ['auto', 'deny'], 'auto', 'consent');
+  const consent = oneOf<ConsentMode>(options.consent, CONSENT_MODES, 'auto', 'consent');
   const perMinute = positiveInt(options.limits?.perMinute, DEFAULT_LIMITS.perMinute, 'limits.perMinute');
   const perDay = positiveInt(options.limits?.perDay, DEFAULT_LIMITS.perDay, 'limits.perDay');
   const now = options.now ?? Date.now;
@@ -121,23 +175,24 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     basePath,
     authBasePath,
     fault,
-    data: createDataset(dataset),
+    data: createDataset(dataset, now()),
     clients: [DEMO_CLIENT],
     perMinute,
     perDay,
     consent,
     now,
-    modules: ROUTE_MODULES,
+    modules: [...ROUTE_MODULES, ...(options.testHooks?.extraRoutes ?? [])],
+    ...(options.testHooks?.onError ? { onError: options.testHooks.onError } : {}),
   });
 
-  const apiServer = createServer(createApiListener(state, authOrigin === 'same'));
+  const apiServer = makeServer(state, createApiListener(state, authOrigin === 'same'), true, options.testHooks);
   const servers: Server[] = [apiServer];
   const apiAddress = await listen(apiServer, port, host);
   const apiOrigin = originOf(host, apiAddress.port);
   state.fallbackOrigin = apiOrigin;
   let authOriginUrl = apiOrigin;
   if (authOrigin === 'separate') {
-    const authServer = createServer(createAuthListener(state));
+    const authServer = makeServer(state, createAuthListener(state), false, options.testHooks);
     servers.push(authServer);
     try {
       const authAddress = await listen(authServer, 0, host);

@@ -18,6 +18,7 @@
 // - Sparse fieldsets arrived in 3.1.1: a 3.0 request gets complete objects.
 
 import { ApiError, paginate, type ApiResult, type HeaderMap } from './http.ts';
+import type { FaultName } from './faults.ts';
 import type { ApiContext } from './router.ts';
 import { versionAtLeast } from './versioning.ts';
 
@@ -85,9 +86,14 @@ interface Fieldset {
   except: string[];
 }
 
-/** fields[<target>] / fields_except[<target>] of the request, for one target. */
+/**
+ * fields[<target>] / fields_except[<target>] of the request, for one target (also spelled
+ * fields[<target>][]=a&fields[<target>][]=b). A fields[...] parameter that is present but
+ * empty keeps no field of the target.
+ */
 export function fieldsetFor(ctx: ApiContext, target: string): Fieldset {
-  const only = ctx.query.has(`fields[${target}]`) ? listParam(ctx.query, `fields[${target}]`) : null;
+  const name = `fields[${target}]`;
+  const only = ctx.query.has(name) || ctx.query.has(`${name}[]`) ? listParam(ctx.query, name) : null;
   return { only, except: listParam(ctx.query, `fields_except[${target}]`) };
 }
 
@@ -95,7 +101,9 @@ export function fieldsetFor(ctx: ApiContext, target: string): Fieldset {
  * Applies a fieldset to one object: the inclusion first, then the exclusion (General
  * conventions 7). Keys in `protectedKeys` are left alone.
  */
-export function applyFieldset(obj: Json, set: Fieldset, protectedKeys: ReadonlySet<string> = new Set()): Json {
+export function applyFieldset(obj: Json, set: Fieldset, protectedKeys: ReadonlySet<string> = new Set(), fault: FaultName | null = null): Json {
+  // The bug: with both parameters the inclusion "wins" and the exclusion is dropped.
+  const except = fault === 'fields-except-ignored-with-fields' && set.only !== null ? [] : set.except;
   const out: Json = {};
   for (const [k, v] of Object.entries(obj)) {
     if (protectedKeys.has(k)) {
@@ -103,14 +111,15 @@ export function applyFieldset(obj: Json, set: Fieldset, protectedKeys: ReadonlyS
       continue;
     }
     if (set.only !== null && !set.only.includes(k)) continue;
-    if (set.except.includes(k)) continue;
+    if (except.includes(k)) continue;
     out[k] = v;
   }
   return out;
 }
 
-function fieldsetsApply(ctx: ApiContext): boolean {
-  return versionAtLeast(ctx.version, '3.1.1');
+/** Sparse fieldsets arrived in 3.1.1 (Change history). */
+export function fieldsetsApply(ctx: Pick<ApiContext, 'version' | 'fault'>): boolean {
+  return ctx.fault === 'fieldsets-applied-in-3-0' || versionAtLeast(ctx.version, '3.1.1');
 }
 
 /** Serializes root items, adds the requested links, applies the fieldsets. */
@@ -119,8 +128,10 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
   const useFieldsets = fieldsetsApply(ctx);
   const rootSet = fieldsetFor(ctx, 'root');
   const linkSets = new Map(requests.map((r) => [r.link.name, fieldsetFor(ctx, r.link.name)]));
+  // The fault's bug: the root fieldset is applied to the embedded object as well.
+  const setFor = (name: string): Fieldset => (ctx.fault === 'embedded-trimmed-by-root-fieldset' ? rootSet : linkSets.get(name)!);
   const shapeLinked = (name: string, obj: Json | null): Json | null =>
-    obj === null || !useFieldsets ? obj : applyFieldset(obj, linkSets.get(name)!);
+    obj === null || !useFieldsets ? obj : applyFieldset(obj, setFor(name), undefined, ctx.fault);
 
   const included = new Map<string, Map<number, Json>>();
   const roots = items.map((item) => {
@@ -130,7 +141,8 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
       if (mode === 'embed') added[link.name] = shapeLinked(link.name, link.objectOf(item));
       else if (mode === 'embed_ids') {
         const id = link.idOf(item);
-        added[`${link.name}_ids`] = id === null ? [] : [id];
+        if (ctx.fault === 'embed-ids-not-array') added[`${link.name}_ids`] = id;
+        else added[`${link.name}_ids`] = id === null ? [] : [id];
       } else {
         const id = link.idOf(item);
         added[`${link.name}_id`] = id;
@@ -142,7 +154,7 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
         }
       }
     }
-    const shaped = useFieldsets ? applyFieldset(base, rootSet) : base;
+    const shaped = useFieldsets ? applyFieldset(base, rootSet, undefined, ctx.fault) : base;
     return { ...shaped, ...added };
   });
   const top: Json = {};

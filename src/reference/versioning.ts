@@ -4,6 +4,8 @@
 // The reference serves three minor series of major 3; a request for a minor series gets the
 // latest patch of that series (rule 2).
 
+import type { FaultName } from './faults.ts';
+
 export interface ApiVersion {
   readonly major: number;
   readonly minor: number;
@@ -34,19 +36,25 @@ export const VENDOR_MEDIA_TYPE = 'application/vnd.service+json';
 export type Negotiation = { ok: true; version: ApiVersion } | { ok: false; message: string };
 
 /**
- * Chooses the served version for an Accept header.
+ * Chooses the served version for an Accept header (rules 1-5 of the spec's Versioning):
  *
- * - No Accept header, or no `application/vnd.service+json` media range in it (for example
- *   `application/json` or `*\/*`), or that media range without a version parameter:
- *   "unspecified" -> latest (rule 3).
- * - `version=3` (major only) -> oldest of major 3, i.e. 3.0 (rule 4).
- * - `version=3.N[.P]` -> the patch is ignored (rule 2); minor N if served, otherwise the
- *   previous served minor (rule 5): 3.3 and 3.4 -> 3.2.
+ * | requested              | served |
+ * |------------------------|--------|
+ * | none                   | 3.2.1 (latest, rule 3) |
+ * | 3                      | 3.0.23 (oldest, rule 4) |
+ * | 3.0 / 3.1 / 3.2        | 3.0.23 / 3.1.3 / 3.2.1 (rule 5, latest fixes: rule 2) |
+ * | 3.3, 3.4, 3.99         | 3.2.1 (no match: the previous version, rule 5) |
+ * | 3.N.P                  | as 3.N (the patch is ignored, rule 2) |
+ *
+ * - "Unspecified" is: no Accept header, no `application/vnd.service+json` media range in it
+ *   (for example `application/json` or `*\/*`), or that media range without a version parameter.
+ *   The first vendor media range of the header decides; its q-value is not consulted.
  * - Choice where the spec is silent: a major other than 3, or a version that does not parse as
  *   `major[.minor[.patch]]` with decimal digits, gives 406 Not Acceptable with the errors body
  *   (there is no version to fall back to that the client could have meant).
+ * - No response header names the served version (the spec defines none): the fields show it.
  */
-export function negotiateVersion(accept: string | undefined): Negotiation {
+export function negotiateVersion(accept: string | undefined, fault: FaultName | null = null): Negotiation {
   if (accept === undefined || accept.trim() === '') return { ok: true, version: LATEST_VERSION };
   for (const range of accept.split(',')) {
     const [typePart, ...paramParts] = range.split(';');
@@ -59,22 +67,29 @@ export function negotiateVersion(accept: string | undefined): Negotiation {
       requested = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
     }
     if (requested === undefined) return { ok: true, version: LATEST_VERSION };
-    return resolveRequestedVersion(requested);
+    return resolveRequestedVersion(requested, fault);
   }
   return { ok: true, version: LATEST_VERSION };
 }
 
-export function resolveRequestedVersion(requested: string): Negotiation {
+export function resolveRequestedVersion(requested: string, fault: FaultName | null = null): Negotiation {
   const m = /^(\d{1,6})(?:\.(\d{1,6})(?:\.(\d{1,6}))?)?$/.exec(requested);
-  if (!m) return { ok: false, message: `Unparsable API version "${requested}"; use version=<major[.minor]>` };
+  if (!m) return { ok: false, message: `Unparsable API version "${requested.slice(0, 64)}"; use version=<major[.minor]>` };
   const major = Number(m[1]);
   if (major !== SUPPORTED_MAJOR) {
     return { ok: false, message: `API version ${requested} is not served; the major version must be ${SUPPORTED_MAJOR}` };
   }
-  if (m[2] === undefined) return { ok: true, version: OLDEST_VERSION };
+  if (m[2] === undefined) return { ok: true, version: fault === 'version-major-only-gives-latest' ? LATEST_VERSION : OLDEST_VERSION };
   const minor = Number(m[2]);
+  if (fault === 'version-patch-not-ignored' && m[3] !== undefined) {
+    // The bug: the whole major.minor.patch is compared with the served versions.
+    let byPatch: ApiVersion | undefined;
+    for (const v of SERVED_VERSIONS) if (compareVersions(v.label, `${major}.${minor}.${m[3]}`) <= 0) byPatch = v;
+    return { ok: true, version: byPatch ?? OLDEST_VERSION };
+  }
   let chosen: ApiVersion | undefined;
   for (const v of SERVED_VERSIONS) if (v.minor <= minor) chosen = v;
+  if (fault === 'unknown-minor-gives-oldest' && chosen?.minor !== minor) chosen = OLDEST_VERSION;
   // SERVED_VERSIONS starts at minor 0, so chosen is always set.
   return { ok: true, version: chosen ?? OLDEST_VERSION };
 }
@@ -133,7 +148,6 @@ export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, Fie
   shop: {
     shipping: { since: '3.0.13' },
     latest_reviews_count: { since: '3.0.20' },
-    review_score: { since: '3.0.23' },
     extra_info: { since: '3.0.23' },
     top_positive_reasons: { since: '3.0.23' },
   },

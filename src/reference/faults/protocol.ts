@@ -2,4 +2,73 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const PROTOCOL_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const PROTOCOL_FAULTS = {
+  'if-none-match-ignored': {
+    requirement: 'ETAG-2',
+    description: 'If-None-Match is never compared with the ETag, so an unchanged resource is sent again with 200 instead of 304.',
+  },
+  'etag-changes-every-response': {
+    requirement: 'ETAG-2',
+    description: 'The ETag mixes in the time of the response, so it changes on every request and If-None-Match never gives 304.',
+  },
+  'ratelimit-headers-missing-on-304': {
+    requirement: 'RATE-4',
+    description: 'A 304 Not Modified reply carries no X-RateLimit-* headers.',
+  },
+  'not-modified-not-counted': {
+    requirement: 'RATE-9',
+    description: 'A 304 reply is not counted against the per-minute limit: X-RateLimit-Remaining does not go down.',
+  },
+  'ratelimit-remaining-not-decreasing': {
+    requirement: 'RATE-6',
+    description: 'X-RateLimit-Remaining always reports the full limit instead of the requests left in the window.',
+  },
+  'ratelimit-reset-in-milliseconds': {
+    requirement: 'RATE-7',
+    description: 'X-RateLimit-Reset is sent in epoch milliseconds instead of epoch seconds.',
+  },
+  'version-major-only-gives-latest': {
+    requirement: 'VER-8',
+    description: 'Accept version=3 (major only) is served the latest version instead of the oldest.',
+  },
+  'version-patch-not-ignored': {
+    requirement: 'VER-5',
+    description: 'A patch number in the requested version is compared with the served patch, so version=3.2.0 is served 3.1 instead of 3.2.',
+  },
+  'unknown-minor-gives-oldest': {
+    requirement: 'VER-10',
+    description: 'A requested minor version that is not served (3.3) falls back to the oldest version instead of the previous one.',
+  },
+  'fields-except-ignored-with-fields': {
+    requirement: 'FIELDS-4',
+    description: 'When fields[t] and fields_except[t] name the same target, the exclusion is dropped and only the inclusion is applied.',
+  },
+  'embedded-trimmed-by-root-fieldset': {
+    requirement: 'FIELDS-5',
+    description: 'fields[root] is applied to embedded associations too, although an association not named in a fields parameter must stay complete.',
+  },
+  'embed-ids-not-array': {
+    requirement: 'LINK-2',
+    description: 'embed_ids=<name> puts a bare id (or null) in <name>_ids instead of an array of ids.',
+  },
+  'fieldsets-applied-in-3-0': {
+    requirement: 'CHG-5',
+    description: 'Sparse fieldsets are applied to 3.0 requests although they arrived in 3.1.1.',
+  },
+  'both-token-placements-accepted': {
+    requirement: 'SEND-3',
+    description: 'A request with a token both in the Authorization header and as oauth_token is served with the query token instead of being refused.',
+  },
+  'app-token-extra-scope': {
+    requirement: 'SCOPE-2',
+    description: 'A client-credentials request for "public favorites" is granted both scopes instead of being refused.',
+  },
+  'authorization-code-reusable': {
+    requirement: 'AUTH-3',
+    description: 'An authorization code can be exchanged for tokens more than once.',
+  },
+  'expires-in-milliseconds': {
+    requirement: 'AUTH-7',
+    description: 'expires_in of the token response is given in milliseconds instead of seconds.',
+  },
+} satisfies Record<string, FaultInfo>;
