@@ -3,6 +3,12 @@
 // fault of the reference, naming the requirement the fault breaks.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ACCOUNT_FAULTS } from '../reference/faults/account.ts';
+import { CATALOG_FAULTS } from '../reference/faults/catalog.ts';
+import { FAVORITE_FAULTS } from '../reference/faults/favorites.ts';
+import { PRODUCT_FAULTS } from '../reference/faults/products.ts';
+import { PROTOCOL_FAULTS } from '../reference/faults/protocol.ts';
+import { REVIEW_FAULTS } from '../reference/faults/reviews.ts';
 import { FAULTS, startReference, type RunningReference } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
@@ -27,6 +33,14 @@ const CAUGHT = [
 const AWAITING_SUITE: Record<string, string> = {
   'ratelimit-headers-missing-on-errors': 'rate-limit headers suite (issue 6)',
   'token-in-query-ignored': 'token placement suite (issue 6)',
+  // The endpoint areas beyond categories: their suites come with issue 5 (endpoints) and
+  // issue 6 (protocol); issue 7 requires every fault to be caught.
+  ...Object.fromEntries(Object.keys(CATALOG_FAULTS).map((f) => [f, 'catalogue endpoint suites (issue 5)'])),
+  ...Object.fromEntries(Object.keys(PRODUCT_FAULTS).map((f) => [f, 'SKU, product and shop suites (issue 5)'])),
+  ...Object.fromEntries(Object.keys(REVIEW_FAULTS).map((f) => [f, 'review suites (issue 5)'])),
+  ...Object.fromEntries(Object.keys(ACCOUNT_FAULTS).map((f) => [f, 'user and notification suites (issue 5)'])),
+  ...Object.fromEntries(Object.keys(FAVORITE_FAULTS).map((f) => [f, 'favorites suite (issue 5)'])),
+  ...Object.fromEntries(Object.keys(PROTOCOL_FAULTS).map((f) => [f, 'protocol suites (issue 6)'])),
 };
 
 /** What must never be in a report: the client secret, and any token not redacted. */
