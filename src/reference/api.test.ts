@@ -5,7 +5,7 @@ import { createApiListener, createState } from './app.ts';
 import { createDataset } from './data.ts';
 import { ApiError } from './http.ts';
 import { DEMO_CLIENT, FAULTS, startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, get, makeClock, post, VND } from './testkit.ts';
+import { appToken, call, get, makeClock, post, rateHeaders, VND } from './testkit.ts';
 
 const running: RunningReference[] = [];
 async function start(opts: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {
@@ -16,10 +16,6 @@ async function start(opts: ReferenceOptions = {}): Promise<{ ref: RunningReferen
 afterEach(async () => {
   await Promise.all(running.splice(0).map((r) => r.close()));
 });
-
-function rateHeaders(h: Headers): [string | null, string | null, string | null] {
-  return [h.get('x-ratelimit-limit'), h.get('x-ratelimit-remaining'), h.get('x-ratelimit-reset')];
-}
 
 describe('startReference options', () => {
   it('returns base and auth URLs, the demo client and the fault list', async () => {
@@ -71,7 +67,7 @@ describe('routing and errors', () => {
 
   it('answers 405 with the errors body for a wrong method on a known path', async () => {
     const { ref, token } = await start();
-    const r = await get(ref, '/categories/1', { token, method: 'DELETE' });
+    const r = await call(ref, 'DELETE', '/categories/1', { token });
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toContain('GET');
     expect(r.body.errors[0].code).toBe('MethodNotAllowed');

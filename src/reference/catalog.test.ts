@@ -3,43 +3,29 @@
 // discovered through the API; every test runs on both datasets, the second under a base path.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, get, parseLink, userTokens, type Reply } from './testkit.ts';
+import type { RunningReference } from './server.ts';
+import {
+  allCategories,
+  byName,
+  expectError,
+  get,
+  ids,
+  leavesOf,
+  parseLink,
+  SETUPS,
+  SKU_FIELDS,
+  sorted,
+  startServer,
+  TIMESTAMP,
+  type Reply,
+} from './testkit.ts';
 
 type Json = any;
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
-const SKU_FIELDS = [
-  'id', 'ean', 'pn', 'name', 'display_name', 'category_id', 'first_product_shop_info', 'click_url', 'price_max', 'price_min',
-  'reviewscore', 'shop_count', 'plain_spec_summary', 'manufacturer_id', 'future', 'reviews_count', 'virtual', 'images', 'web_uri',
-  'comparable', 'reviewable', 'name_source', 'sizes', 'ecommerce_enabled', 'unit_price', 'description',
-];
 const FILTER_GROUP_FIELDS = ['id', 'name', 'active', 'category_id', 'created_at', 'updated_at', 'hint', 'combined', 'filter_type'];
 const METHODS = ['pricevat', 'rank', 'rating', 'popularity', 'price'];
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-const sorted = (keys: string[]): string[] => [...keys].sort();
-const ids = (items: Json[]): number[] => items.map((x) => x.id as number);
-const byName = (a: Json, b: Json): number => {
-  const x = String(a.name).toLowerCase();
-  const y = String(b.name).toLowerCase();
-  return x < y ? -1 : x > y ? 1 : a.id - b.id;
-};
-
-function expectInvalidParameter(r: Reply, what: string): void {
-  expect(r.status, what).toBe(400);
-  expect(r.body, what).toEqual({ errors: [{ code: 'InvalidParameter', messages: [expect.any(String)] }] });
-}
-
-function expectRecordNotFound(r: Reply, what: string): void {
-  expect(r.status, what).toBe(404);
-  expect(r.body.errors[0].code, what).toBe('RecordNotFound');
-}
-
-describe.each<[string, ReferenceOptions]>([
-  ['default data', {}],
-  ['alt data under /api', { dataset: 'alt', basePath: '/api' }],
-])('catalogue listings (%s)', (_name, options) => {
+describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
   let ref: RunningReference;
   let app: string;
   let user: string;
@@ -55,11 +41,9 @@ describe.each<[string, ReferenceOptions]>([
     get(ref, path, { token: opts.token ?? app, version: opts.version ?? null, ...(opts.headers ? { headers: opts.headers } : {}) });
 
   beforeAll(async () => {
-    ref = await startReference({ limits: LIMITS, ...options });
-    app = await appToken(ref);
-    user = (await userTokens(ref, 'public favorites')).access;
-    cats = (await api('/categories?per=100')).body.categories;
-    leaves = cats.filter((c) => c.children_count === 0);
+    ({ ref, app, user } = await startServer(options));
+    cats = await allCategories(ref, app);
+    leaves = leavesOf(cats);
     inner = cats.filter((c) => c.children_count > 0);
     root = cats.find((c) => c.parent_id === 0);
     for (const leaf of leaves) {
@@ -118,8 +102,8 @@ describe.each<[string, ReferenceOptions]>([
     it('non-leaf categories have none; unknown ids are 404; the endpoint arrived in 3.1.1', async () => {
       expect((await api(`/categories/${inner[0].id}/specifications`)).body).toEqual({ specifications: [] });
       expect((await api(`/categories/${inner[0].id}/specifications?include=group`)).body).toEqual({ specifications: [], groups: [] });
-      expectRecordNotFound(await api('/categories/999999999/specifications'), 'unknown');
-      expectRecordNotFound(await api('/categories/abc/specifications'), 'non-integer');
+      expectError(await api('/categories/999999999/specifications'), 404, 'RecordNotFound', 'unknown');
+      expectError(await api('/categories/abc/specifications'), 404, 'RecordNotFound', 'non-integer');
       const old = await api(`/categories/${leaves[0].id}/specifications`, { version: '3.0' });
       expect(old.status).toBe(404);
       expect(old.body.errors[0].code).toBe('NotFound');
@@ -170,9 +154,9 @@ describe.each<[string, ReferenceOptions]>([
       expect(new Set(ids(popAsc))).toEqual(new Set(ids(asc)));
       expect(ids(popDesc)).not.toEqual(ids(popAsc));
       expect(ids(popDesc)).not.toEqual(ids(asc));
-      expectInvalidParameter(await api(`/categories/${root.id}/manufacturers?order_by=price`), 'order_by=price');
-      expectInvalidParameter(await api(`/categories/${root.id}/manufacturers?order_dir=up`), 'order_dir=up');
-      expectRecordNotFound(await api('/categories/999999999/manufacturers'), 'unknown');
+      expectError(await api(`/categories/${root.id}/manufacturers?order_by=price`), 400, 'InvalidParameter', 'order_by=price');
+      expectError(await api(`/categories/${root.id}/manufacturers?order_dir=up`), 400, 'InvalidParameter', 'order_dir=up');
+      expectError(await api('/categories/999999999/manufacturers'), 404, 'RecordNotFound', 'unknown');
     });
 
     it('leaves OEM manufacturers out for tiles-layout categories from 3.2.0', async () => {
@@ -227,7 +211,7 @@ describe.each<[string, ReferenceOptions]>([
       const again = await api(`/categories/${leaf.id}/filter_groups`, { headers: { 'If-None-Match': first.headers.get('etag')! } });
       expect(again.status).toBe(304);
       expect(again.headers.get('cache-control')).toBe('max-age=300, private');
-      expectRecordNotFound(await api('/categories/999999999/filter_groups'), 'unknown');
+      expectError(await api('/categories/999999999/filter_groups'), 404, 'RecordNotFound', 'unknown');
     });
   });
 
@@ -322,9 +306,9 @@ describe.each<[string, ReferenceOptions]>([
           }
         }
         for (const other of [...METHODS.filter((m) => !keys.includes(m)), 'name', '']) {
-          expectInvalidParameter(await api(`/categories/${leaf.id}/skus?order_by=${other}`), `${leaf.id} order_by=${other}`);
+          expectError(await api(`/categories/${leaf.id}/skus?order_by=${other}`), 400, 'InvalidParameter', `${leaf.id} order_by=${other}`);
         }
-        expectInvalidParameter(await api(`/categories/${leaf.id}/skus?order_dir=sideways`), 'order_dir');
+        expectError(await api(`/categories/${leaf.id}/skus?order_dir=sideways`), 400, 'InvalidParameter', 'order_dir');
       }
     });
 
@@ -336,8 +320,8 @@ describe.each<[string, ReferenceOptions]>([
         expect(r.body.meta.pagination.total_results).toBe(0);
         expect(Object.keys(r.body.meta.order_by_methods)).toContain(r.body.meta.ordered_by);
       }
-      expectRecordNotFound(await api('/categories/999999999/skus'), 'unknown');
-      expectRecordNotFound(await api('/categories/x1/skus'), 'non-integer');
+      expectError(await api('/categories/999999999/skus'), 404, 'RecordNotFound', 'unknown');
+      expectError(await api('/categories/x1/skus'), 404, 'RecordNotFound', 'non-integer');
     });
 
     it('is paginated', async () => {
@@ -398,8 +382,8 @@ describe.each<[string, ReferenceOptions]>([
       expect(ids(q.body.skus)).toContain(sku.id);
       expect(q.body.meta.pagination.total_results).toBeLessThanOrEqual(total);
       expect((await api(`/categories/${rich.id}/skus?q=zzqxjvw`)).body.skus).toEqual([]);
-      expectInvalidParameter(await api(`/categories/${rich.id}/skus?manufacturer_ids[]=abc`), 'manufacturer_ids');
-      expectInvalidParameter(await api(`/categories/${rich.id}/skus?filter_ids[]=1.5`), 'filter_ids');
+      expectError(await api(`/categories/${rich.id}/skus?manufacturer_ids[]=abc`), 400, 'InvalidParameter', 'manufacturer_ids');
+      expectError(await api(`/categories/${rich.id}/skus?filter_ids[]=1.5`), 400, 'InvalidParameter', 'filter_ids');
     });
 
     it('shop_ids[], distance and availability filter from 3.2.1, agreeing with the counts', async () => {
@@ -416,7 +400,7 @@ describe.each<[string, ReferenceOptions]>([
           expect((await api(`/categories/${rich.id}/skus?per=100&${key}=${o.id}`)).body.meta.pagination.total_results, `${key}=${o.id}`).toBe(o.count);
         }
         const unknown = Math.max(...options.map((o) => o.id)) + 1000;
-        expectInvalidParameter(await api(`/categories/${rich.id}/skus?${key}=${unknown}`), `${key}=${unknown}`);
+        expectError(await api(`/categories/${rich.id}/skus?${key}=${unknown}`), 400, 'InvalidParameter', `${key}=${unknown}`);
       }
       // Filters combine with AND.
       const [shop, shopCount] = shops.find(([, n]) => n > 0)!;
@@ -430,6 +414,29 @@ describe.each<[string, ReferenceOptions]>([
       expect(sorted(Object.keys(old.body.meta.available_filters))).toEqual(['filters', 'manufacturers']);
     });
 
+    it("distance measures from the requester's personalization, as the product lists' distance filter does", async () => {
+      const { meta, skus } = listings.get(rich.id);
+      const counts: number[][] = [];
+      for (const token of [app, user]) {
+        const options = (await api(`/categories/${rich.id}/skus?per=1&include_meta[]=available_filters`, { token })).body.meta.available_filters.distances as Json[];
+        expect(options.map((o) => o.id)).toEqual((meta.available_filters.distances as Json[]).map((o) => o.id));
+        counts.push(options.map((o) => o.count));
+        for (const o of options) {
+          const km = Number(/(\d+) km/.exec(o.label)![1]);
+          const listed = ids((await api(`/categories/${rich.id}/skus?per=100&distance=${o.id}`, { token })).body.skus);
+          const near: number[] = [];
+          for (const s of skus as Json[]) {
+            const products = await api(`/skus/${s.id}/products?per=1&distance=${km}`, { token });
+            if (products.body.meta.pagination.total_results > 0) near.push(s.id);
+          }
+          expect(sorted(listed), `${token === app ? 'app' : 'user'} distance=${o.id}`).toEqual(sorted(near));
+          expect(listed).toHaveLength(o.count);
+        }
+      }
+      // Not vacuous: some distance keeps some SKUs and drops others.
+      expect(counts.flat().some((n) => n > 0 && n < skus.length)).toBe(true);
+    });
+
     it('include_meta[]=applied_filters echoes the filters applied; other include_meta values are 400', async () => {
       const { meta } = listings.get(rich.id);
       const maker = Number(Object.keys(meta.available_filters.manufacturers)[0]);
@@ -441,7 +448,7 @@ describe.each<[string, ReferenceOptions]>([
       expect(some.body.meta.available_filters).toBeDefined();
       const old = await api(`/categories/${rich.id}/skus?include_meta[]=applied_filters&shop_ids[]=1`, { version: '3.1' });
       expect(old.body.meta.applied_filters).toEqual({ q: null, manufacturer_ids: [], filter_ids: [] });
-      expectInvalidParameter(await api(`/categories/${rich.id}/skus?include_meta[]=filters`), 'include_meta');
+      expectError(await api(`/categories/${rich.id}/skus?include_meta[]=filters`), 400, 'InvalidParameter', 'include_meta');
     });
   });
 

@@ -11,22 +11,11 @@ import {
   type Dataset,
   type DatasetName,
   type IdKind,
-  type NotificationEtype,
 } from './data.ts';
+import { NOTIFICATION_ETYPES, TIMESTAMP } from './testkit.ts';
 
 const NOW = Date.UTC(2024, 2, 10, 12, 0, 0);
 const DAY = 86_400_000;
-const ALL_ETYPES: readonly NotificationEtype[] = [
-  'price_drop',
-  'price_up',
-  'availability_true',
-  'availability_false',
-  'sku_release',
-  'sku_review',
-  'sku_review_rephrase_request',
-  'sku_review_approve_after_update',
-];
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 const cache = new Map<DatasetName, Dataset>();
 function ds(name: DatasetName): Dataset {
@@ -316,7 +305,7 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
         expect(d.users.has(n.userId)).toBe(true);
         if (n.eventable_type === 'Sku') expect(d.skus.has(n.eventable_id)).toBe(true);
         else expect(d.skuReviews.get(n.eventable_id)?.user_id).toBe(n.userId);
-        expect(n.skuId === null).toBe(!SKU_EMBED_ETYPES.includes(n.etype));
+        expect(n.skuId === null).toBe(!SKU_EMBED_ETYPES.has(n.etype));
         if (n.skuId !== null) expect(d.skus.has(n.skuId)).toBe(true);
         if (n.reviewUserId !== null) expect(d.users.has(n.reviewUserId)).toBe(true);
       }
@@ -497,7 +486,7 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
     it('notifications of the demo user: more than 25, every etype, viewed and not, aggregated sku_review ones', () => {
       const mine = [...d.notifications.values()].filter((n) => n.userId === demo);
       expect(mine.length).toBeGreaterThan(25);
-      expect(new Set(mine.map((n) => n.etype))).toEqual(new Set(ALL_ETYPES));
+      expect(new Set(mine.map((n) => n.etype))).toEqual(new Set(NOTIFICATION_ETYPES));
       expect(mine.some((n) => n.is_viewed) && mine.some((n) => !n.is_viewed)).toBe(true);
       const reviews = mine.filter((n) => n.etype === 'sku_review');
       expect(reviews.some((n) => n.aggregated) && reviews.some((n) => !n.aggregated)).toBe(true);

@@ -54,12 +54,11 @@ import type {
   UserRecord,
   VoteRecord,
 } from './model.ts';
-import { DAY_MS, makeContext, type IdKind } from './data/context.ts';
+import { DAY_MS, makeContext, prng, Rnd, slug, type DatasetName, type IdKind } from './data/context.ts';
 import {
   applyShopReviews,
   applySkuReviews,
   assignFilters,
-  distanceKm,
   makeFilterGroups,
   makeLocations,
   makeManufacturers,
@@ -89,13 +88,13 @@ import {
   makeVotes,
 } from './data/people.ts';
 
-export { TOO_NEW_DAYS, PAYMENT_METHODS, distanceKm } from './data/catalog.ts';
+export { TOO_NEW_DAYS, PAYMENT_METHODS } from './data/catalog.ts';
 export { FLAG_REASONS, SKU_EMBED_ETYPES, sentimentsFromAnswers } from './data/people.ts';
-export type { IdKind } from './data/context.ts';
+export { prng } from './data/context.ts';
+export type { DatasetName, IdKind } from './data/context.ts';
 
 export type * from './model.ts';
 
-export type DatasetName = 'default' | 'alt';
 export const DATASET_NAMES: readonly DatasetName[] = ['default', 'alt'];
 
 export type LayoutMode = 'list' | 'tiles' | 'wide_tiles';
@@ -207,30 +206,6 @@ const CONFIGS: Record<DatasetName, GeneratorConfig> = {
   },
 };
 
-/** mulberry32: small, fast, deterministic PRNG returning [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(rnd: () => number, list: readonly T[]): T {
-  return list[Math.floor(rnd() * list.length)]!;
-}
-
-export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
 type NameTree = { [name: string]: NameTree };
 
 function isNameTree(v: unknown): v is NameTree {
@@ -260,7 +235,7 @@ const UNIT_PRICE_LABELS = ['per piece', 'per kg', 'per litre', 'per metre', 'per
  */
 export function createDataset(name: DatasetName = 'default', now: number = Date.now()): Dataset {
   const cfg = CONFIGS[name];
-  const rnd = prng(cfg.seed);
+  const rnd = new Rnd(prng(cfg.seed));
   const tree = loadNameTree(name);
   const records: CategoryRecord[] = [];
   let nextId = cfg.firstId;
@@ -268,25 +243,25 @@ export function createDataset(name: DatasetName = 'default', now: number = Date.
   // Depth-first, pre-order: a category's id is smaller than its descendants' ids.
   const build = (nodeName: string, subtree: NameTree, parentPath: readonly number[], family: number): number => {
     const id = nextId;
-    nextId += 1 + Math.floor(rnd() * (cfg.maxExtraStep + 1));
+    nextId += 1 + Math.floor(rnd.next() * (cfg.maxExtraStep + 1));
     const depth = parentPath.length;
     const pathIds = [...parentPath, id];
-    const code = slugify(nodeName);
+    const code = slug(nodeName);
     const childNames = Object.keys(subtree);
     const isLeaf = childNames.length === 0;
     // Attributes drawn in a fixed order, before the children, so the result is deterministic.
     const attrs = {
-      imageUrl: rnd() < 0.3 ? null : cfg.imageUrl(id),
-      fashion: rnd() < 0.2,
-      layoutMode: pick(rnd, LAYOUTS),
-      showSpecifications: isLeaf ? true : rnd() < 0.5,
-      manufacturerTitle: pick(rnd, MANUFACTURER_TITLES),
-      showManufacturersFilter: rnd() < 0.7,
-      adult: rnd() < 0.05 && depth > 0, // the root is never adult: it would hide the whole tree before 3.2.0
-      showSpecSummary: rnd() < 0.6,
-      unitPriceLabel: pick(rnd, UNIT_PRICE_LABELS),
-      reviewable: rnd() < 0.8,
-      comparable: rnd() < 0.7,
+      imageUrl: rnd.chance(0.3) ? null : cfg.imageUrl(id),
+      fashion: rnd.chance(0.2),
+      layoutMode: rnd.pick(LAYOUTS),
+      showSpecifications: isLeaf ? true : rnd.chance(0.5),
+      manufacturerTitle: rnd.pick(MANUFACTURER_TITLES),
+      showManufacturersFilter: rnd.chance(0.7),
+      adult: rnd.chance(0.05) && depth > 0, // the root is never adult: it would hide the whole tree before 3.2.0
+      showSpecSummary: rnd.chance(0.6),
+      unitPriceLabel: rnd.pick(UNIT_PRICE_LABELS),
+      reviewable: rnd.chance(0.8),
+      comparable: rnd.chance(0.7),
     };
     const index = records.length;
     records.push(undefined as unknown as CategoryRecord); // placeholder keeps pre-order position
@@ -356,11 +331,6 @@ function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: rea
   const centre = centreOf(ctx);
   const addresses = makeAddresses(ctx, users, demoUserId, centre);
   const personalization = makePersonalization(ctx, addresses, users, demoUserId, centre);
-  // Distances from the demo user's personalization (what the distance filters compare).
-  const here = personalization.get(demoUserId)!.location;
-  for (const loc of locations.values()) {
-    loc.distanceKm = Math.round(distanceKm({ lat: Number(here.lat), lng: Number(here.lng) }, { lat: Number(loc.lat), lng: Number(loc.lng) }) * 10) / 10;
-  }
   const savedOrders = makeSavedOrders(ctx, products, skus, shops, users, demoUserId);
   const tooNew = [...skus.values()].filter((s) => !s.future && s.addedAt > ctx.now - TOO_NEW_DAYS * DAY_MS).map((s) => s.id);
   const { lists: favoriteLists, favorites } = makeFavorites(ctx, skus, categories, users, demoUserId, heavySkuId, tooNew);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SchemaRegistry } from '../schemas/validator.ts';
 import { Router } from './router.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, userTokens, VND } from './testkit.ts';
+import type { ReferenceOptions, RunningReference } from './server.ts';
+import { ALL_SCOPES, call, get, startServer } from './testkit.ts';
 
 /** The spec's Endpoints section, in its order ("METHOD /path", placeholders as the spec names them). */
 export const SPEC_ENDPOINTS = [
@@ -96,9 +96,6 @@ interface Call {
   text: string;
 }
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
-const ALL_SCOPES = 'public favorites notifications publish_sku_review_actions';
-
 class Walker {
   readonly seen = new Set<string>();
   readonly problems: string[] = [];
@@ -116,25 +113,9 @@ class Walker {
   async call(endpoint: (typeof SPEC_ENDPOINTS)[number], path: string, status: number, keys: string[], opts: { body?: unknown; as?: 'app' | 'user'; anyBody?: boolean } = {}): Promise<Call> {
     this.seen.add(endpoint);
     const method = endpoint.split(' ')[0]!;
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${opts.as === 'app' ? this.app : this.user}`,
-      Accept: `${VND}; version=3.2`,
-    };
-    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(this.ref.baseUrl + path, {
-      method,
-      headers,
-      ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
-    });
-    const text = await res.text();
-    let body: Json;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    const { status: got, body, text } = await call(this.ref, method, path, { token: opts.as === 'app' ? this.app : this.user, version: '3.2', body: opts.body });
     const where = `${endpoint} (${method} ${path})`;
-    if (res.status !== status) this.problems.push(`${where}: status ${res.status}, expected ${status}: ${text.slice(0, 300)}`);
+    if (got !== status) this.problems.push(`${where}: status ${got}, expected ${status}: ${text.slice(0, 300)}`);
     else if (keys.length === 0 && text !== '' && !opts.anyBody) this.problems.push(`${where}: expected an empty body, got ${text.slice(0, 200)}`);
     else {
       for (const key of keys) {
@@ -142,7 +123,7 @@ class Walker {
       }
       this.validate(where, endpoint, body);
     }
-    return { status: res.status, body, text };
+    return { status: got, body, text };
   }
 
   /** Validates bodies for which the kit has a response schema (more arrive with issue 4). */
@@ -162,10 +143,9 @@ class Walker {
 
   /** GET helper for discovery (not a checked call). */
   async get(path: string, as: 'app' | 'user' = 'user'): Promise<Json> {
-    const res = await fetch(this.ref.baseUrl + path, { headers: { Authorization: `Bearer ${as === 'app' ? this.app : this.user}` } });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`discovery GET ${path}: ${res.status} ${text.slice(0, 200)}`);
-    return JSON.parse(text);
+    const r = await get(this.ref, path, { token: as === 'app' ? this.app : this.user });
+    if (r.status !== 200) throw new Error(`discovery GET ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+    return r.body;
   }
 }
 
@@ -321,15 +301,17 @@ describe.each<[string, ReferenceOptions]>([
   ['other data, a base path and the auth server on another origin', { dataset: 'alt', basePath: '/api', authOrigin: 'separate' }],
 ])('every endpoint answers as documented (%s)', (_name, options) => {
   let ref: RunningReference;
+  let app: string;
+  let user: string;
   beforeAll(async () => {
-    ref = await startReference({ limits: LIMITS, ...options });
+    ({ ref, app, user } = await startServer(options, ALL_SCOPES));
   });
   afterAll(async () => {
     await ref?.close();
   });
 
   test('a discovery walk calls every endpoint of the spec', async () => {
-    const w = new Walker(ref, await appToken(ref), (await userTokens(ref, ALL_SCOPES)).access, SchemaRegistry.load());
+    const w = new Walker(ref, app, user, SchemaRegistry.load());
     await walk(w);
     expect(w.problems).toEqual([]);
     expect([...w.seen].sort()).toEqual([...SPEC_ENDPOINTS].sort());

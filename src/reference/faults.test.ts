@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS, resolveFault } from './faults.ts';
 import { ACCOUNT_PROBES } from './faults/account.probes.ts';
 import { CATALOG_PROBES } from './faults/catalog.probes.ts';
-import { allCategories, CORE_PROBES } from './faults/core.probes.ts';
+import { CORE_PROBES } from './faults/core.probes.ts';
 import { FAVORITE_PROBES } from './faults/favorites.probes.ts';
 import type { Probe, ProbeTokens } from './faults/probe.ts';
 import { PRODUCT_PROBES } from './faults/products.probes.ts';
@@ -19,32 +19,16 @@ import { REVIEW_FAULTS } from './faults/reviews.ts';
 import { ACCOUNT_FAULTS } from './faults/account.ts';
 import { FAVORITE_FAULTS } from './faults/favorites.ts';
 import { PROTOCOL_FAULTS } from './faults/protocol.ts';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, get, parseLink, userTokens } from './testkit.ts';
+import type { ReferenceOptions, RunningReference } from './server.ts';
+import { ALL_SCOPES, allCategories, get, leavesOf, parseLink, startServer, startWithToken } from './testkit.ts';
 
 const AREAS = [CORE_FAULTS, CATALOG_FAULTS, PRODUCT_FAULTS, REVIEW_FAULTS, ACCOUNT_FAULTS, FAVORITE_FAULTS, PROTOCOL_FAULTS];
 const PROBE_TABLES = [CORE_PROBES, CATALOG_PROBES, PRODUCT_PROBES, REVIEW_PROBES, ACCOUNT_PROBES, FAVORITE_PROBES, PROTOCOL_PROBES];
 const PROBES: Record<string, Probe> = Object.assign({}, ...PROBE_TABLES);
 
-/** Limits high enough that probing never meets the rate limit. */
-const PROBE_LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
-
 async function startProbed(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; tokens: ProbeTokens }> {
-  const ref = await startReference({ limits: PROBE_LIMITS, ...options });
-  try {
-    const app = await appToken(ref);
-    const user = (await userTokens(ref, 'public favorites notifications publish_sku_review_actions')).access;
-    return { ref, tokens: { app, user } };
-  } catch (err) {
-    await ref.close();
-    throw err;
-  }
-}
-
-/** An application token on a server started with the given options. */
-async function startWithToken(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {
-  const { ref, tokens } = await startProbed(options);
-  return { ref, token: tokens.app };
+  const { ref, app, user } = await startServer(options, ALL_SCOPES);
+  return { ref, tokens: { app, user } };
 }
 
 describe('faults registry', () => {
@@ -118,7 +102,7 @@ describe('fault details', () => {
     const b = await startWithToken({ fault: 'root-parent-id-null' });
     try {
       const cats = await allCategories(a.ref, a.token);
-      const leaves = cats.filter((c) => !cats.some((k) => k.parent_id === c.id));
+      const leaves = leavesOf(cats);
       expect(new Set(leaves.map((c) => c.children_count))).toEqual(new Set([1]));
       const others = (await allCategories(b.ref, b.token)).filter((c) => c.parent_id === null);
       expect(others).toHaveLength(1);

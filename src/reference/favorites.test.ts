@@ -4,28 +4,16 @@
 // /categories/:category_id/skus), so the tests run on both datasets and under a base path.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  allFavorites,
-  allLists,
-  collect,
-  freshSkus,
-  leafCategories,
-  send,
-  type Favorite,
-  type FavoriteList,
-  type SkuRef,
-} from './faults/favorites.probes.ts';
+import { allFavorites, allLists, freshSkus, type Favorite, type FavoriteList, type SkuRef } from './faults/favorites.probes.ts';
 import type { RunningReference } from './server.ts';
-import { startReference } from './server.ts';
-import { appToken, makeClock, userTokens, type Reply } from './testkit.ts';
+import { call, collect, expectError, leafCategories, makeClock, startServer, TIMESTAMP, userTokens, type Reply } from './testkit.ts';
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const FAVORITE_FIELDS = ['id', 'have_it', 'user_id', 'user_notes', 'sku_id', 'created_at', 'updated_at', 'get_absolute_threshold', 'favorite_list_id'];
 const LIST_FIELDS = ['id', 'name', 'category_id', 'type'];
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 const clock = makeClock();
 let ref: RunningReference;
+let app: string;
 let user: string;
 let names = 0;
 
@@ -33,20 +21,19 @@ let names = 0;
 const uniqueName = (label: string): string => `${label} ${++names}`;
 
 beforeAll(async () => {
-  ref = await startReference({ basePath: '/api', limits: LIMITS, now: clock.now });
-  user = (await userTokens(ref, 'public favorites')).access;
+  ({ ref, app, user } = await startServer({ basePath: '/api', now: clock.now }));
 });
 afterAll(async () => {
   await ref.close();
 });
 
-const call = (method: string, path: string, body?: unknown, version?: string): Promise<Reply> => send(ref, user, method, path, body, version);
-const post = (fields: Record<string, unknown>): Promise<Reply> => call('POST', '/favorites', { favorite: fields });
-const put = (id: number, fields: Record<string, unknown>, query = ''): Promise<Reply> => call('PUT', `/favorites/${id}${query}`, { favorite: fields });
-const getFavorite = async (id: number): Promise<Favorite> => (await call('GET', `/favorites/${id}`)).body.favorite as Favorite;
+const as = (method: string, path: string, body?: unknown, version?: string): Promise<Reply> => call(ref, method, path, { token: user, body, version });
+const post = (fields: Record<string, unknown>): Promise<Reply> => as('POST', '/favorites', { favorite: fields });
+const put = (id: number, fields: Record<string, unknown>, query = ''): Promise<Reply> => as('PUT', `/favorites/${id}${query}`, { favorite: fields });
+const getFavorite = async (id: number): Promise<Favorite> => (await as('GET', `/favorites/${id}`)).body.favorite as Favorite;
 
 async function newList(label: string): Promise<FavoriteList> {
-  const r = await call('POST', '/favorite_lists', { favorite_list: { name: uniqueName(label) } });
+  const r = await as('POST', '/favorite_lists', { favorite_list: { name: uniqueName(label) } });
   expect(r.status, r.text).toBe(201);
   return r.body.favorite_list as FavoriteList;
 }
@@ -59,11 +46,6 @@ async function favoriteInList(): Promise<{ favorite: Favorite; list: FavoriteLis
   const r = await post({ sku_id: sku!.id, favorite_list_id: list.id });
   expect(r.status, r.text).toBe(201);
   return { favorite: r.body.favorite as Favorite, list, sku: sku! };
-}
-
-function expectError(r: Reply, status: number, code?: string): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.body).toEqual({ errors: [{ code: code ?? expect.any(String), messages: [expect.any(String)] }] });
 }
 
 /** The table's states: owned, or in a list (with have_it). */
@@ -134,7 +116,7 @@ describe('States and transitions', () => {
     const after = await allLists(ref, user);
     expect(after).toHaveLength(before.length + 1);
     const auto = after.find((l) => l.id === listId)!;
-    const category = (await call('GET', `/categories/${a!.category_id}`)).body.category;
+    const category = (await as('GET', `/categories/${a!.category_id}`)).body.category;
     expect(auto).toEqual({ id: listId, name: category.name, category_id: a!.category_id, type: 'auto' });
     // A second SKU of the same category joins the same auto list; no second list.
     const second = await post({ sku_id: b!.id });
@@ -172,7 +154,7 @@ describe('States and transitions', () => {
     const other = await newList('Other');
     expectOwned((await put(favorite.id, { have_it: true, favorite_list_id: other.id })).body.favorite);
     const { favorite: second } = await favoriteInList();
-    const q = await call('PUT', `/favorites/${second.id}?have_it=true`);
+    const q = await as('PUT', `/favorites/${second.id}?have_it=true`);
     expect(q.status, q.text).toBe(200);
     expectOwned(q.body.favorite);
     // A new_list_name sent with have_it=true is ignored too (no list is made).
@@ -247,7 +229,7 @@ describe('States and transitions', () => {
     const listId = first.body.favorite.favorite_list_id as number;
     expect(listId).toBeGreaterThan(0);
     // At the top level of the body too.
-    const second = await call('POST', '/favorites', { favorite: { sku_id: skus[1]!.id }, new_list_name: name });
+    const second = await as('POST', '/favorites', { favorite: { sku_id: skus[1]!.id }, new_list_name: name });
     expect(second.body.favorite.favorite_list_id).toBe(listId);
     const held = await collect<Favorite>(ref, user, `/favorite_lists/${listId}/favorites`, 'favorites');
     expect(held.map((f) => f.sku_id).sort()).toEqual(skus.map((s) => s.id).sort());
@@ -329,7 +311,7 @@ describe('model of the States and transitions table', () => {
       } else if (op === 1) {
         // have_it=true as a query parameter.
         label = 'PUT ?have_it=true';
-        r = await call('PUT', `/favorites/${id}?have_it=true`);
+        r = await as('PUT', `/favorites/${id}?have_it=true`);
         next = { ...st, have_it: true, list: null };
       } else if (op === 2) {
         // Row 3: favorite_list_id, have_it absent or false.
@@ -387,7 +369,7 @@ describe('listings', () => {
     const { favorite: owned } = await favoriteInList();
     await put(owned.id, { have_it: true });
     const { favorite: plain } = await favoriteInList();
-    const latest = await call('GET', '/favorites?per=100');
+    const latest = await as('GET', '/favorites?per=100');
     expect(Object.keys(latest.body).sort()).toEqual(['favorites', 'meta']);
     expect(latest.body.meta.pagination).toMatchObject({ page: 1, per: 100 });
     const v32 = await collect<Favorite>(ref, user, '/favorites', 'favorites', '3.2');
@@ -402,7 +384,7 @@ describe('listings', () => {
       expect(old.map((f) => f.id).sort()).toEqual([...v32, ...onlyOwned].map((f) => f.id).sort());
       expect(await collect<Favorite>(ref, user, '/favorites?owned=true', 'favorites', version)).toEqual(onlyOwned);
     }
-    expectError(await call('GET', '/favorites?owned=maybe'), 400, 'InvalidParameter');
+    expectError(await as('GET', '/favorites?owned=maybe'), 400, 'InvalidParameter');
   });
 
   it('GET /favorites: newest first by default, oldest first with order_dir=asc', async () => {
@@ -414,12 +396,12 @@ describe('listings', () => {
     const times = desc.map((f) => f.created_at);
     expect(times).toEqual([...times].sort().reverse());
     expect(asc.map((f) => f.id)).toEqual(desc.map((f) => f.id).reverse());
-    expect((await call('GET', '/favorites?order_dir=desc&per=100')).body.favorites.map((f: Favorite) => f.id)).toEqual(desc.slice(0, 100).map((f) => f.id));
-    expectError(await call('GET', '/favorites?order_dir=up'), 400, 'InvalidParameter');
+    expect((await as('GET', '/favorites?order_dir=desc&per=100')).body.favorites.map((f: Favorite) => f.id)).toEqual(desc.slice(0, 100).map((f) => f.id));
+    expectError(await as('GET', '/favorites?order_dir=up'), 400, 'InvalidParameter');
   });
 
   it('GET /favorites paginates with 25 per page by default', async () => {
-    const total = (await call('GET', '/favorites')).body.meta.pagination;
+    const total = (await as('GET', '/favorites')).body.meta.pagination;
     expect(total.per).toBe(25);
     const all = await collect<Favorite>(ref, user, '/favorites', 'favorites');
     expect(total.total_results).toBe(all.length);
@@ -428,28 +410,28 @@ describe('listings', () => {
 
   it('GET /favorite_lists/:id/favorites: the favorites of that list, never owned ones', async () => {
     const { favorite, list } = await favoriteInList();
-    const r = await call('GET', `/favorite_lists/${list.id}/favorites`);
+    const r = await as('GET', `/favorite_lists/${list.id}/favorites`);
     expect(Object.keys(r.body).sort()).toEqual(['favorites', 'meta']);
     expect(r.body.favorites).toEqual([favorite]);
     await put(favorite.id, { have_it: true });
-    expect((await call('GET', `/favorite_lists/${list.id}/favorites?owned=true`)).body.favorites).toEqual([]);
+    expect((await as('GET', `/favorite_lists/${list.id}/favorites?owned=true`)).body.favorites).toEqual([]);
     for (const l of await allLists(ref, user)) {
       const held = await collect<Favorite>(ref, user, `/favorite_lists/${l.id}/favorites`, 'favorites');
       for (const f of held) expect(f.favorite_list_id).toBe(l.id);
     }
-    expectError(await call('GET', '/favorite_lists/999999999/favorites'), 404, 'RecordNotFound');
-    expectError(await call('GET', '/favorite_lists/abc/favorites'), 404, 'RecordNotFound');
+    expectError(await as('GET', '/favorite_lists/999999999/favorites'), 404, 'RecordNotFound');
+    expectError(await as('GET', '/favorite_lists/abc/favorites'), 404, 'RecordNotFound');
   });
 
   it('GET /favorite_lists: paginated {favorite_lists, meta}, oldest first, without the owned list', async () => {
     const made = await newList('Newest');
-    const r = await call('GET', '/favorite_lists?per=100');
+    const r = await as('GET', '/favorite_lists?per=100');
     expect(Object.keys(r.body).sort()).toEqual(['favorite_lists', 'meta']);
     expect(r.body.meta.pagination).toMatchObject({ page: 1, per: 100 });
     const lists = r.body.favorite_lists as FavoriteList[];
     expect(lists.at(-1)).toEqual(made);
     expect(lists.every((l) => l.type === 'auto' || l.type === 'custom')).toBe(true);
-    expect((await call('GET', '/favorite_lists?per=1')).body.favorite_lists).toHaveLength(1);
+    expect((await as('GET', '/favorite_lists?per=1')).body.favorite_lists).toHaveLength(1);
   });
 
   it('GET /categories/:id/favorites: favorites of SKUs in the category (and below), owned ones as in GET /favorites', async () => {
@@ -458,22 +440,22 @@ describe('listings', () => {
     expect(leaf.map((f) => f.id)).toContain(favorite.id);
     const all = await allFavorites(ref, user);
     for (const f of leaf) expect(all.find((x) => x.id === f.id)).toBeDefined();
-    const parent = (await call('GET', `/categories/${sku.category_id}`)).body.category.parent_id as number;
+    const parent = (await as('GET', `/categories/${sku.category_id}`)).body.category.parent_id as number;
     expect((await collect<Favorite>(ref, user, `/categories/${parent}/favorites`, 'favorites')).map((f) => f.id)).toContain(favorite.id);
     await put(favorite.id, { have_it: true });
     expect((await collect<Favorite>(ref, user, `/categories/${sku.category_id}/favorites`, 'favorites')).map((f) => f.id)).not.toContain(favorite.id);
     expect((await collect<Favorite>(ref, user, `/categories/${sku.category_id}/favorites?owned=true`, 'favorites')).map((f) => f.id)).toContain(favorite.id);
     expect((await collect<Favorite>(ref, user, `/categories/${sku.category_id}/favorites`, 'favorites', '3.1')).map((f) => f.id)).toContain(favorite.id);
-    const r = await call('GET', `/categories/${sku.category_id}/favorites`);
+    const r = await as('GET', `/categories/${sku.category_id}/favorites`);
     expect(Object.keys(r.body).sort()).toEqual(['favorites', 'meta']);
-    expectError(await call('GET', '/categories/999999999/favorites'), 404, 'RecordNotFound');
+    expectError(await as('GET', '/categories/999999999/favorites'), 404, 'RecordNotFound');
   });
 });
 
 describe('favorite lists', () => {
   it('POST /favorite_lists: 201 {favorite_list} of type custom; the name is trimmed', async () => {
     const name = uniqueName('Gifts');
-    const r = await call('POST', '/favorite_lists', { favorite_list: { name: ` ${name}  ` } });
+    const r = await as('POST', '/favorite_lists', { favorite_list: { name: ` ${name}  ` } });
     expect(r.status, r.text).toBe(201);
     expect(Object.keys(r.body)).toEqual(['favorite_list']);
     expect(r.body.favorite_list).toEqual({ id: expect.any(Number), name, category_id: null, type: 'custom' });
@@ -482,40 +464,40 @@ describe('favorite lists', () => {
 
   it("an existing custom name is 422 RecordInvalid; an auto list's name is free for a custom list", async () => {
     const list = await newList('Twice');
-    expectError(await call('POST', '/favorite_lists', { favorite_list: { name: list.name } }), 422, 'RecordInvalid');
+    expectError(await as('POST', '/favorite_lists', { favorite_list: { name: list.name } }), 422, 'RecordInvalid');
     expect((await allLists(ref, user)).filter((l) => l.name === list.name)).toHaveLength(1);
     const lists = await allLists(ref, user);
     const customNames = new Set(lists.filter((l) => l.type === 'custom').map((l) => l.name));
     const auto = lists.find((l) => l.type === 'auto' && !customNames.has(l.name))!;
-    const r = await call('POST', '/favorite_lists', { favorite_list: { name: auto.name } });
+    const r = await as('POST', '/favorite_lists', { favorite_list: { name: auto.name } });
     expect(r.status, r.text).toBe(201);
     expect(r.body.favorite_list).toMatchObject({ name: auto.name, type: 'custom', category_id: null });
   });
 
   it('bad names: blank or too long 422, not a string or no favorite_list 400', async () => {
     for (const name of ['', '   ', 'z'.repeat(101), undefined, null]) {
-      expectError(await call('POST', '/favorite_lists', { favorite_list: { name } }), 422, 'RecordInvalid');
+      expectError(await as('POST', '/favorite_lists', { favorite_list: { name } }), 422, 'RecordInvalid');
     }
-    expectError(await call('POST', '/favorite_lists', { favorite_list: { name: 7 } }), 400, 'InvalidParameter');
-    expectError(await call('POST', '/favorite_lists', { name: 'x' }), 400, 'ParameterMissing');
-    expectError(await call('POST', '/favorite_lists'), 400, 'ParameterMissing');
+    expectError(await as('POST', '/favorite_lists', { favorite_list: { name: 7 } }), 400, 'InvalidParameter');
+    expectError(await as('POST', '/favorite_lists', { name: 'x' }), 400, 'ParameterMissing');
+    expectError(await as('POST', '/favorite_lists'), 400, 'ParameterMissing');
   });
 
   it('DELETE /favorite_lists/:id: 204 empty, its favorites go with it; 404 when missing; auto lists too', async () => {
     const { favorite, list } = await favoriteInList();
-    const r = await call('DELETE', `/favorite_lists/${list.id}`);
+    const r = await as('DELETE', `/favorite_lists/${list.id}`);
     expect(r.status).toBe(204);
     expect(r.text).toBe('');
     expect((await allLists(ref, user)).some((l) => l.id === list.id)).toBe(false);
-    expectError(await call('GET', `/favorites/${favorite.id}`), 404, 'RecordNotFound');
-    expectError(await call('DELETE', `/favorite_lists/${list.id}`), 404, 'RecordNotFound');
-    expectError(await call('GET', `/favorite_lists/${list.id}/favorites`), 404, 'RecordNotFound');
+    expectError(await as('GET', `/favorites/${favorite.id}`), 404, 'RecordNotFound');
+    expectError(await as('DELETE', `/favorite_lists/${list.id}`), 404, 'RecordNotFound');
+    expectError(await as('GET', `/favorite_lists/${list.id}/favorites`), 404, 'RecordNotFound');
     // An auto list (negative id); a new one for the category gets a new id.
     const [sku] = await freshSkus(ref, user, 1, { withoutAutoList: true });
     const made = (await post({ sku_id: sku!.id })).body.favorite as Favorite;
     const autoId = made.favorite_list_id!;
-    expect((await call('DELETE', `/favorite_lists/${autoId}`)).status).toBe(204);
-    expectError(await call('GET', `/favorites/${made.id}`), 404, 'RecordNotFound');
+    expect((await as('DELETE', `/favorite_lists/${autoId}`)).status).toBe(204);
+    expectError(await as('GET', `/favorites/${made.id}`), 404, 'RecordNotFound');
     const again = (await post({ sku_id: sku!.id })).body.favorite as Favorite;
     expect(again.favorite_list_id).toBeLessThan(0);
     expect(again.favorite_list_id).not.toBe(autoId);
@@ -526,29 +508,29 @@ describe('favorite lists', () => {
 describe('favorites: single resource and errors', () => {
   it('GET /favorites/:id gives {favorite}; unknown and non-integer ids 404 RecordNotFound', async () => {
     const { favorite } = await favoriteInList();
-    const r = await call('GET', `/favorites/${favorite.id}`);
+    const r = await as('GET', `/favorites/${favorite.id}`);
     expect(r.body).toEqual({ favorite });
     const missing = Math.max(...(await allFavorites(ref, user)).map((f) => f.id)) + 1_000_000;
-    expect((await call('GET', `/favorites/${missing}`)).body).toEqual({
+    expect((await as('GET', `/favorites/${missing}`)).body).toEqual({
       errors: [{ code: 'RecordNotFound', messages: [`Couldn't find Favorite with id=${missing}`] }],
     });
-    expectError(await call('GET', '/favorites/abc'), 404, 'RecordNotFound');
+    expectError(await as('GET', '/favorites/abc'), 404, 'RecordNotFound');
     expectError(await put(missing, { have_it: true }), 404, 'RecordNotFound');
   });
 
   it('DELETE /favorites/:id: 204 empty, then 404', async () => {
     const { favorite, list } = await favoriteInList();
-    const r = await call('DELETE', `/favorites/${favorite.id}`);
+    const r = await as('DELETE', `/favorites/${favorite.id}`);
     expect(r.status).toBe(204);
     expect(r.text).toBe('');
-    expectError(await call('DELETE', `/favorites/${favorite.id}`), 404, 'RecordNotFound');
-    expect((await call('GET', `/favorite_lists/${list.id}/favorites`)).body.favorites).toEqual([]);
+    expectError(await as('DELETE', `/favorites/${favorite.id}`), 404, 'RecordNotFound');
+    expect((await as('GET', `/favorite_lists/${list.id}/favorites`)).body.favorites).toEqual([]);
   });
 
   it('POST errors: no sku_id 400, unknown SKU 404, SKU already a favorite 422, unknown list 404, foreign auto list 422', async () => {
     const { favorite, list } = await favoriteInList();
     expectError(await post({}), 400, 'ParameterMissing');
-    expectError(await call('POST', '/favorites', { sku_id: 1 }), 400, 'ParameterMissing');
+    expectError(await as('POST', '/favorites', { sku_id: 1 }), 400, 'ParameterMissing');
     expectError(await post({ sku_id: 'x1' }), 400, 'InvalidParameter');
     const skuIds = (await allFavorites(ref, user)).map((f) => f.sku_id);
     const noSku = Math.max(...skuIds) + 5_000_000;
@@ -572,10 +554,10 @@ describe('favorites: single resource and errors', () => {
 
   it('PUT errors: no favorite and no have_it 400; have_it not a boolean 400; an empty update only touches updated_at', async () => {
     const { favorite } = await favoriteInList();
-    expectError(await call('PUT', `/favorites/${favorite.id}`), 400, 'ParameterMissing');
+    expectError(await as('PUT', `/favorites/${favorite.id}`), 400, 'ParameterMissing');
     expectError(await put(favorite.id, { have_it: 'perhaps' }), 400, 'InvalidParameter');
-    expectError(await call('PUT', `/favorites/${favorite.id}?have_it=perhaps`), 400, 'InvalidParameter');
-    expectError(await call('PUT', `/favorites/${favorite.id}`, { favorite: 'x' }), 400, 'InvalidParameter');
+    expectError(await as('PUT', `/favorites/${favorite.id}?have_it=perhaps`), 400, 'InvalidParameter');
+    expectError(await as('PUT', `/favorites/${favorite.id}`, { favorite: 'x' }), 400, 'InvalidParameter');
     clock.advance(1_000);
     const r = await put(favorite.id, { user_notes: 'ignored' });
     expect(r.status).toBe(200);
@@ -588,7 +570,6 @@ describe('favorites: single resource and errors', () => {
 
 describe('permissions', () => {
   it('every favorites endpoint needs a user token with the favorites scope (401 otherwise)', async () => {
-    const app = await appToken(ref);
     const publicOnly = (await userTokens(ref, 'public')).access;
     const { favorite, list, sku } = await favoriteInList();
     const calls: [string, string, unknown?][] = [
@@ -605,7 +586,7 @@ describe('permissions', () => {
     ];
     for (const token of [app, publicOnly]) {
       for (const [method, path, body] of calls) {
-        const r = await send(ref, token, method, path, body);
+        const r = await call(ref, method, path, { token, body });
         expect(r.status, `${method} ${path}`).toBe(401);
         expect(r.body.errors[0].code).toEqual(expect.any(String));
       }
@@ -616,16 +597,15 @@ describe('permissions', () => {
 
 describe('other datasets and base paths', () => {
   it("runs the table's first row on 'alt' without a base path", async () => {
-    const alt = await startReference({ dataset: 'alt', limits: LIMITS });
+    const { ref: alt, user: token } = await startServer({ dataset: 'alt' });
     try {
-      const token = (await userTokens(alt, 'public favorites')).access;
       const [sku] = await freshSkus(alt, token, 1, { withoutAutoList: true });
-      const r = await send(alt, token, 'POST', '/favorites', { favorite: { sku_id: sku!.id } });
+      const r = await call(alt, 'POST', '/favorites', { token, body: { favorite: { sku_id: sku!.id } } });
       expect(r.status, r.text).toBe(201);
       const auto = (await allLists(alt, token)).find((l) => l.id === r.body.favorite.favorite_list_id)!;
       expect(auto).toMatchObject({ type: 'auto', category_id: sku!.category_id });
       expect(auto.id).toBeLessThan(0);
-      expect((await send(alt, token, 'DELETE', `/favorites/${r.body.favorite.id}`)).status).toBe(204);
+      expect((await call(alt, 'DELETE', `/favorites/${r.body.favorite.id}`, { token })).status).toBe(204);
     } finally {
       await alt.close();
     }

@@ -3,35 +3,28 @@
 // discovered through the API; every test runs on both datasets, the second under a base path.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, get, parseLink, userTokens, type Reply } from './testkit.ts';
+import type { RunningReference } from './server.ts';
+import {
+  allSkus,
+  byName,
+  CATEGORY_FIELDS,
+  expectError,
+  get,
+  ids,
+  parseLink,
+  SETUPS,
+  sorted,
+  startWithToken,
+  userTokens,
+  type Reply,
+} from './testkit.ts';
 
 type Json = any;
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
-const LIST_FIELDS = ['id', 'name', 'children_count', 'image_url', 'parent_id', 'fashion', 'layout_mode', 'web_uri', 'code', 'path', 'show_specifications', 'manufacturer_title'];
-
-const sorted = (keys: string[]): string[] => [...keys].sort();
-const ids = (items: Json[]): number[] => items.map((x) => x.id as number);
-const byName = (a: Json, b: Json): number => {
-  const x = String(a.name).toLowerCase();
-  const y = String(b.name).toLowerCase();
-  return x < y ? -1 : x > y ? 1 : a.id - b.id;
-};
-
-function expectInvalidParameter(r: Reply, what: string): void {
-  expect(r.status, what).toBe(400);
-  expect(r.body, what).toEqual({ errors: [{ code: 'InvalidParameter', messages: [expect.any(String)] }] });
-}
-
-describe.each<[string, ReferenceOptions]>([
-  ['default data', {}],
-  ['alt data under /api', { dataset: 'alt', basePath: '/api' }],
-])('manufacturers (%s)', (_name, options) => {
+describe.each(SETUPS)('manufacturers (%s)', (_name, options) => {
   let ref: RunningReference;
   let app: string;
   let manufacturers: Json[];
-  let leaves: Json[];
   /** Manufacturer id -> its SKUs, gathered from the category SKU listings. */
   const skusOf = new Map<number, Json[]>();
   /** The manufacturer with the most SKUs. */
@@ -46,16 +39,12 @@ describe.each<[string, ReferenceOptions]>([
   };
 
   beforeAll(async () => {
-    ref = await startReference({ limits: LIMITS, ...options });
-    app = await appToken(ref);
+    ({ ref, token: app } = await startWithToken(options));
     manufacturers = (await list('/manufacturers?per=100')).manufacturers;
-    leaves = (await list('/categories?per=100')).categories.filter((c: Json) => c.children_count === 0);
-    for (const leaf of leaves) {
-      for (const s of (await list(`/categories/${leaf.id}/skus?per=100`)).skus as Json[]) {
-        const mine = skusOf.get(s.manufacturer_id) ?? [];
-        mine.push(s);
-        skusOf.set(s.manufacturer_id, mine);
-      }
+    for (const s of await allSkus(ref, app)) {
+      const mine = skusOf.get(s.manufacturer_id) ?? [];
+      mine.push(s);
+      skusOf.set(s.manufacturer_id, mine);
     }
     busy = manufacturers.reduce((a, b) => ((skusOf.get(b.id)?.length ?? 0) > (skusOf.get(a.id)?.length ?? 0) ? b : a));
   });
@@ -100,7 +89,7 @@ describe.each<[string, ReferenceOptions]>([
         expect(new Set(ids(body.categories))).toEqual(expected);
         expect(body.meta.pagination.total_results).toBe(expected.size);
         for (const c of body.categories as Json[]) {
-          expect(sorted(Object.keys(c))).toEqual(sorted(LIST_FIELDS));
+          expect(sorted(Object.keys(c))).toEqual(sorted(CATEGORY_FIELDS));
           expect(c.children_count).toBe(0);
         }
         expect(body.categories).toEqual([...body.categories].sort(byName));
@@ -118,8 +107,8 @@ describe.each<[string, ReferenceOptions]>([
       expect(ids((await list(`${base}&order_by=popularity`)).categories)).toEqual(popDesc);
       expect(new Set(popAsc)).toEqual(new Set(ids(asc)));
       expect(popAsc).not.toEqual(popDesc);
-      expectInvalidParameter(await api(`${base}&order_by=price`), 'order_by=price');
-      expectInvalidParameter(await api(`${base}&order_dir=DESC`), 'order_dir=DESC');
+      expectError(await api(`${base}&order_by=price`), 400, 'InvalidParameter', 'order_by=price');
+      expectError(await api(`${base}&order_dir=DESC`), 400, 'InvalidParameter', 'order_dir=DESC');
       const page = await api(`/manufacturers/${busy.id}/categories?per=1&page=2`);
       expect(ids(page.body.categories)).toEqual([asc[1].id]);
       expect(page.body.meta.pagination).toEqual({ total_results: asc.length, total_pages: asc.length, page: 2, per: 1 });
@@ -156,8 +145,8 @@ describe.each<[string, ReferenceOptions]>([
       }
       const byPrice = ((await list(`${base}&order_by=price`)).skus as Json[]).map((s) => s.price_min as number);
       expect(byPrice).toEqual([...byPrice].sort((a, b) => a - b));
-      expectInvalidParameter(await api(`${base}&order_by=name`), 'order_by=name');
-      expectInvalidParameter(await api(`${base}&order_dir=up`), 'order_dir=up');
+      expectError(await api(`${base}&order_by=name`), 400, 'InvalidParameter', 'order_by=name');
+      expectError(await api(`${base}&order_dir=up`), 400, 'InvalidParameter', 'order_dir=up');
       const page = await api(`/manufacturers/${busy.id}/skus?per=2&page=2`);
       expect(ids(page.body.skus)).toEqual(ids(all.slice(2, 4)));
       expect(page.body.meta.pagination.total_pages).toBe(Math.ceil(all.length / 2));

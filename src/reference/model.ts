@@ -100,8 +100,6 @@ export interface LocationRecord {
   info: string;
   address: LocationAddress;
   shopId: number;
-  /** Distance from the demo user's personalization, for the distance filters. */
-  distanceKm: number;
 }
 
 export interface SkuImages {

@@ -4,11 +4,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset } from './data.ts';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, makeClock, parseLink, userTokens, VND, type Reply } from './testkit.ts';
+import type { RunningReference } from './server.ts';
+import { call, expectError, makeClock, NOTIFICATION_ETYPES, parseLink, SETUPS, startServer, TIMESTAMP, userTokens, type CallOptions } from './testkit.ts';
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$/;
 const BASE_FIELDS = [
   'id',
   'etype',
@@ -26,45 +24,10 @@ const BASE_FIELDS = [
   'category_name',
   'user',
 ];
-const ETYPES = [
-  'price_drop',
-  'price_up',
-  'availability_true',
-  'availability_false',
-  'sku_release',
-  'sku_review',
-  'sku_review_rephrase_request',
-  'sku_review_approve_after_update',
-];
 const SKU_ETYPES = ['price_up', 'price_drop', 'sku_review', 'availability_true', 'availability_false'];
 const SKU_FIELDS = ['id', 'category_id', 'display_name', 'images', 'click_url', 'virtual', 'future', 'first_product_shop_info'];
 
 type Notification = Record<string, any>;
-
-async function call(ref: RunningReference, method: string, path: string, opts: { token?: string; body?: unknown; raw?: string; version?: string } = {}): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers['Authorization'] = `Bearer ${opts.token}`;
-  if (opts.version) headers['Accept'] = `${VND}; version=${opts.version}`;
-  let body: string | undefined = opts.raw;
-  if (opts.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.body);
-  } else if (opts.raw !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-  const res = await fetch(ref.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
-
-function expectError(r: Reply, status: number, code?: string): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.body).toEqual({ errors: [{ code: code ?? expect.any(String), messages: expect.arrayContaining([expect.any(String)]) }] });
-}
 
 /** What the Notification table and the Events section say about one notification's keys. */
 function checkNotification(n: Notification): void {
@@ -73,7 +36,7 @@ function checkNotification(n: Notification): void {
   if (n['etype'] === 'sku_review') expected.push('review_rating');
   if (n['etype'] === 'sku_review' && n['aggregated'] === false) expected.push('review_text');
   expect(Object.keys(n).sort(), where).toEqual(expected.sort());
-  expect(ETYPES, where).toContain(n['etype']);
+  expect(NOTIFICATION_ETYPES, where).toContain(n['etype']);
   expect(Number.isInteger(n['id'])).toBe(true);
   expect(Number.isInteger(n['eventable_id'])).toBe(true);
   for (const k of ['eventable_type', 'eventable_name', 'eventable_url']) expect(typeof n[k], `${where} ${k}`).toBe('string');
@@ -107,20 +70,17 @@ function checkNotification(n: Notification): void {
   }
 }
 
-describe.each<[string, ReferenceOptions]>([
-  ['default data', {}],
-  ['alt data under /api', { dataset: 'alt', basePath: '/api' }],
-])('notifications (%s)', (_name, options) => {
+describe.each(SETUPS)('notifications (%s)', (_name, options) => {
   let ref: RunningReference;
+  let app: string;
   let user: string;
   let all: Notification[];
   const clock = makeClock();
 
-  const as = (method: string, path: string, opts: { body?: unknown; raw?: string; version?: string } = {}) => call(ref, method, path, { token: user, ...opts });
+  const as = (method: string, path: string, opts: CallOptions = {}) => call(ref, method, path, { token: user, ...opts });
 
   beforeAll(async () => {
-    ref = await startReference({ limits: LIMITS, now: clock.now, ...options });
-    user = (await userTokens(ref, 'public notifications')).access;
+    ({ ref, app, user } = await startServer({ now: clock.now, ...options }, 'public notifications'));
     all = (await as('GET', '/notifications?per=100')).body.notifications;
   });
   afterAll(async () => {
@@ -128,7 +88,6 @@ describe.each<[string, ReferenceOptions]>([
   });
 
   it('need a user token with the notifications scope (401 otherwise)', async () => {
-    const app = await appToken(ref);
     const noScope = (await userTokens(ref, 'public favorites')).access;
     const id = all[0]!['id'];
     for (const token of [app, noScope, undefined]) {
@@ -209,7 +168,7 @@ describe.each<[string, ReferenceOptions]>([
     expect(others).toEqual(all.filter((n) => !unviewed.some((u) => u['id'] === n['id'])));
     // A form body (ids[]=...) and digit strings work too; repeating is harmless.
     const next = all.find((n) => !n['is_viewed'] && !unviewed.includes(n))!;
-    expect((await as('POST', '/notifications/view', { raw: `ids[]=${next['id']}&ids[]=${next['id']}` })).status).toBe(204);
+    expect((await as('POST', '/notifications/view', { form: `ids[]=${next['id']}&ids[]=${next['id']}` })).status).toBe(204);
     expect((await as('GET', `/notifications/${next['id']}`)).body.notification.is_viewed).toBe(true);
     all = (await as('GET', '/notifications?per=100')).body.notifications;
   });

@@ -9,27 +9,12 @@ import { PARTS, TEST_ROUTES } from './protocol.testroutes.ts';
 import type { ApiContext } from './router.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
 import { applyFieldset, fieldsetFor } from './shape.ts';
-import { appToken, get, makeClock, post, userTokens, VND, type Reply } from './testkit.ts';
+import { appToken, call, get, makeClock, post, rateHeaders, startWithToken, userTokens, VND, type Reply } from './testkit.ts';
 import { applyVersion, LATEST_VERSION, negotiateVersion, OLDEST_VERSION, SERVED_VERSIONS } from './versioning.ts';
 
-const HIGH = { perMinute: 1_000_000, perDay: 1_000_000 };
-
-async function startTest(opts: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {
-  const ref = await startReference({
-    limits: HIGH,
-    ...opts,
-    testHooks: { extraRoutes: [TEST_ROUTES], ...(opts.testHooks ?? {}) },
-  });
-  try {
-    return { ref, token: await appToken(ref) };
-  } catch (err) {
-    await ref.close();
-    throw err;
-  }
-}
-
-function rateHeaders(r: Reply): [string | null, string | null, string | null] {
-  return [r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining'), r.headers.get('x-ratelimit-reset')];
+/** A server with the test-only routes of protocol.testroutes.ts. */
+function startTest(opts: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {
+  return startWithToken({ ...opts, testHooks: { extraRoutes: [TEST_ROUTES], ...(opts.testHooks ?? {}) } });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,13 +150,13 @@ describe('conditional requests (ETag)', () => {
   });
 
   it('HEAD gets the ETag and 304 like GET, without a body', async () => {
-    const head = await get(ref, '/test/things', { token, method: 'HEAD' });
+    const head = await call(ref, 'HEAD', '/test/things', { token });
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
     const etag = head.headers.get('etag');
     expect(etag).toBe((await get(ref, '/test/things', { token })).headers.get('etag'));
     expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
-    expect((await get(ref, '/test/things', { token, method: 'HEAD', headers: { 'If-None-Match': etag! } })).status).toBe(304);
+    expect((await call(ref, 'HEAD', '/test/things', { token, headers: { 'If-None-Match': etag! } })).status).toBe(304);
   });
 
   it('no ETag on errors or on other methods, and If-None-Match does not turn them into 304', async () => {
@@ -212,7 +197,7 @@ describe('rate-limit headers and limits', () => {
         await get(ref, '/test/things', { token: 'nope' }),
         await get(ref, '/test/things/99', { token }),
         await get(ref, '/nowhere', { token }),
-        await get(ref, '/test/things', { token, method: 'DELETE' }),
+        await call(ref, 'DELETE', '/test/things', { token }),
         await get(ref, '/test/things', { token, version: '4' }),
         await get(ref, '/test/boom', { token }),
         await get(ref, '/test/unserializable', { token }),
@@ -221,7 +206,7 @@ describe('rate-limit headers and limits', () => {
       const outsideReply: Reply = { status: outside.status, headers: outside.headers, text: await outside.text(), body: undefined };
       expect([...seen, outsideReply].map((r) => r.status)).toEqual([200, 304, 400, 401, 404, 404, 405, 406, 500, 500, 404]);
       for (const r of [...seen, outsideReply]) {
-        const [limit, remaining, reset] = rateHeaders(r);
+        const [limit, remaining, reset] = rateHeaders(r.headers);
         expect(limit, String(r.status)).toBe('1000');
         expect(Number(remaining), String(r.status)).toBeGreaterThanOrEqual(0);
         expect(reset, String(r.status)).toBe(String(clock.now() / 1000 + 60));
@@ -242,12 +227,12 @@ describe('rate-limit headers and limits', () => {
     const { ref, token } = await startTest({ now: clock.now, limits: { perMinute: 5, perDay: 1000 } });
     try {
       const a = await get(ref, '/test/plain', { token });
-      expect(rateHeaders(a)).toEqual(['5', '4', String(Math.ceil((clock.now() + 60_000) / 1000))]);
+      expect(rateHeaders(a.headers)).toEqual(['5', '4', String(Math.ceil((clock.now() + 60_000) / 1000))]);
       clock.advance(30_000);
       const b = await get(ref, '/test/plain', { token, headers: { 'If-None-Match': a.headers.get('etag')! } });
       expect(b.status).toBe(304);
       // Same window: same reset, one fewer left.
-      expect(rateHeaders(b)).toEqual(['5', '3', a.headers.get('x-ratelimit-reset')]);
+      expect(rateHeaders(b.headers)).toEqual(['5', '3', a.headers.get('x-ratelimit-reset')]);
       const user = (await userTokens(ref, 'public')).access;
       expect((await get(ref, '/test/plain', { token: user })).headers.get('x-ratelimit-remaining')).toBe('4');
     } finally {
@@ -266,12 +251,12 @@ describe('rate-limit headers and limits', () => {
         expect(over.status, path).toBe(403);
         expect(over.body, path).toEqual({ message: expect.any(String) });
         expect(Object.keys(over.body)).toEqual(['message']);
-        expect(rateHeaders(over).slice(0, 2)).toEqual(['2', '0']);
+        expect(rateHeaders(over.headers).slice(0, 2)).toEqual(['2', '0']);
         expect(over.headers.get('etag')).toBeNull();
       }
       clock.advance(60_000);
       const again = await get(ref, '/test/plain', { token });
-      expect(rateHeaders(again)).toEqual(['2', '1', String(clock.now() / 1000 + 60)]);
+      expect(rateHeaders(again.headers)).toEqual(['2', '1', String(clock.now() / 1000 + 60)]);
     } finally {
       await ref.close();
     }
@@ -331,7 +316,7 @@ describe('rate-limit headers and limits', () => {
     try {
       const token = await appToken(ref);
       const r = await get(ref, '/test/plain', { token });
-      expect(rateHeaders(r).slice(0, 2)).toEqual(['100', '99']);
+      expect(rateHeaders(r.headers).slice(0, 2)).toEqual(['100', '99']);
     } finally {
       await ref.close();
     }
@@ -363,7 +348,7 @@ describe('scopes', () => {
         [publicOnly, false],
         [app, false],
       ] as const) {
-        const r = await get(ref, path, { token, method });
+        const r = await call(ref, method, path, { token });
         expect(r.status, `${method} ${path} ${ok}`).toBe(ok ? (method === 'POST' ? 201 : 200) : 401);
         if (!ok) expect(r.body.errors[0].messages[0]).toContain(scope);
       }

@@ -3,12 +3,10 @@
 // tests create are their own.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, discoverSkus, type SkuSummary } from './faults/reviews.probes.ts';
-import type { Reply } from './testkit.ts';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, parseLink, userTokens } from './testkit.ts';
+import { discoverSkus, type SkuSummary } from './faults/reviews.probes.ts';
+import type { ReferenceOptions, RunningReference } from './server.ts';
+import { ALL_SCOPES, call, expectError, parseLink, sorted, startServer, TIMESTAMP, userTokens, type Reply } from './testkit.ts';
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const BASE_FIELDS = ['id', 'sku_id', 'user_id', 'review', 'rating', 'created_at', 'demoted', 'votes_count', 'helpful_votes_count', 'sentiments'];
 const USER_FIELDS = [...BASE_FIELDS, 'voted', 'flagged', 'helpful'];
 const VOTE_FIELDS = ['id', 'sku_review_id', 'user_id', 'helpful', 'created_at'];
@@ -16,14 +14,6 @@ const FLAG_FIELDS = ['id', 'flaggable_id', 'flaggable_type', 'user_id', 'reason'
 
 type Review = Record<string, any> & { id: number; user_id: number; demoted: boolean; created_at: string; helpful_votes_count: number };
 type Question = { text: string; type: string; answers: { id: number; text: string; selected?: boolean }[] };
-
-const sorted = (keys: string[]): string[] => [...keys].sort();
-
-function expectErrors(r: Reply, status: number, code: string): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.body).toEqual({ errors: [{ code, messages: expect.any(Array) }] });
-  expect(r.body.errors[0].messages.length).toBeGreaterThan(0);
-}
 
 const CONFIGS: { name: string; options: ReferenceOptions }[] = [
   { name: 'default dataset under /api', options: { dataset: 'default', basePath: '/api' } },
@@ -82,7 +72,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
   }
 
   async function create(skuId: number, review: Record<string, unknown>): Promise<Reply> {
-    return call(ref, 'POST', reviewsPath(skuId), { token: user, json: { review } });
+    return call(ref, 'POST', reviewsPath(skuId), { token: user, body: { review } });
   }
 
   /** One answer of each question; for eval_sentiment questions the first (positive) answer. */
@@ -91,9 +81,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
   }
 
   beforeAll(async () => {
-    ref = await startReference({ ...options, limits: { perMinute: 1_000_000, perDay: 1_000_000 } });
-    app = await appToken(ref);
-    user = (await userTokens(ref, 'public favorites notifications publish_sku_review_actions')).access;
+    ({ ref, app, user } = await startServer(options, ALL_SCOPES));
     plain = (await userTokens(ref, 'public')).access;
     skus = await discoverSkus(ref, app);
     heavy = skus.find((s) => s.reviews_count > 25)!;
@@ -164,9 +152,9 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       expect(all).not.toEqual(await allReviews(heavy.id, app));
       expect(await allReviews(heavy.id, app, '&order_by=most_helpful')).toEqual(all);
       for (const q of ['sort=newest', 'order_by=rating', 'sort=', 'sort=MOST_RECENT']) {
-        expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?${q}`, { token: app }), 400, 'InvalidParameter');
+        expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}?${q}`, { token: app }), 400, 'InvalidParameter');
       }
-      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?sort=most_helpful`, { token: app, version: '3.0' }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}?sort=most_helpful`, { token: app, version: '3.0' }), 400, 'InvalidParameter');
       expect((await call(ref, 'GET', `${reviewsPath(heavy.id)}?sort=most_recent`, { token: app, version: '3.0' })).status).toBe(200);
       expect((await call(ref, 'GET', `${reviewsPath(heavy.id)}?sort=most_helpful`, { token: app, version: '3.1' })).status).toBe(200);
     });
@@ -187,7 +175,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       }
       const bracket = await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta[]=sku_reviews_aggregation`, { token: app });
       expect(bracket.body.meta.sku_reviews_aggregation).toEqual(agg);
-      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=sku_reviews_aggregation`, { token: app, version: '3.0' }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=sku_reviews_aggregation`, { token: app, version: '3.0' }), 400, 'InvalidParameter');
     });
 
     it('adds meta.sku_rating_breakdown {"1".."5": count} (every version); both metas together; unknown include_meta is 400', async () => {
@@ -200,7 +188,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       }
       const both = await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=sku_reviews_aggregation,sku_rating_breakdown`, { token: app });
       expect(Object.keys(both.body.meta)).toEqual(['sku_reviews_aggregation', 'sku_rating_breakdown', 'pagination']);
-      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=shop_rating_breakdown`, { token: app }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}?include_meta=shop_rating_breakdown`, { token: app }), 400, 'InvalidParameter');
     });
 
     it('lists nothing for a SKU without reviews; 404 RecordNotFound for an unknown or non-integer SKU id', async () => {
@@ -215,9 +203,9 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
         },
       });
       const missing = Math.max(...skus.map((s) => s.id)) * 10 + 7;
-      expectErrors(await call(ref, 'GET', reviewsPath(missing), { token: app }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'GET', reviewsPath(missing), { token: app }), 404, 'RecordNotFound');
       expect((await call(ref, 'GET', reviewsPath(missing), { token: app })).body.errors[0].messages[0]).toContain(String(missing));
-      expectErrors(await call(ref, 'GET', '/skus/abc/reviews', { token: app }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'GET', '/skus/abc/reviews', { token: app }), 404, 'RecordNotFound');
     });
 
     it('gives a user token voted, flagged, helpful and own_review; 3.0 has no sentiments or own_review', async () => {
@@ -257,9 +245,9 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
     });
 
     it('needs a user token, version 3.2 and a known SKU', async () => {
-      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: app }), 401, 'Unauthorized');
-      expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: user, version: '3.1' }), 404, 'NotFound');
-      expectErrors(await call(ref, 'GET', '/skus/0/reviews/new', { token: user }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: app }), 401, 'Unauthorized');
+      expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}/new`, { token: user, version: '3.1' }), 404, 'NotFound');
+      expectError(await call(ref, 'GET', '/skus/0/reviews/new', { token: user }), 404, 'RecordNotFound');
     });
 
     it("edit form: the author's rating, review and selected answers; other users' reviews are 404", async () => {
@@ -278,11 +266,11 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
         for (const q of form.questions as Question[]) {
           for (const a of q.answers) expect(a.selected).toBe(chosen.includes(a.id));
         }
-        expectErrors(await call(ref, 'GET', `${reviewsPath(sku.id)}/${id}/edit`, { token: app }), 401, 'Unauthorized');
-        expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/${id}/edit`, { token: user }), 404, 'RecordNotFound');
+        expectError(await call(ref, 'GET', `${reviewsPath(sku.id)}/${id}/edit`, { token: app }), 401, 'Unauthorized');
+        expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}/${id}/edit`, { token: user }), 404, 'RecordNotFound');
         const other = (await allReviews(heavy.id, app)).find((x) => x.user_id !== demoUserId)!;
-        expectErrors(await call(ref, 'GET', `${reviewsPath(heavy.id)}/${other.id}/edit`, { token: user }), 404, 'RecordNotFound');
-        expectErrors(await call(ref, 'GET', `${reviewsPath(sku.id)}/${id}/edit`, { token: user, version: '3.1' }), 404, 'NotFound');
+        expectError(await call(ref, 'GET', `${reviewsPath(heavy.id)}/${other.id}/edit`, { token: user }), 404, 'RecordNotFound');
+        expectError(await call(ref, 'GET', `${reviewsPath(sku.id)}/${id}/edit`, { token: user, version: '3.1' }), 404, 'NotFound');
       } finally {
         await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${id}`, { token: user });
       }
@@ -324,7 +312,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       expect((await listedSku(sku))['reviews_count']).toBe(listed['reviews_count']);
       expect((await listedSku(sku))['reviewscore']).toBe(listed['reviewscore']);
       expect((await call(ref, 'GET', '/user', { token: user })).body.user.stats.sku_review_count).toBe(stats.sku_review_count);
-      expectErrors(await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${rv.id}`, { token: user }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${rv.id}`, { token: user }), 404, 'RecordNotFound');
     });
 
     it('accepts a form-encoded body with digit strings', async () => {
@@ -361,11 +349,11 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
         { rating: 4, review: 'x', answer_ids: 'all' },
         { rating: 4, review: 'x', answer_ids: [evalQ.answers[0]!.id, evalQ.answers[1]!.id] },
       ];
-      for (const review of bad) expectErrors(await create(sku.id, review), 422, 'RecordInvalid');
+      for (const review of bad) expectError(await create(sku.id, review), 422, 'RecordInvalid');
       for (const json of [{}, { review: 'text' }, { rating: 4, review: 'flat' }]) {
-        expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: user, json }), 400, 'ParameterMissing');
+        expectError(await call(ref, 'POST', reviewsPath(sku.id), { token: user, body: json }), 400, 'ParameterMissing');
       }
-      expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: user }), 400, 'ParameterMissing');
+      expectError(await call(ref, 'POST', reviewsPath(sku.id), { token: user }), 400, 'ParameterMissing');
       expect(await total(sku.id)).toBe(count);
     });
 
@@ -374,27 +362,27 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       const count = await total(sku.id);
       const first = await create(sku.id, { rating: 4, review: 'first' });
       expect(first.status).toBe(201);
-      expectErrors(await create(sku.id, { rating: 3, review: 'second' }), 422, 'RecordInvalid');
+      expectError(await create(sku.id, { rating: 3, review: 'second' }), 422, 'RecordInvalid');
       expect(await total(sku.id)).toBe(count + 1);
       await call(ref, 'DELETE', `${reviewsPath(sku.id)}/${first.body.sku_review.id}`, { token: user });
       const closed = skus.find((s) => !s.reviewable);
-      if (closed) expectErrors(await create(closed.id, { rating: 4, review: 'closed' }), 422, 'RecordInvalid');
+      if (closed) expectError(await create(closed.id, { rating: 4, review: 'closed' }), 422, 'RecordInvalid');
     });
 
     it('create, update and delete need a user token and version 3.2; unknown SKUs and reviews are 404', async () => {
       const sku = await freshSku();
-      expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: app, json: { review: { rating: 4, review: 'x' } } }), 401, 'Unauthorized');
-      expectErrors(await call(ref, 'POST', reviewsPath(sku.id), { token: user, version: '3.1', json: { review: { rating: 4, review: 'x' } } }), 404, 'NotFound');
-      expectErrors(await call(ref, 'POST', '/skus/0/reviews', { token: user, json: { review: { rating: 4, review: 'x' } } }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'POST', reviewsPath(sku.id), { token: app, body: { review: { rating: 4, review: 'x' } } }), 401, 'Unauthorized');
+      expectError(await call(ref, 'POST', reviewsPath(sku.id), { token: user, version: '3.1', body: { review: { rating: 4, review: 'x' } } }), 404, 'NotFound');
+      expectError(await call(ref, 'POST', '/skus/0/reviews', { token: user, body: { review: { rating: 4, review: 'x' } } }), 404, 'RecordNotFound');
       const other = (await allReviews(heavy.id, app)).find((x) => x.user_id !== demoUserId)!;
       for (const method of ['PUT', 'DELETE']) {
         const path = `${reviewsPath(heavy.id)}/${other.id}`;
         const json = { review: { rating: 1 } };
-        expectErrors(await call(ref, method, path, { token: app, json }), 401, 'Unauthorized');
-        expectErrors(await call(ref, method, path, { token: user, version: '3.0', json }), 404, 'NotFound');
+        expectError(await call(ref, method, path, { token: app, body: json }), 401, 'Unauthorized');
+        expectError(await call(ref, method, path, { token: user, version: '3.0', body: json }), 404, 'NotFound');
         // Another user's review is as missing as an unknown one.
-        expectErrors(await call(ref, method, path, { token: user, json }), 404, 'RecordNotFound');
-        expectErrors(await call(ref, method, `${reviewsPath(heavy.id)}/0`, { token: user, json }), 404, 'RecordNotFound');
+        expectError(await call(ref, method, path, { token: user, body: json }), 404, 'RecordNotFound');
+        expectError(await call(ref, method, `${reviewsPath(heavy.id)}/0`, { token: user, body: json }), 404, 'RecordNotFound');
       }
       expect((await allReviews(heavy.id, app)).find((x) => x.id === other.id)).toEqual(other);
     });
@@ -404,27 +392,27 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       const created = (await create(sku.id, { rating: 4, review: 'before', answer_ids: oneAnswerEach() })).body.sku_review;
       const path = `${reviewsPath(sku.id)}/${created.id}`;
       try {
-        const r1 = await call(ref, 'PUT', path, { token: user, json: { review: { rating: 2 } } });
+        const r1 = await call(ref, 'PUT', path, { token: user, body: { review: { rating: 2 } } });
         expect(r1.status).toBe(200);
         expect(Object.keys(r1.body)).toEqual(['sku_review']);
         expect(r1.body.sku_review).toEqual({ ...created, rating: 2 });
-        const r2 = await call(ref, 'PUT', path, { token: user, json: { review: { review: 'after' } } });
+        const r2 = await call(ref, 'PUT', path, { token: user, body: { review: { review: 'after' } } });
         expect(r2.body.sku_review).toEqual({ ...created, rating: 2, review: 'after' });
         const evalQ = questions.find((q) => q.type === 'eval_sentiment' && q.answers.length >= 2)!;
         const last = evalQ.answers[evalQ.answers.length - 1]!;
-        const r3 = await call(ref, 'PUT', path, { token: user, json: { review: { answer_ids: [last.id] } } });
+        const r3 = await call(ref, 'PUT', path, { token: user, body: { review: { answer_ids: [last.id] } } });
         expect(r3.body.sku_review.sentiments).toEqual({ negative: [evalQ.text] });
         const edit = await call(ref, 'GET', `${path}/edit`, { token: user });
         const selected = (edit.body.review_form.questions as Question[]).flatMap((q) => q.answers.filter((a) => a.selected).map((a) => a.id));
         expect(selected).toEqual([last.id]);
         expect(edit.body.review_form).toMatchObject({ rating: 2, review: 'after' });
-        const same = await call(ref, 'PUT', path, { token: user, json: { review: {} } });
+        const same = await call(ref, 'PUT', path, { token: user, body: { review: {} } });
         expect(same.status).toBe(200);
         expect(same.body.sku_review).toEqual(r3.body.sku_review);
         for (const review of [{ rating: 9 }, { review: '' }, { answer_ids: [-1] }]) {
-          expectErrors(await call(ref, 'PUT', path, { token: user, json: { review } }), 422, 'RecordInvalid');
+          expectError(await call(ref, 'PUT', path, { token: user, body: { review } }), 422, 'RecordInvalid');
         }
-        expectErrors(await call(ref, 'PUT', path, { token: user, json: { rating: 3 } }), 400, 'ParameterMissing');
+        expectError(await call(ref, 'PUT', path, { token: user, body: { rating: 3 } }), 400, 'ParameterMissing');
         const listed = (await allReviews(sku.id, user)).find((x) => x.id === created.id)!;
         expect(listed['own_review']).toEqual(r3.body.sku_review);
       } finally {
@@ -443,12 +431,12 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
     });
 
     it('needs publish_sku_review_actions and a user token (401), and vote[helpful] (400)', async () => {
-      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: app }), 401, 'Unauthorized');
-      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: plain }), 401, 'Unauthorized');
-      expectErrors(await call(ref, 'POST', votesPath(), { token: user }), 400, 'ParameterMissing');
-      expectErrors(await call(ref, 'POST', votesPath(), { token: user, json: { vote: {} } }), 400, 'ParameterMissing');
-      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=maybe`, { token: user }), 400, 'InvalidParameter');
-      expectErrors(await call(ref, 'POST', votesPath(), { token: user, json: { vote: { helpful: 'yes' } } }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: app }), 401, 'Unauthorized');
+      expectError(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true`, { token: plain }), 401, 'Unauthorized');
+      expectError(await call(ref, 'POST', votesPath(), { token: user }), 400, 'ParameterMissing');
+      expectError(await call(ref, 'POST', votesPath(), { token: user, body: { vote: {} } }), 400, 'ParameterMissing');
+      expectError(await call(ref, 'POST', `${votesPath()}?vote[helpful]=maybe`, { token: user }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'POST', votesPath(), { token: user, body: { vote: { helpful: 'yes' } } }), 400, 'InvalidParameter');
       expect(await current()).toEqual(target);
     });
 
@@ -468,7 +456,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
         helpful_votes_count: target.helpful_votes_count + 1,
       });
 
-      const again = await call(ref, 'POST', votesPath(), { token: user, json: { vote: { helpful: false } } });
+      const again = await call(ref, 'POST', votesPath(), { token: user, body: { vote: { helpful: false } } });
       expect(again.status).toBe(201);
       expect(again.body.sku_review_vote).toMatchObject({ helpful: false, sku_review_id: target.id });
       expect(again.body.sku_review_vote.id).not.toBe(vote.id);
@@ -500,7 +488,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       const ids = await call(ref, 'POST', `${votesPath()}?vote[helpful]=false&embed_ids=sku_review`, { token: user });
       expect(ids.body.sku_review_vote.sku_review_ids).toEqual([target.id]);
       const before = await current();
-      expectErrors(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true&embed=shop`, { token: user }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'POST', `${votesPath()}?vote[helpful]=true&embed=shop`, { token: user }), 400, 'InvalidParameter');
       expect(await current()).toEqual(before);
     });
 
@@ -508,9 +496,9 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       const otherSku = skus.find((s) => s.id !== heavy.id && s.reviews_count > 0)!;
       const foreign = (await allReviews(otherSku.id, app))[0]!;
       const q = '?vote[helpful]=true';
-      expectErrors(await call(ref, 'POST', `${reviewsPath(heavy.id)}/${foreign.id}/votes${q}`, { token: user }), 404, 'RecordNotFound');
-      expectErrors(await call(ref, 'POST', `${reviewsPath(heavy.id)}/0/votes${q}`, { token: user }), 404, 'RecordNotFound');
-      expectErrors(await call(ref, 'POST', `/skus/0/reviews/${target.id}/votes${q}`, { token: user }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'POST', `${reviewsPath(heavy.id)}/${foreign.id}/votes${q}`, { token: user }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'POST', `${reviewsPath(heavy.id)}/0/votes${q}`, { token: user }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'POST', `/skus/0/reviews/${target.id}/votes${q}`, { token: user }), 404, 'RecordNotFound');
     });
   });
 
@@ -529,11 +517,11 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
     it('flags a review (201 {flag}); flagged becomes true; a second flag updates the record; bad input is 400 or 401', async () => {
       const target = (await allReviews(heavy.id, user)).find((x) => x.user_id !== demoUserId && !x['flagged'])!;
       const path = `${reviewsPath(heavy.id)}/${target.id}/flags`;
-      expectErrors(await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: app }), 401, 'Unauthorized');
-      expectErrors(await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: plain }), 401, 'Unauthorized');
-      expectErrors(await call(ref, 'POST', path, { token: user }), 400, 'ParameterMissing');
-      expectErrors(await call(ref, 'POST', `${path}?flag[reason]=boring`, { token: user }), 400, 'InvalidParameter');
-      expectErrors(await call(ref, 'POST', path, { token: user, json: { flag: { reason: 'Spam' } } }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: app }), 401, 'Unauthorized');
+      expectError(await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: plain }), 401, 'Unauthorized');
+      expectError(await call(ref, 'POST', path, { token: user }), 400, 'ParameterMissing');
+      expectError(await call(ref, 'POST', `${path}?flag[reason]=boring`, { token: user }), 400, 'InvalidParameter');
+      expectError(await call(ref, 'POST', path, { token: user, body: { flag: { reason: 'Spam' } } }), 400, 'InvalidParameter');
       expect((await allReviews(heavy.id, user)).find((x) => x.id === target.id)!['flagged']).toBe(false);
 
       const r = await call(ref, 'POST', `${path}?flag[reason]=spam`, { token: user });
@@ -546,13 +534,13 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       expect(flag.updated_at).toBe(flag.created_at);
       expect((await allReviews(heavy.id, user)).find((x) => x.id === target.id)!['flagged']).toBe(true);
 
-      const again = await call(ref, 'POST', path, { token: user, json: { flag: { reason: 'wrong_section' } } });
+      const again = await call(ref, 'POST', path, { token: user, body: { flag: { reason: 'wrong_section' } } });
       expect(again.status).toBe(201);
       expect(again.body.flag).toMatchObject({ id: flag.id, reason: 'wrong_section', created_at: flag.created_at });
       const form = await call(ref, 'POST', path, { token: user, form: { 'flag[reason]': 'bad_language' } });
       expect(form.body.flag).toMatchObject({ id: flag.id, reason: 'bad_language' });
       const otherSku = skus.find((s) => s.id !== heavy.id && s.reviews_count > 0)!;
-      expectErrors(await call(ref, 'POST', `${reviewsPath(otherSku.id)}/${target.id}/flags?flag[reason]=spam`, { token: user }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'POST', `${reviewsPath(otherSku.id)}/${target.id}/flags?flag[reason]=spam`, { token: user }), 404, 'RecordNotFound');
     });
 
     it("deleting a review removes its votes and flags (the author's received_votes follows)", async () => {
@@ -567,7 +555,7 @@ describe.each(CONFIGS)('SKU reviews ($name)', ({ options }) => {
       expect((await call(ref, 'GET', '/user', { token: user })).body.user.stats.received_votes).toBe(stats.received_votes + 1);
       expect((await call(ref, 'DELETE', path, { token: user })).status).toBe(204);
       expect((await call(ref, 'GET', '/user', { token: user })).body.user.stats.received_votes).toBe(stats.received_votes);
-      expectErrors(await call(ref, 'POST', `${path}/votes?vote[helpful]=true`, { token: user }), 404, 'RecordNotFound');
+      expectError(await call(ref, 'POST', `${path}/votes?vote[helpful]=true`, { token: user }), 404, 'RecordNotFound');
     });
   });
 });

@@ -6,25 +6,18 @@
 import { connect } from 'node:net';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, get, userTokens, type Reply } from './testkit.ts';
+import type { ReferenceOptions, RunningReference } from './server.ts';
+import { call, get, startWithToken, userTokens } from './testkit.ts';
 import { TEST_ROUTES } from './protocol.testroutes.ts';
 
-const HIGH = { perMinute: 1_000_000, perDay: 1_000_000 };
-
+/** A server with the test-only routes, recording what reached its 500 handler. */
 async function startTest(opts: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string; errors: unknown[] }> {
   const errors: unknown[] = [];
-  const ref = await startReference({
-    limits: HIGH,
+  const started = await startWithToken({
     ...opts,
     testHooks: { extraRoutes: [TEST_ROUTES], onError: (e) => errors.push(e), ...(opts.testHooks ?? {}) },
   });
-  try {
-    return { ref, token: await appToken(ref), errors };
-  } catch (err) {
-    await ref.close();
-    throw err;
-  }
+  return { ...started, errors };
 }
 
 interface RawReply {
@@ -70,18 +63,6 @@ function expectRateHeaders(get: (name: string) => string | null | undefined, wha
   for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(get(h), `${what}: ${h}`).toMatch(/^\d+$/);
 }
 
-async function send(ref: RunningReference, token: string, path: string, init: RequestInit): Promise<Reply> {
-  const res = await fetch(ref.baseUrl + path, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body };
-}
-
 describe('bad input', () => {
   let ref: RunningReference;
   let token: string;
@@ -106,33 +87,32 @@ describe('bad input', () => {
       ['plain', 'text/plain'],
     ];
     for (const [body, type] of cases) {
-      const r = await send(ref, token, '/test/echo', { method: 'POST', headers: { 'Content-Type': type }, body });
+      const r = await call(ref, 'POST', '/test/echo', { token, headers: { 'Content-Type': type }, raw: body });
       expect(r.status, `${type} ${body}`).toBe(400);
       expectErrorsBody(r.body, 'BadRequest');
       expectRateHeaders((h) => r.headers.get(h), body);
     }
-    const invalidUtf8 = await send(ref, token, '/test/echo', {
-      method: 'POST',
+    const invalidUtf8 = await call(ref, 'POST', '/test/echo', {
+      token,
       headers: { 'Content-Type': 'application/json' },
-      body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]),
+      raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]),
     });
     expect(invalidUtf8.status).toBe(400);
   });
 
   it('empty bodies are null; forms with bracket keys nest; __proto__ keys pollute nothing', async () => {
-    const empty = await send(ref, token, '/test/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '' });
+    const empty = await call(ref, 'POST', '/test/echo', { token, headers: { 'Content-Type': 'application/json' }, raw: '' });
     expect([empty.status, empty.body]).toEqual([201, { body: null }]);
-    const form = await send(ref, token, '/test/echo', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'favorite[sku_id]=12&favorite[tags][]=a&favorite[tags][]=b&__proto__[polluted]=1&a[constructor][prototype][polluted]=1&x=%ZZ',
+    const form = await call(ref, 'POST', '/test/echo', {
+      token,
+      form: 'favorite[sku_id]=12&favorite[tags][]=a&favorite[tags][]=b&__proto__[polluted]=1&a[constructor][prototype][polluted]=1&x=%ZZ',
     });
     expect(form.status).toBe(201);
     expect(form.body).toEqual({ body: { favorite: { sku_id: '12', tags: ['a', 'b'] }, x: '%ZZ' } });
-    const json = await send(ref, token, '/test/echo', {
-      method: 'POST',
+    const json = await call(ref, 'POST', '/test/echo', {
+      token,
       headers: { 'Content-Type': 'application/json' },
-      body: '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}',
+      raw: '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}',
     });
     expect(json.status).toBe(201);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -182,7 +162,7 @@ describe('bad input', () => {
     }
     const user = (await userTokens(ref, 'public favorites')).access;
     for (const body of ['{}', '{"favorite":{}}', '{"favorite":"x"}', '{"favorite":{"sku_id":"abc"}}', '{"favorite":{"sku_id":1.5}}']) {
-      const r = await send(ref, user, '/favorites', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      const r = await call(ref, 'POST', '/favorites', { token: user, headers: { 'Content-Type': 'application/json' }, raw: body });
       expect(r.status, body).toBe(400);
       expect(r.body.errors[0].code, body).toEqual(expect.any(String));
     }
@@ -190,10 +170,10 @@ describe('bad input', () => {
 
   it('odd Authorization and Accept headers are 401 / 406 or served, never 500', async () => {
     for (const auth of ['Bearer', 'Bearer  ', `Bearer ${token} extra`, 'Basic', 'bearer', 'Bearer \u00e9']) {
-      const r = await send(ref, 'x', '/categories/root', { headers: { Authorization: auth } });
+      const r = await call(ref, 'GET', '/categories/root', { token: 'x', headers: { Authorization: auth } });
       expect([400, 401], auth).toContain(r.status);
     }
-    const lower = await send(ref, token, '/categories/root', { headers: { Authorization: `bearer ${token}` } });
+    const lower = await call(ref, 'GET', '/categories/root', { token, headers: { Authorization: `bearer ${token}` } });
     expect(lower.status).toBe(200);
     const longAccept = await get(ref, '/categories/root', { token, headers: { Accept: `${'text/html, '.repeat(1000)}*/*` } });
     expect(longAccept.status).toBe(200);
@@ -202,17 +182,17 @@ describe('bad input', () => {
   });
 
   it('HEAD answers like GET without a body, errors included', async () => {
-    const ok = await get(ref, '/categories/root', { token, method: 'HEAD' });
+    const ok = await call(ref, 'HEAD', '/categories/root', { token });
     expect([ok.status, ok.text]).toEqual([200, '']);
     expect(ok.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    const missing = await get(ref, '/categories/999999999', { token, method: 'HEAD' });
+    const missing = await call(ref, 'HEAD', '/categories/999999999', { token });
     expect([missing.status, missing.text]).toEqual([404, '']);
     expectRateHeaders((h) => missing.headers.get(h), 'HEAD 404');
   });
 
   it('methods a path does not have are 405 with Allow; unknown methods 501; CONNECT 405', async () => {
     for (const method of ['OPTIONS', 'PUT', 'PATCH', 'DELETE', 'PROPFIND']) {
-      const r = await send(ref, token, '/categories/root', { method });
+      const r = await call(ref, method, '/categories/root', { token });
       expect(r.status, method).toBe(405);
       expect(r.headers.get('allow')).toBe('GET, HEAD');
       expectErrorsBody(r.body, 'MethodNotAllowed');
@@ -278,14 +258,14 @@ describe('request bodies over the limit', () => {
   const BIG = Buffer.alloc(2 * 1024 * 1024 + 1, 0x20);
 
   it('a body over 2 MiB (Content-Length) is 400, and the connection serves on', async () => {
-    const r = await send(ref, token, '/test/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: BIG });
+    const r = await call(ref, 'POST', '/test/echo', { token, headers: { 'Content-Type': 'application/json' }, raw: BIG });
     expect(r.status).toBe(400);
     expectErrorsBody(r.body, 'BadRequest');
     expect(r.body.errors[0].messages[0]).toMatch(/2097152/);
     expectRateHeaders((h) => r.headers.get(h), 'too large');
     // Exactly 2 MiB of JSON is read.
     const ok = Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(2 * 1024 * 1024 - 8, 0x61), Buffer.from('"}')]);
-    expect((await send(ref, token, '/test/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: ok })).status).toBe(201);
+    expect((await call(ref, 'POST', '/test/echo', { token, headers: { 'Content-Type': 'application/json' }, raw: ok })).status).toBe(201);
   });
 
   it('a streamed (chunked) body is answered as soon as it passes 2 MiB, before the upload ends', async () => {
@@ -321,9 +301,9 @@ describe('request bodies over the limit', () => {
   });
 
   it('an unread large body of a request refused earlier (404, 401, token endpoint) does not hold the connection', async () => {
-    const notFound = await send(ref, token, '/nowhere', { method: 'POST', body: BIG });
+    const notFound = await call(ref, 'POST', '/nowhere', { token, raw: BIG });
     expect(notFound.status).toBe(404);
-    const unauth = await send(ref, 'bogus', '/test/echo', { method: 'POST', body: BIG });
+    const unauth = await call(ref, 'POST', '/test/echo', { token: 'bogus', raw: BIG });
     expect(unauth.status).toBe(401);
     const tokenEndpoint = await fetch(`${ref.authUrl}/oauth2/token`, { method: 'POST', body: BIG });
     expect(tokenEndpoint.status).toBe(400);

@@ -3,28 +3,17 @@
 // through the API; every test runs on both datasets, the second under a base path.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, get, parseLink, userTokens, type Reply } from './testkit.ts';
+import type { RunningReference } from './server.ts';
+import { allCategories, allSkus, CATEGORY_FIELDS, get, leavesOf, parseLink, SETUPS, SKU_FIELDS, sorted, startServer, type Reply } from './testkit.ts';
 
 type Json = any;
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
-const LIST_FIELDS = ['id', 'name', 'children_count', 'image_url', 'parent_id', 'fashion', 'layout_mode', 'web_uri', 'code', 'path', 'show_specifications', 'manufacturer_title'];
-const SKU_FIELDS = [
-  'id', 'ean', 'pn', 'name', 'display_name', 'category_id', 'first_product_shop_info', 'click_url', 'price_max', 'price_min',
-  'reviewscore', 'shop_count', 'plain_spec_summary', 'manufacturer_id', 'future', 'reviews_count', 'virtual', 'images', 'web_uri',
-  'comparable', 'reviewable', 'name_source', 'sizes', 'ecommerce_enabled', 'unit_price', 'description',
-];
 const NONSENSE = 'zzqxjvw';
 
-const sorted = (keys: string[]): string[] => [...keys].sort();
 const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
 const q = (text: string): string => encodeURIComponent(text);
 
-describe.each<[string, ReferenceOptions]>([
-  ['default data', {}],
-  ['alt data under /api', { dataset: 'alt', basePath: '/api' }],
-])('search (%s)', (_name, options) => {
+describe.each(SETUPS)('search (%s)', (_name, options) => {
   let ref: RunningReference;
   let app: string;
   let user: string;
@@ -43,13 +32,12 @@ describe.each<[string, ReferenceOptions]>([
   };
 
   beforeAll(async () => {
-    ref = await startReference({ limits: LIMITS, ...options });
-    app = await appToken(ref);
-    user = (await userTokens(ref, 'public favorites')).access;
-    cats = (await api('/categories?per=100')).body.categories;
-    leaves = cats.filter((c) => c.children_count === 0);
+    ({ ref, app, user } = await startServer(options));
+    cats = await allCategories(ref, app);
+    leaves = leavesOf(cats);
     manufacturers = (await api('/manufacturers?per=100')).body.manufacturers;
-    for (const leaf of leaves) skus.set(leaf.id, (await api(`/categories/${leaf.id}/skus?per=100`)).body.skus);
+    for (const leaf of leaves) skus.set(leaf.id, []);
+    for (const s of await allSkus(ref, app)) skus.get(s.category_id)!.push(s);
   });
   afterAll(async () => {
     await ref?.close();
@@ -88,7 +76,7 @@ describe.each<[string, ReferenceOptions]>([
         expect(rest).toEqual(cats.find((c) => c.id === leaf.id));
         const strong = body.meta.strong_matches.category;
         expect(words(strong.name)).toEqual(words(leaf.name));
-        expect(sorted(Object.keys(strong))).toEqual(sorted([...LIST_FIELDS, 'family_id', 'match_count']));
+        expect(sorted(Object.keys(strong))).toEqual(sorted([...CATEGORY_FIELDS, 'family_id', 'match_count']));
         expect(strong.family_id).toEqual(expect.any(Number));
       }
     });
@@ -99,7 +87,7 @@ describe.each<[string, ReferenceOptions]>([
       const found = body.categories as Json[];
       expect(found.length).toBeGreaterThan(1);
       for (const c of found) {
-        expect(sorted(Object.keys(c))).toEqual(sorted([...LIST_FIELDS, 'match_count']));
+        expect(sorted(Object.keys(c))).toEqual(sorted([...CATEGORY_FIELDS, 'match_count']));
         expect(Number.isInteger(c.match_count)).toBe(true);
       }
       const counts = found.map((c) => c.match_count as number);

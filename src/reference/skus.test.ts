@@ -3,13 +3,11 @@
 // on both datasets under a base path.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allSkus } from './faults/products.probes.ts';
 import type { RunningReference } from './server.ts';
-import { get, makeClock, parseLink, startWithToken, userTokens } from './testkit.ts';
+import { allSkus, get, ids, makeClock, parseLink, SHOP_FIELDS, sorted, startWithToken, userTokens } from './testkit.ts';
 
 type Json = Record<string, any>;
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const PRODUCT_FIELDS = [
   'id',
   'name',
@@ -26,26 +24,8 @@ const PRODUCT_FIELDS = [
   'immediate_pickup',
   'blp',
 ].sort();
-const SHOP_FIELDS = [
-  'id',
-  'name',
-  'link',
-  'phone',
-  'image_url',
-  'thumbshot_url',
-  'web_uri',
-  'reviews_count',
-  'latest_reviews_count',
-  'review_score',
-  'payment_methods',
-  'shipping',
-  'extra_info',
-  'top_positive_reasons',
-].sort();
-
 const cents = (n: number): number => Math.round(n * 100);
-const sorted = (xs: readonly number[]): boolean => xs.every((x, i) => i === 0 || xs[i - 1]! <= x);
-const ids = (list: readonly Json[]): number[] => list.map((p) => p.id as number);
+const ascending = (xs: readonly number[]): boolean => xs.every((x, i) => i === 0 || xs[i - 1]! <= x);
 
 function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const r = Math.PI / 180;
@@ -69,7 +49,7 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
   const sizeNum = (v: string): number => Number(v);
 
   beforeAll(async () => {
-    ({ ref, token } = await startWithToken({ dataset, basePath: '/api', limits: LIMITS }));
+    ({ ref, token } = await startWithToken({ dataset, basePath: '/api' }));
     skus = await allSkus(ref, token);
     await Promise.all(
       skus.map(async (s) => {
@@ -122,7 +102,7 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
   it('orders by net price by default, with meta ordered_by, personalization and pagination', async () => {
     for (const s of withProducts()) {
       const list = products.get(s.id)!;
-      expect(sorted(list.map((p) => p.price))).toBe(true);
+      expect(ascending(list.map((p) => p.price))).toBe(true);
       expect(new Set(list.map((p) => p.shop_id)).size).toBe(s.shop_count);
     }
     const s = withProducts()[0]!;
@@ -147,7 +127,7 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
       const finals = r.body.products.map((p: Json) => p.blp.final_price as number | null);
       const known = finals.filter((f: number | null) => f !== null) as number[];
       expect(finals.slice(0, known.length)).toEqual(known);
-      expect(sorted(known)).toBe(true);
+      expect(ascending(known)).toBe(true);
       expect([...ids(r.body.products)].sort()).toEqual([...ids(products.get(s.id)!)].sort());
       if (ids(r.body.products).join() !== ids(products.get(s.id)!).join()) differs += 1;
     }
@@ -188,7 +168,7 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
     const list = products.get(s.id)!;
     const embedded = await get(ref, `/skus/${s.id}/products?embed=shop&per=100`, { token });
     for (const p of embedded.body.products) {
-      expect(Object.keys(p.shop).sort()).toEqual(SHOP_FIELDS);
+      expect(Object.keys(p.shop).sort()).toEqual(sorted(SHOP_FIELDS));
       expect(p.shop).toEqual((await get(ref, `/shops/${p.shop_id}`, { token })).body.shop);
     }
     const included = await get(ref, `/skus/${s.id}/products?include=shop&per=100`, { token });
@@ -330,9 +310,9 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
           expect(new Set(shops).size).toBe(shops.length);
           for (const c of g.cards) {
             expect(Object.keys(c).sort()).toEqual(['blp', 'products', 'shop']);
-            expect(Object.keys(c.shop).sort()).toEqual(SHOP_FIELDS);
+            expect(Object.keys(c.shop).sort()).toEqual(sorted(SHOP_FIELDS));
             expect(c.blp).toEqual(c.products[0].blp);
-            expect(sorted(c.products.map(listIndex))).toBe(true);
+            expect(ascending(c.products.map(listIndex))).toBe(true);
             for (const p of c.products) {
               expect(Object.keys(p).sort()).toEqual([...PRODUCT_FIELDS, 'color'].sort());
               expect(p.color).toBe(colors[groups.indexOf(g)]);
@@ -342,9 +322,9 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
               flat.push(p);
             }
           }
-          expect(sorted(g.cards.map((c: Json) => listIndex(c.products[0])))).toBe(true);
+          expect(ascending(g.cards.map((c: Json) => listIndex(c.products[0])))).toBe(true);
         }
-        expect(sorted(groups.map((g) => listIndex(g.cards[0].products[0])))).toBe(true);
+        expect(ascending(groups.map((g) => listIndex(g.cards[0].products[0])))).toBe(true);
         expect([...ids(flat)].sort()).toEqual([...ids(list)].sort());
         expect(list.some((p) => 'color' in p)).toBe(false);
       }
@@ -470,7 +450,7 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
         for (const v of x.values) expect(typeof v).toBe('string');
         expect(typeof x.unit).toBe('string');
       }
-      expect(sorted(specs.map((x) => x.order))).toBe(true);
+      expect(ascending(specs.map((x) => x.order))).toBe(true);
       expect('pagination' in r.body.meta).toBe(false);
       if ('full_description' in r.body.meta) {
         withFull += 1;
@@ -501,7 +481,7 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
 
 describe('user personalization in product lists', () => {
   it('uses the user\u2019s own personalization for blp and meta', async () => {
-    const { ref, token } = await startWithToken({ limits: LIMITS });
+    const { ref, token } = await startWithToken();
     try {
       const user = (await userTokens(ref, 'public')).access;
       const mine = (await get(ref, '/personalization', { token: user })).body.personalization;
@@ -535,7 +515,7 @@ describe('price history', () => {
   const histories = new Map<number, Json[]>();
 
   beforeAll(async () => {
-    ({ ref, token } = await startWithToken({ limits: LIMITS, now: clock.now }));
+    ({ ref, token } = await startWithToken({ now: clock.now }));
     skus = await allSkus(ref, token);
     await Promise.all(
       skus.map(async (s) => {

@@ -1,5 +1,6 @@
 // Helpers for the reference server's own tests (not a test file itself).
 
+import { expect } from 'vitest';
 import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
 
 export const VND = 'application/vnd.service+json';
@@ -88,37 +89,214 @@ export async function userTokens(ref: RunningReference, scope = 'public favorite
   return { access: r.body.access_token as string, refresh: r.body.refresh_token as string };
 }
 
-export interface GetOptions {
+export interface CallOptions {
   token?: string | null;
   /** Send the token as ?oauth_token= instead of the Authorization header. */
   inQuery?: boolean;
+  /** Requested version ('3.1'): sent as the Accept header's version parameter. */
   version?: string | null;
+  /** Sent last: they override the headers the other options set. */
   headers?: Record<string, string>;
-  method?: string;
+  /** A JSON body (application/json). */
+  body?: unknown;
+  /** A form body (application/x-www-form-urlencoded): fields (an array repeats the key), or already encoded. */
+  form?: Record<string, string | readonly string[]> | string;
+  /** A body sent as it is, with the Content-Type of `headers` if any. */
+  raw?: RequestInit['body'];
 }
 
-/** GET {baseUrl}{path} with the token in the header (default) or the query. */
-export async function get(ref: RunningReference, path: string, opts: GetOptions = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+/** `method` {baseUrl}{path}, with the token in the header (default) or the query. */
+export async function call(ref: RunningReference, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = {};
   let url = ref.baseUrl + path;
   if (opts.token) {
     if (opts.inQuery) url += `${url.includes('?') ? '&' : '?'}oauth_token=${encodeURIComponent(opts.token)}`;
     else headers['Authorization'] = `Bearer ${opts.token}`;
   }
   if (opts.version !== undefined && opts.version !== null) headers['Accept'] = `${VND}; version=${opts.version}`;
-  const res = await fetch(url, { method: opts.method ?? 'GET', headers });
+  let body: RequestInit['body'] = opts.raw;
+  if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  } else if (opts.form !== undefined) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    if (typeof opts.form === 'string') body = opts.form;
+    else {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(opts.form)) for (const one of typeof v === 'string' ? [v] : v) params.append(k, one);
+      body = params.toString();
+    }
+  }
+  // fetch sends no body with GET or HEAD: a table of routes may pass one to every method.
+  const withBody = body !== undefined && method !== 'GET' && method !== 'HEAD';
+  const res = await fetch(url, { method, headers: { ...headers, ...(opts.headers ?? {}) }, ...(withBody ? { body } : {}) });
   return toReply(res);
 }
 
-/** Starts a server and returns it with an application token. */
+export function get(ref: RunningReference, path: string, opts: Omit<CallOptions, 'body' | 'form' | 'raw'> = {}): Promise<Reply> {
+  return call(ref, 'GET', path, opts);
+}
+
+/** Limits no test meets unless it is about limits. */
+export const HIGH_LIMITS = Object.freeze({ perMinute: 1_000_000, perDay: 1_000_000 });
+export const ALL_SCOPES = 'public favorites notifications publish_sku_review_actions';
+
+/** The two setups most suites run on: the default data at the root, the alt data under a base path. */
+export const SETUPS: readonly [string, ReferenceOptions][] = [
+  ['default data', {}],
+  ['alt data under /api', { dataset: 'alt', basePath: '/api' }],
+];
+
+export interface TestServer {
+  ref: RunningReference;
+  /** Application token (scope public). */
+  app: string;
+  /** User token (the demo user) with `userScope`. */
+  user: string;
+}
+
+/**
+ * Starts a server (with HIGH_LIMITS unless `options.limits` says otherwise) and returns it with
+ * an application token; the server is closed again if the token request fails.
+ */
 export async function startWithToken(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {
-  const ref = await startReference(options);
+  const ref = await startReference({ limits: HIGH_LIMITS, ...options });
   try {
     return { ref, token: await appToken(ref) };
   } catch (err) {
     await ref.close();
     throw err;
   }
+}
+
+/** startWithToken, plus a user token (the demo user) of `userScope`. */
+export async function startServer(options: ReferenceOptions = {}, userScope = 'public favorites'): Promise<TestServer> {
+  const { ref, token } = await startWithToken(options);
+  try {
+    return { ref, app: token, user: (await userTokens(ref, userScope)).access };
+  } catch (err) {
+    await ref.close();
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Discovery through the API (robust to the faults: leaves by structure, pages until nothing new)
+
+type Json = Record<string, any>;
+
+/**
+ * Every item of a collection (per=100, page by page until a page brings nothing new), robust
+ * to pagination faults (a page parameter that is ignored, a wrong total_pages).
+ */
+export async function collect<T extends { id: number }>(ref: RunningReference, token: string, path: string, key: string, version?: string): Promise<T[]> {
+  const out = new Map<number, T>();
+  for (let page = 1; page <= 50; page++) {
+    const r = await get(ref, `${path}${path.includes('?') ? '&' : '?'}per=100&page=${page}`, { token, version: version ?? null });
+    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+    const items = (r.body?.[key] ?? []) as T[];
+    const before = out.size;
+    for (const item of items) out.set(item.id, item);
+    if (items.length < 100 || out.size === before) break;
+  }
+  return [...out.values()];
+}
+
+export interface CategoryRef {
+  id: number;
+  name: string;
+  parent_id: number | null;
+  children_count: number;
+  path: string;
+  image_url?: string | null;
+}
+
+export function allCategories(ref: RunningReference, token: string): Promise<CategoryRef[]> {
+  return collect<CategoryRef>(ref, token, '/categories', 'categories');
+}
+
+/** The leaves among `cats`: those no category names as parent (children_count may be faulty). */
+export function leavesOf<T extends { id: number; parent_id: number | null }>(cats: readonly T[]): T[] {
+  const parents = new Set(cats.map((c) => c.parent_id));
+  return cats.filter((c) => !parents.has(c.id));
+}
+
+export async function leafCategories(ref: RunningReference, token: string): Promise<CategoryRef[]> {
+  return leavesOf(await allCategories(ref, token));
+}
+
+const skuCache = new WeakMap<RunningReference, Map<string, Promise<Json[]>>>();
+
+/** Every SKU of every leaf category (the first 100 per leaf), in category order; cached per server and token. */
+export function allSkus(ref: RunningReference, token: string): Promise<Json[]> {
+  const byToken = skuCache.get(ref) ?? new Map<string, Promise<Json[]>>();
+  skuCache.set(ref, byToken);
+  let p = byToken.get(token);
+  if (!p) {
+    p = (async () => {
+      const lists = await Promise.all((await leafCategories(ref, token)).map((l) => get(ref, `/categories/${l.id}/skus?per=100`, { token })));
+      return lists.flatMap((r) => (r.status === 200 ? (r.body.skus as Json[]) : []));
+    })();
+    byToken.set(token, p);
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expectations and small helpers
+
+/** The spec's timestamp form (formatTimestamp). */
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** 1x1 transparent PNG. */
+export const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** Fields of the spec's tables, in their order. */
+export const CATEGORY_FIELDS = ['id', 'name', 'children_count', 'image_url', 'parent_id', 'fashion', 'layout_mode', 'web_uri', 'code', 'path', 'show_specifications', 'manufacturer_title'];
+export const SKU_FIELDS = [
+  'id', 'ean', 'pn', 'name', 'display_name', 'category_id', 'first_product_shop_info', 'click_url', 'price_max', 'price_min',
+  'reviewscore', 'shop_count', 'plain_spec_summary', 'manufacturer_id', 'future', 'reviews_count', 'virtual', 'images', 'web_uri',
+  'comparable', 'reviewable', 'name_source', 'sizes', 'ecommerce_enabled', 'unit_price', 'description',
+];
+export const SHOP_FIELDS = [
+  'id', 'name', 'link', 'phone', 'image_url', 'thumbshot_url', 'web_uri', 'reviews_count', 'latest_reviews_count', 'review_score',
+  'payment_methods', 'shipping', 'extra_info', 'top_positive_reasons',
+];
+
+/** The etypes of the spec's Events section. */
+export const NOTIFICATION_ETYPES = [
+  'price_drop',
+  'price_up',
+  'availability_true',
+  'availability_false',
+  'sku_release',
+  'sku_review',
+  'sku_review_rephrase_request',
+  'sku_review_approve_after_update',
+] as const;
+
+/** An error answer: `status`, and the body {errors: [{code, messages}]} with at least one message. */
+export function expectError(r: Reply, status: number, code?: string, what?: string): void {
+  expect(r.status, what ?? r.text).toBe(status);
+  expect(r.body, what).toEqual({ errors: [{ code: code ?? expect.any(String), messages: expect.any(Array) }] });
+  expect(r.body.errors[0].messages.length, what).toBeGreaterThan(0);
+  for (const m of r.body.errors[0].messages) expect(typeof m, what).toBe('string');
+}
+
+/** A sorted copy (default sort order: for comparing sets of keys or ids). */
+export const sorted = <T>(xs: readonly T[]): T[] => [...xs].sort();
+export const ids = (items: readonly Json[]): number[] => items.map((x) => x['id'] as number);
+
+/** Name order of the listings: case-insensitive, ties by id. */
+export function byName(a: Json, b: Json): number {
+  const x = String(a.name).toLowerCase();
+  const y = String(b.name).toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a.id - b.id;
+}
+
+/** X-RateLimit-Limit, -Remaining and -Reset. */
+export function rateHeaders(h: Headers): [string | null, string | null, string | null] {
+  return [h.get('x-ratelimit-limit'), h.get('x-ratelimit-remaining'), h.get('x-ratelimit-reset')];
 }
 
 /** Parses an RFC 8288 Link header into rel -> URL. */

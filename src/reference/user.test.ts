@@ -5,10 +5,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset } from './data.ts';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, userTokens, VND, type Reply } from './testkit.ts';
-
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+import type { RunningReference } from './server.ts';
+import { call, expectError, PNG_B64, SETUPS, startServer, TIMESTAMP, userTokens, type CallOptions } from './testkit.ts';
 
 const USER_FIELDS = [
   'id',
@@ -29,55 +27,11 @@ const USER_FIELDS = [
 ];
 const FROM_320 = ['created_at', 'email', 'birthyear', 'mobile', 'stats', 'email_notifications'];
 const ADDRESS_FIELDS = ['id', 'label', 'first_name', 'last_name', 'street_name', 'street_number', 'city', 'zip', 'region', 'phone', 'mobile', 'lng', 'lat'];
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$/;
 
-/** 1x1 transparent PNG. */
-const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const JPEG_B64 = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]).toString('base64');
 const GIF_B64 = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([1, 0, 1, 0, 0, 0, 0, 0x3b])]).toString('base64');
 
-interface CallOptions {
-  token?: string | null;
-  body?: unknown;
-  /** Send `body` form-encoded (flat string values) instead of JSON. */
-  form?: boolean;
-  version?: string;
-}
-
-async function call(ref: RunningReference, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers['Authorization'] = `Bearer ${opts.token}`;
-  if (opts.version) headers['Accept'] = `${VND}; version=${opts.version}`;
-  let body: string | undefined;
-  if (opts.body !== undefined && method !== 'GET' && method !== 'HEAD') {
-    if (opts.form) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(opts.body as Record<string, string>).toString();
-    } else {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(opts.body);
-    }
-  }
-  const res = await fetch(ref.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
-
-function expectError(r: Reply, status: number, code?: string): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.body).toEqual({ errors: [{ code: code ?? expect.any(String), messages: expect.arrayContaining([expect.any(String)]) }] });
-}
-
-describe.each<[string, ReferenceOptions]>([
-  ['default data', {}],
-  ['alt data under /api', { dataset: 'alt', basePath: '/api' }],
-])('user area (%s)', (_name, options) => {
+describe.each(SETUPS)('user area (%s)', (_name, options) => {
   let ref: RunningReference;
   let app: string;
   let user: string;
@@ -97,9 +51,7 @@ describe.each<[string, ReferenceOptions]>([
   });
 
   beforeAll(async () => {
-    ref = await startReference({ limits: LIMITS, ...options });
-    app = await appToken(ref);
-    user = (await userTokens(ref, 'public')).access;
+    ({ ref, app, user } = await startServer(options, 'public'));
     regions = (await as('GET', '/user/addresses/new')).body.address_form.regions;
   });
   afterAll(async () => {
@@ -191,9 +143,9 @@ describe.each<[string, ReferenceOptions]>([
       const cleared = (await as('PATCH', '/user', { body: { sex: null, birthyear: null } })).body.user;
       expect([cleared.sex, cleared.birthyear]).toEqual([null, null]);
       // Form bodies: strings, "" for null.
-      const form = await as('PATCH', '/user', { form: true, body: { sex: 'female', birthyear: '1990' } });
+      const form = await as('PATCH', '/user', { form: { sex: 'female', birthyear: '1990' } });
       expect([form.body.user.sex, form.body.user.birthyear]).toEqual(['female', 1990]);
-      expect((await as('PATCH', '/user', { form: true, body: { birthyear: '' } })).body.user.birthyear).toBeNull();
+      expect((await as('PATCH', '/user', { form: { birthyear: '' } })).body.user.birthyear).toBeNull();
       await as('PATCH', '/user', { body: { sex: before.sex, birthyear: before.birthyear } });
     });
 

@@ -16,7 +16,7 @@ import type {
   SpecGroupRecord,
   SpecificationRecord,
 } from '../model.ts';
-import { DAY_MS, day, round1, round2, slug, ts, type GenContext, type Rnd } from './context.ts';
+import { DAY_MS, round1, round2, slug, ts, type GenContext, type Rnd } from './context.ts';
 
 /** A SKU whose addedAt is less than this many days before the clock has no price history (routes/skus.ts). */
 export const TOO_NEW_DAYS = 7;
@@ -151,19 +151,10 @@ export function centreOf(ctx: GenContext): { lat: number; lng: number } {
   return ctx.name === 'default' ? { lat: 52.2, lng: -1.5 } : { lat: 43.8, lng: 11.2 };
 }
 
-/** Great-circle distance in km. */
-export function distanceKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLng = (b.lng - a.lng) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
-  return 6371 * 2 * Math.asin(Math.sqrt(h));
-}
-
 /**
  * 1-4 locations per shop, and more than 25 for one shop (pagination). The first location of a
  * shop is its headquarter; about a third are unstructured (free-text address, every address
- * field but id null). distanceKm is filled in later from the demo user's personalization.
+ * field but id null).
  */
 export function makeLocations(ctx: GenContext, shops: ReadonlyMap<number, ShopRecord>): { locations: Map<number, LocationRecord>; bigShopId: number } {
   const rnd = ctx.stream('locations');
@@ -202,7 +193,6 @@ export function makeLocations(ctx: GenContext, shops: ReadonlyMap<number, ShopRe
           ? { id: addressId, street_number: number, street, postcode, city, region, country: ctx.names.country }
           : { id: addressId, street_number: null, street: null, postcode: null, city: null, region: null, country: null },
         shopId: shop.id,
-        distanceKm: 0,
       });
       shop.locationIds.push(id);
     }

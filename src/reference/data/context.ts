@@ -167,11 +167,11 @@ export class IdAllocator {
 }
 
 export function idAllocator(name: DatasetName, maxExtraStep: number, seed: number): IdAllocator {
-  return new IdAllocator(name === 'default' ? DEFAULT_BASES : ALT_BASES, maxExtraStep, prngFrom(seed ^ 0x1d5));
+  return new IdAllocator(name === 'default' ? DEFAULT_BASES : ALT_BASES, maxExtraStep, prng(seed ^ 0x1d5));
 }
 
-/** mulberry32 (the same as data.ts's prng; duplicated to avoid an import cycle). */
-export function prngFrom(seed: number): () => number {
+/** mulberry32: small, fast, deterministic PRNG returning [0, 1). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -241,17 +241,30 @@ export function makeContext(name: DatasetName, seed: number, maxExtraStep: numbe
     now: Math.floor(nowMs / 1000) * 1000,
     names,
     ids: idAllocator(name, maxExtraStep, seed),
-    stream: (purpose) => new Rnd(prngFrom((seed ^ hash(purpose)) >>> 0)),
+    stream: (purpose) => new Rnd(prng((seed ^ hash(purpose)) >>> 0)),
     url: (sub, path) => `https://${sub === '' ? 'www' : sub}.${names.host}${path.startsWith('/') ? '' : '/'}${path}`,
   };
 }
 
-export const ts = formatTimestamp;
-
-/** YYYY-MM-DD of a time (price-history dates). */
-export function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+/**
+ * Gives generated records their ids of `kind` in creation order (oldest first, as a database
+ * would) and keys them by id. The sort is stable: records made at the same time keep their order.
+ */
+export function numberInOrder<R extends { id: number }>(
+  ctx: GenContext,
+  kind: Exclude<IdKind, 'category'>,
+  records: readonly Omit<R, 'id'>[],
+  compare: (a: Omit<R, 'id'>, b: Omit<R, 'id'>) => number,
+): Map<number, R> {
+  const out = new Map<number, R>();
+  for (const r of [...records].sort(compare)) {
+    const id = ctx.ids.next(kind);
+    out.set(id, { ...r, id } as R);
+  }
+  return out;
 }
+
+export const ts = formatTimestamp;
 
 export function round1(n: number): number {
   return Math.round(n * 10) / 10;

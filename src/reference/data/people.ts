@@ -25,7 +25,7 @@ import type {
   VoteRecord,
 } from '../model.ts';
 import type { CategoryRecord } from '../data.ts';
-import { DAY_MS, round2, slug, ts, type GenContext, type Rnd } from './context.ts';
+import { DAY_MS, numberInOrder, round2, slug, ts, type GenContext, type Rnd } from './context.ts';
 
 export const FLAG_REASONS: readonly FlagReason[] = Object.freeze([
   { reason: 'bad_language', description: 'The review contains offensive or abusive language' },
@@ -153,7 +153,7 @@ export function makeShopReviews(
   const others = [...users.keys()].filter((id) => id !== demoUserId);
   const shopList = [...shops.values()];
   const bigShop = shopList[ctx.name === 'default' ? 2 : 5]!;
-  const out: ShopReviewRecord[] = [];
+  const out: Omit<ShopReviewRecord, 'id'>[] = [];
   shopList.forEach((shop, i) => {
     const count = shop === bigShop ? (ctx.name === 'default' ? 31 : 28) : i % 4 === 3 ? 0 : rnd.int(1, 8);
     const authors = rnd.sample(others, count);
@@ -163,7 +163,6 @@ export function makeShopReviews(
       const negative = r <= 2;
       const ageDays = rnd.int(1, 3 * 365);
       out.push({
-        id: 0,
         user_id: userId,
         review: rnd.pick(negative ? ctx.names.shopReviewTexts.negative : ctx.names.shopReviewTexts.positive),
         rating: r,
@@ -176,13 +175,7 @@ export function makeShopReviews(
       });
     }
   });
-  // Ids in creation order (oldest first), as a database would give them.
-  out.sort((a, b) => a.created_at.localeCompare(b.created_at));
-  const reviews = new Map<number, ShopReviewRecord>();
-  for (const r of out) {
-    r.id = ctx.ids.next('shop_review');
-    reviews.set(r.id, r);
-  }
+  const reviews = numberInOrder<ShopReviewRecord>(ctx, 'shop_review', out, (a, b) => a.created_at.localeCompare(b.created_at));
   return { reviews, bigShopId: bigShop.id };
 }
 
@@ -204,7 +197,7 @@ export function makeSkuReviews(
   if (reviewable.length < 5) throw new Error(`dataset ${ctx.name}: too few reviewable SKUs`);
   const heavy = reviewable.find((s) => s.shop_count >= 3) ?? reviewable[0]!;
   const demoSkus = reviewable.filter((s) => s !== heavy).slice(1, 4);
-  const out: SkuReviewRecord[] = [];
+  const out: Omit<SkuReviewRecord, 'id'>[] = [];
   for (const sku of reviewable) {
     const count = sku === heavy ? (ctx.name === 'default' ? 34 : 27) : rnd.chance(0.5) ? rnd.int(1, 5) : 0;
     const authors = rnd.sample(others, count);
@@ -223,7 +216,6 @@ export function makeSkuReviews(
             return q.answers[index]!.id;
           });
       out.push({
-        id: 0,
         sku_id: sku.id,
         user_id: userId,
         review: rnd.pick(ctx.names.skuReviewTexts),
@@ -239,12 +231,7 @@ export function makeSkuReviews(
       });
     });
   }
-  out.sort((a, b) => a.createdMs - b.createdMs);
-  const reviews = new Map<number, SkuReviewRecord>();
-  for (const r of out) {
-    r.id = ctx.ids.next('sku_review');
-    reviews.set(r.id, r);
-  }
+  const reviews = numberInOrder<SkuReviewRecord>(ctx, 'sku_review', out, (a, b) => a.createdMs - b.createdMs);
   return { reviews, heavySkuId: heavy.id };
 }
 
@@ -258,10 +245,10 @@ export function makeVotes(
 ): Map<number, VoteRecord> {
   const rnd = ctx.stream('votes');
   const others = [...users.keys()].filter((id) => id !== demoUserId);
-  const list: VoteRecord[] = [];
+  const list: Omit<VoteRecord, 'id'>[] = [];
   const add = (review: SkuReviewRecord, userId: number): void => {
     const createdMs = Math.min(ctx.now - 60_000, review.createdMs + rnd.int(60, 20 * 86_400) * 1000);
-    list.push({ id: 0, sku_review_id: review.id, user_id: userId, helpful: rnd.chance(0.7), created_at: ts(createdMs) });
+    list.push({ sku_review_id: review.id, user_id: userId, helpful: rnd.chance(0.7), created_at: ts(createdMs) });
   };
   const demoTargets = [...reviews.values()].filter((r) => r.user_id !== demoUserId && r.sku_id !== heavySkuId).slice(0, 3);
   for (const review of reviews.values()) {
@@ -269,11 +256,8 @@ export function makeVotes(
     for (const userId of voters) add(review, userId);
     if (demoTargets.includes(review)) add(review, demoUserId);
   }
-  list.sort((a, b) => a.created_at.localeCompare(b.created_at));
-  const votes = new Map<number, VoteRecord>();
-  for (const v of list) {
-    v.id = ctx.ids.next('vote');
-    votes.set(v.id, v);
+  const votes = numberInOrder<VoteRecord>(ctx, 'vote', list, (a, b) => a.created_at.localeCompare(b.created_at));
+  for (const v of votes.values()) {
     const review = reviews.get(v.sku_review_id)!;
     review.votes_count += 1;
     if (v.helpful) review.helpful_votes_count += 1;
@@ -508,17 +492,12 @@ export function makeFavorites(
     const list = newList(userId, 'auto', categories.get(cid)!.name, cid);
     for (const sku of inCat.slice(0, 2)) addFav(userId, sku, list.id, null, list.createdMs);
   }
-  favs.sort((a, b) => a.createdMs - b.createdMs);
-  const favorites = new Map<number, FavoriteRecord>();
-  for (const f of favs) {
-    const id = ctx.ids.next('favorite');
-    favorites.set(id, { id, ...f });
-  }
+  const favorites = numberInOrder<FavoriteRecord>(ctx, 'favorite', favs, (a, b) => a.createdMs - b.createdMs);
   return { lists, favorites };
 }
 
-/** The etypes whose notifications embed a Sku (spec "Events"). */
-export const SKU_EMBED_ETYPES: readonly NotificationEtype[] = ['price_up', 'price_drop', 'sku_review', 'availability_true', 'availability_false'];
+/** The etypes whose notifications embed a Sku (spec "Events": "Embedding rules"); the serializer shows it. */
+export const SKU_EMBED_ETYPES: ReadonlySet<NotificationEtype> = new Set(['price_up', 'price_drop', 'sku_review', 'availability_true', 'availability_false']);
 
 /**
  * Notifications of the demo user, more than 25 and every etype, about their favorited SKUs and
@@ -571,7 +550,7 @@ export function makeNotifications(
       eventable_type: 'Sku',
       eventable_name: sku.display_name,
       eventable_url: sku.web_uri,
-      skuId: SKU_EMBED_ETYPES.includes(etype) ? sku.id : null,
+      skuId: SKU_EMBED_ETYPES.has(etype) ? sku.id : null,
     });
     const flat = (sku: SkuRecord) => ({ price_min: sku.price_min, latest_price: sku.price_min, change_rate: 0, from_threshold: false });
     if (etype === 'price_drop' || etype === 'price_up') {
@@ -628,11 +607,5 @@ export function makeNotifications(
   plan.forEach((etype, i) => make(demoUserId, etype, i));
   const other = [...favorites.values()].find((f) => f.user_id !== demoUserId)?.user_id;
   if (other !== undefined) (['price_drop', 'availability_true', 'price_up'] as const).forEach((etype, i) => make(other, etype, i));
-  list.sort((a, b) => a.createdMs - b.createdMs);
-  const out = new Map<number, NotificationRecord>();
-  for (const n of list) {
-    const id = ctx.ids.next('notification');
-    out.set(id, { id, ...n });
-  }
-  return out;
+  return numberInOrder<NotificationRecord>(ctx, 'notification', list, (a, b) => a.createdMs - b.createdMs);
 }

@@ -6,59 +6,41 @@
 // preset. No probe depends on either (notifications-view-returns-body uses a viewed one).
 
 import type { RunningReference } from '../server.ts';
-import { userTokens, VND, type Reply } from '../testkit.ts';
+import { call, PNG_B64, userTokens } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 type Json = Record<string, any>;
 
-/** 1x1 PNG. */
-const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-async function send(ref: RunningReference, method: string, path: string, token: string, body?: unknown, version?: string): Promise<Reply> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-  if (version) headers['Accept'] = `${VND}; version=${version}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(ref.baseUrl + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
-
 async function notifications(ref: RunningReference, token: string): Promise<Json[]> {
-  const r = await send(ref, 'GET', '/notifications?per=100', token);
+  const r = await call(ref, 'GET', '/notifications?per=100', { token });
   return Array.isArray(r.body?.notifications) ? r.body.notifications : [];
 }
 
 async function addresses(ref: RunningReference, token: string): Promise<Json[]> {
-  const r = await send(ref, 'GET', '/user/addresses', token);
+  const r = await call(ref, 'GET', '/user/addresses', { token });
   return Array.isArray(r.body?.addresses) ? r.body.addresses : [];
 }
 
 export const ACCOUNT_PROBES: ProbeTable = {
   'user-email-missing-in-3-2': async (ref, { user }) => {
-    const u = (await send(ref, 'GET', '/user', user, undefined, '3.2')).body?.user;
+    const u = (await call(ref, 'GET', '/user', { token: user, version: '3.2' })).body?.user;
     // created_at shows that 3.2 fields are served at all.
     return u !== undefined && 'created_at' in u && !('email' in u);
   },
 
   'user-avatar-data-uri-accepted': async (ref, { user }) => {
-    const before = (await send(ref, 'GET', '/user', user)).body?.user?.avatar as string | undefined;
-    const r = await send(ref, 'PATCH', '/user', user, { avatar: `data:image/png;base64,${PNG_B64}` });
+    const before = (await call(ref, 'GET', '/user', { token: user })).body?.user?.avatar as string | undefined;
+    const r = await call(ref, 'PATCH', '/user', { token: user, body: { avatar: `data:image/png;base64,${PNG_B64}` } });
     if (r.status !== 200) return false;
-    const presets = ((await send(ref, 'GET', '/user/avatars', user)).body?.avatars ?? []) as string[];
-    if (before !== undefined && presets.includes(before)) await send(ref, 'PATCH', '/user', user, { avatar_preset: before.split('/').pop() });
+    const presets = ((await call(ref, 'GET', '/user/avatars', { token: user })).body?.avatars ?? []) as string[];
+    if (before !== undefined && presets.includes(before)) await call(ref, 'PATCH', '/user', { token: user, body: { avatar_preset: before.split('/').pop() } });
     return true;
   },
 
   'address-region-as-id': async (ref, { user }) => (await addresses(ref, user)).some((a) => typeof a['region'] === 'number'),
 
   'address-numeric-zip-rejected': async (ref, { user }) => {
-    const regions = (await send(ref, 'GET', '/user/addresses/new', user)).body?.address_form?.regions ?? {};
+    const regions = (await call(ref, 'GET', '/user/addresses/new', { token: user })).body?.address_form?.regions ?? {};
     const body = {
       label: 'Probe',
       first_name: 'Probe',
@@ -69,8 +51,8 @@ export const ACCOUNT_PROBES: ProbeTable = {
       zip: 12345,
       region_id: Object.values(regions)[0],
     };
-    const r = await send(ref, 'POST', '/user/addresses', user, body);
-    if (r.status === 201 && r.body?.address?.id !== undefined) await send(ref, 'DELETE', `/user/addresses/${r.body.address.id}`, user);
+    const r = await call(ref, 'POST', '/user/addresses', { token: user, body });
+    if (r.status === 201 && r.body?.address?.id !== undefined) await call(ref, 'DELETE', `/user/addresses/${r.body.address.id}`, { token: user });
     const messages: string[] = r.body?.errors?.[0]?.messages ?? [];
     return r.status === 422 && messages.length > 0 && messages.every((m) => m.startsWith('zip'));
   },
@@ -83,17 +65,17 @@ export const ACCOUNT_PROBES: ProbeTable = {
     } catch {
       return false;
     }
-    const r = await send(ref, 'DELETE', '/user/logout', token);
+    const r = await call(ref, 'DELETE', '/user/logout', { token });
     return r.status === 200 && r.text !== '';
   },
 
   'personalization-put-ignored': async (ref, { user }) => {
-    const before = (await send(ref, 'GET', '/personalization', user)).body?.personalization;
+    const before = (await call(ref, 'GET', '/personalization', { token: user })).body?.personalization;
     const target = (await addresses(ref, user)).find((a) => a['id'] !== before?.location?.address_id);
     if (!before || !target) return false;
-    const r = await send(ref, 'PUT', '/personalization', user, { personalization: { location: { address_id: target['id'] } } });
+    const r = await call(ref, 'PUT', '/personalization', { token: user, body: { personalization: { location: { address_id: target['id'] } } } });
     const original = before.location.address_id;
-    if (original !== null) await send(ref, 'PUT', '/personalization', user, { personalization: { location: { address_id: original } } });
+    if (original !== null) await call(ref, 'PUT', '/personalization', { token: user, body: { personalization: { location: { address_id: original } } } });
     return r.status === 200 && r.body?.personalization?.location?.address_id !== target['id'];
   },
 
@@ -102,16 +84,16 @@ export const ACCOUNT_PROBES: ProbeTable = {
     const list = await notifications(ref, user);
     const n = list.find((x) => x['is_viewed'] === true) ?? list[0];
     if (!n) return false;
-    const r = await send(ref, 'POST', '/notifications/view', user, { ids: [n['id']] });
+    const r = await call(ref, 'POST', '/notifications/view', { token: user, body: { ids: [n['id']] } });
     return r.status === 200 && r.text !== '';
   },
 
   'notifications-view-not-persisted': async (ref, { user }) => {
     const n = (await notifications(ref, user)).find((x) => x['is_viewed'] === false);
     if (!n) return false;
-    const r = await send(ref, 'POST', '/notifications/view', user, { ids: [n['id']] });
+    const r = await call(ref, 'POST', '/notifications/view', { token: user, body: { ids: [n['id']] } });
     if (r.status !== 204 && r.status !== 200) return false;
-    return (await send(ref, 'GET', `/notifications/${n['id']}`, user)).body?.notification?.is_viewed === false;
+    return (await call(ref, 'GET', `/notifications/${n['id']}`, { token: user })).body?.notification?.is_viewed === false;
   },
 
   'price-drop-notification-without-category-name': async (ref, { user }) =>

@@ -1,18 +1,13 @@
 // Probes of the faults in ./catalog.ts: each resolves true when the server shows the bug (test-only code).
-// Leaves are found by structure (no category has them as parent), never by children_count, and
-// every list is read with per=100 in one page, so that the other faults do not disturb them.
+// Leaves are found by structure (testkit's leafCategories), never by children_count, and every
+// list is read with per=100, so that the other faults do not disturb them.
 
 import { expect } from 'vitest';
 import type { RunningReference } from '../server.ts';
-import { get } from '../testkit.ts';
+import { get, leafCategories } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 type Json = any;
-
-async function leafIds(ref: RunningReference, token: string): Promise<number[]> {
-  const cats = (await get(ref, '/categories?per=100', { token })).body.categories as { id: number; parent_id: number | null }[];
-  return cats.filter((c) => !cats.some((k) => k.parent_id === c.id)).map((c) => c.id);
-}
 
 /** The first leaf (by id) for which `test` holds on GET `path(id)`, with that body. */
 async function findLeaf(
@@ -21,7 +16,7 @@ async function findLeaf(
   path: (id: number) => string,
   test: (body: Json) => boolean,
 ): Promise<{ id: number; body: Json }> {
-  for (const id of await leafIds(ref, token)) {
+  for (const { id } of await leafCategories(ref, token)) {
     const r = await get(ref, path(id), { token });
     if (r.status === 200 && test(r.body)) return { id, body: r.body };
   }
@@ -50,8 +45,8 @@ export const CATALOG_PROBES: ProbeTable = {
   },
 
   'filter-groups-cache-control-missing': async (ref, { app: token }) => {
-    const [leaf] = await leafIds(ref, token);
-    const r = await get(ref, `/categories/${leaf}/filter_groups`, { token });
+    const [leaf] = await leafCategories(ref, token);
+    const r = await get(ref, `/categories/${leaf!.id}/filter_groups`, { token });
     expect(r.status).toBe(200);
     return !/max-age=300/.test(r.headers.get('cache-control') ?? '');
   },

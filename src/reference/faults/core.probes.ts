@@ -1,21 +1,13 @@
 // Probes of the core faults: each resolves true when the server shows the bug (test-only code).
 
 import { expect } from 'vitest';
-import type { RunningReference } from '../server.ts';
-import { get, parseLink } from '../testkit.ts';
+import { allCategories, get, leavesOf, parseLink, type CategoryRef } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
-
-type Cat = { id: number; parent_id: number | null; children_count: number; path: string; image_url?: string | null };
-
-
-export async function allCategories(ref: RunningReference, token: string): Promise<Cat[]> {
-  return (await get(ref, '/categories?per=100', { token })).body.categories as Cat[];
-}
 
 export const CORE_PROBES: ProbeTable = {
   'leaf-children-count-nonzero': async (ref, { app: token }) => {
     const cats = await allCategories(ref, token);
-    const leaf = cats.find((c) => !cats.some((k) => k.parent_id === c.id))!;
+    const leaf = leavesOf(cats)[0]!;
     return leaf.children_count !== 0;
   },
   'root-parent-id-null': async (ref, { app: token }) => (await get(ref, '/categories/root', { token })).body.category.parent_id === null,
@@ -34,8 +26,8 @@ export const CORE_PROBES: ProbeTable = {
   },
   'link-header-missing': async (ref, { app: token }) => (await get(ref, '/categories', { token })).headers.get('link') === null,
   'children-includes-grandchildren': async (ref, { app: token }) => {
-    const root = (await get(ref, '/categories/root', { token })).body.category as Cat;
-    const kids = (await get(ref, `/categories/${root.id}/children?per=100`, { token })).body.categories as Cat[];
+    const root = (await get(ref, '/categories/root', { token })).body.category as CategoryRef;
+    const kids = (await get(ref, `/categories/${root.id}/children?per=100`, { token })).body.categories as CategoryRef[];
     return kids.some((k) => k.parent_id !== root.id);
   },
   'not-found-wrong-body': async (ref, { app: token }) => {

@@ -4,7 +4,7 @@
 // prefix) and deletes them again. The helpers are shared with ../favorites.test.ts.
 
 import type { RunningReference } from '../server.ts';
-import { VND, type Reply } from '../testkit.ts';
+import { call, collect, leafCategories, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 export interface Favorite {
@@ -31,46 +31,6 @@ export interface SkuRef {
   category_id: number;
 }
 
-/** One request with an optional JSON body; version like '3.1' (default: none sent, the latest). */
-export async function send(
-  ref: RunningReference,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  version?: string,
-): Promise<Reply> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-  if (version !== undefined) headers['Accept'] = `${VND}; version=${version}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(ref.baseUrl + path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
-
-/**
- * Every item of a collection (per=100, page by page until a page brings nothing new), robust
- * to pagination faults (a page parameter that is ignored, a wrong total_pages).
- */
-export async function collect<T extends { id: number }>(ref: RunningReference, token: string, path: string, key: string, version?: string): Promise<T[]> {
-  const out = new Map<number, T>();
-  for (let page = 1; page <= 50; page++) {
-    const r = await send(ref, token, 'GET', `${path}${path.includes('?') ? '&' : '?'}per=100&page=${page}`, undefined, version);
-    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.text.slice(0, 200)}`);
-    const items = (r.body?.[key] ?? []) as T[];
-    const before = out.size;
-    for (const item of items) out.set(item.id, item);
-    if (items.length < 100 || out.size === before) break;
-  }
-  return [...out.values()];
-}
-
 /** Every favorite of the user, owned ones included, whatever the version rules. */
 export async function allFavorites(ref: RunningReference, token: string): Promise<Favorite[]> {
   const out = new Map<number, Favorite>();
@@ -82,20 +42,6 @@ export async function allFavorites(ref: RunningReference, token: string): Promis
 
 export async function allLists(ref: RunningReference, token: string): Promise<FavoriteList[]> {
   return collect<FavoriteList>(ref, token, '/favorite_lists', 'favorite_lists');
-}
-
-export interface CategoryRef {
-  id: number;
-  name: string;
-  parent_id: number | null;
-  children_count: number;
-}
-
-/** Leaf categories: those no category names as parent (children_count may be faulty). */
-export async function leafCategories(ref: RunningReference, token: string): Promise<CategoryRef[]> {
-  const cats = await collect<CategoryRef>(ref, token, '/categories', 'categories');
-  const parents = new Set(cats.map((c) => c.parent_id));
-  return cats.filter((c) => !parents.has(c.id));
 }
 
 export interface FreshOptions {
@@ -119,7 +65,7 @@ export async function freshSkus(ref: RunningReference, token: string, count: num
   for (const leaf of await leafCategories(ref, token)) {
     if (opts.withoutAutoList && autoCategories.has(leaf.id)) continue;
     if (opts.excludeCategories?.includes(leaf.id)) continue;
-    const r = await send(ref, token, 'GET', `/categories/${leaf.id}/skus?per=100`);
+    const r = await call(ref, 'GET', `/categories/${leaf.id}/skus?per=100`, { token });
     if (r.status !== 200) continue;
     if (opts.sameCategory) out.length = 0;
     for (const s of (r.body?.skus ?? []) as SkuRef[]) {
@@ -151,27 +97,27 @@ export class Scratch {
   }
 
   async list(suffix: string): Promise<FavoriteList> {
-    const r = await send(this.ref, this.token, 'POST', '/favorite_lists', { favorite_list: { name: `${this.prefix} ${suffix}` } });
+    const r = await call(this.ref, 'POST', '/favorite_lists', { token: this.token, body: { favorite_list: { name: `${this.prefix} ${suffix}` } } });
     if (r.status !== 201) throw new Error(`POST /favorite_lists: ${r.status} ${r.text}`);
     return r.body.favorite_list as FavoriteList;
   }
 
   /** POST /favorites; the favorite is deleted by cleanup() whatever the status. */
   async favorite(fields: Record<string, unknown>): Promise<Reply> {
-    const r = await send(this.ref, this.token, 'POST', '/favorites', { favorite: fields });
+    const r = await call(this.ref, 'POST', '/favorites', { token: this.token, body: { favorite: fields } });
     if (typeof r.body?.favorite?.id === 'number') this.favorites.add(r.body.favorite.id);
     return r;
   }
 
   async put(id: number, fields: Record<string, unknown>): Promise<Reply> {
-    return send(this.ref, this.token, 'PUT', `/favorites/${id}`, { favorite: fields });
+    return call(this.ref, 'PUT', `/favorites/${id}`, { token: this.token, body: { favorite: fields } });
   }
 
   async cleanup(): Promise<void> {
-    for (const id of this.favorites) await send(this.ref, this.token, 'DELETE', `/favorites/${id}`);
+    for (const id of this.favorites) await call(this.ref, 'DELETE', `/favorites/${id}`, { token: this.token });
     if (this.listsBefore === null) return;
     for (const l of await allLists(this.ref, this.token)) {
-      if (!this.listsBefore.has(l.id) || l.name.startsWith(this.prefix)) await send(this.ref, this.token, 'DELETE', `/favorite_lists/${l.id}`);
+      if (!this.listsBefore.has(l.id) || l.name.startsWith(this.prefix)) await call(this.ref, 'DELETE', `/favorite_lists/${l.id}`, { token: this.token });
     }
   }
 }
@@ -198,7 +144,7 @@ async function favoriteInList(s: Scratch): Promise<{ favorite: Favorite; list: F
 /** Makes the favorite owned; false when the server does not (another fault). */
 async function makeOwned(s: Scratch, id: number): Promise<boolean> {
   await s.put(id, { have_it: true });
-  const f = (await send(s.ref, s.token, 'GET', `/favorites/${id}`)).body?.favorite as Favorite | undefined;
+  const f = (await call(s.ref, 'GET', `/favorites/${id}`, { token: s.token })).body?.favorite as Favorite | undefined;
   return f?.have_it === true && f.favorite_list_id === null;
 }
 
@@ -286,7 +232,7 @@ export const FAVORITE_PROBES: ProbeTable = {
   'owned-excluded-before-3-2': (ref, { user }) =>
     withScratch(ref, user, async (s) => {
       // Only meaningful when version=3.1 is really served as 3.1 (reviewable arrived in 3.2.0).
-      const root = await send(ref, user, 'GET', '/categories/root', undefined, '3.1');
+      const root = await call(ref, 'GET', '/categories/root', { token: user, version: '3.1' });
       if (root.status !== 200 || 'reviewable' in (root.body?.category ?? {})) return false;
       const { favorite } = await favoriteInList(s);
       if (!(await makeOwned(s, favorite.id))) return false;
@@ -299,21 +245,21 @@ export const FAVORITE_PROBES: ProbeTable = {
       const { list } = await favoriteInList(s);
       const [second] = await freshSkus(ref, user, 1);
       await s.favorite({ sku_id: second!.id, favorite_list_id: list.id });
-      const desc = (await send(ref, user, 'GET', '/favorites?per=100')).body?.favorites as Favorite[];
-      const asc = (await send(ref, user, 'GET', '/favorites?per=100&order_dir=asc')).body?.favorites as Favorite[];
+      const desc = (await call(ref, 'GET', '/favorites?per=100', { token: user })).body?.favorites as Favorite[];
+      const asc = (await call(ref, 'GET', '/favorites?per=100&order_dir=asc', { token: user })).body?.favorites as Favorite[];
       return desc.length >= 2 && asc.map((f) => f.id).join() === desc.map((f) => f.id).join();
     }),
 
   'duplicate-custom-list-accepted': (ref, { user }) =>
     withScratch(ref, user, async (s) => {
       const list = await s.list('dup');
-      const again = await send(ref, user, 'POST', '/favorite_lists', { favorite_list: { name: list.name } });
+      const again = await call(ref, 'POST', '/favorite_lists', { token: user, body: { favorite_list: { name: list.name } } });
       return again.status === 201;
     }),
 
   'favorite-delete-missing-204': async (ref, { user }) => {
     const ids = (await allFavorites(ref, user)).map((f) => f.id);
     const missing = Math.max(0, ...ids) + 1_000_000;
-    return (await send(ref, user, 'DELETE', `/favorites/${missing}`)).status === 204;
+    return (await call(ref, 'DELETE', `/favorites/${missing}`, { token: user })).status === 204;
   },
 };

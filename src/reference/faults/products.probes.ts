@@ -1,39 +1,15 @@
 // Probes of the faults in ./products.ts: each resolves true when the server shows the bug (test-only code).
 //
-// SKUs are found through the category SKU listings (one request per leaf, cached per server:
-// probes run one after the other against the same server), shops through shop search.
+// SKUs are found through the category SKU listings (testkit's allSkus, cached per server: probes
+// run one after the other against the same server), shops through shop search.
 
 import type { RunningReference } from '../server.ts';
-import { get } from '../testkit.ts';
+import { allSkus, get } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 type Json = Record<string, any>;
 
-interface SkuRef {
-  id: number;
-  future: boolean;
-  shop_count: number;
-  sizes?: string[] | null;
-}
-
-const skuCache = new WeakMap<RunningReference, Promise<SkuRef[]>>();
-
-/** Every SKU of every leaf category (first 100 per leaf), in category order. */
-export function allSkus(ref: RunningReference, token: string): Promise<SkuRef[]> {
-  let p = skuCache.get(ref);
-  if (!p) {
-    p = (async () => {
-      const cats = (await get(ref, '/categories?per=100', { token })).body.categories as { id: number; parent_id: number }[];
-      const leaves = cats.filter((c) => !cats.some((k) => k.parent_id === c.id));
-      const lists = await Promise.all(leaves.map((l) => get(ref, `/categories/${l.id}/skus?per=100`, { token })));
-      return lists.flatMap((r) => (r.status === 200 ? (r.body.skus as SkuRef[]) : []));
-    })();
-    skuCache.set(ref, p);
-  }
-  return p;
-}
-
-export async function productsOf(ref: RunningReference, token: string, skuId: number, query = ''): Promise<Json[]> {
+async function productsOf(ref: RunningReference, token: string, skuId: number, query = ''): Promise<Json[]> {
   return (await get(ref, `/skus/${skuId}/products?per=100${query}`, { token })).body.products as Json[];
 }
 
@@ -79,7 +55,7 @@ export const PRODUCT_PROBES: ProbeTable = {
 
   'size-filter-includes-next-size': async (ref, { app: token }) => {
     for (const sku of (await allSkus(ref, token)).filter((s) => !s.future && Array.isArray(s.sizes) && s.sizes.length > 0)) {
-      const whole = new Set((sku.sizes ?? []).map((v) => Math.floor(Number(v)) - 1).filter((x) => Number.isFinite(x)));
+      const whole = new Set((sku.sizes as string[]).map((v) => Math.floor(Number(v)) - 1).filter((x) => Number.isFinite(x)));
       for (const x of whole) {
         for (const p of await productsOf(ref, token, sku.id, `&size=${x}`)) {
           if (!(p.sizes as { value: string }[]).some((s) => Number(s.value) >= x && Number(s.value) < x + 1)) return true;

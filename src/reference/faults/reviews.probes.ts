@@ -1,45 +1,11 @@
 // Probes of the faults in ./reviews.ts: each resolves true when the server shows the bug (test-only code).
 //
-// SKUs are discovered through the API (categories -> leaves -> /categories/:id/skus), once per
-// server. Reviews the probes create are deleted again, which also removes their votes and flags.
+// SKUs are discovered through the API (testkit's allSkus), once per server. Reviews the probes
+// create are deleted again, which also removes their votes and flags.
 
-import { createDataset, DATASET_NAMES } from '../data.ts';
 import type { RunningReference } from '../server.ts';
-import { userTokens, VND, type Reply } from '../testkit.ts';
+import { allSkus, call, userTokens, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
-
-export interface RequestOptions {
-  token: string;
-  /** JSON body (sent as application/json) or a form (application/x-www-form-urlencoded). */
-  json?: unknown;
-  form?: Record<string, string | string[]>;
-  version?: string;
-}
-
-/** One API request: `method` `{baseUrl}{path}` with a bearer token. */
-export async function call(ref: RunningReference, method: string, path: string, opts: RequestOptions): Promise<Reply> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${opts.token}` };
-  if (opts.version !== undefined) headers['Accept'] = `${VND}; version=${opts.version}`;
-  let body: string | undefined;
-  if (opts.json !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.json);
-  } else if (opts.form !== undefined) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(opts.form)) for (const one of Array.isArray(v) ? v : [v]) params.append(k, one);
-    body = params.toString();
-  }
-  const res = await fetch(ref.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
 
 export interface SkuSummary {
   id: number;
@@ -49,64 +15,11 @@ export interface SkuSummary {
   category_id: number;
 }
 
-const discovered = new WeakMap<RunningReference, Promise<SkuSummary[]>>();
-
-/** SKUs of the server, most reviewed first (cached per server). */
-export function discoverSkus(ref: RunningReference, token: string): Promise<SkuSummary[]> {
-  let found = discovered.get(ref);
-  if (!found) {
-    found = walkCatalogue(ref, token);
-    discovered.set(ref, found);
-  }
-  return found;
-}
-
-async function walkCatalogue(ref: RunningReference, token: string): Promise<SkuSummary[]> {
-  const cats: { id: number; parent_id: number | null }[] = [];
-  for (let page = 1; page <= 20; page++) {
-    const r = await call(ref, 'GET', `/categories?per=100&page=${page}`, { token });
-    if (r.status !== 200 || !Array.isArray(r.body?.categories) || r.body.categories.length === 0) break;
-    cats.push(...r.body.categories);
-    if (r.body.categories.length < 100) break;
-  }
-  const parents = new Set(cats.map((c) => c.parent_id));
-  const out = new Map<number, SkuSummary>();
-  for (const leaf of cats.filter((c) => !parents.has(c.id))) {
-    // Only the fields discovery reads (a sparse fieldset keeps the walk cheap).
-    const r = await call(ref, 'GET', `/categories/${leaf.id}/skus?per=100&fields[root]=id,reviews_count,reviewable`, { token });
-    if (r.status === 404 && r.body?.errors?.[0]?.code === 'NotFound') return fromDatasets(ref, token);
-    if (r.status !== 200 || !Array.isArray(r.body?.skus)) continue;
-    for (const s of r.body.skus as Record<string, unknown>[]) {
-      if (typeof s['id'] !== 'number') continue;
-      out.set(s['id'], {
-        id: s['id'],
-        reviews_count: typeof s['reviews_count'] === 'number' ? s['reviews_count'] : 0,
-        reviewable: s['reviewable'] !== false,
-        category_id: leaf.id,
-      });
-    }
-  }
-  return [...out.values()].sort((a, b) => b.reviews_count - a.reviews_count || a.id - b.id);
-}
-
-/**
- * Fallback while GET /categories/:id/skus is not served yet: the SKUs of whichever dataset the
- * server answers for (its most reviewed SKU must list as many reviews as the dataset holds).
- */
-async function fromDatasets(ref: RunningReference, token: string): Promise<SkuSummary[]> {
-  for (const name of DATASET_NAMES) {
-    const ds = createDataset(name);
-    const counts = new Map<number, number>();
-    for (const r of ds.skuReviews.values()) counts.set(r.sku_id, (counts.get(r.sku_id) ?? 0) + 1);
-    const skus = [...ds.skus.values()]
-      .map((s) => ({ id: s.id, reviews_count: counts.get(s.id) ?? 0, reviewable: s.reviewable, category_id: s.category_id }))
-      .sort((a, b) => b.reviews_count - a.reviews_count || a.id - b.id);
-    const top = skus[0];
-    if (!top) continue;
-    const r = await call(ref, 'GET', `/skus/${top.id}/reviews?per=1`, { token });
-    if (r.status === 200 && r.body?.meta?.pagination?.total_results === top.reviews_count) return skus;
-  }
-  return [];
+/** SKUs of the server (testkit's allSkus), most reviewed first. */
+export async function discoverSkus(ref: RunningReference, token: string): Promise<SkuSummary[]> {
+  return (await allSkus(ref, token))
+    .map((s) => ({ id: s.id, reviews_count: s.reviews_count ?? 0, reviewable: s.reviewable !== false, category_id: s.category_id }))
+    .sort((a, b) => b.reviews_count - a.reviews_count || a.id - b.id);
 }
 
 type Review = Record<string, unknown> & { id: number; demoted: boolean; user_id: number };
@@ -136,7 +49,7 @@ async function createOwnReview(ref: RunningReference, token: string): Promise<{ 
     const answer = (form?.questions as { type: string; answers: { id: number }[] }[] | undefined)?.find((q) => q.answers.length > 0)?.answers[0];
     const reply = await call(ref, 'POST', `/skus/${sku.id}/reviews`, {
       token,
-      json: { review: { rating: 4, answer_ids: answer ? [answer.id] : [], review: 'Probe review: works as described.' } },
+      body: { review: { rating: 4, answer_ids: answer ? [answer.id] : [], review: 'Probe review: works as described.' } },
     });
     if (reply.status === 201 || reply.status === 200) return { skuId: sku.id, reply };
   }
@@ -208,7 +121,7 @@ export const REVIEW_PROBES: ProbeTable = {
     withOwnReview(ref, user, async (skuId, reply) => {
       const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${reply.body.sku_review.id}/flags`, {
         token: user,
-        json: { flag: { reason: 'not_a_reason' } },
+        body: { flag: { reason: 'not_a_reason' } },
       });
       return r.status >= 200 && r.status < 300;
     }),

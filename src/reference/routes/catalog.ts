@@ -33,9 +33,11 @@
 //     combine with OR, groups with AND. shop_ids, distance and availability (3.2.1+) apply to
 //     products: a SKU matches when one of its products satisfies all three. Before 3.2.1 those
 //     three parameters are ignored. An unknown distance or availability id is 400.
-//   - distances: ids 1-4 = up to 5, 10, 25, 50 km from the user's personalization (a product
-//     whose shop has a location that near); availabilities: ids 1-3 = available immediately,
-//     within 3 days, within 7 days.
+//   - distances: ids 1-4 = up to 5, 10, 25, 50 km from the requester's personalization (a
+//     product whose shop has a location that near), measured as the product lists' distance
+//     filter measures it (shopDistanceKm; an application token, or a user who has none: the
+//     default personalization); availabilities: ids 1-3 = available immediately, within 3
+//     days, within 7 days.
 //   - include_meta[] (or include_meta, comma-separated): available_filters, applied_filters;
 //     another value is 400 InvalidParameter. available_filters counts the SKUs of the current
 //     result (every filter applied, all pages): filters lists every filter of the category's
@@ -51,18 +53,18 @@ import type { CategoryRecord, Dataset } from '../data.ts';
 import { recordNotFound, type ApiResult } from '../http.ts';
 import type {
   FilterGroupRecord,
-  LocationRecord,
   ManufacturerRecord,
   ProductRecord,
   SkuRecord,
-  SpecGroupRecord,
   SpecificationRecord,
 } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { favoritedSkuIds, serializeSku } from '../serializers/sku.ts';
-import { respondMany, type Link } from '../shape.ts';
-import { applyVersion, versionAtLeast } from '../versioning.ts';
+import { personalizationOf, shopDistanceKm } from '../serializers/product.ts';
+import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
+import { respondMany } from '../shape.ts';
+import { versionAtLeast } from '../versioning.ts';
 import { enumParam, intListParam, intParam, invalidParameter, parseId } from './params.ts';
 
 type Json = Record<string, unknown>;
@@ -93,7 +95,6 @@ export interface CatalogIndex {
   readonly subtreeSkus: ReadonlyMap<number, readonly SkuRecord[]>;
   readonly productsBySku: ReadonlyMap<number, readonly ProductRecord[]>;
   readonly skusByManufacturer: ReadonlyMap<number, readonly SkuRecord[]>;
-  readonly locationsByShop: ReadonlyMap<number, readonly LocationRecord[]>;
   readonly filterGroupsByCategory: ReadonlyMap<number, readonly FilterGroupRecord[]>;
   readonly specsByCategory: ReadonlyMap<number, readonly SpecificationRecord[]>;
   /** Words a SKU is found by: its name, display_name, manufacturer and path category names. */
@@ -151,8 +152,6 @@ export function catalogIndex(ds: Dataset): CatalogIndex {
 
   const productsBySku = new Map<number, ProductRecord[]>();
   for (const p of [...ds.products.values()].sort(byId)) push(productsBySku, p.sku_id, p);
-  const locationsByShop = new Map<number, LocationRecord[]>();
-  for (const l of [...ds.locations.values()].sort(byId)) push(locationsByShop, l.shopId, l);
   const filterGroupsByCategory = new Map<number, FilterGroupRecord[]>();
   for (const g of [...ds.filterGroups.values()].sort(byId)) push(filterGroupsByCategory, g.category_id, g);
   const specsByCategory = new Map<number, SpecificationRecord[]>();
@@ -162,7 +161,6 @@ export function catalogIndex(ds: Dataset): CatalogIndex {
     subtreeSkus,
     productsBySku,
     skusByManufacturer,
-    locationsByShop,
     filterGroupsByCategory,
     specsByCategory,
     skuWords,
@@ -219,34 +217,15 @@ export function skusUnder(ctx: ApiContext, categoryId: number): readonly SkuReco
 // ---------------------------------------------------------------------------------------------
 // Specifications
 
-function serializeSpecification(s: SpecificationRecord, ctx: ApiContext): Json {
-  return applyVersion('specification', { id: s.id, name: s.name, values: [], order: s.order, unit: s.unit }, ctx.version);
-}
-
-function serializeGroup(g: SpecGroupRecord): Json {
-  return { id: g.id, name: g.name, order: g.order };
-}
-
-function groupLink(ctx: ApiContext): Link<SpecificationRecord> {
-  return {
-    name: 'group',
-    plural: 'groups',
-    idOf: (s) => (ctx.data.specGroups.has(s.groupId) ? s.groupId : null),
-    objectOf: (s) => {
-      const g = ctx.data.specGroups.get(s.groupId);
-      return g ? serializeGroup(g) : null;
-    },
-  };
-}
-
 function categorySpecifications(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['id']);
   const defs = c.childIds.length === 0 ? (catalogIndex(ctx.data).specsByCategory.get(c.id) ?? []) : [];
   // "order on specifications (returned in order)" (3.0.23).
   const sign = ctx.fault === 'specifications-out-of-order' ? -1 : 1;
   const ordered = [...defs].sort((a, b) => sign * (a.order - b.order) || a.id - b.id);
-  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification(s, ctx), {
-    links: [groupLink(ctx)],
+  // Definitions: the values belong to SKUs.
+  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification(s, [], ctx.version), {
+    links: [specGroupLink(ctx)],
     paginate: false,
   });
   if (ctx.fault === 'specifications-groups-array-missing') delete (result.body as Json)['groups'];
@@ -370,7 +349,7 @@ export interface Option {
   limit: number;
 }
 
-/** meta distances: km from the user's personalization. */
+/** meta distances: km from the requester's personalization. */
 export const DISTANCES: readonly Option[] = [
   { id: 1, label: 'Up to 5 km', limit: 5 },
   { id: 2, label: 'Up to 10 km', limit: 10 },
@@ -415,6 +394,8 @@ interface SkuFilters {
   distance: Option | null;
   availability: Option | null;
   productLevel: boolean;
+  /** Km from the requester's personalization to a shop's nearest location (null: unknown), once per shop. */
+  shopKm: (shopId: number) => number | null;
 }
 
 function readSkuFilters(ctx: ApiContext): SkuFilters {
@@ -424,6 +405,13 @@ function readSkuFilters(ctx: ApiContext): SkuFilters {
   const shopIds = withProductFilters ? unique(intListParam(ctx, 'shop_ids')) : [];
   const distance = withProductFilters ? optionParam(ctx, 'distance', DISTANCES) : null;
   const availability = withProductFilters ? optionParam(ctx, 'availability', AVAILABILITIES) : null;
+  // The same measure as the product lists' distance filter (routes/products.ts).
+  const personalization = personalizationOf(ctx.data, ctx.userId);
+  const km = new Map<number, number | null>();
+  const shopKm = (shopId: number): number | null => {
+    if (!km.has(shopId)) km.set(shopId, shopDistanceKm(ctx.data, shopId, personalization));
+    return km.get(shopId)!;
+  };
   return {
     q,
     tokens: q === null ? [] : words(q),
@@ -433,19 +421,18 @@ function readSkuFilters(ctx: ApiContext): SkuFilters {
     distance,
     availability,
     productLevel: shopIds.length > 0 || distance !== null || availability !== null,
+    shopKm,
   };
 }
 
-/** Shop id -> the nearest location's distance in km. */
-function shopDistance(index: CatalogIndex, shopId: number): number {
-  const locations = index.locationsByShop.get(shopId) ?? [];
-  return locations.length === 0 ? Infinity : Math.min(...locations.map((l) => l.distanceKm));
+function within(km: number | null, limit: number): boolean {
+  return km !== null && km <= limit;
 }
 
-function productMatches(index: CatalogIndex, p: ProductRecord, f: SkuFilters): boolean {
+function productMatches(p: ProductRecord, f: SkuFilters): boolean {
   if (f.shopIds.length > 0 && !f.shopIds.includes(p.shop_id)) return false;
   if (f.availability !== null && !(p.availabilityDays <= f.availability.limit)) return false;
-  if (f.distance !== null && !(shopDistance(index, p.shop_id) <= f.distance.limit)) return false;
+  if (f.distance !== null && !within(f.shopKm(p.shop_id), f.distance.limit)) return false;
   return true;
 }
 
@@ -461,7 +448,7 @@ function filterSkus(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[
     if (f.tokens.length > 0 && !matchesAll(index.skuWords.get(s.id) ?? [], f.tokens)) return false;
     if (f.manufacturerIds.length > 0 && !f.manufacturerIds.includes(s.manufacturer_id)) return false;
     for (const ids of requiredGroups.values()) if (!ids.some((id) => s.filterIds.includes(id))) return false;
-    if (f.productLevel && !(index.productsBySku.get(s.id) ?? []).some((p) => productMatches(index, p, f))) return false;
+    if (f.productLevel && !(index.productsBySku.get(s.id) ?? []).some((p) => productMatches(p, f))) return false;
     return true;
   });
 }
@@ -472,7 +459,7 @@ function countMap(keys: Iterable<number>, counts: Map<number, number>): Record<s
   return out;
 }
 
-function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], result: readonly SkuRecord[]): Json {
+function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], result: readonly SkuRecord[], f: SkuFilters): Json {
   const index = catalogIndex(ctx.data);
   const filterKeys = [...new Set((index.filterGroupsByCategory.get(c.id) ?? []).flatMap((g) => [...g.filters.keys()]))].sort((a, b) => a - b);
   const filterCounts = new Map<number, number>();
@@ -501,7 +488,7 @@ function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuR
     }));
   out['shops'] = countMap(shopKeys, shopCounts);
   out['availabilities'] = optionCounts(AVAILABILITIES, (p, o) => p.availabilityDays <= o.limit);
-  out['distances'] = optionCounts(DISTANCES, (p, o) => shopDistance(index, p.shop_id) <= o.limit);
+  out['distances'] = optionCounts(DISTANCES, (p, o) => within(f.shopKm(p.shop_id), o.limit));
   return out;
 }
 
@@ -542,7 +529,7 @@ function categorySkus(ctx: ApiContext): ApiResult {
     ordered_by: orderBy,
     order_by_methods: Object.fromEntries(methods.map((m) => [m, METHOD_LABELS[m]])),
   };
-  if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result);
+  if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result, filters);
   if (includeMeta.includes('applied_filters')) meta['applied_filters'] = appliedFilters(ctx, filters);
   // The bug: favorited is left out, as on the other SKU listings.
   const favorited = !(ctx.fault === 'category-skus-favorited-missing');

@@ -42,15 +42,9 @@
 import type { ProductRecord, ProductSize } from '../model.ts';
 import type { ApiResult } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
-import {
-  computeBlp,
-  nearestLocationKm,
-  personalizationOf,
-  serializePersonalization,
-  serializeProduct,
-  type Blp,
-} from '../serializers/product.ts';
+import { computeBlp, personalizationOf, serializeProduct, shopDistanceKm, type Blp } from '../serializers/product.ts';
 import { shopJson } from '../serializers/shop.ts';
+import { serializePersonalization } from '../serializers/user.ts';
 import { respondMany, respondOne, type Link } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
 import { enumParam, findById, invalidParameter, parameterMissing, toBoolean } from './params.ts';
@@ -201,9 +195,8 @@ export function productListing(ctx: ApiContext, products: readonly ProductRecord
   if (filters.distance !== undefined) {
     const max = filters.distance;
     entries = entries.filter((e) => {
-      const shop = ctx.data.shops.get(e.product.shop_id);
-      const nearest = shop ? nearestLocationKm(ctx.data, shop, pers) : null;
-      return nearest !== null && nearest <= max;
+      const km = shopDistanceKm(ctx.data, e.product.shop_id, pers);
+      return km !== null && km <= max;
     });
   }
   if (filters.availability !== undefined) {

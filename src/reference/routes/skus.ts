@@ -27,8 +27,9 @@ import { formatTimestamp } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { prng } from '../data.ts';
 import { round2 } from '../serializers/product.ts';
-import { respondMany, type Link } from '../shape.ts';
-import { applyVersion, versionAtLeast } from '../versioning.ts';
+import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
+import { respondMany } from '../shape.ts';
+import { versionAtLeast } from '../versioning.ts';
 import { findById } from './params.ts';
 import { productJson, productListing, respondProducts, type ProductEntry } from './products.ts';
 import { shopJson } from '../serializers/shop.ts';
@@ -64,22 +65,6 @@ function groupCards(entries: readonly ProductEntry[]): CardGroup[] {
     card.entries.push(e);
   }
   return groups;
-}
-
-function specificationJson(ctx: ApiContext, spec: SpecificationRecord, values: readonly string[]): Json {
-  return applyVersion('specification', { id: spec.id, name: spec.name, values: [...values], order: spec.order, unit: spec.unit }, ctx.version);
-}
-
-function groupLink(ctx: ApiContext): Link<SpecificationRecord> {
-  return {
-    name: 'group',
-    plural: 'groups',
-    idOf: (s) => (ctx.data.specGroups.has(s.groupId) ? s.groupId : null),
-    objectOf: (s) => {
-      const g = ctx.data.specGroups.get(s.groupId);
-      return g ? { id: g.id, name: g.name, order: g.order } : null;
-    },
-  };
 }
 
 /** Deterministic 32-bit hash of a SKU id and a day number. */
@@ -143,8 +128,8 @@ export const skuRoutes: RouteModule = (router) => {
       .sort((a, b) => (ctx.fault === 'sku-specifications-sorted-by-name' ? a.name.localeCompare(b.name) : a.order - b.order) || a.id - b.id);
     const meta: Json = {};
     if (sku.fullDescription !== null && versionAtLeast(ctx.version, '3.2.0')) meta['full_description'] = sku.fullDescription;
-    return respondMany(ctx, 'specifications', specs, (s) => specificationJson(ctx, s, sku.specValues.get(s.id) ?? []), {
-      links: [groupLink(ctx)],
+    return respondMany(ctx, 'specifications', specs, (s) => serializeSpecification(s, sku.specValues.get(s.id) ?? [], ctx.version), {
+      links: [specGroupLink(ctx)],
       meta,
       paginate: ctx.fault === 'sku-specifications-paginated',
     });

@@ -10,7 +10,7 @@
 //   review_rating on every sku_review notification, review_text on non-aggregated ones (their
 //   value may be null when the data has none).
 
-import type { Dataset } from '../data.ts';
+import { SKU_EMBED_ETYPES, type Dataset } from '../data.ts';
 import type { FaultName } from '../faults.ts';
 import type { NotificationEtype, NotificationRecord, SkuRecord } from '../model.ts';
 import { applyVersion, type ApiVersion } from '../versioning.ts';
@@ -18,8 +18,6 @@ import { serializeUserSummary } from './user.ts';
 
 type Json = Record<string, unknown>;
 
-/** Etypes that embed the SKU (Events: "Embedding rules"). */
-export const SKU_ETYPES: ReadonlySet<NotificationEtype> = new Set(['price_up', 'price_drop', 'sku_review', 'availability_true', 'availability_false']);
 /** Etypes that carry category_name. */
 export const PRICE_ETYPES: ReadonlySet<NotificationEtype> = new Set(['price_up', 'price_drop']);
 
@@ -41,7 +39,7 @@ export function serializeNotificationSku(s: SkuRecord): Json {
 }
 
 export function serializeNotification(n: NotificationRecord, data: Dataset, version: ApiVersion, fault: FaultName | null): Json {
-  const sku = SKU_ETYPES.has(n.etype) && n.skuId !== null ? data.skus.get(n.skuId) : undefined;
+  const sku = SKU_EMBED_ETYPES.has(n.etype) && n.skuId !== null ? data.skus.get(n.skuId) : undefined;
   // The bug: only price_up is treated as a price notification.
   const hasCategoryName = fault === 'price-drop-notification-without-category-name' ? n.etype === 'price_up' : PRICE_ETYPES.has(n.etype);
   const categoryName = hasCategoryName && sku ? (data.categories.get(sku.category_id)?.name ?? null) : null;

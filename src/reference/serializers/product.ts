@@ -15,7 +15,7 @@
 
 import type { Dataset } from '../data.ts';
 import type { FaultName } from '../faults.ts';
-import type { LocationRecord, PersonalizationRecord, ProductRecord, ShopRecord } from '../model.ts';
+import type { PersonalizationRecord, ProductRecord } from '../model.ts';
 import { applyVersion, type ApiVersion } from '../versioning.ts';
 
 type Json = Record<string, unknown>;
@@ -69,21 +69,6 @@ export function personalizationOf(data: Dataset, userId: number | null): Persona
   return (userId === null ? undefined : data.personalization.get(userId)) ?? defaultPersonalization(data);
 }
 
-/** `personalization` as meta.personalization shows it (spec "Personalization"). */
-export function serializePersonalization(p: PersonalizationRecord): Json {
-  return {
-    location: {
-      address_id: p.location.address_id,
-      label: p.location.label,
-      lat: p.location.lat,
-      lng: p.location.lng,
-      type: p.location.type,
-      country_code: p.location.country_code,
-    },
-    payment_method: { type: p.payment_method.type },
-  };
-}
-
 export function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
@@ -97,25 +82,31 @@ function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): nu
   return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+function coordinate(s: string): number | null {
+  const n = s.trim() === '' ? NaN : Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
 /**
- * Distance in km from the personalization's location to a shop location; the location's stored
- * distance (from the demo user's generated personalization) when a coordinate does not parse.
+ * Distance in km from the personalization's location to the shop's nearest location: what the
+ * distance filters (product lists and the category SKU listing) and the blp surcharge compare.
+ * null when the shop is unknown or has no location, or a coordinate does not parse.
  */
-export function distanceToLocation(p: PersonalizationRecord, l: LocationRecord): number {
-  const coords = [p.location.lat, p.location.lng, l.lat, l.lng].map((s) => (typeof s === 'string' && s.trim() !== '' ? Number(s) : NaN));
-  if (coords.some((n) => !Number.isFinite(n))) return l.distanceKm;
-  return haversineKm(coords[0]!, coords[1]!, coords[2]!, coords[3]!);
-}
-
-export function shopLocations(data: Dataset, shop: ShopRecord): LocationRecord[] {
-  return shop.locationIds.map((id) => data.locations.get(id)).filter((l): l is LocationRecord => l !== undefined);
-}
-
-/** Distance in km to the shop's nearest location; null when the shop has none. */
-export function nearestLocationKm(data: Dataset, shop: ShopRecord, p: PersonalizationRecord): number | null {
-  const locs = shopLocations(data, shop);
-  if (locs.length === 0) return null;
-  return Math.min(...locs.map((l) => distanceToLocation(p, l)));
+export function shopDistanceKm(data: Dataset, shopId: number, p: PersonalizationRecord): number | null {
+  const lat = coordinate(p.location.lat);
+  const lng = coordinate(p.location.lng);
+  const shop = data.shops.get(shopId);
+  if (lat === null || lng === null || !shop) return null;
+  let nearest: number | null = null;
+  for (const id of shop.locationIds) {
+    const l = data.locations.get(id);
+    const llat = l ? coordinate(l.lat) : null;
+    const llng = l ? coordinate(l.lng) : null;
+    if (llat === null || llng === null) continue;
+    const km = haversineKm(lat, lng, llat, llng);
+    if (nearest === null || km < nearest) nearest = km;
+  }
+  return nearest;
 }
 
 export interface Blp {
@@ -131,7 +122,7 @@ export function computeBlp(data: Dataset, product: ProductRecord, p: Personaliza
   else if (!shop) shipping = 0;
   else if (shop.shipping.free || (shop.shipping.free_from !== null && product.price >= shop.shipping.free_from)) shipping = 0;
   else {
-    const nearest = nearestLocationKm(data, shop, p);
+    const nearest = shopDistanceKm(data, shop.id, p);
     shipping = shop.shippingCost + (nearest !== null && nearest > REMOTE_KM ? REMOTE_SURCHARGE : 0);
   }
   shipping = round2(shipping);
