@@ -3,7 +3,7 @@
 import { TokenManager, type InteractiveConsent, type TokenSettings } from '../auth/tokens.ts';
 import { RequestBudget } from '../budget/budget.ts';
 import { RateLimitPacer, type PacerOptions } from '../budget/pacing.ts';
-import { LocalRunServices, pacingKey } from '../coordinator/services.ts';
+import { LocalRunServices } from '../coordinator/services.ts';
 import { Discovery } from '../discovery/discovery.ts';
 import { HttpClient } from '../http/client.ts';
 import { ApiClient } from './api.ts';
@@ -29,19 +29,23 @@ export interface MainServices {
   api(holder: string): ApiClient;
 }
 
+/** Pacing key of the requests to the token endpoint. */
+const TOKEN_ENDPOINT_PACING_KEY = 'oauth';
+
 export function createRunServices(options: RunServicesOptions): MainServices {
   const budget = new RequestBudget(options.maxRequests);
   const pacer = new RateLimitPacer(options.pacer);
-  // Token requests count against the budget and are paced like any other request.
+  // Token requests count against the budget and are paced like any other request, under a key
+  // of their own: an auth server may limit them in a window apart from the API's.
   const tokenHttp = new HttpClient({
     apiVersion: options.apiVersion,
     timeoutMs: options.timeoutMs,
     hooks: {
-      beforeSend: async (info) => {
+      beforeSend: async () => {
         budget.spend('run');
-        await pacer.acquire(pacingKey(info.token));
+        await pacer.acquire(TOKEN_ENDPOINT_PACING_KEY);
       },
-      afterReceive: async (info, status, headers) => pacer.complete(pacingKey(info.token), headers, status ?? undefined),
+      afterReceive: async (_info, status, headers) => pacer.complete(TOKEN_ENDPOINT_PACING_KEY, headers, status ?? undefined),
     },
   });
   const tokens = new TokenManager({ settings: options.tokens, http: tokenHttp, interactive: options.interactive ?? null });

@@ -23,13 +23,17 @@
 //      Vary: Accept, Authorization, JSON, ETag / 304 on 200 GETs only.
 //
 // OAuth endpoints: POST <authBasePath>/oauth2/token, GET <authBasePath>/oauth2/authorizations/new,
-// POST <authBasePath>/oauth2/authorizations (the consent page's form). Their responses carry no
-// X-RateLimit-* headers: the limits are per access token and per client of API calls, and these
-// endpoints are not API calls (choice).
+// POST <authBasePath>/oauth2/authorizations (the consent page's form). "Rate-limit headers are on
+// every response", so theirs carry X-RateLimit-* too, from a per-minute window of their own per
+// client IP (key `oauth:<ip>`, the API's per-minute limit; never a token's or the API's IP
+// window). Every request counts; over the limit -> 403 with {message} and the OAuth error body.
+// Every 4xx/5xx JSON body has OAuth 2.0's error/error_description and the API's errors
+// envelope (auth.ts oauthErrorBody). On a separate auth origin, the answers to other paths and
+// the HTTP-level answers of step 0 count against and show the same window.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AuthService, type ClientRecord, type ConsentMode, type OAuthResponse } from './auth.ts';
+import { AuthService, oauthErrorBody, type ClientRecord, type ConsentMode, type OAuthResponse } from './auth.ts';
 import type { Dataset } from './data.ts';
 import type { FaultName } from './faults.ts';
 import {
@@ -343,39 +347,69 @@ async function readOAuthParams(req: IncomingMessage, res: ServerResponse, header
     return null;
   }
   if (body === 'too-large') {
-    writeJson(res, 400, { error: 'invalid_request', error_description: 'The request body is too large' }, headers);
+    writeJson(res, 400, oauthErrorBody('invalid_request', 'The request body is too large'), headers);
     discardRest(req);
     return null;
   }
   const params = parseParams(req, body);
-  if (params === null) writeJson(res, 400, { error: 'invalid_request', error_description: 'Unreadable request body' }, headers);
+  if (params === null) writeJson(res, 400, oauthErrorBody('invalid_request', 'Unreadable request body'), headers);
   return params;
+}
+
+/** Rate-limit key of the OAuth endpoints (and of anything else a separate auth origin answers). */
+function oauthKey(req: IncomingMessage): string {
+  return `oauth:${req.socket.remoteAddress ?? 'unknown'}`;
+}
+
+/** The over-limit 403 of the OAuth endpoints: the API's {message}, plus the OAuth error body. */
+function oauthRateLimitBody(limits: RateLimitState): Record<string, unknown> {
+  return {
+    ...RATE_LIMIT_BODY,
+    ...oauthErrorBody(
+      'access_denied',
+      `Rate limit exceeded: at most ${limits.limit} requests a minute to the OAuth endpoints from one IP address; the window resets at X-RateLimit-Reset`,
+    ),
+  };
 }
 
 async function handleAuth(state: ReferenceState, req: IncomingMessage, res: ServerResponse, which: AuthEndpoint, target: Target): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
-  const only = (allow: string): void => {
-    writeJson(res, 405, { error: 'invalid_request', error_description: `Use ${allow}` }, { Allow: allow, ...noStore });
+  if (which === 'token') state.requests += 1;
+  // Counted first, whatever the request: a refused one (403 included) still uses the window.
+  const limits = state.limiter.consume(oauthKey(req));
+  const rl = rateLimitHeaders(limits, state.fault);
+  const noStore = { ...rl, 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+  try {
+    if (limits.exceeded) {
+      writeJson(res, 403, oauthRateLimitBody(limits), noStore);
+      return discardRest(req);
+    }
+    const only = (allow: string): void => {
+      writeJson(res, 405, oauthErrorBody('invalid_request', `Use ${allow}`), { Allow: allow, ...noStore });
+      discardRest(req);
+    };
+    if (which === 'token') {
+      if (method !== 'POST') return only('POST');
+      const params = await readOAuthParams(req, res, noStore);
+      if (params === null) return;
+      const r = state.auth.tokenRequest(params, req.headers.authorization, state.fault);
+      return writeOAuth(res, r, noStore);
+    }
+    if (which === 'decide') {
+      if (method !== 'POST') return only('POST');
+      const params = await readOAuthParams(req, res, noStore);
+      if (params === null) return;
+      return writeOAuth(res, state.auth.decide(params), noStore);
+    }
+    if (method !== 'GET' && method !== 'HEAD') return only('GET, HEAD');
+    const r = state.auth.authorize(target.query, `${state.authBasePath}/oauth2/authorizations`);
+    writeOAuth(res, r, r.status === 302 ? rl : noStore);
+  } catch (err) {
+    state.onError(err);
+    if (res.headersSent || res.destroyed) return void res.destroy();
+    writeJson(res, 500, oauthErrorBody('server_error', 'Internal server error'), noStore);
     discardRest(req);
-  };
-  if (which === 'token') {
-    state.requests += 1;
-    if (method !== 'POST') return only('POST');
-    const params = await readOAuthParams(req, res, noStore);
-    if (params === null) return;
-    const r = state.auth.tokenRequest(params, req.headers.authorization, state.fault);
-    return writeOAuth(res, r, noStore);
   }
-  if (which === 'decide') {
-    if (method !== 'POST') return only('POST');
-    const params = await readOAuthParams(req, res, noStore);
-    if (params === null) return;
-    return writeOAuth(res, state.auth.decide(params), noStore);
-  }
-  if (method !== 'GET' && method !== 'HEAD') return only('GET, HEAD');
-  const r = state.auth.authorize(target.query, `${state.authBasePath}/oauth2/authorizations`);
-  writeOAuth(res, r, r.status === 302 ? {} : noStore);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,7 +444,9 @@ export function createAuthListener(state: ReferenceState): RequestListener {
     const target = parseTarget(req);
     const which = target ? authEndpoint(state, target.pathname) : null;
     if (target && which) return handleAuth(state, req, res, which, target);
-    writeJson(res, 404, errorsBody('NotFound', [`No route matches ${req.method ?? 'GET'} ${clip(target?.pathname ?? req.url ?? '')}`]));
+    // Not an OAuth endpoint: the API's 404, with the rate-limit headers of the auth origin.
+    const rl = rateLimitHeaders(state.limiter.consume(oauthKey(req)), state.fault);
+    writeJson(res, 404, errorsBody('NotFound', [`No route matches ${req.method ?? 'GET'} ${clip(target?.pathname ?? req.url ?? '')}`]), rl);
     discardRest(req);
   });
 }
@@ -456,9 +492,10 @@ function writeRaw(socket: Duplex, status: number, code: string, message: string,
 
 /**
  * node:http's 'clientError': a request the parser rejects, or a timeout. Answered with the
- * errors body (and, on the API server, the client IP's rate-limit headers) unless the socket is
- * gone or a response has started: 501 NotImplemented for an unknown method, 431 for headers
- * over the size limit, 408 for a timeout, 400 BadRequest otherwise.
+ * errors body and the client IP's rate-limit headers (on a separate auth origin, from the OAuth
+ * endpoints' window) unless the socket is gone or a response has started: 501 NotImplemented
+ * for an unknown method, 431 for headers over the size limit, 408 for a timeout, 400
+ * BadRequest otherwise.
  */
 export function clientErrorListener(state: ReferenceState, api: boolean): (err: Error & { code?: string }, socket: Duplex) => void {
   return (err, socket) => {
@@ -478,8 +515,7 @@ export function clientErrorListener(state: ReferenceState, api: boolean): (err: 
       [status, code, message] = [408, 'RequestTimeout', 'The request was not received in time'];
     }
     const ip = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown';
-    const headers = api ? rateLimitHeaders(state.limiter.consume(`ip:${ip}`), state.fault) : {};
-    writeRaw(socket, status, code, message, headers);
+    writeRaw(socket, status, code, message, rateLimitHeaders(state.limiter.consume(`${api ? 'ip' : 'oauth'}:${ip}`), state.fault));
   };
 }
 
@@ -487,7 +523,7 @@ export function clientErrorListener(state: ReferenceState, api: boolean): (err: 
 export function connectListener(state: ReferenceState, api: boolean): (req: IncomingMessage, socket: Duplex) => void {
   return (req, socket) => {
     socket.on('error', () => undefined);
-    const headers = api ? rateLimitHeaders(state.limiter.consume(`ip:${req.socket.remoteAddress ?? 'unknown'}`), state.fault) : {};
+    const headers = rateLimitHeaders(state.limiter.consume(`${api ? 'ip' : 'oauth'}:${req.socket.remoteAddress ?? 'unknown'}`), state.fault);
     writeRaw(socket, 405, 'MethodNotAllowed', 'CONNECT is not allowed', { ...headers, Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE' });
   };
 }

@@ -26,6 +26,9 @@
 //   unknown, used or expired nonce, or with hidden fields that differ from the ones the nonce
 //   was issued for, is 400 invalid_request (JSON, never a redirect). The request is validated
 //   before the page is shown, exactly as in the other modes.
+// - Every 4xx/5xx JSON body of the OAuth endpoints has OAuth 2.0's error and error_description
+//   and the API's errors [{code: <error>, messages: [<error_description>]}] (oauthErrorBody);
+//   the access_denied redirects of the consent step stay plain redirects.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FaultName } from './faults.ts';
@@ -121,8 +124,17 @@ export interface AuthServiceOptions {
   consent: ConsentMode;
 }
 
+/**
+ * The error body of the OAuth endpoints: OAuth 2.0's `error` and `error_description`, which
+ * token clients read, and the API's errors envelope (spec "Errors": "in this format for the
+ * whole API") carrying the same code and text.
+ */
+export function oauthErrorBody(error: string, description: string): Record<string, unknown> {
+  return { error, error_description: description, errors: [{ code: error, messages: [description] }] };
+}
+
 function oauthError(status: number, error: string, description: string, headers?: HeaderMap): OAuthResponse {
-  return { status, body: { error, error_description: description }, ...(headers ? { headers } : {}) };
+  return { status, body: oauthErrorBody(error, description), ...(headers ? { headers } : {}) };
 }
 
 function sameSecret(a: string, b: string): boolean {

@@ -90,7 +90,7 @@ describe('parseArgs', () => {
 });
 
 describe('main.ts', () => {
-  it('prints the connection details; walks from an application token to a user token (consent auto) to a new favorite; exits 0 on SIGTERM', async (ctx) => {
+  it('prints the connection details; walks from an application token to a user token (consent auto) to a new favorite; exits 0 on SIGTERM', async () => {
     const { run: r, vals } = await started(['--port', '0', '--base-path', '/api', '--auth-origin', 'separate', '--dataset', 'alt', '--consent', 'auto']);
     try {
       expect(vals['base_url']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
@@ -121,8 +121,8 @@ describe('main.ts', () => {
 
       // 3. A favorite for a SKU found through the API.
       const favorites = await fetch(`${base}/favorites`, { headers: userAuth });
-      if (favorites.status === 404) ctx.skip('GET /favorites answers 404: the favorites routes are not served yet');
       expect(favorites.status).toBe(200);
+      await favorites.text();
       const cats = ((await (await fetch(`${base}/categories?per=100`, { headers: appAuth })).json()) as { categories: { id: number; children_count: number }[] })
         .categories;
       // The demo user may have favorites already: the first SKU that is not one of them (a

@@ -510,4 +510,21 @@ describe('response shaping (shape.ts)', () => {
     expect(applyFieldset({ a: 1, b: 2, c: 3 }, { only: null, except: [] })).toEqual({ a: 1, b: 2, c: 3 });
     expect(applyFieldset({ a: 1, b: 2, c: 3 }, { only: ['a'], except: ['c'] }, new Set(['c']))).toEqual({ a: 1, c: 3 });
   });
+
+  it('fault fields-except-applied-before-fields: the inclusion picks from the complete object, so a field in both stays', async () => {
+    const fault = 'fields-except-applied-before-fields';
+    const set = { only: ['a', 'b'], except: ['b'] };
+    expect(applyFieldset({ a: 1, b: 2, c: 3 }, set, new Set(), fault)).toEqual({ a: 1, b: 2 });
+    expect(applyFieldset({ a: 1, b: 2, c: 3 }, { only: null, except: ['b'] }, new Set(), fault)).toEqual({ a: 1, c: 3 });
+    expect(applyFieldset({ a: 1, b: 2, c: 3 }, { only: ['a'], except: [] }, new Set(), fault)).toEqual({ a: 1 });
+    const faulty = await startTest({ fault });
+    try {
+      const both = await get(faulty.ref, '/test/things?fields[root]=id,name,color&fields_except[root]=name', { token: faulty.token });
+      expect(both.body.things[0]).toEqual({ id: 1, name: 'one', color: 'red' });
+      const except = await get(faulty.ref, '/test/things?fields_except[root]=name', { token: faulty.token });
+      expect(except.body.things[0]).toEqual({ id: 1, color: 'red', size: 10 });
+    } finally {
+      await faulty.ref.close();
+    }
+  });
 });

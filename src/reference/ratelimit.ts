@@ -1,5 +1,6 @@
 // Per-minute rate limit (spec "Limits"): a fixed 60-second window per key (an access token,
-// or the client IP for requests without a valid token) that starts at the key's first request
+// the client IP for API requests without a valid token, or `oauth:<ip>` for the client IP's
+// requests to the OAuth endpoints, which never touch the other windows) that starts at the key's first request
 // after the previous window ended. Every request counts, including 304s and rejected ones
 // (the over-limit 403s too, so hammering does not shorten the wait).
 

@@ -307,7 +307,11 @@ describe('request bodies over the limit', () => {
     expect(unauth.status).toBe(401);
     const tokenEndpoint = await fetch(`${ref.authUrl}/oauth2/token`, { method: 'POST', body: BIG });
     expect(tokenEndpoint.status).toBe(400);
-    expect((await tokenEndpoint.json()) as unknown).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    expect((await tokenEndpoint.json()) as unknown).toEqual({
+      error: 'invalid_request',
+      error_description: expect.any(String),
+      errors: [{ code: 'invalid_request', messages: [expect.any(String)] }],
+    });
     expect((await get(ref, '/categories/root', { token })).status).toBe(200);
   });
 
@@ -390,6 +394,30 @@ describe('load', () => {
       expect((await get(ref, '/categories/root', { token })).status).toBe(200);
     } finally {
       await pool.close();
+      await ref.close();
+    }
+  });
+});
+
+describe('a separate auth origin', () => {
+  it('answers HTTP-level problems, CONNECT and unknown paths with the rate-limit headers of the OAuth window', async () => {
+    const { ref } = await startTest({ authOrigin: 'separate', limits: { perMinute: 40, perDay: 1000 } });
+    try {
+      const auth = { ...ref, baseUrl: ref.authUrl };
+      const host = new URL(ref.authUrl).host;
+      const unknown = await raw(auth, [`FROB /oauth2/token HTTP/1.1\r\nHost: ${host}\r\n\r\n`]);
+      expect(unknown.status).toBe(501);
+      expectErrorsBody(JSON.parse(unknown.body), 'NotImplemented');
+      // The token request of startTest was the first request of the window.
+      expect([unknown.headers['x-ratelimit-limit'], unknown.headers['x-ratelimit-remaining']]).toEqual(['40', '38']);
+      const tunnel = await raw(auth, [`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`]);
+      expect([tunnel.status, tunnel.headers['x-ratelimit-remaining']]).toEqual([405, '37']);
+      const garbage = await raw(auth, [`GET /oauth2/token HTTP/1.1\r\nHost: ${host}\r\nBad Header\r\n\r\n`]);
+      expect([garbage.status, garbage.headers['x-ratelimit-remaining']]).toEqual([400, '36']);
+      const elsewhere = await call(auth, 'GET', '/nowhere');
+      expect([elsewhere.status, elsewhere.headers.get('x-ratelimit-remaining')]).toEqual([404, '35']);
+      expectErrorsBody(elsewhere.body, 'NotFound');
+    } finally {
       await ref.close();
     }
   });

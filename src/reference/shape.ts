@@ -102,18 +102,21 @@ export function fieldsetFor(ctx: ApiContext, target: string): Fieldset {
  * conventions 7). Keys in `protectedKeys` are left alone.
  */
 export function applyFieldset(obj: Json, set: Fieldset, protectedKeys: ReadonlySet<string> = new Set(), fault: FaultName | null = null): Json {
-  // The bug: with both parameters the inclusion "wins" and the exclusion is dropped.
-  const except = fault === 'fields-except-ignored-with-fields' && set.only !== null ? [] : set.except;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (protectedKeys.has(k)) {
-      out[k] = v;
-      continue;
-    }
-    if (set.only !== null && !set.only.includes(k)) continue;
-    if (except.includes(k)) continue;
-    out[k] = v;
+  if (fault === 'fields-except-applied-before-fields') {
+    // The bug: the exclusion runs first, then the inclusion picks its fields from the complete
+    // object instead of the excluded one, so a field named in both stays.
+    const excluded = pick(obj, (k) => protectedKeys.has(k) || !set.except.includes(k));
+    if (set.only === null) return excluded;
+    const only = set.only;
+    return pick(obj, (k) => protectedKeys.has(k) || only.includes(k));
   }
+  return pick(obj, (k) => protectedKeys.has(k) || ((set.only === null || set.only.includes(k)) && !set.except.includes(k)));
+}
+
+/** The entries of `obj` whose key passes `keep`, in their order. */
+function pick(obj: Json, keep: (key: string) => boolean): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) if (keep(k)) out[k] = v;
   return out;
 }
 

@@ -120,7 +120,8 @@ export const PROTOCOL_PROBES: ProbeTable = {
     return v33 === v30 && v33 !== v32;
   },
 
-  'fields-except-ignored-with-fields': async (ref, { app: token }) => {
+  'fields-except-applied-before-fields': async (ref, { app: token }) => {
+    // name is in both parameters: the exclusion must win.
     const r = await get(ref, `${ROOT}?fields[root]=id,name&fields_except[root]=name`, { token });
     return r.status === 200 && 'name' in (r.body.category as Json);
   },

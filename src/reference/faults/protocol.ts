@@ -39,9 +39,10 @@ export const PROTOCOL_FAULTS = {
     requirement: 'VER-10',
     description: 'A requested minor version that is not served (3.3) falls back to the oldest version instead of the previous one.',
   },
-  'fields-except-ignored-with-fields': {
+  'fields-except-applied-before-fields': {
     requirement: 'FIELDS-4',
-    description: 'When fields[t] and fields_except[t] name the same target, the exclusion is dropped and only the inclusion is applied.',
+    description:
+      'fields_except[t] is applied before fields[t], and the inclusion then picks its fields from the complete object, so a field named in both parameters stays.',
   },
   'embedded-trimmed-by-root-fieldset': {
     requirement: 'FIELDS-5',
