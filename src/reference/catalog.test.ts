@@ -407,11 +407,15 @@ describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
       const [maker, makerCount] = Object.entries(af.manufacturers as Record<string, number>)[0]!;
       const both = (await api(`/categories/${rich.id}/skus?per=100&shop_ids[]=${shop}&manufacturer_ids[]=${maker}`)).body.meta.pagination.total_results;
       expect(both).toBeLessThanOrEqual(Math.min(shopCount, makerCount));
-      // Before 3.2.1 those parameters are not there: ignored, and not offered.
-      const old = await api(`/categories/${rich.id}/skus?per=100&shop_ids[]=${shop}&distance=999&include_meta[]=available_filters`, { version: '3.1' });
-      expect(old.status).toBe(200);
-      expect(old.body.meta.pagination.total_results).toBe(skus.length);
-      expect(sorted(Object.keys(old.body.meta.available_filters))).toEqual(['filters', 'manufacturers']);
+      // Before 3.2.1 those parameters are ignored; available_filters still has all five keys
+      // (the spec gives them without a version), counted over the result they did not narrow.
+      for (const version of ['3.0', '3.1']) {
+        const old = await api(`/categories/${rich.id}/skus?per=100&shop_ids[]=${shop}&distance=999&availability=1&include_meta[]=available_filters`, { version });
+        expect(old.status).toBe(200);
+        expect(old.body.meta.pagination.total_results).toBe(skus.length);
+        expect(sorted(Object.keys(old.body.meta.available_filters)), version).toEqual(['availabilities', 'distances', 'filters', 'manufacturers', 'shops']);
+        expect(old.body.meta.available_filters, version).toEqual(af);
+      }
     });
 
     it("distance measures from the requester's personalization, as the product lists' distance filter does", async () => {
@@ -446,8 +450,11 @@ describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
       const some = await api(`/categories/${rich.id}/skus?include_meta=applied_filters,available_filters&q=%20x%20&manufacturer_ids[]=${maker}&manufacturer_ids[]=${maker}&distance=1`);
       expect(some.body.meta.applied_filters).toEqual({ q: 'x', manufacturer_ids: [maker], filter_ids: [], shop_ids: [], distance: 1, availability: null });
       expect(some.body.meta.available_filters).toBeDefined();
-      const old = await api(`/categories/${rich.id}/skus?include_meta[]=applied_filters&shop_ids[]=1`, { version: '3.1' });
-      expect(old.body.meta.applied_filters).toEqual({ q: null, manufacturer_ids: [], filter_ids: [] });
+      // Every key in every version; before 3.2.1 shop_ids, distance and availability are ignored.
+      for (const version of ['3.0', '3.1']) {
+        const old = await api(`/categories/${rich.id}/skus?include_meta[]=applied_filters&shop_ids[]=1&distance=1&availability=1&manufacturer_ids[]=${maker}`, { version });
+        expect(old.body.meta.applied_filters, version).toEqual({ q: null, manufacturer_ids: [maker], filter_ids: [], shop_ids: [], distance: null, availability: null });
+      }
       expectError(await api(`/categories/${rich.id}/skus?include_meta[]=filters`), 400, 'InvalidParameter', 'include_meta');
     });
   });

@@ -24,6 +24,13 @@ function ds(name: DatasetName): Dataset {
   return d;
 }
 
+/** Great-circle distance in km. */
+function km(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const r = Math.PI / 180;
+  const h = Math.sin(((b.lat - a.lat) * r) / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lng - a.lng) * r) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
 /** The dataset without its nextId closure (functions never compare equal). */
 function plain(d: Dataset): Omit<Dataset, 'nextId'> {
   const { nextId: _nextId, ...rest } = d;
@@ -406,6 +413,8 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
       expect(unstructured.length).toBeGreaterThan(0);
       expect(locs.some((l) => l.format === 'structured')).toBe(true);
       for (const l of unstructured) {
+        // The record keeps an address id (the model needs one); the API shows every field of an
+        // unstructured address as null, id included (serializers/shop.ts).
         const { id, ...rest } = l.address;
         expect(typeof id).toBe('number');
         expect(Object.values(rest).every((v) => v === null)).toBe(true);
@@ -471,6 +480,26 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
       const p = d.personalization.get(demo)!;
       expect(p.location.type).toBe('address');
       expect(addresses.map((a) => a.id)).toContain(p.location.address_id);
+    });
+
+    it('regions lie apart on the map; structured locations name the region they lie in; the demo user\'s addresses are in regions far apart', () => {
+      const centres = d.regionCentres;
+      expect(Object.keys(centres).sort()).toEqual(Object.keys(d.regions).sort());
+      const names = Object.keys(centres);
+      for (const [i, x] of names.entries()) for (const y of names.slice(i + 1)) expect(km(centres[x]!, centres[y]!), `${x} - ${y}`).toBeGreaterThan(80);
+      const nearest = (lat: number, lng: number): string => names.reduce((a, b) => (km(centres[b]!, { lat, lng }) < km(centres[a]!, { lat, lng }) ? b : a));
+      for (const l of d.locations.values()) {
+        if (l.format === 'structured') expect(l.address.region).toBe(nearest(Number(l.lat), Number(l.lng)));
+      }
+      const addresses = [...d.addresses.values()].filter((a) => a.userId === demo);
+      expect(addresses.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(addresses.map((a) => a.region)).size).toBe(addresses.length);
+      for (const [i, a] of addresses.entries()) {
+        if (a.lat !== null && a.lng !== null) expect(km({ lat: Number(a.lat), lng: Number(a.lng) }, centres[a.region]!)).toBeLessThan(25);
+        for (const b of addresses.slice(i + 1)) expect(km(centres[a.region]!, centres[b.region]!)).toBeGreaterThan(100);
+      }
+      // The addresses without coordinates are geocoded when chosen (routes/personalization.ts).
+      expect(addresses.some((a) => a.lat === null) && addresses.some((a) => a.lat !== null)).toBe(true);
     });
 
     it('saved orders of the demo user, with line items missing from the catalogue', () => {

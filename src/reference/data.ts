@@ -20,7 +20,7 @@
 //
 // Rough sizes (default / alt; for reasoning, never for tests): 40/33 manufacturers, 32/28
 // shops, ~100 locations (one shop with 28/27), ~150/~135 shop reviews (one shop with 31/28),
-// ~240/~210 SKUs (the big leaf "Smartphones"/"Coffee" with 32/29), ~890/~700 products (one
+// ~240/~210 SKUs (the big leaf "Smartphones"/"Coffee" with 32/29), ~790/~710 products (one
 // SKU with 34/30), 44/38 users, ~335/~275 SKU reviews (one SKU with 34/27), 32/29
 // notifications and 40/38 favorites (7 lists) of the demo user.
 //
@@ -68,6 +68,8 @@ import {
   makeSpecGroups,
   makeSpecifications,
   centreOf,
+  regionCentres,
+  type Point,
   TOO_NEW_DAYS,
 } from './data/catalog.ts';
 import {
@@ -89,6 +91,8 @@ import {
 } from './data/people.ts';
 
 export { TOO_NEW_DAYS, PAYMENT_METHODS } from './data/catalog.ts';
+export type { Point } from './data/catalog.ts';
+export { geocodeAddress, type GeocodeInput } from './data/people.ts';
 export { FLAG_REASONS, SKU_EMBED_ETYPES, sentimentsFromAnswers } from './data/people.ts';
 export { prng } from './data/context.ts';
 export type { DatasetName, IdKind } from './data/context.ts';
@@ -149,6 +153,11 @@ export interface Dataset {
   readonly flagReasons: readonly FlagReason[];
   /** Region name -> region id (address form). */
   readonly regions: Readonly<Record<string, number>>;
+  /**
+   * Region name -> where the region lies (data/catalog.ts regionCentres): the geocoder places an
+   * address near its region's point; the regions tile the map, so regions lie far apart.
+   */
+  readonly regionCentres: Readonly<Record<string, Point>>;
   /** Avatar preset URIs (GET /user/avatars); the file name is the last path segment. */
   readonly avatars: readonly string[];
   /** Newest first. */
@@ -329,7 +338,8 @@ function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: rea
   applyUserStats(users, skuReviews, shopReviews);
 
   const centre = centreOf(ctx);
-  const addresses = makeAddresses(ctx, users, demoUserId, centre);
+  const centres = regionCentres(ctx);
+  const addresses = makeAddresses(ctx, users, demoUserId, centre, centres);
   const personalization = makePersonalization(ctx, addresses, users, demoUserId, centre);
   const savedOrders = makeSavedOrders(ctx, products, skus, shops, users, demoUserId);
   const tooNew = [...skus.values()].filter((s) => !s.future && s.addedAt > ctx.now - TOO_NEW_DAYS * DAY_MS).map((s) => s.id);
@@ -374,6 +384,7 @@ function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: rea
     reviewQuestions,
     flagReasons: FLAG_REASONS,
     regions,
+    regionCentres: centres,
     avatars,
     savedOrders,
     demoUserId,

@@ -149,7 +149,7 @@ describe.each(['default', 'alt'] as const)('shops (%s dataset)', (dataset) => {
     expect(bad.body.errors[0].code).toBe('InvalidParameter');
   });
 
-  it('lists locations with embed=address; unstructured addresses have only the id', () => {
+  it('lists locations with embed=address; every field of an unstructured address, id included, is null', () => {
     let structured = 0;
     let unstructured = 0;
     for (const s of shops) {
@@ -160,13 +160,13 @@ describe.each(['default', 'alt'] as const)('shops (%s dataset)', (dataset) => {
         for (const f of ['full_address', 'lat', 'lng', 'info']) expect(typeof l[f]).toBe('string');
         for (const p of l.phones) expect(typeof p).toBe('string');
         expect(Object.keys(l.address).sort()).toEqual(ADDRESS_FIELDS);
-        expect(Number.isInteger(l.address.id)).toBe(true);
         const rest = ADDRESS_FIELDS.filter((f) => f !== 'id').map((f) => l.address[f]);
         if (l.format === 'unstructured') {
           unstructured += 1;
-          expect(rest).toEqual(rest.map(() => null));
+          expect(l.address).toEqual(Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])));
         } else {
           structured += 1;
+          expect(Number.isInteger(l.address.id)).toBe(true);
           expect(rest.some((v) => typeof v === 'string')).toBe(true);
         }
       }
@@ -188,17 +188,23 @@ describe.each(['default', 'alt'] as const)('shops (%s dataset)', (dataset) => {
       return rest;
     };
     expect(r.body.locations).toEqual(all.slice(0, 25).map(strip));
+    // An unstructured location links no address: address_id null and nothing in addresses; [] ids.
+    expect(all.some((l) => l.format === 'unstructured') && all.some((l) => l.format === 'structured')).toBe(true);
+    const parsed = all.filter((l) => l.format === 'structured');
     const inc = await get(ref, `/shops/${big.id}/locations?include=address&per=100`, { token });
-    expect(inc.body.locations.map((l: Json) => l.address_id)).toEqual(all.map((l) => l.address.id));
-    expect(inc.body.addresses).toEqual(all.map((l) => l.address));
+    expect(inc.body.locations.map((l: Json) => l.address_id)).toEqual(all.map((l) => (l.format === 'structured' ? l.address.id : null)));
+    expect(inc.body.addresses).toEqual(parsed.map((l) => l.address));
     const idsOnly = await get(ref, `/shops/${big.id}/locations?embed_ids=address&per=100`, { token });
-    expect(idsOnly.body.locations.map((l: Json) => l.address_ids)).toEqual(all.map((l) => [l.address.id]));
+    expect(idsOnly.body.locations.map((l: Json) => l.address_ids)).toEqual(all.map((l) => (l.format === 'structured' ? [l.address.id] : [])));
     expect((await get(ref, `/shops/${big.id}/locations?embed=shop`, { token })).status).toBe(400);
   });
 
   it('GET /shops/:shop_id/locations/:id returns a location of that shop only', async () => {
     const withLocs = shops.filter((s) => locations.get(s.id)!.length > 0);
-    const [a, b] = withLocs;
+    // A shop with both formats (the fewest locations, to keep the requests few), and another shop.
+    const mixed = (s: Json): boolean => new Set(locations.get(s.id)!.map((l) => l.format)).size === 2;
+    const a = withLocs.filter(mixed).reduce((x, y) => (locations.get(y.id)!.length < locations.get(x.id)!.length ? y : x));
+    const b = withLocs.find((s) => s !== a);
     for (const l of locations.get(a!.id)!) {
       const r = await get(ref, `/shops/${a!.id}/locations/${l.id}?embed=address`, { token });
       expect(r.status).toBe(200);
@@ -206,7 +212,10 @@ describe.each(['default', 'alt'] as const)('shops (%s dataset)', (dataset) => {
       const plain = await get(ref, `/shops/${a!.id}/locations/${l.id}`, { token });
       expect('address' in plain.body.location).toBe(false);
       const inc = await get(ref, `/shops/${a!.id}/locations/${l.id}?include=address`, { token });
-      expect(inc.body.addresses).toEqual([l.address]);
+      expect(inc.body.location.address_id).toBe(l.address.id);
+      expect(inc.body.addresses).toEqual(l.format === 'structured' ? [l.address] : []);
+      const idsOnly = await get(ref, `/shops/${a!.id}/locations/${l.id}?embed_ids=address`, { token });
+      expect(idsOnly.body.location.address_ids).toEqual(l.format === 'structured' ? [l.address.id] : []);
     }
     const foreign = locations.get(b!.id)![0]!;
     const r = await get(ref, `/shops/${a!.id}/locations/${foreign.id}`, { token });

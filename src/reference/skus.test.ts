@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReference } from './server.ts';
-import { allSkus, get, ids, makeClock, parseLink, SHOP_FIELDS, sorted, startWithToken, userTokens } from './testkit.ts';
+import { allSkus, call, get, ids, makeClock, parseLink, SHOP_FIELDS, sorted, startServer, startWithToken, userTokens } from './testkit.ts';
 
 type Json = Record<string, any>;
 
@@ -31,6 +31,17 @@ function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): nu
   const r = Math.PI / 180;
   const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lng2 - lng1) * r) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(a));
+}
+
+/**
+ * The reference's blp distance surcharge (docs/reference-choices.md), in cents, for a shop with
+ * `locations` seen from `here`: by the nearest location, up to 25 km 0, up to 75 km 1.00, up to
+ * 150 km 2.00, up to 250 km 3.50, farther 5.00; no location: 0.
+ */
+function surchargeCents(here: Json, locations: readonly Json[]): number {
+  if (locations.length === 0) return 0;
+  const km = Math.min(...locations.map((l) => haversineKm(Number(here.lat), Number(here.lng), Number(l.lat), Number(l.lng))));
+  return km <= 25 ? 0 : km <= 75 ? 100 : km <= 150 ? 200 : km <= 250 ? 350 : 500;
 }
 
 function expectPersonalization(p: Json): void {
@@ -336,19 +347,18 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
     expect((await get(ref, `/skus/${s.id}/product_cards?order_by=x`, { token })).status).toBe(400);
   });
 
-  it('computes shipping from expenses, free shipping, or the shop cost plus a surcharge for far shops', async () => {
+  it('computes shipping from expenses, free shipping, or the shop cost plus a surcharge by distance band', async () => {
     const big = withProducts().reduce((a, b) => (products.get(b.id)!.length > products.get(a.id)!.length ? b : a));
     const here = (await get(ref, `/skus/${big.id}/products`, { token })).body.meta.personalization.location;
     const base = new Map<number, Set<number>>();
     const shops = new Map<number, Json>();
-    const far = new Map<number, boolean>();
+    const surcharge = new Map<number, number>();
     for (const s of withProducts()) {
       for (const p of products.get(s.id)!) {
         if (p.expenses !== null) continue;
         if (!shops.has(p.shop_id)) {
           shops.set(p.shop_id, (await get(ref, `/shops/${p.shop_id}`, { token })).body.shop);
-          const locs = (await get(ref, `/shops/${p.shop_id}/locations?per=100`, { token })).body.locations as Json[];
-          far.set(p.shop_id, locs.length > 0 && locs.every((l) => haversineKm(Number(here.lat), Number(here.lng), Number(l.lat), Number(l.lng)) > 150));
+          surcharge.set(p.shop_id, surchargeCents(here, (await get(ref, `/shops/${p.shop_id}/locations?per=100`, { token })).body.locations));
         }
         const shop = shops.get(p.shop_id)!;
         const free = shop.shipping.free || (shop.shipping.free_from !== null && p.price >= shop.shipping.free_from);
@@ -357,7 +367,7 @@ describe.each(['default', 'alt'] as const)('product lists (%s dataset)', (datase
           continue;
         }
         const set = base.get(p.shop_id) ?? new Set<number>();
-        set.add(cents(p.blp.shipping_cost) - (far.get(p.shop_id) ? 250 : 0));
+        set.add(cents(p.blp.shipping_cost) - surcharge.get(p.shop_id)!);
         base.set(p.shop_id, set);
       }
     }
@@ -492,6 +502,86 @@ describe('user personalization in product lists', () => {
       expect(app.body.meta.personalization).not.toEqual(mine);
       const one = await get(ref, `/products/${r.body.products[0].id}`, { token: user });
       expect(one.body.meta.personalization).toEqual(mine);
+    } finally {
+      await ref.close();
+    }
+  });
+});
+
+describe.each(['default', 'alt'] as const)('blp follows the personalization (%s dataset)', (dataset) => {
+  it("moving the personalization between the demo user's addresses changes blp of many products; an application token's blp stays", async () => {
+    const { ref, app, user } = await startServer({ dataset, basePath: '/api' }, 'public');
+    try {
+      const skus = (await allSkus(ref, app)).filter((s) => !s.future && s.shop_count > 0);
+      const productsOf = async (token: string): Promise<Json[]> =>
+        (await Promise.all(skus.map((s) => get(ref, `/skus/${s.id}/products?per=100`, { token })))).flatMap((r) => r.body.products as Json[]);
+      const blpOf = (list: readonly Json[]): Map<number, Json> => new Map(list.map((p) => [p.id as number, p.blp as Json]));
+      const appBefore = blpOf(await productsOf(app));
+
+      const addresses = (await call(ref, 'GET', '/user/addresses', { token: user })).body.addresses as Json[];
+      expect(addresses.length).toBeGreaterThanOrEqual(2);
+      const places: { location: Json; list: Json[] }[] = [];
+      for (const a of addresses) {
+        const put = await call(ref, 'PUT', '/personalization', { token: user, body: { personalization: { location: { address_id: a.id } } } });
+        expect(put.status, put.text).toBe(200);
+        places.push({ location: put.body.personalization.location, list: await productsOf(user) });
+      }
+      // The addresses lie far apart (different regions).
+      expect(new Set(addresses.map((a) => a.region)).size).toBe(addresses.length);
+      for (const [i, x] of places.entries()) {
+        for (const y of places.slice(i + 1)) {
+          expect(haversineKm(Number(x.location.lat), Number(x.location.lng), Number(y.location.lat), Number(y.location.lng))).toBeGreaterThan(100);
+        }
+      }
+      // Every switch changes shipping_cost and final_price of a good share of the products (a third
+      // to a half of them are priced by the shop's rules, neither an exact cost nor free shipping;
+      // final_price is null where the shop does not take the payment method);
+      // only shipping moves (payment_method_cost stays, final_price moves with shipping_cost).
+      for (const [i, x] of places.entries()) {
+        const from = blpOf(x.list);
+        const to = blpOf(places[(i + 1) % places.length]!.list);
+        expect([...to.keys()].sort()).toEqual([...from.keys()].sort());
+        let shipping = 0;
+        let final = 0;
+        for (const [id, b] of from) {
+          const c = to.get(id)!;
+          if (c.shipping_cost !== b.shipping_cost) shipping += 1;
+          if (c.final_price !== b.final_price) final += 1;
+          expect(c.payment_method_cost).toBe(b.payment_method_cost);
+          if (b.final_price !== null) expect(cents(c.final_price) - cents(b.final_price)).toBe(cents(c.shipping_cost) - cents(b.shipping_cost));
+        }
+        expect(shipping / from.size, `${x.location.label}: shipping_cost changed for ${shipping} of ${from.size}`).toBeGreaterThan(0.2);
+        expect(final / from.size, `${x.location.label}: final_price changed for ${final} of ${from.size}`).toBeGreaterThan(0.12);
+      }
+      // One rule at every place: per shop, the shipping of products priced by the shop's rules is
+      // one base cost plus the distance band's surcharge.
+      const shopIds = [...new Set(places[0]!.list.map((p) => p.shop_id as number))];
+      const shops = new Map<number, Json>();
+      const locations = new Map<number, Json[]>();
+      await Promise.all(
+        shopIds.map(async (id) => {
+          shops.set(id, (await get(ref, `/shops/${id}`, { token: app })).body.shop);
+          locations.set(id, (await get(ref, `/shops/${id}/locations?per=100`, { token: app })).body.locations);
+        }),
+      );
+      const base = new Map<number, Set<number>>();
+      const bands = new Set<number>();
+      for (const { location, list } of places) {
+        for (const p of list) {
+          const shop = shops.get(p.shop_id)!;
+          if (p.expenses !== null || shop.shipping.free || (shop.shipping.free_from !== null && p.price >= shop.shipping.free_from)) continue;
+          const extra = surchargeCents(location, locations.get(p.shop_id)!);
+          bands.add(extra);
+          base.set(p.shop_id, (base.get(p.shop_id) ?? new Set<number>()).add(cents(p.blp.shipping_cost) - extra));
+        }
+      }
+      for (const [shopId, set] of base) expect(set.size, `shop ${shopId}`).toBe(1);
+      expect(bands.size).toBeGreaterThan(2);
+
+      // Back at the first address, the first blp again; the application token's blp never moved.
+      await call(ref, 'PUT', '/personalization', { token: user, body: { personalization: { location: { address_id: addresses[0]!.id } } } });
+      expect(blpOf(await productsOf(user))).toEqual(blpOf(places[0]!.list));
+      expect(blpOf(await productsOf(app))).toEqual(appBefore);
     } finally {
       await ref.close();
     }

@@ -28,6 +28,13 @@ const USER_FIELDS = [
 const FROM_320 = ['created_at', 'email', 'birthyear', 'mobile', 'stats', 'email_notifications'];
 const ADDRESS_FIELDS = ['id', 'label', 'first_name', 'last_name', 'street_name', 'street_number', 'city', 'zip', 'region', 'phone', 'mobile', 'lng', 'lat'];
 
+/** Great-circle distance in km between two [lat, lng] points. */
+function kmBetween([lat1, lng1]: [number, number], [lat2, lng2]: [number, number]): number {
+  const r = Math.PI / 180;
+  const h = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lng2 - lng1) * r) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
 const JPEG_B64 = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]).toString('base64');
 const GIF_B64 = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([1, 0, 1, 0, 0, 0, 0, 0x3b])]).toString('base64');
 
@@ -299,6 +306,31 @@ describe.each(SETUPS)('user area (%s)', (_name, options) => {
       expect((await as('GET', '/user/addresses')).body.addresses.map((x: { id: number }) => x.id)).not.toContain(a.id);
       expectError(await as('DELETE', `/user/addresses/${a.id}`), 404, 'RecordNotFound');
       expectError(await as('PUT', `/user/addresses/${a.id}`, { body: { city: 'Gone' } }), 404, 'RecordNotFound');
+    });
+
+    it('geocodes by region: addresses of one region lie close together, of another region far away', async () => {
+      const point = (a: Record<string, any>): [number, number] => [Number(a['lat']), Number(a['lng'])];
+      const made: Record<string, any>[] = [];
+      for (const id of Object.values(regions)) {
+        for (const street_number of ['1', '99']) {
+          const r = await as('POST', '/user/addresses', { body: validAddress({ region_id: id, street_number }) });
+          expect(r.status, r.text).toBe(201);
+          made.push(r.body.address);
+        }
+      }
+      for (const [i, a] of made.entries()) {
+        for (const b of made.slice(i + 1)) {
+          const km = kmBetween(point(a), point(b));
+          if (a['region'] === b['region']) expect(km, `${a['region']}`).toBeLessThan(40);
+          else expect(km, `${a['region']} - ${b['region']}`).toBeGreaterThan(60);
+        }
+      }
+      // Moving an address to another region moves its point there.
+      const [first, second] = made;
+      const moved = (await as('PUT', `/user/addresses/${first!['id']}`, { body: { region_id: regions[made.at(-1)!['region']] } })).body.address;
+      expect(kmBetween(point(moved), point(made.at(-1)!))).toBeLessThan(40);
+      expect(kmBetween(point(moved), point(second!))).toBeGreaterThan(60);
+      for (const a of made) expect((await as('DELETE', `/user/addresses/${a['id']}`)).status).toBe(204);
     });
 
     it('accepts a string zip and a region_id digit string', async () => {

@@ -38,7 +38,7 @@ export interface Catalog {
   /** The shop with more than 25 locations. */
   bigLocationShopId: number;
   /** Centre of the dataset's map (the demo user's home is near it). */
-  centre: { lat: number; lng: number };
+  centre: Point;
 }
 
 export function makeManufacturers(ctx: GenContext): Map<number, ManufacturerRecord> {
@@ -147,18 +147,73 @@ export function makeShops(ctx: GenContext): Map<number, ShopRecord> {
   return out;
 }
 
-export function centreOf(ctx: GenContext): { lat: number; lng: number } {
+export interface Point {
+  lat: number;
+  lng: number;
+}
+
+export function centreOf(ctx: GenContext): Point {
   return ctx.name === 'default' ? { lat: 52.2, lng: -1.5 } : { lat: 43.8, lng: 11.2 };
+}
+
+/** Half the height and half the width (degrees) of the map area the shop locations cover. */
+const HALF_LAT = 1.5;
+const HALF_LNG = 2;
+
+/**
+ * Where each region lies: the regions tile the map area as a grid (as many rows as columns, or
+ * one fewer), in the fixture's order from the north-west corner, row by row southwards; a
+ * region's point is the centre of its cell. Shop locations take the region of the nearest
+ * point; addresses are geocoded near their region's point (data/people.ts geocodeAddress), so
+ * addresses in different regions lie far apart (a cell is about 100 km across).
+ */
+export function regionCentres(ctx: GenContext): Record<string, Point> {
+  const centre = centreOf(ctx);
+  const names = ctx.names.regions;
+  const cols = Math.ceil(Math.sqrt(names.length));
+  const rows = Math.ceil(names.length / cols);
+  const out: Record<string, Point> = {};
+  names.forEach((name, i) => {
+    const row = Math.floor(i / cols);
+    const col = i % cols;
+    out[name] = {
+      lat: round6(centre.lat + HALF_LAT - ((row + 0.5) * 2 * HALF_LAT) / rows),
+      lng: round6(centre.lng - HALF_LNG + ((col + 0.5) * 2 * HALF_LNG) / cols),
+    };
+  });
+  return out;
+}
+
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+/** The region whose point is nearest to (lat, lng) (equirectangular distance; ties: fixture order). */
+export function nearestRegion(centres: Readonly<Record<string, Point>>, lat: number, lng: number): string {
+  const k = Math.cos((lat * Math.PI) / 180);
+  let best = '';
+  let bestD = Infinity;
+  for (const [name, c] of Object.entries(centres)) {
+    const d = (c.lat - lat) ** 2 + ((c.lng - lng) * k) ** 2;
+    if (d < bestD) {
+      best = name;
+      bestD = d;
+    }
+  }
+  return best;
 }
 
 /**
  * 1-4 locations per shop, and more than 25 for one shop (pagination). The first location of a
  * shop is its headquarter; about a third are unstructured (free-text address, every address
- * field but id null).
+ * field but id null: the record keeps an address id because the model needs one, but the API
+ * shows none, see serializers/shop.ts). A structured address's region is the region the
+ * location lies in.
  */
 export function makeLocations(ctx: GenContext, shops: ReadonlyMap<number, ShopRecord>): { locations: Map<number, LocationRecord>; bigShopId: number } {
   const rnd = ctx.stream('locations');
   const centre = centreOf(ctx);
+  const centres = regionCentres(ctx);
   const out = new Map<number, LocationRecord>();
   const shopList = [...shops.values()];
   const bigShop = shopList[ctx.name === 'default' ? 4 : 7]!;
@@ -169,13 +224,15 @@ export function makeLocations(ctx: GenContext, shops: ReadonlyMap<number, ShopRe
       const addressId = ctx.ids.next('location_address');
       // Unstructured on every third location after the first: each shop with 2+ has a mix.
       const structured = i % 3 !== 2;
-      const lat = centre.lat + (rnd.next() - 0.5) * 3;
-      const lng = centre.lng + (rnd.next() - 0.5) * 4;
+      const lat = centre.lat + (rnd.next() - 0.5) * 2 * HALF_LAT;
+      const lng = centre.lng + (rnd.next() - 0.5) * 2 * HALF_LNG;
       const city = rnd.pick(ctx.names.cities);
       const street = rnd.pick(ctx.names.streets);
       const number = String(rnd.int(1, 250));
       const postcode = ctx.name === 'default' ? `${city.slice(0, 2).toUpperCase()}${rnd.int(1, 20)} ${rnd.int(1, 9)}${String.fromCharCode(65 + rnd.int(0, 25))}${String.fromCharCode(65 + rnd.int(0, 25))}` : String(rnd.int(10000, 99999));
-      const region = rnd.pick(ctx.names.regions);
+      // The region the location lies in (the draw keeps the later draws of the stream as they were).
+      rnd.next();
+      const region = nearestRegion(centres, lat, lng);
       out.set(id, {
         id,
         headquarter: i === 0,
@@ -370,7 +427,9 @@ export function makeProducts(
         availability: availabilityText(days),
         click_url: ctx.url('click', `/r/${id}?shop=${shop.id}`),
         shop_uid: String(uid),
-        expenses: rnd.chance(0.4) ? null : rnd.money(0, 9.9),
+        // About a third of the offers carry an exact shipping cost; the others are priced by the
+        // shop's rules and the distance (blp, serializers/product.ts).
+        expenses: rnd.chance(0.65) ? null : rnd.money(0, 9.9),
         web_uri: ctx.url('', `/offers/${id}`),
         sizes,
         price: round2(base * (0.85 + rnd.next() * 0.35)),

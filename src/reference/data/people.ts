@@ -24,7 +24,9 @@ import type {
   UserRecord,
   VoteRecord,
 } from '../model.ts';
+import { createHash } from 'node:crypto';
 import type { CategoryRecord } from '../data.ts';
+import { nearestRegion, type Point } from './catalog.ts';
 import { DAY_MS, numberInOrder, round2, slug, ts, type GenContext, type Rnd } from './context.ts';
 
 export const FLAG_REASONS: readonly FlagReason[] = Object.freeze([
@@ -305,19 +307,51 @@ export function applyUserStats(
   for (const r of shopReviews.values()) users.get(r.user_id)!.stats.shop_review_count += 1;
 }
 
-/** Three addresses for the demo user (the first near the map centre), one for some others. */
+/** The address fields the geocoder reads. */
+export type GeocodeInput = Pick<AddressRecord, 'region' | 'city' | 'zip' | 'street_name' | 'street_number'>;
+
+/**
+ * The simulated geocoder: a deterministic point (6 decimals) within about 20 km of the address's
+ * region point (data/catalog.ts regionCentres), varying with the street, number, zip and city;
+ * `fallback` stands in for the region point when the region has none. Used for the generated
+ * addresses and for those created or moved by requests (routes/user.ts).
+ */
+export function geocodeAddress(centres: Readonly<Record<string, Point>>, a: GeocodeInput, fallback: Point): { lat: string; lng: string } {
+  const anchor = centres[a.region] ?? fallback;
+  const h = createHash('sha256').update([a.region, a.city, a.zip, a.street_name, a.street_number].join('|')).digest();
+  const offset = (i: number, span: number): number => (h.readUInt16BE(i) / 0xffff - 0.5) * span;
+  return { lat: (anchor.lat + offset(0, 0.25)).toFixed(6), lng: (anchor.lng + offset(2, 0.35)).toFixed(6) };
+}
+
+function kmBetween(a: Point, b: Point): number {
+  const k = Math.cos((((a.lat + b.lat) / 2) * Math.PI) / 180);
+  return 111.2 * Math.hypot(a.lat - b.lat, (a.lng - b.lng) * k);
+}
+
+/** The region whose point is farthest from `from` (ties: fixture order). */
+function farthestRegion(centres: Readonly<Record<string, Point>>, from: Point): string {
+  return Object.entries(centres).reduce((best, cur) => (kmBetween(cur[1], from) > kmBetween(best[1], from) ? cur : best))[0];
+}
+
+/**
+ * Three addresses for the demo user, in regions far apart, so that moving the personalization
+ * between them changes blp: Home in the region at the map centre, Work in the region farthest
+ * from it (a corner of the map), Parents in the region farthest from Work (the opposite side;
+ * no coordinates until geocoded). One address each for some other users, in a random region.
+ */
 export function makeAddresses(
   ctx: GenContext,
   users: ReadonlyMap<number, UserRecord>,
   demoUserId: number,
-  centre: { lat: number; lng: number },
+  centre: Point,
+  centres: Readonly<Record<string, Point>>,
 ): Map<number, AddressRecord> {
   const rnd = ctx.stream('addresses');
   const out = new Map<number, AddressRecord>();
   const demo = ctx.names.demoUser;
-  const add = (userId: number, label: string, first: string, last: string, coords: boolean): void => {
+  const add = (userId: number, label: string, first: string, last: string, region: string, coords: boolean): void => {
     const id = ctx.ids.next('address');
-    out.set(id, {
+    const base = {
       id,
       label,
       first_name: first,
@@ -326,19 +360,22 @@ export function makeAddresses(
       street_number: String(rnd.int(1, 180)),
       city: rnd.pick(ctx.names.cities),
       zip: ctx.name === 'default' ? `${rnd.int(10, 99)}${rnd.int(100, 999)}` : String(rnd.int(10000, 99999)),
-      region: rnd.pick(ctx.names.regions),
+      region,
       phone: rnd.chance(0.5) ? `+${rnd.int(30, 49)} ${rnd.int(10, 99)} ${rnd.int(100000, 999999)}` : null,
       mobile: rnd.chance(0.6) ? `+${rnd.int(30, 49)} ${rnd.int(300, 399)} ${rnd.int(1000000, 9999999)}` : null,
-      lat: coords ? (centre.lat + (rnd.next() - 0.5) * 0.2).toFixed(6) : null,
-      lng: coords ? (centre.lng + (rnd.next() - 0.5) * 0.2).toFixed(6) : null,
       userId,
-    });
+    };
+    const point = coords ? geocodeAddress(centres, base, centre) : null;
+    out.set(id, { ...base, lat: point?.lat ?? null, lng: point?.lng ?? null });
   };
-  add(demoUserId, 'Home', demo.firstName, demo.lastName, true);
-  add(demoUserId, 'Work', demo.firstName, demo.lastName, true);
-  add(demoUserId, 'Parents', demo.firstName, demo.lastName, false); // no coordinates: both null
+  const home = nearestRegion(centres, centre.lat, centre.lng);
+  const work = farthestRegion(centres, centres[home]!);
+  const parents = farthestRegion(centres, centres[work]!);
+  add(demoUserId, 'Home', demo.firstName, demo.lastName, home, true);
+  add(demoUserId, 'Work', demo.firstName, demo.lastName, work, true);
+  add(demoUserId, 'Parents', demo.firstName, demo.lastName, parents, false); // no coordinates: both null
   const others = [...users.values()].filter((u) => u.id !== demoUserId).slice(0, 8);
-  for (const u of others) add(u.id, 'Home', rnd.pick(ctx.names.firstNames), rnd.pick(ctx.names.lastNames), rnd.chance(0.7));
+  for (const u of others) add(u.id, 'Home', rnd.pick(ctx.names.firstNames), rnd.pick(ctx.names.lastNames), rnd.pick(ctx.names.regions), rnd.chance(0.7));
   return out;
 }
 
@@ -348,7 +385,7 @@ export function makePersonalization(
   addresses: ReadonlyMap<number, AddressRecord>,
   users: ReadonlyMap<number, UserRecord>,
   demoUserId: number,
-  centre: { lat: number; lng: number },
+  centre: Point,
 ): Map<number, PersonalizationRecord> {
   const out = new Map<number, PersonalizationRecord>();
   const home = [...addresses.values()].find((a) => a.userId === demoUserId && a.lat !== null)!;

@@ -93,7 +93,8 @@ export const PRODUCT_PROBES: ProbeTable = {
     for (const shop of await someShops(ref, token)) {
       const locs = (await get(ref, `/shops/${shop.id}/locations?embed=address&per=100`, { token })).body.locations as Json[];
       const loose = locs.find((l) => l.format === 'unstructured');
-      if (loose) return Object.entries(loose.address as Json).some(([k, v]) => k !== 'id' && v !== null);
+      // Every field of an unstructured location's address, id included, is null.
+      if (loose) return Object.values(loose.address as Json).some((v) => v !== null);
     }
     return false;
   },

@@ -43,10 +43,13 @@
 //     result (every filter applied, all pages): filters lists every filter of the category's
 //     filter groups, manufacturers and shops every manufacturer / shop of the category's SKUs,
 //     availabilities and distances every option, zero counts included; object keys are the ids
-//     as strings. Before 3.2.1 it has only filters and manufacturers.
+//     as strings. All five keys in every version (the spec names them without a version); before
+//     3.2.1 shop_ids, distance and availability filter nothing, so the counts are over the
+//     result without them.
 //   - applied_filters: {q (string or null), manufacturer_ids, filter_ids (arrays of integers),
 //     shop_ids (array), distance, availability (id or null)}, the values applied (duplicates
-//     removed); before 3.2.1 only q, manufacturer_ids and filter_ids.
+//     removed); all six keys in every version, before 3.2.1 shop_ids [] and distance and
+//     availability null (those parameters are ignored).
 //   - favorited: see serializers/sku.ts (user tokens, 3.1.0+).
 
 import type { CategoryRecord, Dataset } from '../data.ts';
@@ -472,7 +475,9 @@ function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuR
     filters: countMap(filterKeys, filterCounts),
     manufacturers: countMap([...new Set(all.map((s) => s.manufacturer_id))].sort((a, b) => a - b), manufacturerCounts),
   };
-  if (!versionAtLeast(ctx.version, '3.2.1')) return out;
+  // All five keys in every version (the spec gives them without a version); before 3.2.1 the
+  // shop, distance and availability filters are not applied, so these count the SKUs of a
+  // result those filters did not narrow.
   const shopKeys = [...new Set(all.flatMap((s) => (index.productsBySku.get(s.id) ?? []).map((p) => p.shop_id)))].sort((a, b) => a - b);
   const shopCounts = new Map<number, number>();
   for (const s of result) {
@@ -492,12 +497,16 @@ function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuR
   return out;
 }
 
-function appliedFilters(ctx: ApiContext, f: SkuFilters): Json {
-  const out: Json = { q: f.q, manufacturer_ids: f.manufacturerIds, filter_ids: f.filterIds };
-  if (versionAtLeast(ctx.version, '3.2.1')) {
-    Object.assign(out, { shop_ids: f.shopIds, distance: f.distance?.id ?? null, availability: f.availability?.id ?? null });
-  }
-  return out;
+/** Every key in every version: before 3.2.1 shop_ids, distance and availability are never applied ([], null, null). */
+function appliedFilters(f: SkuFilters): Json {
+  return {
+    q: f.q,
+    manufacturer_ids: f.manufacturerIds,
+    filter_ids: f.filterIds,
+    shop_ids: f.shopIds,
+    distance: f.distance?.id ?? null,
+    availability: f.availability?.id ?? null,
+  };
 }
 
 function categorySkus(ctx: ApiContext): ApiResult {
@@ -530,7 +539,7 @@ function categorySkus(ctx: ApiContext): ApiResult {
     order_by_methods: Object.fromEntries(methods.map((m) => [m, METHOD_LABELS[m]])),
   };
   if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result, filters);
-  if (includeMeta.includes('applied_filters')) meta['applied_filters'] = appliedFilters(ctx, filters);
+  if (includeMeta.includes('applied_filters')) meta['applied_filters'] = appliedFilters(filters);
   // The bug: favorited is left out, as on the other SKU listings.
   const favorited = !(ctx.fault === 'category-skus-favorited-missing');
   const favoritedIds = favoritedSkuIds(ctx);

@@ -13,15 +13,15 @@
 //   when there are reviews and both 0 when there are none. Another include_meta value is 400
 //   InvalidParameter. Shop reviews have no linked names.
 // - Locations: ordered by id, paginated. address is linked (embed, embed_ids, include) on the
-//   collection and on a single location. The address of an unstructured location has id and
-//   every other field null. A location of another shop under /shops/:shop_id/locations/:id is
+//   collection and on a single location. Every field of an unstructured location's address, id
+//   included, is null (so embed_ids gives [] and include gives address_id null). A location of another shop under /shops/:shop_id/locations/:id is
 //   404 RecordNotFound (Location), as is an unknown id.
 // - shipping.shipping_cost_enabled is sent from 3.1.1 on; review_score is rounded to 1 decimal.
 
 import type { LocationRecord, ShopRecord, ShopReviewRecord } from '../model.ts';
 import { recordNotFound } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
-import { serializeLocation, serializeLocationAddress, serializeShopReview, shopJson } from '../serializers/shop.ts';
+import { locationAddressId, serializeLocation, serializeLocationAddress, serializeShopReview, shopJson } from '../serializers/shop.ts';
 import { respondMany, respondOne, type Link } from '../shape.ts';
 import { findById, parameterMissing, parseId } from './params.ts';
 import { includeMeta } from './products.ts';
@@ -66,7 +66,7 @@ function addressLink(ctx: ApiContext): Link<LocationRecord> {
   return {
     name: 'address',
     plural: 'addresses',
-    idOf: (l) => l.address.id,
+    idOf: (l) => locationAddressId(l, ctx.fault),
     objectOf: (l) => serializeLocationAddress(l, ctx.fault),
   };
 }

@@ -26,8 +26,10 @@
 //   (a digit string is accepted); phone and mobile a string or null ("" means null). region (a
 //   name) is not an input; use region_id. A missing required field on create is 422 naming
 //   each missing field.
-// - lat/lng of a created or moved address come from a simulated geocoder: a deterministic point
-//   near the user's other addresses (or the personalization), never null.
+// - lat/lng of a created or moved address come from a simulated geocoder, never null: a
+//   deterministic point within about 20 km of its region's point (the regions tile the map, about
+//   100 km apart), so an address in another region lands far away; the generated addresses are
+//   placed the same way.
 // - Another user's address is 404 RecordNotFound, like an unknown id.
 // - Deleting the address the personalization points at keeps the personalization's label and
 //   coordinates but sets its address_id to null and its type to quick_address.
@@ -37,9 +39,11 @@
 //   401); the user's other access tokens and its refresh tokens stay valid.
 
 import { createHash } from 'node:crypto';
+import { geocodeAddress, type GeocodeInput } from '../data.ts';
 import { ApiError, recordNotFound } from '../http.ts';
 import type { AddressRecord, UserRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
+import { defaultPersonalization } from '../serializers/product.ts';
 import { serializeAddress, serializeSavedOrder, serializeUser } from '../serializers/user.ts';
 import { respondMany, respondOne } from '../shape.ts';
 import { parseId } from './params.ts';
@@ -219,36 +223,16 @@ function readAddress(ctx: ApiContext, partial: boolean): AddressInput {
   return out;
 }
 
-function parseCoordinate(v: string | null | undefined): number | null {
-  if (v === null || v === undefined) return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
-
 /**
- * The simulated geocoder: a deterministic point within about 25 km of the user's other
- * addresses (or of the personalization's location).
+ * The simulated geocoder (data/people.ts geocodeAddress): a deterministic point within about
+ * 20 km of the point of the address's region; regions lie about 100 km apart or more, so an
+ * address in another region lands elsewhere. (An address whose region has no point, which
+ * validation prevents, lands near the map centre.) The user does not matter; the parameter stays
+ * for the callers.
  */
-export function geocode(ctx: ApiContext, userId: number, a: Omit<AddressRecord, 'lat' | 'lng'>): { lat: string; lng: string } {
-  let anchor: { lat: number; lng: number } | null = null;
-  for (const other of ctx.data.addresses.values()) {
-    if (other.userId !== userId || other.id === a.id) continue;
-    const lat = parseCoordinate(other.lat);
-    const lng = parseCoordinate(other.lng);
-    if (lat !== null && lng !== null) {
-      anchor = { lat, lng };
-      break;
-    }
-  }
-  if (!anchor) {
-    const loc = ctx.data.personalization.get(userId)?.location;
-    const lat = parseCoordinate(loc?.lat);
-    const lng = parseCoordinate(loc?.lng);
-    anchor = lat !== null && lng !== null ? { lat, lng } : { lat: 37.9838, lng: 23.7275 };
-  }
-  const h = createHash('sha256').update([a.region, a.city, a.zip, a.street_name, a.street_number].join('|')).digest();
-  const off = (i: number) => (h.readUInt16BE(i) / 0xffff - 0.5) * 0.4;
-  return { lat: (anchor.lat + off(0)).toFixed(6), lng: (anchor.lng + off(2)).toFixed(6) };
+export function geocode(ctx: ApiContext, _userId: number, a: GeocodeInput): { lat: string; lng: string } {
+  const centre = defaultPersonalization(ctx.data).location;
+  return geocodeAddress(ctx.data.regionCentres, a, { lat: Number(centre.lat), lng: Number(centre.lng) });
 }
 
 function findOwnAddress(ctx: ApiContext): AddressRecord {

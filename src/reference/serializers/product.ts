@@ -5,9 +5,12 @@
 // application token or a user who has none):
 // - shipping_cost: the product's expenses when the shop set an exact cost; otherwise 0 when the
 //   shop ships free (shipping.free, or price >= shipping.free_from); otherwise the shop's
-//   shipping cost, plus a remote-delivery surcharge of REMOTE_SURCHARGE when the shop has
-//   locations and none of them is within REMOTE_KM km of the personalization's location.
-//   So changing the personalization's address can change blp.
+//   shipping cost plus a distance surcharge (SHIPPING_BANDS) by the distance in km from the
+//   personalization's location to the shop's nearest location: up to 25 km +0, up to 75 km
+//   +1.00, up to 150 km +2.00, up to 250 km +3.50, farther +5.00 (no surcharge when the
+//   distance is unknown: a shop without locations). So moving the personalization to an address
+//   in another region (the demo user's addresses lie in regions 100-300 km apart, see
+//   data/people.ts) changes blp of most products priced by the shop's rules.
 // - payment_method_cost: what the shop charges for the personalization's payment method; null
 //   when the shop does not offer that method.
 // - final_price: price + shipping_cost + payment_method_cost, rounded to cents; null when
@@ -61,8 +64,20 @@ export function defaultPersonalization(data: Dataset): PersonalizationRecord {
   return p;
 }
 
-export const REMOTE_KM = 150;
-export const REMOTE_SURCHARGE = 2.5;
+/** Shipping surcharge by distance: the first band whose upToKm (inclusive) the distance is within. */
+export const SHIPPING_BANDS: readonly { readonly upToKm: number; readonly surcharge: number }[] = Object.freeze([
+  { upToKm: 25, surcharge: 0 },
+  { upToKm: 75, surcharge: 1 },
+  { upToKm: 150, surcharge: 2 },
+  { upToKm: 250, surcharge: 3.5 },
+  { upToKm: Infinity, surcharge: 5 },
+]);
+
+/** The distance surcharge for a shop `km` away (null: distance unknown, no surcharge). */
+export function distanceSurcharge(km: number | null): number {
+  if (km === null) return 0;
+  return SHIPPING_BANDS.find((b) => km <= b.upToKm)?.surcharge ?? 0;
+}
 
 /** The personalization of the requester (userId null: application token). */
 export function personalizationOf(data: Dataset, userId: number | null): PersonalizationRecord {
@@ -89,7 +104,7 @@ function coordinate(s: string): number | null {
 
 /**
  * Distance in km from the personalization's location to the shop's nearest location: what the
- * distance filters (product lists and the category SKU listing) and the blp surcharge compare.
+ * distance filters (product lists and the category SKU listing) and the blp surcharge use.
  * null when the shop is unknown or has no location, or a coordinate does not parse.
  */
 export function shopDistanceKm(data: Dataset, shopId: number, p: PersonalizationRecord): number | null {
@@ -121,10 +136,7 @@ export function computeBlp(data: Dataset, product: ProductRecord, p: Personaliza
   if (product.expenses !== null) shipping = product.expenses;
   else if (!shop) shipping = 0;
   else if (shop.shipping.free || (shop.shipping.free_from !== null && product.price >= shop.shipping.free_from)) shipping = 0;
-  else {
-    const nearest = shopDistanceKm(data, shop.id, p);
-    shipping = shop.shippingCost + (nearest !== null && nearest > REMOTE_KM ? REMOTE_SURCHARGE : 0);
-  }
+  else shipping = shop.shippingCost + distanceSurcharge(shopDistanceKm(data, shop.id, p));
   shipping = round2(shipping);
   const cost = shop?.paymentMethodCost[p.payment_method.type];
   const payment = cost === undefined || cost === null ? null : round2(cost);

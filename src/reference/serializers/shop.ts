@@ -103,8 +103,19 @@ export function serializeLocation(l: LocationRecord, version: ApiVersion): Json 
 }
 
 /**
- * The embedded address of a location. For an unstructured location every field but id is null,
- * whatever the record holds (the address was never parsed into parts).
+ * The id of a location's address as the API shows it: null for an unstructured location (spec
+ * "Shop location": the address's fields, id included, are null when the format is
+ * unstructured), so embed_ids gives [] and include gives address_id null and adds nothing.
+ * Under the fault unstructured-address-fields-not-null the address is treated as parsed and
+ * keeps its id.
+ */
+export function locationAddressId(l: LocationRecord, fault: FaultName | null): number | null {
+  return l.format === 'unstructured' && fault !== 'unstructured-address-fields-not-null' ? null : l.address.id;
+}
+
+/**
+ * The embedded address of a location. For an unstructured location every field, id included,
+ * is null, whatever the record holds (the address was never parsed into parts).
  */
 export function serializeLocationAddress(l: LocationRecord, fault: FaultName | null): Json {
   const a: LocationAddress = l.address;
@@ -122,7 +133,7 @@ export function serializeLocationAddress(l: LocationRecord, fault: FaultName | n
         country: null,
       };
     }
-    return { id: a.id, street_number: null, street: null, postcode: null, city: null, region: null, country: null };
+    return { id: null, street_number: null, street: null, postcode: null, city: null, region: null, country: null };
   }
   return {
     id: a.id,
