@@ -439,7 +439,9 @@ export class AuthService {
     }
     const queryTokens = fault === 'token-in-query-ignored' ? [] : query.getAll('oauth_token');
     const both = headerToken !== undefined && queryTokens.length > 0;
-    if (both && fault !== 'both-token-placements-accepted') {
+    // The spec forbids clients to send both (Sending the token, 3) without saying how a server
+    // reacts, so no fault plays with this: refusing is the reference's choice.
+    if (both) {
       return {
         ok: false,
         status: 400,
@@ -450,8 +452,7 @@ export class AuthService {
     if (queryTokens.length > 1) {
       return { ok: false, status: 400, code: 'BadRequest', message: 'oauth_token was given more than once' };
     }
-    // The fault's server reads the query first and never looks at the header then.
-    const value = both && fault === 'both-token-placements-accepted' ? queryTokens[0] : (headerToken ?? queryTokens[0]);
+    const value = headerToken ?? queryTokens[0];
     if (value === undefined) {
       return unauthorized(
         otherScheme

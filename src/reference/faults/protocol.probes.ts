@@ -146,11 +146,6 @@ export const PROTOCOL_PROBES: ProbeTable = {
     return r.status === 200 && Object.keys(r.body.category as Json).length === 1;
   },
 
-  'both-token-placements-accepted': async (ref, { app: token }) => {
-    const r = await get(ref, `${ROOT}?oauth_token=${encodeURIComponent(token)}`, { token: 'not-a-token' });
-    return r.status === 200;
-  },
-
   'app-token-extra-scope': async (ref) => {
     const r = await tokenRequest(ref, 'public favorites');
     return r.status === 200 && String(r.body?.scope ?? '').split(' ').includes('favorites');

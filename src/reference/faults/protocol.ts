@@ -56,10 +56,6 @@ export const PROTOCOL_FAULTS = {
     requirement: 'CHG-5',
     description: 'Sparse fieldsets are applied to 3.0 requests although they arrived in 3.1.1.',
   },
-  'both-token-placements-accepted': {
-    requirement: 'SEND-3',
-    description: 'A request with a token both in the Authorization header and as oauth_token is served with the query token instead of being refused.',
-  },
   'app-token-extra-scope': {
     requirement: 'SCOPE-2',
     description: 'A client-credentials request for "public favorites" is granted both scopes instead of being refused.',
