@@ -52,7 +52,8 @@ export class SchemaRegistry {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
         const path = join(folder, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (entry.name.endsWith('.json')) {
+        // Files at the top of schemas/ are indexes (endpoints.json, openapi.json), not schemas.
+        else if (entry.name.endsWith('.json') && folder !== dir) {
           const doc = JSON.parse(readFileSync(path, 'utf8')) as SchemaDoc;
           if (typeof doc.$id !== 'string' || !doc.$id.startsWith(SCHEMA_BASE)) {
             throw new Error(`schema ${relative(dir, path)} lacks an $id under ${SCHEMA_BASE}`);
