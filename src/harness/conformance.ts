@@ -16,7 +16,7 @@ import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
 import { assertKnownRequirements } from '../requirements/catalogue.ts';
-import { formatViolation, SchemaRegistry } from '../schemas/validator.ts';
+import { formatViolation, SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { Profile } from '../config/keys.ts';
 import { ApiClient, PrerequisiteMissing } from './api.ts';
 import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
@@ -52,7 +52,7 @@ function workerState() {
     const run = inject('conformanceRun');
     if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
     secrets.add(run.expiredToken);
-    worker = { run, services: remoteServices(run.coordinator), schemas: SchemaRegistry.load() };
+    worker = { run, services: remoteServices(run.coordinator), schemas: SchemaRegistry.shared() };
   }
   return worker;
 }
@@ -94,13 +94,14 @@ export class ConformanceContext {
     }
   }
 
-  #record(result: CheckResult, ids: string[], severity: Severity): boolean {
+  #record(result: CheckResult, ids: string[], severity: Severity, details?: string[]): boolean {
     if (result.ok) return true;
     const requirements = ids.length ? ids : this.#meta.requirements;
     assertKnownRequirements(requirements);
     // A WARN test cannot fail the run, whatever its checks say.
     const effective: Severity = this.#meta.severity === 'WARN' ? 'WARN' : severity;
     const finding: Finding = { requirements, severity: effective, message: secrets.scrub(result.message) };
+    if (details?.length) finding.details = details.map((d) => secrets.scrub(d));
     if (this.#outcome.exchanges.length) finding.exchange = this.#outcome.exchanges.length - 1;
     (effective === 'MUST' ? this.#outcome.failures : this.#outcome.warnings).push(finding);
     return false;
@@ -142,18 +143,65 @@ export class ConformanceContext {
    * Validates `data` against a schema for the run's API version. Wrong types, absent fields and
    * bad values fail the given requirements; a null where the spec's table gives a non-null type
    * only warns, since "blank fields are present with value null" (GEN-8) allows blanks anywhere.
+   * Messages name the endpoint of the test's latest exchange ("GET /skus/12/reviews: /reviews/3/
+   * rating: expected integer, got "4" (string)"): the first violation in the message, all of them
+   * in the finding's details (results.json, junit.xml).
    */
   schema(schemaId: string, data: unknown, ...requirementIds: string[]): boolean {
     const violations = this.#schemas.validate(schemaId, data, this.run.apiVersion);
+    return this.#violations(schemaId, violations, this.#latestEndpoint(), requirementIds);
+  }
+
+  /**
+   * Validates a response by what schemas/endpoints.json documents for `endpoint` (the spec's
+   * string, e.g. "GET /skus/:id/reviews") and the response's status: the body's kind (JSON, empty)
+   * and its schema, with the same severities as `schema`.
+   */
+  response(endpoint: string, response: HttpResponse, ...requirementIds: string[]): boolean {
+    const verdict = this.#schemas.validateExchange(endpoint, response.status, response.text, this.run.apiVersion);
+    const last = response.exchanges[response.exchanges.length - 1];
+    const where = last ? `${last.method} ${this.#apiPath(last.url)}` : endpoint;
+    return this.#violations(verdict.schema ?? `${endpoint} ${response.status}`, verdict.violations, where, requirementIds);
+  }
+
+  /** One readable line per finding (the first violation), every violation in the finding's details. */
+  #violations(schemaId: string, violations: Violation[], where: string | undefined, requirementIds: string[]): boolean {
     const hard = violations.filter((v) => !v.nullValue);
     const nulls = violations.filter((v) => v.nullValue);
-    const list = (vs: typeof violations) => vs.slice(0, 8).map(formatViolation).join('; ') + (vs.length > 8 ? `; and ${vs.length - 8} more` : '');
+    const finding = (vs: Violation[]) => {
+      const lines = vs.map((v) => formatViolation(v, where));
+      const more = vs.length > 1 ? `; ${vs.length - 1} more in the report` : '';
+      return { message: `${lines[0]} (${schemaId}${more})`, details: vs.length > 1 ? lines : undefined };
+    };
     if (nulls.length) {
-      this.warn({ ok: false, message: `null where the spec gives a non-null type (${schemaId}): ${list(nulls)}` }, ...requirementIds, 'GEN-8');
+      const { message, details } = finding(nulls);
+      this.#record({ ok: false, message: `null where the spec gives a non-null type: ${message}` }, [...requirementIds, 'GEN-8'], 'WARN', details);
     }
+    if (!hard.length) return true;
     // An absent field breaks "blank fields are present with value null; they are never omitted" too.
     const ids = hard.some((v) => v.absent) ? [...requirementIds, 'GEN-8'] : requirementIds;
-    return this.must(hard.length ? { ok: false, message: `does not match ${schemaId}: ${list(hard)}` } : { ok: true }, ...ids);
+    const { message, details } = finding(hard);
+    return this.#record({ ok: false, message }, ids, 'MUST', details);
+  }
+
+  /** "GET /skus/12/reviews" for the test's latest exchange (path below the base URL, no query). */
+  #latestEndpoint(): string | undefined {
+    const last = this.#outcome.exchanges[this.#outcome.exchanges.length - 1];
+    return last ? `${last.method} ${this.#apiPath(last.url)}` : undefined;
+  }
+
+  #apiPath(url: string): string {
+    try {
+      const target = new URL(url);
+      const base = new URL(this.run.baseUrl);
+      const prefix = base.pathname.replace(/\/+$/, '');
+      if (target.origin === base.origin && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`))) {
+        return target.pathname.slice(prefix.length) || '/';
+      }
+      return `${target.origin}${target.pathname}`;
+    } catch {
+      return url;
+    }
   }
 
   /** Fields of `object` the schema does not document: real deployments add fields, so only a warning. */

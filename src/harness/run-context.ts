@@ -31,6 +31,8 @@ export interface Finding {
   requirements: string[];
   severity: Severity;
   message: string;
+  /** Every item when the message shows only the first (e.g. all schema violations), one per line. */
+  details?: string[];
   /** Index into Outcome.exchanges of the exchange the finding is about. */
   exchange?: number;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import junitModule, { type Builder } from 'junit-report-builder';
 import { formatExchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
+import type { Finding } from '../harness/run-context.ts';
 import type { RunResults, TestRecord } from './results.ts';
 
 // A CommonJS module whose default export is a builder: Node's ESM interop hands over
@@ -39,7 +40,12 @@ export function resultsJson(results: RunResults, run: RunInfo): string {
       message: t.message,
       suite: t.suite,
       profile: t.profile,
-      findings: [...t.failures, ...t.warnings].map((f) => ({ requirements: f.requirements, severity: f.severity, message: f.message })),
+      findings: [...t.failures, ...t.warnings].map((f) => ({
+        requirements: f.requirements,
+        severity: f.severity,
+        message: f.message,
+        ...(f.details?.length ? { details: f.details } : {}),
+      })),
       requests: t.requests,
       durationMs: t.durationMs,
     })),
@@ -62,8 +68,9 @@ export function resultsJson(results: RunResults, run: RunInfo): string {
 
 function systemOut(test: TestRecord): string {
   const parts: string[] = [];
-  for (const f of test.failures) parts.push(`FAIL [${f.requirements.join(', ')}] ${f.message}`);
-  for (const f of test.warnings) parts.push(`WARN [${f.requirements.join(', ')}] ${f.message}`);
+  const details = (f: Finding) => (f.details?.length ? `\n${f.details.map((d) => `  - ${d}`).join('\n')}` : '');
+  for (const f of test.failures) parts.push(`FAIL [${f.requirements.join(', ')}] ${f.message}${details(f)}`);
+  for (const f of test.warnings) parts.push(`WARN [${f.requirements.join(', ')}] ${f.message}${details(f)}`);
   if (test.status === 'skipped') parts.push(`SKIP ${test.message}`);
   // Exchanges go into the report for tests that did not simply pass: they show what broke.
   if (test.status === 'failed' || test.status === 'warned') {

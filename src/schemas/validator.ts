@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
+import { documentedStatuses, expectationFor, loadEndpointIndex, type BodyExpectation, type EndpointIndex } from './endpoints.ts';
 
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
 
@@ -24,6 +25,17 @@ export interface Violation {
   absent: boolean;
 }
 
+/** What validateExchange found: the expectation endpoints.json gives, the schema used, the violations. */
+export interface ExchangeVerdict {
+  /** null when endpoints.json documents no such status for the endpoint (then one violation says so). */
+  expectation: BodyExpectation | null;
+  /** The schema the body was validated against, or null (empty body, any body, undocumented status). */
+  schema: string | null;
+  violations: Violation[];
+}
+
+const SHARED = Symbol.for('catalogue-conformance.schema-registry');
+
 type SchemaDoc = Record<string, unknown> & { $id: string; 'x-since'?: Record<string, string> };
 
 /** Does a field added in `since` (major.minor.patch) exist in the requested version (major[.minor])? */
@@ -39,11 +51,24 @@ export function sinceApplies(since: string, requested: string): boolean {
 
 export class SchemaRegistry {
   readonly #docs: SchemaDoc[];
+  readonly #dir: string;
   readonly #byVersion = new Map<string, Ajv2020>();
   readonly #compiled = new Map<string, ValidateFunction>();
+  #index: EndpointIndex | undefined;
 
-  constructor(docs: SchemaDoc[]) {
+  constructor(docs: SchemaDoc[], dir: string = SCHEMAS_DIR) {
     this.#docs = docs;
+    this.#dir = dir;
+  }
+
+  /**
+   * The registry of schemas/ for this process, loaded on first use: every suite of a worker shares
+   * it, so each schema is compiled once per API version and worker (kept on globalThis, since
+   * vitest may evaluate the harness module once per test file in the same process).
+   */
+  static shared(): SchemaRegistry {
+    const holder = globalThis as { [SHARED]?: SchemaRegistry };
+    return (holder[SHARED] ??= SchemaRegistry.load());
   }
 
   static load(dir: string = SCHEMAS_DIR): SchemaRegistry {
@@ -63,7 +88,9 @@ export class SchemaRegistry {
       }
     };
     walk(dir);
-    return new SchemaRegistry(docs);
+    // Sorted by id: ids() and everything generated from them are the same on every machine.
+    docs.sort((a, b) => (a.$id < b.$id ? -1 : a.$id > b.$id ? 1 : 0));
+    return new SchemaRegistry(docs, dir);
   }
 
   /** Short ids: the path below schemas/, e.g. "responses/category.json". */
@@ -97,7 +124,46 @@ export class SchemaRegistry {
       this.#compiled.set(key, validateFn);
     }
     if (validateFn(data)) return [];
-    return (validateFn.errors ?? []).map((e) => describe(e, data));
+    return withoutEchoes(validateFn.errors ?? []).map((e) => describe(e, data));
+  }
+
+  /** schemas/endpoints.json of this registry's folder. */
+  endpointIndex(): EndpointIndex {
+    return (this.#index ??= loadEndpointIndex(this.#dir));
+  }
+
+  /**
+   * Validates a response body (its raw text) by what schemas/endpoints.json documents for
+   * `endpoint` (the spec's string, e.g. "GET /skus/:id/reviews") and `status`; the defaults give
+   * 304, 403 and the other 4xx and 5xx. A status the index does not document is one violation.
+   */
+  validateExchange(endpoint: string, status: number, body: string, version: string): ExchangeVerdict {
+    const index = this.endpointIndex();
+    const found = expectationFor(index, endpoint, status);
+    if (!found) {
+      const documented = documentedStatuses(index, endpoint).join(', ');
+      return { expectation: null, schema: null, violations: [{ pointer: '(status)', expected: `a status documented for ${endpoint} (${documented})`, actual: `status ${status}`, nullValue: false, absent: false }] };
+    }
+    const { expectation } = found;
+    const schema = expectation.schema ?? null;
+    const bodyViolation = (expected: string): ExchangeVerdict => ({
+      expectation,
+      schema,
+      violations: [{ pointer: '/', expected, actual: brief(body.length > 60 ? `${body.slice(0, 60)}...` : body), nullValue: false, absent: false }],
+    });
+    const empty = body.trim() === '';
+    if (expectation.body === 'any' || (expectation.body === 'empty' && empty) || (expectation.body === 'json-or-empty' && empty)) {
+      return { expectation, schema: null, violations: [] };
+    }
+    if (expectation.body === 'empty') return bodyViolation(`an empty body (status ${status})`);
+    let data: unknown;
+    try {
+      data = JSON.parse(body);
+    } catch {
+      return bodyViolation(expectation.body === 'json-or-empty' ? 'a JSON body or none' : 'a JSON body');
+    }
+    if (!schema) throw new Error(`schemas/endpoints.json: ${endpoint} ${found.key} has body ${expectation.body} but no schema`);
+    return { expectation, schema, violations: this.validate(schema, data, version) };
   }
 
   #ajv(version: string): Ajv2020 {
@@ -148,6 +214,36 @@ function brief(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 60)}...` : text;
 }
 
+/** The JSON type of a value, as a schema names it. */
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** "a", "a or b", "a, b or c". */
+function alternatives(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/**
+ * Drops the errors that only echo others: a failed `if` (its `then` errors say what is wrong),
+ * and a failed anyOf/oneOf whose branches failed on the type alone (their type errors stay). Without this, a null that the kit reports as a GEN-8 warning would also fail
+ * through the echo.
+ */
+function withoutEchoes(errors: readonly ErrorObject[]): ErrorObject[] {
+  return errors.filter((e) => {
+    if (e.keyword === 'if') return false;
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
+      // The branches' own type errors stay, so a wrong non-null value still fails.
+      const here = errors.filter((o) => o !== e && o.instancePath === e.instancePath);
+      if (here.length > 0 && here.every((o) => o.keyword === 'type')) return false;
+    }
+    return true;
+  });
+}
+
 function describe(error: ErrorObject, data: unknown): Violation {
   const actualValue = valueAt(data, error.instancePath);
   const params = error.params as Record<string, unknown>;
@@ -156,15 +252,21 @@ function describe(error: ErrorObject, data: unknown): Violation {
   let actual = brief(actualValue);
   switch (error.keyword) {
     case 'required':
-      pointer = `${error.instancePath}/${String(params['missingProperty'])}`;
+      pointer = `${error.instancePath}/${String(params['missingProperty']).replace(/~/g, '~0').replace(/\//g, '~1')}`;
       expected = 'the field present (blank fields are null, never omitted)';
       actual = 'field absent';
       break;
-    case 'type':
-      expected = `type ${String(params['type'])}`;
+    case 'type': {
+      expected = alternatives(String(params['type']).split(','));
+      // The value's own type, unless the value shows it already (null, true, false).
+      if (actualValue !== null && typeof actualValue !== 'boolean') actual = `${actual} (${jsonType(actualValue)})`;
       break;
+    }
     case 'enum':
       expected = `one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      break;
+    case 'const':
+      expected = JSON.stringify(params['allowedValue']);
       break;
     case 'pattern':
       expected = `a string matching ${String(params['pattern'])}`;
@@ -172,8 +274,58 @@ function describe(error: ErrorObject, data: unknown): Violation {
     case 'format':
       expected = `format ${String(params['format'])}`;
       break;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      expected = `a number ${String(params['comparison'])} ${String(params['limit'])}`;
+      break;
+    case 'minItems':
+    case 'maxItems':
+      expected = `${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(params['limit'])} items`;
+      actual = Array.isArray(actualValue) ? `${actualValue.length} items` : actual;
+      break;
+    case 'minLength':
+    case 'maxLength':
+      expected = `${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(params['limit'])} characters`;
+      break;
+    case 'minProperties':
+    case 'maxProperties':
+      expected = `${error.keyword === 'minProperties' ? 'at least' : 'at most'} ${String(params['limit'])} fields`;
+      break;
+    case 'contains':
+      expected = `at least ${String(params['minContains'])} item(s) of the kind the schema asks for (see the other errors at this place)`;
+      break;
+    case 'propertyNames':
+      expected = `field names of the kind the schema asks for (${JSON.stringify(params['propertyName'])} is not)`;
+      break;
+    case 'uniqueItems':
+      expected = `no duplicate items (items ${String(params['j'])} and ${String(params['i'])} are equal)`;
+      break;
+    case 'multipleOf':
+      expected = `a multiple of ${String(params['multipleOf'])}`;
+      break;
+    case 'dependentRequired':
+    case 'dependencies':
+      expected = `the field ${String(params['missingProperty'])} present when ${String(params['property'])} is`;
+      break;
+    case 'additionalProperties':
+      expected = `no field ${String(params['additionalProperty'])}`;
+      break;
+    case 'not':
+      expected = 'a value other than the one the schema excludes';
+      break;
     case 'anyOf':
-      expected = 'one of the alternatives the spec allows (see the errors above)';
+      expected = 'one of the alternatives the spec allows (see the other errors at this place)';
+      break;
+    case 'oneOf':
+      expected = 'exactly one of the alternatives the spec allows (see the other errors at this place)';
+      break;
+    case 'if':
+      expected = `what the schema requires when its condition holds (see the other errors at this place)`;
+      break;
+    case 'false schema':
+      expected = 'nothing here';
       break;
     default:
       expected = error.message ?? error.keyword;
@@ -181,6 +333,7 @@ function describe(error: ErrorObject, data: unknown): Violation {
   return { pointer: pointer || '/', expected, actual, nullValue: error.keyword === 'type' && actualValue === null, absent: error.keyword === 'required' };
 }
 
-export function formatViolation(v: Violation): string {
-  return `${v.pointer}: expected ${v.expected}, got ${v.actual}`;
+/** "/reviews/3/rating: expected integer, got "4" (string)"; with an endpoint, prefixed by it ("GET /skus/12/reviews: ..."). */
+export function formatViolation(v: Violation, endpoint?: string): string {
+  return `${endpoint ? `${endpoint}: ` : ''}${v.pointer}: expected ${v.expected}, got ${v.actual}`;
 }

@@ -28,7 +28,7 @@ export interface ResultsFile {
     severity: string;
     status: string;
     message: string;
-    findings: { requirements: string[]; severity: string; message: string }[];
+    findings: { requirements: string[]; severity: string; message: string; details?: string[] }[];
   }[];
   requests: { total: number; budget: number };
   problems: string[];

@@ -1,0 +1,52 @@
+// Schema failures as a user reads them, end to end through the CLI (fixtures/harness-suites/
+// schemas.suite.ts): one line with the endpoint, the JSON pointer, what was expected and what
+// came; every violation in results.json and junit.xml.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runCli, type CliRun } from '../testing/cli.ts';
+
+let ref: RunningReference;
+let run: CliRun;
+
+beforeAll(async () => {
+  ref = await startReference({});
+  run = await runCli(['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--suites-dir', 'fixtures/harness-suites', 'schemas']);
+});
+afterAll(() => ref?.close());
+
+const byTitle = (title: string) => run.results!.tests.find((t) => t.title === title)!;
+
+test('a violated schema: one line per finding, naming the endpoint; the full list in the report', () => {
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const broken = byTitle('a body that breaks its schema fails with a one-line message and lists every violation');
+  expect(broken.status).toBe('failed');
+  const [must, ...rest] = broken.findings.filter((f) => f.severity === 'MUST');
+  expect(rest).toEqual([]);
+  expect(must!.requirements).toEqual(['CAT-4', 'GEN-8']);
+  expect(must!.message).not.toContain('\n');
+  expect(must!.message).toMatch(/^GET \/categories\/root: \/category\/\S+: expected .+, got .+ \(responses\/category\.json; 1 more in the report\)$/);
+  expect(must!.details).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^GET \/categories\/root: \/category\/id: expected integer, got "\d+" \(string\)$/),
+      'GET /categories/root: /category/name: expected the field present (blank fields are null, never omitted), got field absent',
+    ]),
+  );
+  const warning = broken.findings.find((f) => f.severity === 'WARN')!;
+  expect(warning.requirements).toEqual(['CAT-4', 'GEN-8']);
+  expect(warning.message).toBe('null where the spec gives a non-null type: GET /categories/root: /category/parent_id: expected integer, got null (responses/category.json)');
+  // junit carries every violation too, in the test case's output.
+  expect(run.junit).toContain('  - GET /categories/root: /category/name: expected the field present');
+  // The terminal shows the one line.
+  expect(run.stdout).toContain(`- [CAT-4, GEN-8] ${must!.message}`);
+});
+
+test('t.response: the schema comes from endpoints.json by endpoint and status', () => {
+  const picked = byTitle('t.response picks the schema by endpoint and status');
+  expect(picked.findings.map((f) => f.message)).toEqual([
+    'GET /categories/root: /categories: expected the field present (blank fields are null, never omitted), got field absent (responses/categories.json; 1 more in the report)',
+  ]);
+  expect(picked.findings[0]!.details).toEqual([
+    'GET /categories/root: /categories: expected the field present (blank fields are null, never omitted), got field absent',
+    'GET /categories/root: /meta: expected the field present (blank fields are null, never omitted), got field absent',
+  ]);
+});
