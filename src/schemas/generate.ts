@@ -1,0 +1,587 @@
+// `npm run schemas`: generates, from the single source (the JSON Schemas under schemas/ and the
+// endpoint index schemas/endpoints.json),
+//   - schemas/openapi.json: OpenAPI 3.1 (JSON Schema 2020-12 is its native dialect, so the schemas
+//     are embedded as they are under components.schemas, their $refs rewritten);
+//   - src/generated/api-types.ts: one TypeScript type per schema.
+// The output is deterministic (sorted, fixed formatting); src/schemas/generate.test.ts fails when
+// the committed files are not what this script writes.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BODY_KINDS, type BodyExpectation, type EndpointIndex, type StatusMap } from './endpoints.ts';
+import { SCHEMA_BASE, SCHEMAS_DIR, SchemaRegistry } from './validator.ts';
+
+export const OPENAPI_PATH = join(SCHEMAS_DIR, 'openapi.json');
+export const TYPES_PATH = fileURLToPath(new URL('../generated/api-types.ts', import.meta.url));
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+// ---------------------------------------------------------------------------------------------
+// Names: one per schema, shared by the OpenAPI components and the TypeScript types.
+
+/** Names that would shadow a global of TypeScript or JavaScript. */
+const GLOBALS = new Set(['Array', 'Boolean', 'Date', 'Error', 'Function', 'Map', 'Number', 'Object', 'Promise', 'Record', 'Set', 'String', 'Symbol']);
+
+function pascal(text: string): string {
+  return text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}
+
+/**
+ * resources/category-detail.json -> CategoryDetail; responses/categories.json -> CategoriesResponse
+ * (ResponseBody when a resource already holds that name, e.g. resources/token-response.json);
+ * common/pagination.json -> Pagination, and Api<Name> for a name that is a global (ApiError, ApiDate).
+ */
+export function componentNames(ids: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Map<string, string>();
+  const claim = (id: string, name: string) => {
+    const other = taken.get(name);
+    if (other) throw new Error(`schemas ${other} and ${id} would both be named ${name}: rename one of them`);
+    taken.set(name, id);
+    names.set(id, name);
+  };
+  const base = (id: string) => pascal(id.replace(/^[^/]+\//, '').replace(/\.json$/, ''));
+  const folder = (id: string) => id.split('/')[0];
+  for (const id of ids.filter((i) => folder(i) !== 'responses')) {
+    const name = base(id);
+    claim(id, folder(id) === 'common' && GLOBALS.has(name) ? `Api${name}` : name);
+  }
+  for (const id of ids.filter((i) => folder(i) === 'responses')) {
+    const name = `${base(id)}Response`;
+    claim(id, taken.has(name) ? `${name}Body` : name);
+  }
+  return names;
+}
+
+/** A $ref of schema `fromId` -> the referenced schema id and the JSON pointer inside it ("" for the whole). */
+function resolveRef(ref: string, fromId: string): { id: string; pointer: string } {
+  const url = new URL(ref, SCHEMA_BASE + fromId);
+  const target = `${url.origin}${url.pathname}`;
+  if (!target.startsWith(SCHEMA_BASE)) throw new Error(`${fromId}: $ref ${ref} leaves ${SCHEMA_BASE}`);
+  return { id: target.slice(SCHEMA_BASE.length), pointer: decodeURIComponent(url.hash.replace(/^#/, '')) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAPI 3.1
+
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '204': 'No Content',
+  '302': 'Found: a redirect',
+  '304': 'Not Modified (conditional request)',
+  '400': 'Bad Request: a required parameter is missing or incorrect',
+  '401': 'Unauthorized: no, invalid or expired credentials',
+  '403': 'Forbidden: rate limit exceeded',
+  '404': 'Not Found: the resource does not exist',
+  '422': 'Unprocessable Entity: creation, update or search failed validation',
+  '4xx': 'Client error',
+  '5xx': 'Server error',
+};
+
+const RATE_LIMIT_HEADERS: Record<string, string> = {
+  'X-RateLimit-Limit': 'maximum requests permitted per minute',
+  'X-RateLimit-Remaining': 'requests left in the current window',
+  'X-RateLimit-Reset': 'when the window resets, in UTC epoch seconds',
+};
+
+/** Default statuses: endpoints.json key -> OpenAPI response key and component name. */
+const DEFAULT_RESPONSES: Record<string, { key: string; name: string }> = {
+  '304': { key: '304', name: 'NotModified' },
+  '403': { key: '403', name: 'RateLimited' },
+  '4xx': { key: '4XX', name: 'ClientError' },
+  '5xx': { key: '5XX', name: 'ServerError' },
+};
+
+const SCOPES: Record<string, string> = {
+  public: 'public resources; the only scope allowed in an application token',
+  favorites: 'all favorites endpoints and /categories/:id/favorites',
+  notifications: 'all notification endpoints',
+  publish_sku_review_actions: 'voting and flagging SKU reviews',
+};
+
+/** The scope an endpoint needs (Authentication > Permissions); [] where the spec does not say. */
+function scopesOf(endpoint: string): string[] {
+  const path = endpoint.split(' ')[1]!;
+  if (/^\/(favorites|favorite_lists)\b/.test(path) || /^\/categories\/:[a-z_]+\/favorites$/.test(path)) return ['favorites'];
+  if (path.startsWith('/notifications')) return ['notifications'];
+  if (/\/reviews\/:[a-z_]+\/(votes|flags)$/.test(path)) return ['publish_sku_review_actions'];
+  // Authentication > Gaps: the permissions of /user, /user/*, /personalization and SKU review
+  // create, update and delete are not shown.
+  if (/^\/(user|personalization)\b/.test(path)) return [];
+  if (/^(POST|PUT|DELETE) \/skus\/:[a-z_]+\/reviews/.test(endpoint) || /\/reviews\/(new|:[a-z_]+\/edit)$/.test(path)) return [];
+  return ['public'];
+}
+
+function singular(word: string): string {
+  return word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.replace(/s$/, '');
+}
+
+/**
+ * "GET /skus/:id/reviews/:id/edit" -> path "/skus/{id}/reviews/{review_id}/edit" (a name may appear
+ * once in an OpenAPI path, so a repeated one takes the singular of the segment before it).
+ */
+export function openApiPath(path: string): { path: string; params: string[] } {
+  const params: string[] = [];
+  const segments = path.split('/').map((segment, i, all) => {
+    if (!segment.startsWith(':')) return segment;
+    let name = segment.slice(1);
+    if (params.includes(name)) name = `${singular(all[i - 1] ?? 'item')}_${name}`;
+    if (params.includes(name)) throw new Error(`${path}: cannot name placeholder ${segment} uniquely`);
+    params.push(name);
+    return `{${name}}`;
+  });
+  return { path: segments.join('/'), params };
+}
+
+function operationId(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method.toLowerCase() + pascal(words.join(' '));
+}
+
+function rewriteRefs(node: Json, fromId: string, names: Map<string, string>): Json {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, fromId, names));
+  if (node === null || typeof node !== 'object') return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') {
+      const { id, pointer } = resolveRef(value, fromId);
+      const name = names.get(id);
+      if (!name) throw new Error(`${fromId}: $ref ${value} names no schema under schemas/ (${id})`);
+      out[key] = `#/components/schemas/${name}${pointer}`;
+    } else {
+      out[key] = rewriteRefs(value, fromId, names);
+    }
+  }
+  return out;
+}
+
+function sortedObject<T>(entries: [string, T][]): Record<string, T> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function rateLimitHeaders(): JsonObject {
+  return Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+}
+
+function responseObject(status: string, expectation: BodyExpectation, names: Map<string, string>, registry: SchemaRegistry, api: boolean): JsonObject {
+  if (!BODY_KINDS.includes(expectation.body)) throw new Error(`endpoints.json: unknown body kind ${expectation.body}`);
+  const text = STATUS_TEXT[status] ?? `Status ${status}`;
+  const schemaTitle = expectation.schema ? String(registry.doc(expectation.schema)['title'] ?? expectation.schema) : '';
+  const description = {
+    json: `${text}: ${schemaTitle}`,
+    empty: `${text}: empty body`,
+    'json-or-empty': `${text}: ${schemaTitle}, or an empty body (the spec leaves it open)`,
+    any: `${text}: the body is not specified`,
+  }[expectation.body];
+  const response: JsonObject = { description };
+  if (api) response['headers'] = rateLimitHeaders();
+  if (expectation.body === 'json' || expectation.body === 'json-or-empty') {
+    const name = names.get(expectation.schema ?? '');
+    if (!name) throw new Error(`endpoints.json names schema ${String(expectation.schema)}, which is not under schemas/`);
+    response['content'] = { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } };
+  }
+  return response;
+}
+
+function operation(endpoint: string, statuses: StatusMap, names: Map<string, string>, registry: SchemaRegistry, api: boolean): { path: string; method: string; op: JsonObject } {
+  const [method, rawPath] = endpoint.split(' ') as [string, string];
+  const specPath = rawPath.replace(/^\{auth_url\}/, '');
+  const { path, params } = openApiPath(specPath);
+  const responses: [string, Json][] = Object.entries(statuses).map(([status, expectation]) => [
+    status.replace(/^([45])xx$/, '$1XX'),
+    responseObject(status, expectation, names, registry, api),
+  ]);
+  if (api) {
+    for (const [status, { key, name }] of Object.entries(DEFAULT_RESPONSES)) {
+      if (!(status in statuses) && !(key in statuses)) responses.push([key, { $ref: `#/components/responses/${name}` }]);
+    }
+  }
+  const op: JsonObject = {
+    operationId: operationId(method, specPath),
+    summary: endpoint,
+    tags: [specPath.split('/')[1] ?? ''],
+  };
+  if (params.length) {
+    op['parameters'] = params.map((name) => ({ name, in: 'path', required: true, description: 'Path placeholders are integers (Endpoints).', schema: { type: 'integer' } }));
+  }
+  op['responses'] = sortedObject(responses);
+  if (api) {
+    const scopes = scopesOf(endpoint);
+    op['security'] = [{ oauth2: scopes }, { oauth_token: [] }];
+    if (scopes.length === 0) op['description'] = 'The permission this endpoint needs is not shown (Authentication > Gaps): any valid token.';
+  } else {
+    op['security'] = [];
+  }
+  return { path, method: method.toLowerCase(), op };
+}
+
+const VERSIONING = [
+  'The version is chosen in the Accept header: `Accept: application/vnd.service+json; version=<major[.minor]>` (Versioning; Endpoints > General rules 1).',
+  'Patch numbers are not sent; a major alone gives the oldest version of that major, no version the latest.',
+  'A field a later version added carries its version in the `x-since` map of its schema (field -> version): it is required only from that version on.',
+].join(' ');
+
+export function openApiDocument(registry: SchemaRegistry, index: EndpointIndex): JsonObject {
+  const ids = registry.ids();
+  const names = componentNames(ids);
+  const schemas: [string, Json][] = ids.map((id) => {
+    const { $schema: _dialect, $id: _id, ...rest } = registry.doc(id) as JsonObject;
+    return [names.get(id)!, rewriteRefs(rest, id, names)];
+  });
+
+  const paths = new Map<string, Map<string, JsonObject>>();
+  const add = (endpoint: string, statuses: StatusMap, api: boolean) => {
+    const { path, method, op } = operation(endpoint, statuses, names, registry, api);
+    const methods = paths.get(path) ?? new Map<string, JsonObject>();
+    if (methods.has(method)) throw new Error(`two endpoints map to ${method.toUpperCase()} ${path}`);
+    methods.set(method, op);
+    paths.set(path, methods);
+  };
+  for (const [endpoint, statuses] of Object.entries(index.endpoints)) add(endpoint, statuses, true);
+  for (const [endpoint, statuses] of Object.entries(index.auth)) add(endpoint, statuses, false);
+
+  // OpenAPI: paths equal but for their placeholder names are the same path and must not both exist.
+  const shapes = new Map<string, string>();
+  for (const path of paths.keys()) {
+    const shape = path.replace(/\{[^}]+\}/g, '{}');
+    const other = shapes.get(shape);
+    if (other) throw new Error(`paths ${other} and ${path} differ only in placeholder names`);
+    shapes.set(shape, path);
+  }
+  const operationIds = [...paths.values()].flatMap((m) => [...m.values()].map((op) => String(op['operationId'])));
+  const duplicate = operationIds.find((id, i) => operationIds.indexOf(id) !== i);
+  if (duplicate) throw new Error(`operationId ${duplicate} is not unique`);
+
+  const authServer: JsonObject = {
+    url: '{auth_url}',
+    description: 'The authorization server (CATALOGUE_AUTH_URL); the spec keeps it apart from {base_url}.',
+    variables: { auth_url: { default: 'https://auth.catalogue.example.invalid', description: 'base URL of the authorization server' } },
+  };
+  const pathItems: [string, Json][] = [...paths].map(([path, methods]) => {
+    const item: JsonObject = sortedObject([...methods]);
+    if (path.startsWith('/oauth2/')) item['servers'] = [authServer];
+    return [path, item];
+  });
+
+  const defaultResponse = (status: string): JsonObject => {
+    const expectation = index.defaults[status];
+    if (!expectation) throw new Error(`endpoints.json has no default for ${status}`);
+    return responseObject(status, expectation, names, registry, true);
+  };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Price-Comparison Catalogue API',
+      version: '3.2.1',
+      description: [
+        'Generated by catalogue-conformance (`npm run schemas`) from its JSON Schemas (schemas/) and endpoint index (schemas/endpoints.json); do not edit.',
+        VERSIONING,
+        'Blank fields are present with value null; they are never omitted. Responses may carry fields the spec does not document: no schema forbids them.',
+      ].join('\n\n'),
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'The API (CATALOGUE_BASE_URL); paths are relative to it.',
+        variables: { base_url: { default: 'https://catalogue.example.invalid', description: 'base URL of the API, any path prefix included' } },
+      },
+    ],
+    'x-versioning': {
+      header: 'Accept',
+      format: 'application/vnd.service+json; version=<major[.minor]>',
+      versions: ['3.0', '3.1', '3.2'],
+      description: VERSIONING,
+    },
+    security: [{ oauth2: [] }, { oauth_token: [] }],
+    tags: [...new Set(pathItems.flatMap(([, item]) => Object.values(item as JsonObject).flatMap((op) => ((op as JsonObject)['tags'] as string[] | undefined) ?? [])))]
+      .sort()
+      .map((name) => ({ name })),
+    paths: sortedObject(pathItems),
+    components: {
+      schemas: sortedObject(schemas),
+      responses: sortedObject(Object.entries(DEFAULT_RESPONSES).map(([status, { name }]) => [name, defaultResponse(status)])),
+      headers: sortedObject(Object.entries(RATE_LIMIT_HEADERS).map(([name, description]) => [name, { description, schema: { type: 'integer' } }])),
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          description:
+            'OAuth 2.0 (Authentication). Token and authorization URLs are on the authorization server, {auth_url} (CATALOGUE_AUTH_URL), which the spec keeps apart from {base_url}: the URLs below show its paths on a placeholder host. Send the token as `Authorization: Bearer <token>` or as oauth_token, never both.',
+          flows: {
+            clientCredentials: {
+              tokenUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
+              scopes: { public: SCOPES['public']! },
+            },
+            authorizationCode: {
+              authorizationUrl: 'https://auth.catalogue.example.invalid/oauth2/authorizations/new',
+              tokenUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
+              refreshUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
+              scopes: SCOPES,
+            },
+          },
+        },
+        oauth_token: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'oauth_token',
+          description: 'The access token as a query parameter (Sending the token 2); not together with the Authorization header.',
+        },
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// TypeScript types: a small converter for the subset of JSON Schema the kit uses. Constraints
+// (pattern, format, bounds, if/then, not) do not narrow the types: they widen to what holds in
+// every case. A keyword it does not know stops the generation rather than being ignored.
+
+/** Keywords that give the shape; the converter reads them. */
+const SHAPE_KEYWORDS = new Set([
+  'type', 'properties', 'required', 'items', 'prefixItems', 'enum', 'const', '$ref',
+  'oneOf', 'anyOf', 'allOf', 'additionalProperties', 'patternProperties', '$defs',
+]);
+/** Keywords that only constrain or annotate: the types widen over them. */
+const WIDENED_KEYWORDS = new Set([
+  '$schema', '$id', '$comment', 'title', 'description', 'x-since', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly',
+  'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains',
+  'minProperties', 'maxProperties', 'propertyNames', 'dependentRequired', 'not', 'if', 'then', 'else',
+  'contentMediaType', 'contentEncoding', 'unevaluatedProperties',
+]);
+
+const UNKNOWN = 'unknown';
+
+function comment(text: string, indent: string): string {
+  const clean = text.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim();
+  return clean ? `${indent}/** ${clean} */\n` : '';
+}
+
+function propertyKey(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+}
+
+function union(parts: string[]): string {
+  const unique = [...new Set(parts)];
+  if (unique.includes(UNKNOWN)) return UNKNOWN;
+  return unique.length === 0 ? 'never' : unique.join(' | ');
+}
+
+/** Does a type expression hold a union or an intersection outside any brackets? */
+function compound(type: string): boolean {
+  let depth = 0;
+  for (const c of type) {
+    if ('{[(<'.includes(c)) depth++;
+    else if ('}])>'.includes(c)) depth--;
+    else if (depth === 0 && (c === '|' || c === '&')) return true;
+  }
+  return false;
+}
+
+function intersection(parts: string[]): string {
+  const known = [...new Set(parts.filter((p) => p !== UNKNOWN))];
+  if (known.length === 0) return UNKNOWN;
+  if (known.length === 1) return known[0]!;
+  return known.map((p) => (compound(p) ? `(${p})` : p)).join(' & ');
+}
+
+/** The $refs among allOf parts. */
+function allOfRefs(allOf: Json[]): string[] {
+  return allOf.flatMap((part) => (part && typeof part === 'object' && !Array.isArray(part) && typeof part['$ref'] === 'string' ? [part['$ref']] : []));
+}
+
+class TypeWriter {
+  readonly #registry: SchemaRegistry;
+  readonly #names: Map<string, string>;
+
+  constructor(registry: SchemaRegistry, names: Map<string, string>) {
+    this.#registry = registry;
+    this.#names = names;
+  }
+
+  /** The TypeScript name of a $ref target: a schema, or one of its $defs. */
+  refName(ref: string, fromId: string): string {
+    const { id, pointer } = resolveRef(ref, fromId);
+    const name = this.#names.get(id);
+    if (!name) throw new Error(`${fromId}: $ref ${ref} names no schema under schemas/`);
+    if (pointer === '') return name;
+    const def = /^\/\$defs\/([^/]+)$/.exec(pointer);
+    if (!def) throw new Error(`${fromId}: $ref ${ref}: only whole schemas and their $defs are supported`);
+    return name + pascal(def[1]!);
+  }
+
+  /** The type of a schema node; `where` names it in errors. */
+  type(node: Json, id: string, where: string, indent: string): string {
+    if (node === true) return UNKNOWN;
+    if (node === false) return 'never';
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) throw new Error(`${id} ${where}: not a schema`);
+    for (const key of Object.keys(node)) {
+      if (!SHAPE_KEYWORDS.has(key) && !WIDENED_KEYWORDS.has(key) && !key.startsWith('x-')) {
+        throw new Error(`${id} ${where}: src/schemas/generate.ts does not know the keyword ${key}; teach it`);
+      }
+    }
+    if ('const' in node) return JSON.stringify(node['const']);
+    if (Array.isArray(node['enum'])) return union(node['enum'].map((v) => JSON.stringify(v)));
+
+    const parts: string[] = [];
+    if (typeof node['$ref'] === 'string') parts.push(this.refName(node['$ref'], id));
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const options = node[key];
+      if (Array.isArray(options)) parts.push(union(options.map((o, i) => this.type(o, id, `${where}/${key}/${i}`, indent))));
+    }
+    const allOf = Array.isArray(node['allOf']) ? node['allOf'] : [];
+    parts.push(...allOf.map((o, i) => this.type(o, id, `${where}/allOf/${i}`, indent)));
+
+    const types = node['type'] === undefined ? [] : Array.isArray(node['type']) ? (node['type'] as string[]) : [String(node['type'])];
+    const objectLike = 'properties' in node || 'additionalProperties' in node || 'patternProperties' in node;
+    const typed = types.length ? types : objectLike ? ['object'] : [];
+    const shapedElsewhere = parts.some((p) => p !== UNKNOWN);
+    if (typed.length) {
+      parts.push(union(typed.map((t) => this.#simple(t, node, id, where, indent, shapedElsewhere, allOf))));
+    } else if (Array.isArray(node['required']) && allOf.length) {
+      const required = this.#requiredFromAllOf(node, id, allOf);
+      if (required) parts.push(required);
+    }
+    return intersection(parts);
+  }
+
+  #simple(t: string, node: JsonObject, id: string, where: string, indent: string, shapedElsewhere: boolean, allOf: Json[]): string {
+    switch (t) {
+      case 'string':
+        return 'string';
+      case 'integer':
+      case 'number':
+        return 'number';
+      case 'boolean':
+        return 'boolean';
+      case 'null':
+        return 'null';
+      case 'array': {
+        if (Array.isArray(node['prefixItems'])) {
+          const head = node['prefixItems'].map((o, i) => this.type(o, id, `${where}/prefixItems/${i}`, indent));
+          return `[${head.join(', ')}${node['items'] === false ? '' : ', ...unknown[]'}]`;
+        }
+        const item = node['items'] === undefined ? UNKNOWN : this.type(node['items'], id, `${where}/items`, indent);
+        return compound(item) ? `(${item})[]` : `${item}[]`;
+      }
+      case 'object':
+        return this.#object(node, id, where, indent, shapedElsewhere, allOf);
+      default:
+        throw new Error(`${id} ${where}: unknown type ${t}`);
+    }
+  }
+
+  /** `required` names that only an allOf part documents: Required<Pick<Part, ...>>. */
+  #requiredFromAllOf(node: JsonObject, id: string, allOf: Json[], deferred: ReadonlySet<string> = new Set()): string | null {
+    const own = new Set(Object.keys((node['properties'] as JsonObject | undefined) ?? {}).filter((name) => !deferred.has(name)));
+    const since = new Set(Object.keys((node['x-since'] as JsonObject | undefined) ?? {}));
+    const missing = ((node['required'] as string[] | undefined) ?? []).filter((f) => !own.has(f) && !since.has(f));
+    if (missing.length === 0) return null;
+    const refs = allOfRefs(allOf);
+    const documented = new Set(refs.flatMap((ref) => this.#registry.documentedFields(resolveRef(ref, id).id)));
+    const picked = missing.filter((f) => documented.has(f)).sort();
+    const bare = missing.filter((f) => !documented.has(f)).sort();
+    const out: string[] = [];
+    if (picked.length) out.push(`Required<Pick<${refs.map((r) => this.refName(r, id)).join(' & ')}, ${picked.map((f) => JSON.stringify(f)).join(' | ')}>>`);
+    if (bare.length) out.push(`{ ${bare.map((f) => `${propertyKey(f)}: unknown`).join('; ')} }`);
+    return out.join(' & ');
+  }
+
+  #object(node: JsonObject, id: string, where: string, indent: string, shapedElsewhere: boolean, allOf: Json[]): string {
+    const properties = (node['properties'] as JsonObject | undefined) ?? {};
+    const since = (node['x-since'] as Record<string, string> | undefined) ?? {};
+    const required = new Set((node['required'] as string[] | undefined) ?? []);
+    const parts: string[] = [];
+    // A property that only annotates a field an allOf part types ({"description": ...}) takes
+    // that part's type: left out here, and made required through Required<Pick<...>> if need be.
+    const inherited = new Set(allOfRefs(allOf).flatMap((ref) => this.#registry.documentedFields(resolveRef(ref, id).id)));
+    const deferred = new Set(Object.keys(properties).filter((name) => inherited.has(name) && this.type(properties[name]!, id, `${where}/properties/${name}`, indent) === UNKNOWN));
+    const names = Object.keys(properties).filter((name) => !deferred.has(name));
+    if (names.length) {
+      const inner = `${indent}  `;
+      const lines = names.map((name) => {
+        const schema = properties[name]!;
+        const notes: string[] = [];
+        if (schema && typeof schema === 'object' && !Array.isArray(schema) && typeof schema['description'] === 'string') notes.push(schema['description']);
+        if (since[name]) notes.push(`since ${since[name]}`);
+        // A field a later version added is absent in earlier ones: optional, whatever `required` says.
+        const optional = !required.has(name) || since[name] !== undefined;
+        const type = this.type(schema, id, `${where}/properties/${name}`, inner);
+        return `${comment(notes.join('; '), inner)}${inner}${propertyKey(name)}${optional ? '?' : ''}: ${type};\n`;
+      });
+      parts.push(`{\n${lines.join('')}${indent}}`);
+    }
+    const extra: string[] = [];
+    const additional = node['additionalProperties'];
+    if (additional !== undefined && additional !== false) extra.push(this.type(additional, id, `${where}/additionalProperties`, indent));
+    const patterns = (node['patternProperties'] as JsonObject | undefined) ?? {};
+    for (const [pattern, schema] of Object.entries(patterns)) extra.push(this.type(schema, id, `${where}/patternProperties/${pattern}`, indent));
+    if (extra.length) parts.push(`Record<string, ${union(extra)}>`);
+    const fromAllOf = allOf.length ? this.#requiredFromAllOf(node, id, allOf, deferred) : null;
+    if (fromAllOf) parts.push(fromAllOf);
+    if (parts.length === 0) return shapedElsewhere ? UNKNOWN : 'Record<string, unknown>';
+    return intersection(parts);
+  }
+}
+
+export function typesModule(registry: SchemaRegistry): string {
+  const ids = registry.ids();
+  const names = componentNames(ids);
+  const writer = new TypeWriter(registry, names);
+  const blocks: string[] = [];
+  const seen = new Map<string, string>();
+  const emit = (name: string, where: string, doc: JsonObject, id: string, path: string, heading: string) => {
+    const other = seen.get(name);
+    if (other) throw new Error(`${where} and ${other} would both be typed ${name}`);
+    seen.set(name, where);
+    blocks.push(`${comment(heading, '')}export type ${name} = ${writer.type(doc, id, path, '')};\n`);
+  };
+  for (const id of ids) {
+    const doc = registry.doc(id) as JsonObject;
+    const name = names.get(id)!;
+    const title = typeof doc['title'] === 'string' ? doc['title'] : id;
+    emit(name, id, doc, id, '#', `${title} (schemas/${id})`);
+    const defs = (doc['$defs'] as JsonObject | undefined) ?? {};
+    for (const def of Object.keys(defs).sort()) {
+      const schema = defs[def] as JsonObject;
+      const defTitle = typeof schema['title'] === 'string' ? schema['title'] : def;
+      emit(name + pascal(def), `${id}#/$defs/${def}`, schema, id, `#/$defs/${def}`, `${defTitle} (schemas/${id}#/$defs/${def})`);
+    }
+  }
+  return [
+    '// Generated by `npm run schemas` (src/schemas/generate.ts) from the JSON Schemas under schemas/: do not edit.',
+    '// One type per schema. Fields a later API version added (x-since) are optional; constraints the',
+    '// types cannot express (patterns, formats, bounds, conditions on other fields) are left to the schemas.',
+    '',
+    blocks.join('\n'),
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface Generated {
+  openapi: string;
+  types: string;
+}
+
+export function generate(registry: SchemaRegistry = SchemaRegistry.load()): Generated {
+  return {
+    openapi: `${JSON.stringify(openApiDocument(registry, registry.endpointIndex()), null, 2)}\n`,
+    types: typesModule(registry),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { openapi, types } = generate();
+  writeFileSync(OPENAPI_PATH, openapi);
+  mkdirSync(dirname(TYPES_PATH), { recursive: true });
+  writeFileSync(TYPES_PATH, types);
+  process.stdout.write(`wrote ${OPENAPI_PATH} and ${TYPES_PATH}\n`);
+}
