@@ -1,79 +1,16 @@
 // Every endpoint of the spec's Endpoints section is served by the reference: the router holds
 // exactly the spec's list, and a walk that discovers its ids through the API calls each
-// endpoint once, checking the documented status and response keys, and validating bodies
-// against the kit's schemas where one exists. The walk runs on both datasets and under a base
-// path, so it depends on no particular data.
+// endpoint once, checking the documented status and response keys, and validating every
+// exchange as schemas/endpoints.json says (status documented, body valid against its schema).
+// The walk runs on both datasets and under a base path, so it depends on no particular data.
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SchemaRegistry } from '../schemas/validator.ts';
+import { SPEC_ENDPOINTS } from '../schemas/spec-endpoints.ts';
+import { formatViolation, SchemaRegistry } from '../schemas/validator.ts';
 import { Router } from './router.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
 import { ALL_SCOPES, call, get, startServer } from './testkit.ts';
-
-/** The spec's Endpoints section, in its order ("METHOD /path", placeholders as the spec names them). */
-export const SPEC_ENDPOINTS = [
-  'GET /search',
-  'GET /autocomplete',
-  'GET /categories',
-  'GET /categories/:id',
-  'GET /categories/:id/parent',
-  'GET /categories/root',
-  'GET /categories/:id/children',
-  'GET /categories/:id/specifications',
-  'GET /categories/:id/manufacturers',
-  'GET /categories/:id/favorites',
-  'GET /categories/:category_id/filter_groups',
-  'GET /categories/:category_id/skus',
-  'GET /skus/:id/products',
-  'GET /skus/:id/product_cards',
-  'GET /skus/:id/specifications',
-  'GET /skus/:id/price_history',
-  'GET /shops/:shop_id/products/search',
-  'GET /products/:id',
-  'GET /skus/:id/reviews',
-  'GET /skus/:id/reviews/new',
-  'POST /skus/:id/reviews',
-  'GET /skus/:id/reviews/:id/edit',
-  'PUT /skus/:id/reviews/:id',
-  'DELETE /skus/:id/reviews/:id',
-  'POST /skus/:sku_id/reviews/:review_id/votes',
-  'POST /skus/:sku_id/reviews/:review_id/flags',
-  'GET /flags',
-  'GET /manufacturers',
-  'GET /manufacturers/:id',
-  'GET /manufacturers/:id/categories',
-  'GET /manufacturers/:id/skus',
-  'GET /shops/:id',
-  'GET /shops/search',
-  'GET /shops/:id/reviews',
-  'GET /shops/:shop_id/locations',
-  'GET /shops/:shop_id/locations/:id',
-  'GET /personalization',
-  'PUT /personalization',
-  'GET /user',
-  'PATCH /user',
-  'GET /user/avatars',
-  'GET /user/addresses',
-  'GET /user/addresses/new',
-  'POST /user/addresses',
-  'PUT /user/addresses/:id',
-  'DELETE /user/addresses/:id',
-  'GET /user/saved_orders',
-  'DELETE /user/logout',
-  'GET /favorite_lists',
-  'POST /favorite_lists',
-  'DELETE /favorite_lists/:id',
-  'GET /favorites',
-  'GET /favorite_lists/:id/favorites',
-  'GET /favorites/:id',
-  'POST /favorites',
-  'PUT /favorites/:id',
-  'DELETE /favorites/:id',
-  'GET /notifications',
-  'GET /notifications/:id',
-  'POST /notifications/view',
-] as const;
 
 /** "GET /skus/:id/reviews/:review_id" -> "GET /skus/:/reviews/:" (placeholder names differ freely). */
 function shapeOf(endpoint: string): string {
@@ -115,30 +52,23 @@ class Walker {
     const method = endpoint.split(' ')[0]!;
     const { status: got, body, text } = await call(this.ref, method, path, { token: opts.as === 'app' ? this.app : this.user, version: '3.2', body: opts.body });
     const where = `${endpoint} (${method} ${path})`;
+    this.validate(where, endpoint, got, text);
     if (got !== status) this.problems.push(`${where}: status ${got}, expected ${status}: ${text.slice(0, 300)}`);
     else if (keys.length === 0 && text !== '' && !opts.anyBody) this.problems.push(`${where}: expected an empty body, got ${text.slice(0, 200)}`);
     else {
       for (const key of keys) {
         if (body === undefined || !(key in body)) this.problems.push(`${where}: no top-level "${key}" in ${text.slice(0, 200)}`);
       }
-      this.validate(where, endpoint, body);
     }
     return { status: got, body, text };
   }
 
-  /** Validates bodies for which the kit has a response schema (more arrive with issue 4). */
-  private validate(where: string, endpoint: string, body: Json): void {
-    const byEndpoint: Record<string, string> = {
-      'GET /categories': 'responses/categories.json',
-      'GET /categories/:id/children': 'responses/categories.json',
-      'GET /categories/:id': 'responses/category.json',
-      'GET /categories/:id/parent': 'responses/category.json',
-      'GET /categories/root': 'responses/category.json',
-    };
-    const id = byEndpoint[endpoint];
-    if (!id) return;
-    const violations = this.schemas.validate(id, body, '3.2');
-    if (violations.length > 0) this.problems.push(`${where}: invalid against ${id}: ${JSON.stringify(violations.slice(0, 3))}`);
+  /** Validates the exchange as schemas/endpoints.json says (status documented, body as its schema). */
+  private validate(where: string, endpoint: string, status: number, text: string): void {
+    const verdict = this.schemas.validateExchange(endpoint, status, text, '3.2');
+    if (verdict.violations.length > 0) {
+      this.problems.push(`${where}: invalid against ${verdict.schema ?? 'endpoints.json'}: ${verdict.violations.slice(0, 3).map((v) => formatViolation(v)).join('; ')}`);
+    }
   }
 
   /** GET helper for discovery (not a checked call). */
@@ -316,4 +246,16 @@ describe.each<[string, ReferenceOptions]>([
     expect(w.problems).toEqual([]);
     expect([...w.seen].sort()).toEqual([...SPEC_ENDPOINTS].sort());
   });
+});
+
+test('the walk fails on a server whose bodies break the schemas', async () => {
+  // The fault sends a created review's rating as a string: only the schema check can see it.
+  const { ref, app, user } = await startServer({ fault: 'created-review-rating-string' }, ALL_SCOPES);
+  try {
+    const w = new Walker(ref, app, user, SchemaRegistry.load());
+    await walk(w);
+    expect(w.problems.join('\n')).toMatch(/POST \/skus\/:id\/reviews .*responses\/sku-review\.json: \/sku_review\/rating: expected integer/);
+  } finally {
+    await ref.close();
+  }
 });
