@@ -117,6 +117,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         passWithNoTests: true,
         // Console output of suites would interleave with the summary; the reports carry everything.
         silent: true,
+        // Suite files share their worker's modules, so the schemas compile once per worker, not
+        // once per suite file (the suites keep no state of their own in modules).
+        isolate: false,
       },
       {},
       { stdout: process.stdout, stderr: process.stderr },
