@@ -118,6 +118,7 @@ describe('routing and errors', () => {
         client: { ...DEMO_CLIENT },
         faults: [],
         requestCount: () => state.requests,
+        stateDigest: () => '',
         close: async () => undefined,
       };
       const token = await appToken(fake);

@@ -8,6 +8,7 @@
 // serializers.ts, routes/*.ts (one module per resource group, listed in routes/index.ts),
 // faults.ts.
 
+import { createHash } from 'node:crypto';
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -20,7 +21,7 @@ import {
   type ReferenceState,
 } from './app.ts';
 import { CONSENT_MODES, type ClientRecord, type ConsentMode } from './auth.ts';
-import { createDataset, DATASET_NAMES, type DatasetName } from './data.ts';
+import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
 import { FAULT_NAMES, resolveFault } from './faults.ts';
 import type { RouteModule } from './router.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
@@ -91,6 +92,12 @@ export interface RunningReference {
   faults: readonly string[];
   /** API + token requests served so far. */
   requestCount(): number;
+  /**
+   * A digest of everything requests can change (users, reviews, votes, flags, addresses,
+   * personalization, favorite lists, favorites, notifications): equal digests mean a run left
+   * the data as it found it.
+   */
+  stateDigest(): string;
   close(): Promise<void>;
 }
 
@@ -157,6 +164,26 @@ function originOf(host: string, port: number): string {
   return `http://${h}:${port}`;
 }
 
+function mutableStateDigest(data: Dataset): string {
+  const maps = {
+    users: data.users,
+    skuReviews: data.skuReviews,
+    votes: data.votes,
+    flags: data.flags,
+    addresses: data.addresses,
+    personalization: data.personalization,
+    favoriteLists: data.favoriteLists,
+    favorites: data.favorites,
+    notifications: data.notifications,
+  };
+  const hash = createHash('sha256');
+  for (const [name, map] of Object.entries(maps)) {
+    hash.update(name);
+    for (const key of [...map.keys()].sort((a, b) => a - b)) hash.update(JSON.stringify([key, map.get(key)]));
+  }
+  return hash.digest('hex');
+}
+
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const fault = resolveFault(options.fault);
   const host = options.host ?? '127.0.0.1';
@@ -210,6 +237,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     client: { ...DEMO_CLIENT },
     faults: FAULT_NAMES,
     requestCount: () => state.requests,
+    stateDigest: () => mutableStateDigest(state.data),
     close: () => (closing ??= Promise.all(servers.map(closeServer)).then(() => undefined)),
   };
 }
