@@ -75,17 +75,6 @@ export const PRODUCT_PROBES: ProbeTable = {
     return false;
   },
 
-  'too-new-sku-has-price-history': async (ref, { app: token }) => {
-    // A SKU with offers and an empty history is too new (correct); a history of at most a week
-    // belongs to a too-new SKU that should have none.
-    for (const sku of (await allSkus(ref, token)).filter((s) => !s.future && s.shop_count > 0)) {
-      const average = (await get(ref, `/skus/${sku.id}/price_history`, { token })).body.history.average as unknown[];
-      if (average.length === 0) return false;
-      if (average.length <= 8) return true;
-    }
-    return false;
-  },
-
   'shop-review-score-not-rounded': async (ref, { app: token }) =>
     (await someShops(ref, token)).some((s) => Math.abs(s.review_score * 10 - Math.round(s.review_score * 10)) > 1e-9),
 

@@ -27,10 +27,6 @@ export const PRODUCT_FAULTS = {
     requirement: 'HIST-3',
     description: 'Price history starts 240 days back, older than the 6-month window.',
   },
-  'too-new-sku-has-price-history': {
-    requirement: 'HIST-4',
-    description: 'A too-new SKU returns the price history of the days it has instead of no data.',
-  },
   'shop-review-score-not-rounded': {
     requirement: 'SHOP-3',
     description: 'Shop review_score is the live average of the counted reviews, not rounded to 1 decimal.',

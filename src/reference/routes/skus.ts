@@ -86,7 +86,7 @@ export function priceHistory(ctx: ApiContext, sku: SkuRecord): { date: string; p
   const now = ctx.now();
   const today = Math.floor(now / DAY_MS);
   const tooNew = now - sku.addedAt < TOO_NEW_DAYS * DAY_MS;
-  if (tooNew && versionAtLeast(ctx.version, '3.2.0') && ctx.fault !== 'too-new-sku-has-price-history') return [];
+  if (tooNew && versionAtLeast(ctx.version, '3.2.0')) return [];
   const window = ctx.fault === 'price-history-older-than-six-months' ? 240 : HISTORY_DAYS;
   const first = Math.max(today - window, Math.floor(sku.addedAt / DAY_MS));
   const out: { date: string; price: number }[] = [];
