@@ -1,0 +1,94 @@
+// Each favorites check passes what the spec allows and fails what it forbids.
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from './check.ts';
+import {
+  allInList,
+  becameOwned,
+  distinctCreationTimes,
+  excludesOwnedByDefault,
+  hasNormalizedErrors,
+  haveItIsNull,
+  holdsNoOwnedFavorites,
+  holdsOnlyOwnedFavorites,
+  inAnAutoList,
+  isAutoListOfCategory,
+  isErrorStatus,
+  isInList,
+  isRefused,
+  listIdSentWithHaveItIgnored,
+  oneListNamed,
+  orderedByCreation,
+} from './favorites.ts';
+
+const failsWith = (result: CheckResult, pattern: RegExp) => {
+  expect(result.ok).toBe(false);
+  expect(result.ok ? '' : result.message).toMatch(pattern);
+};
+const owned = { id: 1, have_it: true, favorite_list_id: null };
+const listed = { id: 2, have_it: null, favorite_list_id: 7 };
+const at = (id: number, created_at: string) => ({ id, created_at });
+
+describe('owned favorites', () => {
+  test('holdsNoOwnedFavorites / holdsOnlyOwnedFavorites', () => {
+    expect(holdsNoOwnedFavorites([listed, { id: 3, have_it: true, favorite_list_id: 4 }], 'x').ok).toBe(true);
+    failsWith(holdsNoOwnedFavorites([listed, owned], 'GET /favorites'), /GET \/favorites lists 1 owned favorites .*: 1/);
+    expect(holdsOnlyOwnedFavorites([owned], 'x').ok).toBe(true);
+    failsWith(holdsOnlyOwnedFavorites([owned, listed], 'owned=true'), /1 favorites that are not owned: 2 \(have_it null, favorite_list_id 7\)/);
+  });
+  test('becameOwned and listIdSentWithHaveItIgnored', () => {
+    expect(becameOwned(owned).ok).toBe(true);
+    failsWith(becameOwned({ id: 1, have_it: null, favorite_list_id: null }), /have_it null, expected true/);
+    failsWith(becameOwned({ id: 1, have_it: true, favorite_list_id: 7 }), /favorite_list_id 7, expected null/);
+    expect(listIdSentWithHaveItIgnored(owned, 7).ok).toBe(true);
+    failsWith(listIdSentWithHaveItIgnored({ id: 1, have_it: true, favorite_list_id: 7 }, 7), /moved into that list/);
+  });
+  test('version gates: exclusion from 3.2.0, {errors} from 3.1.0; a bare 3 is the oldest', () => {
+    expect(['3', '3.0', '3.1'].map(excludesOwnedByDefault)).toEqual([false, false, false]);
+    expect(['3.2', '3.4'].map(excludesOwnedByDefault)).toEqual([true, true]);
+    expect(['3', '3.0', '3.1', '3.2'].map(hasNormalizedErrors)).toEqual([false, false, true, true]);
+  });
+});
+
+describe('lists', () => {
+  test('allInList, isInList, haveItIsNull', () => {
+    expect(allInList([listed], 7).ok).toBe(true);
+    failsWith(allInList([listed, owned], 7), /1 in another list: 1 \(favorite_list_id null\)/);
+    expect(isInList(listed, 7, 'PUT').ok).toBe(true);
+    failsWith(isInList(listed, 8, 'PUT'), /PUT: favorite 2 has favorite_list_id 7, expected 8/);
+    expect(haveItIsNull(listed, 'x').ok).toBe(true);
+    failsWith(haveItIsNull({ id: 2, have_it: false }, 'move'), /move: favorite 2 has have_it false, expected null/);
+  });
+  test('inAnAutoList and isAutoListOfCategory', () => {
+    expect(inAnAutoList({ id: 1, favorite_list_id: -3 }).ok).toBe(true);
+    failsWith(inAnAutoList({ id: 1, favorite_list_id: null }), /favorite_list_id null, expected the \(negative\) id/);
+    failsWith(inAnAutoList({ id: 1, favorite_list_id: 5 }), /favorite_list_id 5/);
+    expect(isAutoListOfCategory({ id: -3, category_id: 12 }, 12).ok).toBe(true);
+    failsWith(isAutoListOfCategory({ id: -3, category_id: 11 }, 12), /auto list -3 of category 11, expected .* category 12/);
+    failsWith(isAutoListOfCategory({ id: 3, category_id: 12 }, 12), /negative id/);
+  });
+  test('oneListNamed', () => {
+    expect(oneListNamed([{ id: 4, name: 'a' }, { id: 5, name: 'b' }], 'a', 4).ok).toBe(true);
+    failsWith(oneListNamed([{ id: 5, name: 'b' }], 'a', 4), /no favorite list is named "a"/);
+    failsWith(oneListNamed([{ id: 4, name: 'a' }, { id: 6, name: 'a' }], 'a', 4), /2 favorite lists are named "a": 4, 6/);
+    failsWith(oneListNamed([{ id: 6, name: 'a' }], 'a', 4), /has id 6, but the favorite is in list 4/);
+  });
+});
+
+describe('order and statuses', () => {
+  test('orderedByCreation: ties in any order, offsets understood', () => {
+    const desc = [at(3, '2024-01-03T00:00:00Z'), at(2, '2024-01-02T00:00:00Z'), at(9, '2024-01-02T00:00:00Z'), at(1, '2024-01-02T00:00:00+01:00')];
+    expect(orderedByCreation(desc, 'desc').ok).toBe(true);
+    expect(orderedByCreation([...desc].reverse(), 'asc').ok).toBe(true);
+    failsWith(orderedByCreation([...desc].reverse(), 'desc'), /expected creation date descending/);
+    failsWith(orderedByCreation(desc, 'asc'), /expected creation date ascending/);
+    expect(distinctCreationTimes(desc)).toBe(3);
+    expect(distinctCreationTimes([at(1, 'x')])).toBe(0);
+  });
+  test('isErrorStatus and isRefused', () => {
+    expect(isErrorStatus(422, 'x').ok).toBe(true);
+    expect(isErrorStatus(500, 'x').ok).toBe(true);
+    failsWith(isErrorStatus(201, 'dup'), /dup answered 201, expected an error status/);
+    expect(isRefused(401, 'x').ok && isRefused(403, 'x').ok).toBe(true);
+    failsWith(isRefused(200, 'app'), /app answered 200, expected a refusal \(401 or 403\)/);
+  });
+});

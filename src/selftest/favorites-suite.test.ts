@@ -1,0 +1,78 @@
+// The favorites suite, run through the real CLI: it must pass against the reference (also with
+// other data, a base path, the auth server on another origin, and API version 3.1, where owned
+// favorites are still listed) and fail against each favorites fault of the reference, naming the
+// requirement the fault breaks.
+import { describe, expect, test } from 'vitest';
+import { CAUGHT_BY } from './fault-coverage.ts';
+import { FAVORITE_FAULTS } from '../reference/faults/favorites.ts';
+import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
+import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+
+const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+
+/** Faults that show only under an older API version, with the version to run. */
+const VERSION_OF: Record<string, string> = { 'owned-excluded-before-3-2': '3.1' };
+
+async function runSuite(options: ReferenceOptions, version?: string): Promise<CliRun> {
+  const ref = await startReference({ limits: LIMITS, ...options });
+  try {
+    return await runCli([...targetArgs(ref), 'favorites'], version ? { CATALOGUE_API_VERSION: version } : {});
+  } finally {
+    await ref.close();
+  }
+}
+
+const summary = (run: CliRun) =>
+  run.stdout +
+  run.stderr +
+  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, findings: t.findings })), null, 1);
+
+test('the favorites suite is listed as catching every favorites fault', () => {
+  expect([...CAUGHT_BY.favorites].sort()).toEqual(Object.keys(FAVORITE_FAULTS).sort());
+});
+
+describe.concurrent('the favorites suite against the reference', () => {
+  test('passes on the default data: no failure, no warning, no skip, within 120 requests', async () => {
+    const run = await runSuite({});
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.results!.summary.passed).toBeGreaterThanOrEqual(9);
+    expect(run.results!.requests.total).toBeLessThanOrEqual(120);
+  });
+
+  test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
+    const run = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+  });
+
+  for (const version of ['3.1', '3']) {
+    test(`passes with API version ${version} (owned favorites listed before 3.2.0)`, async () => {
+      const run = await runSuite({}, version);
+      expect(run.code, summary(run)).toBe(0);
+      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+    });
+  }
+
+  test('the read profile skips the three write tests and still passes', async () => {
+    const ref = await startReference({ limits: LIMITS });
+    try {
+      const run = await runCli([...targetArgs(ref), 'favorites'], { CATALOGUE_PROFILES: 'read' });
+      expect(run.code, summary(run)).toBe(0);
+      expect(run.results!.tests.filter((t) => t.status === 'skipped').length).toBe(3);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  for (const fault of CAUGHT_BY.favorites) {
+    const requirement = FAULTS[fault]!.requirement;
+    test(`${fault}: fails, naming ${requirement}`, async () => {
+      const run = await runSuite({ fault, basePath: '/api' }, VERSION_OF[fault]);
+      expect(run.code, summary(run)).toBe(1);
+      const failed = run.results!.tests.filter((t) => t.status === 'failed');
+      const named = failed.flatMap((t) => t.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements));
+      expect(named, summary(run)).toContain(requirement);
+    });
+  }
+});

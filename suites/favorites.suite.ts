@@ -1,0 +1,419 @@
+// Spec: Resources and their fields > Favorite list, Favorite; States and transitions (the four
+// favorite rows); Endpoints > Favorites; Endpoints > Categories (GET /categories/:id/favorites);
+// Authentication > Permissions (favorites); Errors (404 on deleting a missing favorite or list);
+// Versioning > Change history 3.2.0 (owned favorites left out of the listings).
+// SKUs come from discovery (a leaf category's SKU listing); the suite favorites only SKUs the user
+// has not favorited, names what it creates with a run id, and removes it in a finally block.
+import { describe } from 'vitest';
+import { fail, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import {
+  allInList,
+  becameOwned,
+  distinctCreationTimes,
+  excludesOwnedByDefault,
+  hasNormalizedErrors,
+  haveItIsNull,
+  holdsNoOwnedFavorites,
+  holdsOnlyOwnedFavorites,
+  inAnAutoList,
+  isAutoListOfCategory,
+  isErrorStatus,
+  isInList,
+  isRefused,
+  listIdSentWithHaveItIgnored,
+  oneListNamed,
+  orderedByCreation,
+  type FavoriteLike,
+  type FavoriteListLike,
+} from '../src/checks/favorites.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+
+type Favorite = FavoriteLike & { id: number };
+type FavoriteList = FavoriteListLike & { id: number };
+interface Sku {
+  id: number;
+  category_id: number;
+}
+
+const USER = { auth: 'user' as const };
+const LIST_PAGES = 5;
+const SKU_CATEGORIES_TRIED = 6;
+
+/** A name no list of the user has: the kit's prefix and a per-test random part. */
+function uniqueName(what: string): string {
+  return `cc-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** A GET of a favorites listing; stops the test unless it is 200 {favorites, meta.pagination}. */
+async function getFavorites(
+  t: ConformanceContext,
+  endpoint: string,
+  path: string,
+  query: Record<string, string | number> = {},
+  ...requirements: string[]
+): Promise<{ favorites: Favorite[]; pagination: Pagination }> {
+  const response = await t.api.get(path, { ...USER, query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<{ favorites: Favorite[] }>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'favorites'), 'GEN-7', ...requirements);
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1');
+  t.response(endpoint, response, 'FAV-7', ...requirements);
+  return { favorites: body.favorites, pagination: readPagination(body)! };
+}
+
+/** Every favorite list of the user (up to LIST_PAGES pages of 100). */
+async function allLists(t: ConformanceContext): Promise<{ lists: FavoriteList[]; complete: boolean }> {
+  const lists: FavoriteList[] = [];
+  for (let page = 1; page <= LIST_PAGES; page++) {
+    const response = await t.api.get('/favorite_lists', { ...USER, query: { per: 100, page } });
+    t.require(hasStatus(response, 200), 'FAV-18');
+    const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
+    t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
+    t.require(paginationMetaIsWellFormed(body), 'PAG-1');
+    lists.push(...body.favorite_lists);
+    const pagination = readPagination(body)!;
+    if (page >= pagination.total_pages || body.favorite_lists.length === 0) return { lists, complete: true };
+  }
+  return { lists, complete: false };
+}
+
+/** The body's single resource under `key`; stops the test otherwise. */
+function single<T>(t: ConformanceContext, response: HttpResponse, key: string, ...requirements: string[]): T {
+  const body = t.json<Record<string, T>>(response, 'GEN-4');
+  t.require(hasSingleEnvelope(body, key), 'GEN-7', ...requirements);
+  return body[key]!;
+}
+
+/** The SKUs of a category listing the user has not favorited (favorited false, or not among `favorited`). */
+async function freeSkusOf(t: ConformanceContext, categoryId: number, favorited: Set<number> | null): Promise<Sku[]> {
+  const response = await t.api.get(`/categories/${categoryId}/skus`, USER);
+  if (response.status !== 200) t.skip(`GET /categories/${categoryId}/skus answered ${response.status}: no SKU to favorite`);
+  const body = response.json<{ skus?: unknown }>();
+  const skus = Array.isArray(body?.skus) ? (body.skus as Record<string, unknown>[]) : [];
+  return skus
+    .filter((s) => Number.isInteger(s['id']) && Number.isInteger(s['category_id']))
+    .filter((s) => (favorited ? !favorited.has(s['id'] as number) : s['favorited'] === false))
+    .map((s) => ({ id: s['id'] as number, category_id: s['category_id'] as number }));
+}
+
+/**
+ * SKU ids the user has favorited, when the SKU listing does not say (favorited came with 3.1.0):
+ * the first page of 100 of GET /favorites and of GET /favorites?owned=true.
+ */
+async function favoritedSkuIds(t: ConformanceContext): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for (const query of [{ per: 100 }, { per: 100, owned: 'true' }] as Record<string, string | number>[]) {
+    const { favorites, pagination } = await getFavorites(t, 'GET /favorites', '/favorites', query, 'FAV-23');
+    if (pagination.total_pages > 1) t.skip('the user has more than 100 favorites and the SKU listing has no favorited field: cannot tell which SKUs are free');
+    for (const f of favorites) if (typeof f.sku_id === 'number') ids.add(f.sku_id);
+  }
+  return ids;
+}
+
+/** Whether the category SKU listing carries favorited (3.1.0 on); otherwise the user's favorites are read. */
+async function knownFavorited(t: ConformanceContext): Promise<Set<number> | null> {
+  return hasNormalizedErrors(t.run.apiVersion) ? null : favoritedSkuIds(t);
+}
+
+/**
+ * A SKU the user has not favorited: from the discovered leaf category, else from other leaf
+ * categories of GET /categories (first page of 100); `preferNot` names categories to avoid when
+ * possible. `preferred` says whether the SKU avoids them.
+ */
+async function findFreeSku(t: ConformanceContext, preferNot: ReadonlySet<unknown> = new Set()): Promise<{ sku: Sku; preferred: boolean }> {
+  const favorited = await knownFavorited(t);
+  const leafId = await t.discover('leafCategory');
+  const candidates = [leafId];
+  const categories = await t.api.get('/categories', { query: { per: 100 } });
+  if (categories.status === 200) {
+    const listed = categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [];
+    const leaves = listed.filter((c) => c.children_count === 0 && Number.isInteger(c.id) && c.id !== leafId).map((c) => c.id as number);
+    candidates.push(...leaves.filter((id) => !preferNot.has(id)), ...leaves.filter((id) => preferNot.has(id)));
+  }
+  let fallback: Sku | undefined;
+  for (const categoryId of candidates.slice(0, SKU_CATEGORIES_TRIED)) {
+    const skus = await freeSkusOf(t, categoryId, favorited);
+    const sku = skus.find((s) => !preferNot.has(s.category_id));
+    if (sku) return { sku, preferred: true };
+    fallback ??= skus[0];
+  }
+  if (fallback) return { sku: fallback, preferred: false };
+  return t.skip(`none of ${Math.min(candidates.length, SKU_CATEGORIES_TRIED)} leaf categories has a SKU the user has not favorited`);
+}
+
+async function createFavorite(t: ConformanceContext, favorite: Record<string, unknown>, ...requirements: string[]): Promise<Favorite> {
+  const response = await t.api.request('POST', '/favorites', { ...USER, json: { favorite } });
+  t.require(hasStatus(response, 201), 'FAV-30', ...requirements);
+  const created = single<Favorite>(t, response, 'favorite', 'FAV-30');
+  t.response('POST /favorites', response, 'FAV-30', 'FAV-7');
+  t.require(Number.isInteger(created.id) ? pass() : fail(`the created favorite has id ${show(created.id)}`), 'FAV-7');
+  return created;
+}
+
+async function updateFavorite(t: ConformanceContext, id: number, favorite: Record<string, unknown>, ...requirements: string[]): Promise<Favorite> {
+  const response = await t.api.request('PUT', `/favorites/${id}`, { ...USER, json: { favorite } });
+  t.require(hasStatus(response, 200), 'FAV-31', ...requirements);
+  const updated = single<Favorite>(t, response, 'favorite', 'FAV-31');
+  t.response('PUT /favorites/:id', response, 'FAV-31', 'FAV-7');
+  return updated;
+}
+
+async function createList(t: ConformanceContext, name: string): Promise<FavoriteList> {
+  const response = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
+  t.require(hasStatus(response, 201), 'FAV-19');
+  const list = single<FavoriteList>(t, response, 'favorite_list', 'FAV-19');
+  t.response('POST /favorite_lists', response, 'FAV-19', 'FAV-1', 'FAV-3');
+  t.require(Number.isInteger(list.id) ? pass() : fail(`the created list has id ${show(list.id)}`), 'FAV-1');
+  return list;
+}
+
+/** Teardown: deletes what a test created, whatever happened; leftovers become a warning. */
+async function remove(t: ConformanceContext, paths: string[]): Promise<void> {
+  const left: string[] = [];
+  for (const path of paths) {
+    try {
+      const response = await t.api.request('DELETE', path, USER);
+      if (response.status !== 204 && response.status !== 404) left.push(`${path} (${response.status})`);
+    } catch (error) {
+      left.push(`${path} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  if (left.length) t.warn(fail(`teardown could not delete ${left.join(', ')}`), 'FAV-21', 'FAV-32');
+}
+
+/** A 404 for a missing record: RecordNotFound in the {errors} format (3.1.0 on). */
+function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requirements: string[]): void {
+  t.require(hasStatus(response, 404), ...requirements);
+  if (!hasNormalizedErrors(t.run.apiVersion)) return;
+  const body = t.json(response, 'GEN-4');
+  t.must(errorBodyIsWellFormed(body), 'ERR-2');
+  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+}
+
+describe('GET /favorite_lists', () => {
+  conformanceTest('answers {favorite_lists, meta} of Favorite lists; an application token is refused', { requirements: ['FAV-18', 'FAV-1', 'PAG-1', 'FAV-34'], requests: 2 }, async (t) => {
+    const response = await t.api.get('/favorite_lists', USER);
+    t.require(hasStatus(response, 200), 'FAV-18');
+    const body = t.json(response, 'GEN-4');
+    t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
+    t.must(paginationMetaIsWellFormed(body), 'PAG-1');
+    t.response('GET /favorite_lists', response, 'FAV-18', 'FAV-1');
+    const refused = await t.api.get('/favorite_lists', { auth: 'app', renewOn401: false });
+    t.must(isRefused(refused.status, 'GET /favorite_lists with an application token'), 'FAV-34', 'SCOPE-2');
+  });
+});
+
+describe('GET /favorites', () => {
+  conformanceTest('answers {favorites, meta}, newest first by default and oldest first with order_dir=asc', { requirements: ['FAV-23', 'FAV-25', 'FAV-7'], requests: 2 }, async (t) => {
+    const newest = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
+    const oldest = await getFavorites(t, 'GET /favorites', '/favorites', { order_dir: 'asc' }, 'FAV-23', 'FAV-25');
+    t.must(orderedByCreation(newest.favorites, 'desc'), 'FAV-25');
+    t.must(orderedByCreation(oldest.favorites, 'asc'), 'FAV-25');
+    if (distinctCreationTimes(newest.favorites) < 2 && distinctCreationTimes(oldest.favorites) < 2) {
+      t.skip('the user has fewer than two favorites created at different times: the order cannot be observed');
+    }
+  });
+
+  conformanceTest('leaves owned favorites out unless owned=true (3.2.0), and owned=true lists only owned ones', { requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'], requests: 3 }, async (t) => {
+    const owned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
+    t.must(holdsOnlyOwnedFavorites(owned.favorites, 'GET /favorites?owned=true'), 'FAV-24', 'FAV-6');
+    if (excludesOwnedByDefault(t.run.apiVersion)) {
+      // Owned favorites may be old: both ends of the listing are looked at.
+      for (const query of [{}, { order_dir: 'asc' }] as Record<string, string>[]) {
+        const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', query, 'FAV-23');
+        t.must(holdsNoOwnedFavorites(favorites, `GET /favorites${'order_dir' in query ? '?order_dir=asc' : ''}`), 'FAV-26', 'CHG-2');
+      }
+    }
+  });
+
+  conformanceTest('GET /favorites/:id answers {favorite} for a listed favorite; a missing one is 404', { requirements: ['FAV-29', 'FAV-7', 'ERR-9'], requests: 3 }, async (t) => {
+    const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
+    const listed = favorites[0];
+    if (listed) {
+      const response = await t.api.get(`/favorites/${listed.id}`, USER);
+      t.require(hasStatus(response, 200), 'FAV-29');
+      const favorite = single<Favorite>(t, response, 'favorite', 'FAV-29');
+      t.response('GET /favorites/:id', response, 'FAV-29', 'FAV-7');
+      t.must(favorite.id === listed.id ? pass() : fail(`GET /favorites/${listed.id} answered favorite ${show(favorite.id)}`), 'FAV-29');
+    }
+    const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+    const response = await t.api.get(`/favorites/${missing}`, USER);
+    if (response.status === 200) t.skip(`the user has a favorite with id ${missing}; no unknown id to ask for`);
+    mustBeNotFound(t, response, 'ERR-9');
+  });
+});
+
+describe('GET /favorite_lists/:id/favorites', () => {
+  conformanceTest("answers {favorites, meta} of that list's favorites, none of them owned", { requirements: ['FAV-27', 'FAV-28'], requests: 2 }, async (t) => {
+    const response = await t.api.get('/favorite_lists', USER);
+    t.require(hasStatus(response, 200), 'FAV-18');
+    const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
+    t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
+    const list = body.favorite_lists.find((l) => Number.isInteger(l.id));
+    if (!list) return t.skip('the user has no favorite list');
+    const { favorites } = await getFavorites(t, 'GET /favorite_lists/:id/favorites', `/favorite_lists/${list.id}/favorites`, {}, 'FAV-27');
+    t.must(allInList(favorites, list.id), 'FAV-27');
+    t.must(holdsNoOwnedFavorites(favorites, `GET /favorite_lists/${list.id}/favorites`), 'FAV-28');
+  });
+});
+
+describe('GET /categories/:id/favorites', () => {
+  conformanceTest('answers {favorites, meta} with the favorites permission; an application token is refused', { requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], requests: 2 }, async (t) => {
+    const leafId = await t.discover('leafCategory');
+    const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', `/categories/${leafId}/favorites`, {}, 'CAT-22', 'SCOPE-3');
+    if (excludesOwnedByDefault(t.run.apiVersion)) t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${leafId}/favorites`), 'CHG-2');
+    const refused = await t.api.get(`/categories/${leafId}/favorites`, { auth: 'app', renewOn401: false });
+    t.must(isRefused(refused.status, `GET /categories/${leafId}/favorites with an application token`), 'CAT-23');
+  });
+});
+
+describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
+  conformanceTest('creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404', { requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'], profile: 'write', requests: 6 }, async (t) => {
+    const name = uniqueName('list');
+    const list = await createList(t, name);
+    const cleanup = [`/favorite_lists/${list.id}`];
+    try {
+      t.must(list.name === name ? pass() : fail(`the list was created as ${show(list.name)}, asked ${show(name)}`), 'FAV-19');
+      t.must(list.type === 'custom' ? pass() : fail(`the created list has type ${show(list.type)}, expected "custom"`), 'FAV-3');
+      const again = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
+      if (again.status < 300 && again.status >= 200) {
+        const second = again.json<{ favorite_list?: { id?: unknown } }>()?.favorite_list?.id;
+        if (Number.isInteger(second) && second !== list.id) cleanup.push(`/favorite_lists/${String(second)}`);
+      }
+      t.must(isErrorStatus(again.status, `POST /favorite_lists with the existing custom name ${show(name)}`), 'FAV-20');
+      if (again.status >= 400 && again.status < 500 && hasNormalizedErrors(t.run.apiVersion)) t.must(errorBodyIsWellFormed(t.json(again, 'GEN-4')), 'ERR-2');
+      // Which error: not shown (ERR-18); a 4xx is what a client can act on.
+      t.warn(again.status >= 400 && again.status < 500 ? pass() : fail(`a duplicate custom name answered ${again.status}, not a 4xx`), 'ERR-18');
+
+      const deleted = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
+      t.must(hasStatus(deleted, 204), 'FAV-21');
+      t.response('DELETE /favorite_lists/:id', deleted, 'FAV-21');
+      const twice = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
+      mustBeNotFound(t, twice, 'FAV-22', 'ERR-10');
+      cleanup.shift();
+    } finally {
+      await remove(t, cleanup);
+    }
+  });
+});
+
+describe('POST /favorites without a list (States and transitions, row 1)', () => {
+  conformanceTest("puts the favorite in the auto list of the SKU's category, created if needed; DELETE is 204, then 404", { requirements: ['FAV-9', 'FAV-10', 'FAV-2', 'FAV-5', 'FAV-30', 'FAV-32', 'FAV-33', 'ERR-10'], profile: 'write', requests: 22 }, async (t) => {
+    const before = await allLists(t);
+    if (!before.complete) t.skip(`the user has more than ${LIST_PAGES * 100} favorite lists`);
+    const autoCategories = new Set(before.lists.filter((l) => l.id < 0).map((l) => l.category_id));
+    // A SKU of a category the user has no auto list of, else any free SKU.
+    const { sku, preferred: newAutoList } = await findFreeSku(t, autoCategories);
+
+    const favorite = await createFavorite(t, { sku_id: sku.id });
+    const cleanup = [`/favorites/${favorite.id}`];
+    try {
+      t.must(favorite.sku_id === sku.id ? pass() : fail(`the favorite was created for SKU ${show(favorite.sku_id)}, asked ${sku.id}`), 'FAV-30');
+      t.require(inAnAutoList(favorite), 'FAV-9', 'FAV-2', ...(newAutoList ? ['FAV-10'] : []));
+      const listId = favorite.favorite_list_id as number;
+      const after = await allLists(t);
+      const list = after.lists.find((l) => l.id === listId);
+      const existed = before.lists.some((l) => l.id === listId);
+      if (newAutoList && !existed) cleanup.push(`/favorite_lists/${listId}`);
+      t.require(list ? pass() : fail(`the favorite is in list ${listId}, which GET /favorite_lists does not list`), newAutoList ? 'FAV-10' : 'FAV-9', 'FAV-5');
+      t.must(isAutoListOfCategory(list!, sku.category_id), 'FAV-9', 'FAV-5', 'FAV-2');
+      if (newAutoList) {
+        t.must(existed ? fail(`the user had no auto list of category ${sku.category_id}, yet the favorite went into list ${listId}, which existed before`) : pass(), 'FAV-10');
+      }
+
+      const read = await t.api.get(`/favorites/${favorite.id}`, USER);
+      t.must(hasStatus(read, 200), 'FAV-29');
+      const deleted = await t.api.request('DELETE', `/favorites/${favorite.id}`, USER);
+      t.must(hasStatus(deleted, 204), 'FAV-32');
+      t.response('DELETE /favorites/:id', deleted, 'FAV-32');
+      if (deleted.status === 204) cleanup.shift();
+      const twice = await t.api.request('DELETE', `/favorites/${favorite.id}`, USER);
+      mustBeNotFound(t, twice, 'FAV-33', 'ERR-10');
+    } finally {
+      // The auto list this test caused to be created is deleted too (DELETE /favorite_lists/:id).
+      await remove(t, cleanup);
+    }
+  });
+});
+
+describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
+  conformanceTest(
+    'moves by favorite_list_id and new_list_name (have_it null), refuses an invalid name with 400, and have_it=true makes it owned whatever list id is sent',
+    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 24 },
+    async (t) => {
+      const { sku } = await findFreeSku(t);
+      const named = uniqueName('named');
+      const target = await createList(t, uniqueName('target'));
+      const cleanup = [`/favorite_lists/${target.id}`];
+      let namedId: number | null = null;
+      try {
+        // Row 4 through POST: a new_list_name that no list has creates that custom list.
+        const favorite = await createFavorite(t, { sku_id: sku.id, new_list_name: named }, 'FAV-14');
+        cleanup.unshift(`/favorites/${favorite.id}`);
+        t.require(Number.isInteger(favorite.favorite_list_id) ? pass() : fail(`POST with new_list_name gave favorite_list_id ${show(favorite.favorite_list_id)}`), 'FAV-14', 'FAV-15');
+        namedId = favorite.favorite_list_id as number;
+        cleanup.push(`/favorite_lists/${namedId}`);
+        const { lists, complete } = await allLists(t);
+        if (complete) t.must(oneListNamed(lists, named, namedId), 'FAV-14', 'FAV-15');
+        t.must(haveItIsNull(favorite, 'POST with new_list_name'), 'FAV-16');
+
+        // Row 3: favorite_list_id, with have_it not true.
+        if (favorite.have_it === true) t.skip('the new favorite has have_it true: row 3 needs have_it not true');
+        const moved = await updateFavorite(t, favorite.id, { have_it: false, favorite_list_id: target.id }, 'FAV-13', 'FAV-8');
+        t.must(isInList(moved, target.id, 'PUT with favorite_list_id'), 'FAV-13', 'FAV-8');
+
+        // Row 4 through PUT, to the list made above: no second list of that name, have_it null.
+        const renamed = await updateFavorite(t, favorite.id, { new_list_name: named }, 'FAV-14');
+        t.must(isInList(renamed, namedId, `PUT with new_list_name ${show(named)} (the custom list of that name)`), 'FAV-14', 'FAV-15');
+        if (Number.isInteger(renamed.favorite_list_id) && renamed.favorite_list_id !== namedId && renamed.favorite_list_id !== target.id) {
+          cleanup.push(`/favorite_lists/${String(renamed.favorite_list_id)}`);
+        }
+        t.must(haveItIsNull(renamed, `PUT with new_list_name after have_it ${show(moved.have_it)}`), 'FAV-16');
+
+        // Row 4, on error: status 400 with errors in the body. A blank name is the invalid one
+        // sent; which names are invalid is not shown, so accepting it is only a warning.
+        const invalid = await t.api.request('PUT', `/favorites/${favorite.id}`, { ...USER, json: { favorite: { new_list_name: '' } } });
+        if (invalid.status >= 200 && invalid.status < 300) {
+          t.warn(fail(`PUT with a blank new_list_name answered ${invalid.status}: the blank name was taken as valid`), 'FAV-17');
+          const moved = invalid.json<{ favorite?: { favorite_list_id?: unknown } }>()?.favorite?.favorite_list_id;
+          if (Number.isInteger(moved) && moved !== namedId && moved !== target.id) cleanup.push(`/favorite_lists/${String(moved)}`);
+        } else {
+          t.must(hasStatus(invalid, 400), 'FAV-17');
+          const body = t.json(invalid, 'GEN-4', 'FAV-17');
+          t.must(errorBodyIsWellFormed(body), 'FAV-17', 'ERR-2');
+        }
+
+        // Row 2: have_it=true makes it owned; the favorite_list_id sent with it is ignored.
+        const owned = await updateFavorite(t, favorite.id, { have_it: true, favorite_list_id: target.id }, 'FAV-11');
+        t.must(listIdSentWithHaveItIgnored(owned, target.id), 'FAV-12');
+        t.must(becameOwned(owned), 'FAV-11');
+
+        // The listings: owned=true holds it; the default listing leaves it out from 3.2.0 and
+        // lists it before. It is the user's newest favorite, so it is on the first page.
+        if (owned.have_it === true && owned.favorite_list_id === null) {
+          const onlyOwned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
+          t.must(holdsOnlyOwnedFavorites(onlyOwned.favorites, 'GET /favorites?owned=true'), 'FAV-24');
+          t.must(onlyOwned.favorites.some((f) => f.id === favorite.id) ? pass() : fail(`GET /favorites?owned=true does not list the owned favorite ${favorite.id}`), 'FAV-24');
+          const listing = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
+          const listed = listing.favorites.some((f) => f.id === favorite.id);
+          if (excludesOwnedByDefault(t.run.apiVersion)) {
+            t.must(listed ? fail(`GET /favorites lists the owned favorite ${favorite.id} without owned=true`) : pass(), 'FAV-26', 'CHG-2');
+          } else if (!listed) {
+            // Newest first: it must come before any favorite created earlier than it.
+            const created = Date.parse(String(owned.created_at));
+            const older = listing.favorites.find((f) => Date.parse(String(f.created_at)) < created);
+            if (listing.pagination.total_pages <= 1 || older) {
+              t.must(fail(`GET /favorites (version ${t.run.apiVersion}) leaves out the owned favorite ${favorite.id}; the exclusion of owned favorites came with 3.2.0`), 'CHG-2');
+            }
+          }
+        }
+      } finally {
+        await remove(t, cleanup);
+      }
+    },
+  );
+});
