@@ -1,0 +1,94 @@
+// Each check passes what the spec allows and fails what it forbids, with a message that says what
+// was seen: a check that cannot fail is a defect.
+import { describe, expect, test } from 'vitest';
+import { pass } from './check.ts';
+import {
+  appliedQueryIsTheSentOne,
+  carriesMatchCount,
+  highlightIndexIsInKey,
+  namesAreOrdered,
+  pricesAreOrdered,
+  sameMembers,
+  skusBelongToManufacturer,
+  strongMatchesHoldAtMostOneEach,
+} from './search.ts';
+
+const failsWith = (result: ReturnType<typeof pass>, pattern: RegExp) => {
+  expect(result.ok).toBe(false);
+  expect(result.ok ? '' : result.message).toMatch(pattern);
+};
+
+describe('search', () => {
+  test('carriesMatchCount: a non-negative integer match_count on every search category', () => {
+    expect(carriesMatchCount({ id: 1, match_count: 0 })).toEqual(pass());
+    expect(carriesMatchCount({ id: 1, match_count: 12 })).toEqual(pass());
+    failsWith(carriesMatchCount({ id: 1 }), /category 1 has no match_count/);
+    failsWith(carriesMatchCount({ id: 1, match_count: '3' }), /match_count "3"/);
+    failsWith(carriesMatchCount({ id: 1, match_count: -1 }), /non-negative integer/);
+    failsWith(carriesMatchCount([]), /expected an object/);
+  });
+
+  test('strongMatchesHoldAtMostOneEach: one object per kind, absent or null when nothing matched', () => {
+    expect(strongMatchesHoldAtMostOneEach({})).toEqual(pass());
+    expect(strongMatchesHoldAtMostOneEach({ category: { id: 1 }, manufacturer: { id: 2 }, sku: { id: 3 } })).toEqual(pass());
+    expect(strongMatchesHoldAtMostOneEach({ sku: null })).toEqual(pass());
+    failsWith(strongMatchesHoldAtMostOneEach({ sku: [{ id: 1 }, { id: 2 }] }), /strong_matches.sku is an array of 2/);
+    failsWith(strongMatchesHoldAtMostOneEach({ manufacturer: 'Acme' }), /strong_matches.manufacturer is "Acme"/);
+    failsWith(strongMatchesHoldAtMostOneEach({ category: { name: 'x' } }), /strong_matches.category has id undefined/);
+    failsWith(strongMatchesHoldAtMostOneEach([]), /meta.strong_matches is \[\]/);
+    failsWith(strongMatchesHoldAtMostOneEach(undefined), /expected an object/);
+  });
+
+  test('appliedQueryIsTheSentOne: equal up to whitespace and case', () => {
+    expect(appliedQueryIsTheSentOne('Air  conditioning ', 'air conditioning')).toEqual(pass());
+    failsWith(appliedQueryIsTheSentOne('lamps', 'lamp'), /meta.q is "lamp", but q="lamps" was sent/);
+    failsWith(appliedQueryIsTheSentOne('lamps', null), /meta.q is null, expected a string/);
+  });
+
+  test('highlightIndexIsInKey: i is an integer index into k', () => {
+    expect(highlightIndexIsInKey({ k: 'Acme Echo', i: 0 })).toEqual(pass());
+    expect(highlightIndexIsInKey({ k: 'Acme Echo', i: 5 })).toEqual(pass());
+    expect(highlightIndexIsInKey({ k: '', i: 0 })).toEqual(pass());
+    failsWith(highlightIndexIsInKey({ k: 'Acme', i: 4 }), /has i 4, outside the keyphrase \(length 4\)/);
+    failsWith(highlightIndexIsInKey({ k: 'Acme', i: -1 }), /outside the keyphrase/);
+    failsWith(highlightIndexIsInKey({ k: 'Acme', i: 1.5 }), /expected an integer/);
+    failsWith(highlightIndexIsInKey({ k: 'Acme' }), /has i undefined/);
+    failsWith(highlightIndexIsInKey({ k: 3, i: 0 }), /has k 3/);
+  });
+});
+
+describe('manufacturers', () => {
+  test('namesAreOrdered: accepts any usual collation, in the direction asked', () => {
+    expect(namesAreOrdered(['acme', 'Bolt', 'cedar'], 'asc')).toEqual(pass()); // case-insensitive
+    expect(namesAreOrdered(['Bolt', 'acme', 'cedar'], 'asc')).toEqual(pass()); // code point
+    expect(namesAreOrdered(['Éclair', 'Fig'], 'asc')).toEqual(pass()); // locale
+    expect(namesAreOrdered(['cedar', 'Bolt', 'acme'], 'desc')).toEqual(pass());
+    expect(namesAreOrdered(['same', 'same'], 'desc')).toEqual(pass());
+    expect(namesAreOrdered([], 'asc')).toEqual(pass());
+    failsWith(namesAreOrdered(['acme', 'cedar', 'bolt'], 'asc'), /not in asc order.*"cedar" comes before "bolt"/);
+    failsWith(namesAreOrdered(['acme', 'bolt'], 'desc'), /not in desc order/);
+    failsWith(namesAreOrdered(['acme', 7], 'asc'), /item 1 has name 7/);
+  });
+
+  test('pricesAreOrdered: by price_min or by price_max, in the direction asked', () => {
+    const sku = (price_min: number, price_max: number) => ({ price_min, price_max });
+    expect(pricesAreOrdered([sku(1, 9), sku(2, 3), sku(5, 5)], 'asc')).toEqual(pass()); // by price_min
+    expect(pricesAreOrdered([sku(4, 5), sku(2, 6), sku(1, 9)], 'asc')).toEqual(pass()); // by price_max
+    expect(pricesAreOrdered([sku(5, 5), sku(2, 3), sku(1, 9)], 'desc')).toEqual(pass());
+    failsWith(pricesAreOrdered([sku(3, 3), sku(1, 1), sku(2, 2)], 'asc'), /not in asc order by price_min \(\[3,1,2\]\) nor by price_max/);
+    failsWith(pricesAreOrdered([sku(1, 1), sku(2, 2)], 'desc'), /not in desc order/);
+    failsWith(pricesAreOrdered([{ price_min: '1' }, { price_min: '2' }], 'asc'), /not in asc order/);
+  });
+
+  test('skusBelongToManufacturer: every manufacturer_id is the one asked for', () => {
+    expect(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }], 7)).toEqual(pass());
+    expect(skusBelongToManufacturer([], 7)).toEqual(pass());
+    failsWith(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }, { id: 2, manufacturer_id: 8 }], 7), /SKU 2 has manufacturer_id 8, listed under manufacturer 7/);
+  });
+
+  test('sameMembers: the same ids, whatever the order', () => {
+    expect(sameMembers('x', [{ id: 1 }, { id: 2 }], [{ id: 2 }, { id: 1 }])).toEqual(pass());
+    failsWith(sameMembers('asc vs desc', [{ id: 1 }, { id: 2 }], [{ id: 2 }, { id: 3 }]), /asc vs desc: 2 vs 2 items; only in the first \[1\], only in the second \[3\]/);
+    failsWith(sameMembers('x', [{ id: 1 }], [{ id: 1 }, { id: 1 }]), /1 vs 2 items/);
+  });
+});

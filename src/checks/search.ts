@@ -1,0 +1,124 @@
+// Checks of search, autocomplete and the manufacturer listings (Endpoints > Search, Resources and
+// their fields > Search result meta, Autocomplete item, Manufacturer; Endpoints > Manufacturers).
+import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+
+/** Category.match_count: "integer | only on categories returned by search" — so present there. */
+export function carriesMatchCount(category: unknown): CheckResult {
+  if (!isPlainObject(category)) return fail(`search category is ${show(category)}, expected an object`);
+  const value = category['match_count'];
+  if (!('match_count' in category)) return fail(`search category ${show(category['id'])} has no match_count`);
+  return Number.isInteger(value) && (value as number) >= 0
+    ? pass()
+    : fail(`search category ${show(category['id'])} has match_count ${show(value)}, expected a non-negative integer`);
+}
+
+const STRONG_KINDS = ['category', 'manufacturer', 'sku'] as const;
+
+/**
+ * "strong_matches: object with at most one each of category (Category), manufacturer (id, name,
+ * image_url) and sku (SKU)": an object whose kinds, when present, hold one object each (never an
+ * array of several). A kind without a match may be absent or null (blank fields are null).
+ */
+export function strongMatchesHoldAtMostOneEach(strongMatches: unknown): CheckResult {
+  if (!isPlainObject(strongMatches)) return fail(`meta.strong_matches is ${show(strongMatches)}, expected an object`);
+  const problems: string[] = [];
+  for (const kind of STRONG_KINDS) {
+    if (!(kind in strongMatches)) continue;
+    const value = strongMatches[kind];
+    if (value === null) continue;
+    if (Array.isArray(value)) problems.push(`strong_matches.${kind} is an array of ${value.length}, expected at most one ${kind} (an object)`);
+    else if (!isPlainObject(value)) problems.push(`strong_matches.${kind} is ${show(value)}, expected one ${kind} object`);
+    else if (!Number.isInteger(value['id'])) problems.push(`strong_matches.${kind} has id ${show(value['id'])}, expected an integer`);
+  }
+  return problems.length ? fail(problems.join('; ')) : pass();
+}
+
+/** Whitespace runs made one, ends trimmed, case folded: what "the applied query" may normalise. */
+function normaliseQuery(q: string): string {
+  return q.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** meta.q "the applied query": the sent query, up to whitespace and case. */
+export function appliedQueryIsTheSentOne(sent: string, applied: unknown): CheckResult {
+  if (typeof applied !== 'string') return fail(`meta.q is ${show(applied)}, expected a string`);
+  return normaliseQuery(applied) === normaliseQuery(sent) ? pass() : fail(`meta.q is ${show(applied)}, but q=${show(sent)} was sent`);
+}
+
+/** Autocomplete item: "i (integer index usable as the highlight start)" — an index into k. */
+export function highlightIndexIsInKey(item: unknown): CheckResult {
+  if (!isPlainObject(item)) return fail(`autocomplete item is ${show(item)}, expected an object`);
+  const { k, i } = item;
+  if (typeof k !== 'string') return fail(`autocomplete item has k ${show(k)}, expected a string`);
+  if (!Number.isInteger(i)) return fail(`autocomplete item ${show(k)} has i ${show(i)}, expected an integer`);
+  const index = i as number;
+  // An empty keyphrase has only the start to highlight from.
+  const ok = k.length === 0 ? index === 0 : index >= 0 && index < k.length;
+  return ok ? pass() : fail(`autocomplete item ${show(k)} has i ${index}, outside the keyphrase (length ${k.length})`);
+}
+
+export type Direction = 'asc' | 'desc';
+
+/**
+ * Orders names may follow: the spec names none, so a list passes when any usual collation orders
+ * it (code point, case-insensitive, locale).
+ */
+const NAME_ORDERS: readonly ((a: string, b: string) => number)[] = [
+  (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  (a, b) => {
+    const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+    return x < y ? -1 : x > y ? 1 : 0;
+  },
+  (a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }),
+  (a, b) => a.localeCompare(b),
+];
+
+function orderedBy<T>(values: readonly T[], compare: (a: T, b: T) => number, dir: Direction): boolean {
+  return values.every((v, i) => i === 0 || (dir === 'asc' ? compare(values[i - 1]!, v) <= 0 : compare(values[i - 1]!, v) >= 0));
+}
+
+/** order_by=name with order_dir: names in that direction, by some usual collation. */
+export function namesAreOrdered(names: readonly unknown[], dir: Direction): CheckResult {
+  const bad = names.findIndex((n) => typeof n !== 'string');
+  if (bad >= 0) return fail(`item ${bad} has name ${show(names[bad])}, expected a string`);
+  const strings = names as readonly string[];
+  if (NAME_ORDERS.some((compare) => orderedBy(strings, compare, dir))) return pass();
+  const i = strings.findIndex((n, j) => j > 0 && (dir === 'asc' ? n.localeCompare(strings[j - 1]!) < 0 : n.localeCompare(strings[j - 1]!) > 0));
+  const where = i > 0 ? `: ${show(strings[i - 1])} comes before ${show(strings[i])}` : '';
+  return fail(`names are not in ${dir} order by any usual collation${where} (${show(strings, 200)})`);
+}
+
+/**
+ * order_by=price with order_dir: which price the spec does not say, so the list passes when it is
+ * in that direction by price_min or by price_max.
+ */
+export function pricesAreOrdered(skus: readonly unknown[], dir: Direction): CheckResult {
+  const read = (field: string) => skus.map((s) => (isPlainObject(s) ? s[field] : undefined));
+  const byNumber = (a: unknown, b: unknown) => (a as number) - (b as number);
+  for (const field of ['price_min', 'price_max']) {
+    const values = read(field);
+    if (values.every((v) => typeof v === 'number') && orderedBy(values, byNumber, dir)) return pass();
+  }
+  return fail(`SKUs are not in ${dir} order by price_min (${show(read('price_min'), 160)}) nor by price_max (${show(read('price_max'), 160)})`);
+}
+
+/** Every SKU of /manufacturers/:id/skus is that manufacturer's. */
+export function skusBelongToManufacturer(skus: readonly unknown[], manufacturerId: number): CheckResult {
+  return allOf(
+    skus.map((s) => {
+      const sku = isPlainObject(s) ? s : {};
+      return sku['manufacturer_id'] === manufacturerId
+        ? pass()
+        : fail(`SKU ${show(sku['id'])} has manufacturer_id ${show(sku['manufacturer_id'])}, listed under manufacturer ${manufacturerId}`);
+    }),
+  );
+}
+
+/** Two complete listings of one collection in other orders hold the same ids. */
+export function sameMembers(what: string, a: readonly unknown[], b: readonly unknown[]): CheckResult {
+  const ids = (items: readonly unknown[]) => items.map((x) => (isPlainObject(x) ? x['id'] : undefined));
+  const [left, right] = [ids(a), ids(b)];
+  const missing = left.filter((id) => !right.includes(id));
+  const added = right.filter((id) => !left.includes(id));
+  if (left.length === right.length && missing.length === 0 && added.length === 0) return pass();
+  return fail(`${what}: ${left.length} vs ${right.length} items; only in the first ${show(missing)}, only in the second ${show(added)}`);
+}

@@ -1,0 +1,208 @@
+// Spec: Endpoints > Manufacturers (GET /manufacturers, /manufacturers/:id, /manufacturers/:id/
+// categories, /manufacturers/:id/skus), Resources and their fields > Manufacturer, Category
+// (match_count only in search), SKU, General conventions 1-3, Endpoints > General rules 2
+// (pagination) and 5 (order_by, order_dir), Errors (404 RecordNotFound).
+// Manufacturers are found through GET /manufacturers: the suite names no id, name or count.
+// Defaults of the orderings are not shown (ORD-2), so only an explicit order_by and order_dir is
+// judged, and only where the order shows in the returned fields (name; price, by either price).
+import { describe } from 'vitest';
+import { allOf, fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { hasNoMatchCount } from '../src/checks/categories.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import {
+  defaultPageSizeIs25,
+  linkHeaderMatchesPages,
+  paginationIsConsistent,
+  paginationMetaIsWellFormed,
+  readPagination,
+  type Pagination,
+} from '../src/checks/pagination.ts';
+import { namesAreOrdered, pricesAreOrdered, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+
+type Json = Record<string, unknown>;
+type Sub = 'categories' | 'skus';
+
+interface Listing {
+  items: Json[];
+  pagination: Pagination;
+  headers: Record<string, string>;
+}
+
+/** How many manufacturers are tried to find one with categories or SKUs. */
+const CANDIDATES = 3;
+
+/** GET a paginated collection under `key`; stops the test unless it is 200 {key, meta.pagination}. */
+async function getListing(t: ConformanceContext, path: string, key: string, query: Record<string, string | number>, ...requirements: string[]): Promise<Listing> {
+  const response = await t.api.get(path, { query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, key), 'GEN-7', ...requirements);
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', ...requirements);
+  return { items: body[key] as Json[], pagination: readPagination(body)!, headers: response.headers };
+}
+
+/** The ids of the first manufacturers listed; skips when there are none. */
+async function someManufacturers(t: ConformanceContext, count: number): Promise<Json[]> {
+  const { items } = await getListing(t, '/manufacturers', 'manufacturers', { per: count }, 'MAN-2');
+  const usable = items.filter((m) => isPlainObject(m) && Number.isInteger(m['id']));
+  if (usable.length === 0) t.skip('GET /manufacturers lists no manufacturer with an integer id');
+  return usable;
+}
+
+/** A manufacturer whose `sub` listing (default parameters) holds at least `minimum` items. */
+async function manufacturerWith(t: ConformanceContext, sub: Sub, minimum: number): Promise<{ id: number; listing: Listing }> {
+  const requirement = sub === 'skus' ? 'MAN-5' : 'MAN-4';
+  for (const m of await someManufacturers(t, CANDIDATES)) {
+    const id = m['id'] as number;
+    const listing = await getListing(t, `/manufacturers/${id}/${sub}`, sub, {}, requirement);
+    if (listing.pagination.total_results >= minimum) return { id, listing };
+  }
+  return t.skip(`none of the first ${CANDIDATES} manufacturers has ${minimum} or more ${sub}`);
+}
+
+/** An id far above any a catalogue hands out. */
+function unlikelyId(): number {
+  return 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+}
+
+/** 404 with the errors body and RecordNotFound; a 200 for the id itself skips (it exists after all). */
+async function expectRecordNotFound(t: ConformanceContext, path: string, missing: number): Promise<void> {
+  const response = await t.api.get(path);
+  if (response.status === 200) {
+    try {
+      const body = JSON.parse(response.text) as { manufacturer?: { id?: unknown } };
+      if (body?.manufacturer?.id === missing) t.skip(`the deployment has a manufacturer with id ${missing}; no unknown id to ask for`);
+    } catch {
+      // judged below
+    }
+  }
+  if (!t.must(hasStatus(response, 404), 'ERR-9')) return;
+  const body = t.json(response, 'GEN-4');
+  t.must(errorBodyIsWellFormed(body), 'ERR-2');
+  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+  const messages = JSON.stringify(isPlainObject(body) ? (body['errors'] ?? null) : null);
+  t.warn(
+    messages.includes(String(missing)) || /manufacturer/i.test(messages) ? pass() : fail(`GET ${path}: no message names the missing record (manufacturer ${missing}): ${messages}`),
+    'ERR-14',
+  );
+}
+
+describe('GET /manufacturers', () => {
+  conformanceTest('answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer', { requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
+    const { items, pagination } = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
+    t.schema('responses/manufacturers.json', { manufacturers: items, meta: { pagination } }, 'MAN-1', 'MAN-2');
+    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1', 'PAG-3');
+    if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], 'a listed manufacturer', 'MAN-1');
+  });
+
+  conformanceTest('page and per select a page: meta echoes them, pages do not overlap, a Link header points on', { requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 }, async (t) => {
+    const per = 2;
+    const first = await getListing(t, '/manufacturers', 'manufacturers', { per }, 'MAN-2');
+    t.must(paginationIsConsistent(first.pagination, first.items.length, { page: 1, per }), 'PAG-4', 'PAG-1');
+    if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} manufacturers: no second page at per=${per}`);
+    t.must(linkHeaderMatchesPages(first.headers, first.pagination), 'PAG-5');
+    const second = await getListing(t, '/manufacturers', 'manufacturers', { per, page: 2 }, 'MAN-2');
+    t.must(paginationIsConsistent(second.pagination, second.items.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
+    const firstIds = new Set(first.items.map((m) => m['id']));
+    const shared = second.items.filter((m) => firstIds.has(m['id'])).map((m) => String(m['id']));
+    t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 both list manufacturers ${shared.join(', ')}`), 'PAG-3');
+  });
+});
+
+describe('GET /manufacturers/:id', () => {
+  conformanceTest('answers {manufacturer} for the id asked: the manufacturer the listing shows', { requirements: ['MAN-3', 'MAN-1', 'GEN-7'], requests: 2 }, async (t) => {
+    const [listed] = await someManufacturers(t, 1);
+    const id = listed!['id'] as number;
+    const response = await t.api.get(`/manufacturers/${id}`);
+    t.require(hasStatus(response, 200), 'MAN-3');
+    const body = t.json<Json>(response, 'GEN-4');
+    t.require(hasSingleEnvelope(body, 'manufacturer'), 'GEN-7', 'MAN-3');
+    const manufacturer = body['manufacturer'] as Json;
+    t.schema('responses/manufacturer.json', body, 'MAN-1', 'MAN-3');
+    t.must(manufacturer['id'] === id ? pass() : fail(`GET /manufacturers/${id} answered manufacturer ${show(manufacturer['id'])}`), 'MAN-3');
+    t.must(
+      manufacturer['name'] === listed!['name'] ? pass() : fail(`manufacturer ${id} is named ${show(manufacturer['name'])}, but ${show(listed!['name'])} in GET /manufacturers`),
+      'MAN-3',
+    );
+    t.undocumentedFields('resources/manufacturer.json', manufacturer, `manufacturer ${id}`, 'MAN-1');
+  });
+
+  conformanceTest('a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
+    const missing = unlikelyId();
+    await expectRecordNotFound(t, `/manufacturers/${missing}`, missing);
+    await expectRecordNotFound(t, `/manufacturers/${missing}/categories`, missing);
+    await expectRecordNotFound(t, `/manufacturers/${missing}/skus`, missing);
+  });
+});
+
+describe('GET /manufacturers/:id/categories', () => {
+  conformanceTest('answers {categories, meta}: Categories without match_count, paginated by 25', { requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 1 + CANDIDATES }, async (t) => {
+    const { id, listing } = await manufacturerWith(t, 'categories', 1);
+    const { items, pagination } = listing;
+    t.schema('responses/categories.json', { categories: items, meta: { pagination } }, 'CAT-4', 'MAN-4');
+    t.must(allOf(items.map((c) => hasNoMatchCount(c))), 'CAT-14');
+    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
+    if (items[0]) t.undocumentedFields('resources/category.json', items[0], `a category of manufacturer ${id}`, 'CAT-4');
+  });
+
+  conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { requirements: ['MAN-4', 'ORD-1'], requests: 1 + CANDIDATES + 4 }, async (t) => {
+    const { id } = await manufacturerWith(t, 'categories', 2);
+    const path = `/manufacturers/${id}/categories`;
+    const listings: Partial<Record<string, Listing>> = {};
+    for (const orderBy of ['name', 'popularity']) {
+      for (const dir of ['asc', 'desc'] as Direction[]) {
+        const listing = await getListing(t, path, 'categories', { order_by: orderBy, order_dir: dir }, 'MAN-4', 'ORD-1');
+        listings[`${orderBy} ${dir}`] = listing;
+        if (orderBy === 'name') {
+          const checked = namesAreOrdered(listing.items.map((c) => c['name']), dir);
+          t.must(checked.ok ? checked : fail(`GET ${path}?order_by=name&order_dir=${dir}: ${checked.message}`), 'MAN-4');
+        }
+      }
+    }
+    // One complete page in every order: the same categories each time.
+    const all = Object.entries(listings);
+    if (all.every(([, l]) => l!.pagination.total_pages <= 1)) {
+      const [firstKey, first] = all[0]!;
+      t.must(allOf(all.slice(1).map(([key, l]) => sameMembers(`${path} by ${firstKey} and by ${key}`, first!.items, l!.items))), 'MAN-4');
+    }
+  });
+});
+
+describe('GET /manufacturers/:id/skus', () => {
+  conformanceTest("answers {skus, meta}: SKUs of that manufacturer, paginated by 25", { requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 1 + CANDIDATES }, async (t) => {
+    const { id, listing } = await manufacturerWith(t, 'skus', 1);
+    const { items, pagination } = listing;
+    t.schema('responses/skus.json', { skus: items, meta: { pagination } }, 'SKU-2', 'MAN-5');
+    t.must(skusBelongToManufacturer(items, id), 'MAN-5');
+    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
+    if (items[0]) t.undocumentedFields('resources/sku.json', items[0], `a SKU of manufacturer ${id}`, 'SKU-2');
+  });
+
+  conformanceTest('order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir', { requirements: ['MAN-5', 'ORD-1'], requests: 1 + CANDIDATES + 4 }, async (t) => {
+    const { id } = await manufacturerWith(t, 'skus', 2);
+    const path = `/manufacturers/${id}/skus`;
+    const listings: Partial<Record<string, Listing>> = {};
+    for (const orderBy of ['price', 'popularity']) {
+      for (const dir of ['asc', 'desc'] as Direction[]) {
+        const listing = await getListing(t, path, 'skus', { order_by: orderBy, order_dir: dir }, 'MAN-5', 'ORD-1');
+        listings[`${orderBy} ${dir}`] = listing;
+        t.must(skusBelongToManufacturer(listing.items, id), 'MAN-5');
+        if (orderBy === 'price') {
+          // Which price orders the SKUs (price_min, price_max, another) the spec does not say.
+          const checked = pricesAreOrdered(listing.items, dir);
+          t.warn(checked.ok ? checked : fail(`GET ${path}?order_by=price&order_dir=${dir}: ${checked.message}`), 'MAN-5');
+        }
+      }
+    }
+    const all = Object.entries(listings);
+    if (all.every(([, l]) => l!.pagination.total_pages <= 1)) {
+      const [firstKey, first] = all[0]!;
+      t.must(allOf(all.slice(1).map(([key, l]) => sameMembers(`${path} by ${firstKey} and by ${key}`, first!.items, l!.items))), 'MAN-5');
+    }
+  });
+});

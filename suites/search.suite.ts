@@ -1,0 +1,143 @@
+// Spec: Endpoints > Search (GET /search, GET /autocomplete), Resources and their fields > Search
+// result meta, Autocomplete item, Category (match_count), General conventions 1-3, Endpoints >
+// General rules 2 (pagination), Errors (422 InvalidSearch), Limits (search query length).
+// Queries come from discovered data (a leaf category's name) or are built to match nothing: the
+// suite names no id, name or count of any data set, and never requires what search matches.
+import { describe } from 'vitest';
+import { allOf, fail, isPlainObject, pass } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
+import { defaultPageSizeIs25, paginationIsConsistent, paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
+import {
+  appliedQueryIsTheSentOne,
+  carriesMatchCount,
+  highlightIndexIsInKey,
+  strongMatchesHoldAtMostOneEach,
+} from '../src/checks/search.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+
+type Json = Record<string, unknown>;
+
+interface SearchAnswer {
+  categories: Json[];
+  meta: Json;
+  pagination: Pagination;
+}
+
+/** A query from the deployment's own data: the name of a discovered leaf category. */
+async function discoveredQuery(t: ConformanceContext): Promise<string> {
+  const leafId = await t.discover('leafCategory');
+  const response = await t.api.get(`/categories/${leafId}`);
+  t.require(hasStatus(response, 200), 'CAT-16');
+  const body = t.json<{ category?: { name?: unknown } }>(response, 'GEN-4');
+  const name = isPlainObject(body) && isPlainObject(body.category) ? body.category['name'] : undefined;
+  if (typeof name !== 'string' || name.trim().length < 2) t.skip(`category ${leafId} has no name of 2 or more characters to search for`);
+  return name.trim();
+}
+
+/** The first `length` characters of the name's first word (the whole name when that word is shorter). */
+function prefixOf(name: string, length: number): string {
+  const word = name.split(/\s+/)[0]!;
+  return word.length >= length ? word.slice(0, length) : name;
+}
+
+/** A query no catalogue holds: letters in no language's order, new on every run. */
+function improbableQuery(): string {
+  const letters = 'bcdfghjkmnpqrstvwxz';
+  let tail = '';
+  for (let i = 0; i < 10; i++) tail += letters[Math.floor(Math.random() * letters.length)];
+  return `qxzj${tail}vqkx`;
+}
+
+/** GET /search; stops the test unless it is 200 {categories, meta.pagination}. */
+async function search(t: ConformanceContext, query: Record<string, string | number>, ...requirements: string[]): Promise<SearchAnswer> {
+  const response = await t.api.get('/search', { query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'categories'), 'GEN-7', 'SRCH-7');
+  t.require(isPlainObject(body['meta']) ? pass() : fail(`meta is ${JSON.stringify(body['meta'])}, expected {q, alternatives, strong_matches, pagination}`), 'SRCH-7');
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'SRCH-7');
+  return { categories: body['categories'] as Json[], meta: body['meta'] as Json, pagination: readPagination(body)! };
+}
+
+/** Everything the spec states of one search answer, whatever it found. */
+function checkSearchAnswer(t: ConformanceContext, answer: SearchAnswer, q: string, requested: { page?: number; per?: number } = {}): void {
+  const { categories, meta, pagination } = answer;
+  t.schema('responses/search.json', { categories, meta }, 'SRCH-7', 'SRCH-2', 'SRCH-3', 'SRCH-5', 'CAT-4');
+  t.must(allOf(categories.map((c) => carriesMatchCount(c))), 'CAT-14', 'CAT-4');
+  t.must(strongMatchesHoldAtMostOneEach(meta['strong_matches']), 'SRCH-5', 'SRCH-1');
+  t.must(paginationIsConsistent(pagination, categories.length, requested), 'PAG-1', 'SRCH-7');
+  // "the applied query": a service may correct or normalise it, so a difference is only noted.
+  if (typeof meta['q'] === 'string') t.warn(appliedQueryIsTheSentOne(q, meta['q']), 'SRCH-2');
+  t.undocumentedFields('resources/search-meta.json', meta, 'search meta', 'SRCH-7');
+  t.undocumentedFields('resources/strong-matches.json', meta['strong_matches'], 'meta.strong_matches', 'SRCH-5');
+  if (isPlainObject(meta['strong_matches'])) {
+    t.undocumentedFields('resources/manufacturer.json', meta['strong_matches']['manufacturer'], 'strong_matches.manufacturer', 'SRCH-5');
+  }
+}
+
+describe('GET /search', () => {
+  conformanceTest(
+    'a query from the catalogue answers 200 {categories, meta: {q, alternatives, strong_matches, pagination}}, match_count on each category',
+    { requirements: ['SRCH-7', 'SRCH-2', 'SRCH-3', 'SRCH-5', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 },
+    async (t) => {
+      const q = await discoveredQuery(t);
+      const answer = await search(t, { q }, 'SRCH-7', 'SRCH-12');
+      checkSearchAnswer(t, answer, q);
+      t.must(defaultPageSizeIs25(answer.pagination), 'PAG-2');
+      if (answer.categories[0]) t.undocumentedFields('resources/search-category.json', answer.categories[0], 'a search category', 'CAT-4');
+    },
+  );
+
+  conformanceTest('page and per select a page of the results: meta.pagination echoes them', { requirements: ['SRCH-7', 'PAG-3', 'PAG-4', 'PAG-1'], requests: 3 }, async (t) => {
+    // The first letters of a discovered name: a broad query, likely to find more than one page.
+    const q = prefixOf(await discoveredQuery(t), 2);
+    const per = 1;
+    const first = await search(t, { q, per }, 'SRCH-7', 'PAG-4');
+    checkSearchAnswer(t, first, q, { page: 1, per });
+    if (first.pagination.total_pages < 2) t.skip(`q=${q} finds ${first.pagination.total_results} categories: no second page at per=${per}`);
+    const second = await search(t, { q, per, page: 2 }, 'SRCH-7', 'PAG-3');
+    checkSearchAnswer(t, second, q, { page: 2, per });
+    const firstIds = new Set(first.categories.map((c) => c['id']));
+    const shared = second.categories.filter((c) => firstIds.has(c['id'])).map((c) => String(c['id']));
+    t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 of q=${q} both list categories ${shared.join(', ')}`), 'PAG-3');
+  });
+
+  conformanceTest('a query that matches nothing answers 200 with an empty categories array and the meta', { requirements: ['SRCH-8', 'SRCH-7', 'PAG-1'], requests: 1 }, async (t) => {
+    const q = improbableQuery();
+    const answer = await search(t, { q }, 'SRCH-8');
+    checkSearchAnswer(t, answer, q);
+    if (answer.categories.length > 0) t.skip(`the deployment found ${answer.categories.length} categories for q=${q}: no query without a match to ask`);
+    t.must(answer.pagination.total_results === 0 ? pass() : fail(`no category listed for q=${q}, yet total_results is ${answer.pagination.total_results}`), 'SRCH-8', 'PAG-1');
+  });
+
+  conformanceTest('a query of 2 characters is long enough: 200, not 422', { requirements: ['SRCH-12', 'SRCH-7'], requests: 1 }, async (t) => {
+    const q = 'zq';
+    const answer = await search(t, { q }, 'SRCH-12', 'SRCH-7');
+    checkSearchAnswer(t, answer, q);
+  });
+
+  conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch', { requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2'], requests: 1 }, async (t) => {
+    const response = await t.api.get('/search', { query: { q: 'e' } });
+    t.require(hasStatus(response, 422), 'SRCH-9', 'SRCH-12', 'ERR-15');
+    const body = t.json(response, 'GEN-4');
+    t.must(errorBodyIsWellFormed(body), 'ERR-2');
+    t.must(hasErrorCode(body, 'InvalidSearch'), 'ERR-15');
+  });
+});
+
+describe('GET /autocomplete', () => {
+  conformanceTest('answers 200 {autocomplete: [item]}, each item {k, i, d?} with i an index into k', { requirements: ['SRCH-10', 'SRCH-6', 'CHG-7', 'GEN-7'], requests: 2 }, async (t) => {
+    // A prefix of the discovered name's first word: what a user types before choosing.
+    const q = prefixOf(await discoveredQuery(t), 3);
+    const response = await t.api.get('/autocomplete', { query: { q } });
+    t.require(hasStatus(response, 200), 'SRCH-10');
+    const body = t.json<Json>(response, 'GEN-4');
+    t.require(hasCollectionEnvelope(body, 'autocomplete'), 'GEN-7', 'SRCH-10');
+    const items = body['autocomplete'] as unknown[];
+    t.schema('responses/autocomplete.json', body, 'SRCH-10', 'SRCH-6', 'CHG-7');
+    // i arrived in 3.0.23 (CHG-7): whether an item must carry it is the schema's call, by version.
+    t.must(allOf(items.filter((item) => isPlainObject(item) && 'i' in item).map((item) => highlightIndexIsInKey(item))), 'SRCH-6');
+    if (items[0]) t.undocumentedFields('resources/autocomplete-item.json', items[0], 'an autocomplete item', 'SRCH-6');
+  });
+});
