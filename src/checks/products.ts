@@ -1,0 +1,276 @@
+// Checks of SKU products, product cards, SKU specifications, price history, products and shops
+// (spec: Endpoints > SKUs and their products, Endpoints > Shops, Resources and their fields >
+// Product, Product card, Price history, Shop, Shop review, Shop location, Specification and group).
+import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+
+export type Json = Record<string, unknown>;
+
+/** Money is compared to the cent: prices are decimal amounts sent as JSON numbers. */
+const CENT = 0.01 + 1e-9;
+
+/** Values listed in order never go down. */
+export function nonDecreasing(values: readonly number[], what: string): CheckResult {
+  for (let i = 1; i < values.length; i++) {
+    if (values[i]! < values[i - 1]!) return fail(`${what} not in ascending order: ${show(values[i - 1])} comes before ${show(values[i])} (position ${i + 1} of ${values.length})`);
+  }
+  return pass();
+}
+
+/** order_by=net_price (the default): products by price, lowest first. */
+export function productsByNetPrice(products: readonly Json[]): CheckResult {
+  const prices = products.map((p) => p['price']);
+  const bad = prices.findIndex((x) => typeof x !== 'number');
+  if (bad !== -1) return fail(`product ${show(products[bad]!['id'])} has price ${show(prices[bad])}, not a number`);
+  return nonDecreasing(prices as number[], 'products (net price order) are');
+}
+
+function finalPrice(product: Json): number | null | undefined {
+  const blp = product['blp'];
+  if (!isPlainObject(blp)) return undefined;
+  const value = blp['final_price'];
+  return typeof value === 'number' ? value : value === null ? null : undefined;
+}
+
+/**
+ * order_by=final_price: the known final prices never go down. Where the null ones (a payment method
+ * the shop does not offer) go is not stated: that is `finalPriceNullsGrouped`.
+ */
+export function productsByFinalPrice(products: readonly Json[]): CheckResult {
+  const finals = products.map(finalPrice);
+  const bad = finals.findIndex((x) => x === undefined);
+  if (bad !== -1) return fail(`product ${show(products[bad]!['id'])} has blp ${show(products[bad]!['blp'])}: no final_price number or null`);
+  const known = products.filter((_, i) => finals[i] !== null);
+  for (let i = 1; i < known.length; i++) {
+    const a = finalPrice(known[i - 1]!)!;
+    const b = finalPrice(known[i]!)!;
+    if (b < a) return fail(`order_by=final_price: product ${show(known[i - 1]!['id'])} (final_price ${a}) comes before product ${show(known[i]!['id'])} (final_price ${b})`);
+  }
+  return pass();
+}
+
+/** Null final prices all at the start or all at the end of the list, not scattered among the others. */
+export function finalPriceNullsGrouped(products: readonly Json[]): CheckResult {
+  const isNull = products.map((p) => finalPrice(p) === null);
+  const changes = isNull.filter((v, i) => i > 0 && v !== isNull[i - 1]).length;
+  if (changes <= 1) return pass();
+  return fail(`order_by=final_price: products with a null final_price are scattered among the others (${isNull.map((v) => (v ? 'null' : 'n')).join(',')})`);
+}
+
+/** "final_price (includes shipping and payment method cost)": at least price + shipping + payment cost. */
+export function finalPriceIncludesCosts(product: Json): CheckResult {
+  const blp = product['blp'];
+  if (!isPlainObject(blp)) return fail(`product ${show(product['id'])} has blp ${show(blp)}`);
+  const { shipping_cost: shipping, payment_method_cost: payment, final_price: final } = blp;
+  if (final === null || payment === null || typeof product['price'] !== 'number') return pass();
+  if (typeof final !== 'number' || typeof shipping !== 'number' || typeof payment !== 'number') return pass(); // the schema judges types
+  const least = (product['price'] as number) + shipping + payment;
+  return final + CENT >= least
+    ? pass()
+    : fail(`product ${show(product['id'])}: final_price ${final} is less than price ${show(product['price'])} + shipping_cost ${shipping} + payment_method_cost ${payment} = ${least.toFixed(2)}`);
+}
+
+/** The numeric sizes of a product: entries are strings, numbers or objects with a value; null when none parses. */
+export function numericSizes(sizes: unknown): number[] | null {
+  if (!Array.isArray(sizes)) return null;
+  const values = sizes
+    .map((s) => (isPlainObject(s) ? s['value'] : s))
+    .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
+    .map((v) => Number(String(v).replace(',', '.')))
+    .filter((n) => Number.isFinite(n));
+  return values.length ? values : null;
+}
+
+/** Whether a product has a size in [x, x+1): "40 matches sizes from 40 up to but excluding 41". */
+export function hasSizeInRange(product: Json, x: number): boolean {
+  return (numericSizes(product['sizes']) ?? []).some((n) => n >= x && n < x + 1);
+}
+
+/**
+ * A size to filter by and what the filter must keep: prefers an x with a product that has size x+1
+ * but nothing in [x, x+1) (the upper bound is where implementations go wrong). Null when no
+ * product has a numeric size.
+ */
+export function chooseSizeProbe(products: readonly Json[]): { size: number; expected: number[]; boundary: number[] } | null {
+  const candidates = [...new Set(products.flatMap((p) => (numericSizes(p['sizes']) ?? []).map((n) => Math.floor(n))))].sort((a, b) => a - b);
+  if (!candidates.length) return null;
+  const probe = (x: number) => ({
+    size: x,
+    expected: products.filter((p) => hasSizeInRange(p, x)).map((p) => p['id'] as number),
+    boundary: products.filter((p) => !hasSizeInRange(p, x) && (numericSizes(p['sizes']) ?? []).includes(x + 1)).map((p) => p['id'] as number),
+  });
+  const all = candidates.map(probe);
+  return all.find((c) => c.boundary.length > 0 && c.expected.length > 0) ?? all.find((c) => c.expected.length > 0) ?? null;
+}
+
+/** The size filter kept exactly the products with a size in [x, x+1). */
+export function sizeFilterKeepsExactly(filtered: readonly Json[], size: number, expected: readonly number[]): CheckResult {
+  const outside = filtered.filter((p) => !hasSizeInRange(p, size));
+  const got = new Set(filtered.map((p) => p['id']));
+  const missing = expected.filter((id) => !got.has(id));
+  return allOf([
+    ...outside.map((p) => fail(`size=${size} kept product ${show(p['id'])} whose sizes ${show(numericSizes(p['sizes']))} have none from ${size} up to but excluding ${size + 1}`)),
+    missing.length ? fail(`size=${size} left out products ${missing.join(', ')}, which have a size from ${size} up to but excluding ${size + 1}`) : pass(),
+  ]);
+}
+
+/** Every product names this SKU (or shop): the list is of the resource asked for. */
+export function productsHave(products: readonly Json[], field: string, value: unknown): CheckResult {
+  return allOf(products.map((p) => (p[field] === value ? pass() : fail(`product ${show(p['id'])} has ${field} ${show(p[field])}, expected ${show(value)}`))));
+}
+
+/** embed=shop: the product carries its shop, the one shop_id names. */
+export function embedsItsShop(product: Json): CheckResult {
+  const shop = product['shop'];
+  if (!isPlainObject(shop)) return fail(`embed=shop: product ${show(product['id'])} has shop ${show(shop)}, expected the shop object`);
+  return shop['id'] === product['shop_id'] ? pass() : fail(`embed=shop: product ${show(product['id'])} has shop_id ${show(product['shop_id'])} but embeds shop ${show(shop['id'])}`);
+}
+
+/** Specifications are returned in the order of their order field ("order on specifications (returned in order)"). */
+export function specificationsInOrder(specifications: readonly Json[]): CheckResult {
+  const orders = specifications.map((s) => s['order']);
+  if (orders.some((o) => typeof o !== 'number')) return pass(); // the schema judges types
+  for (let i = 1; i < orders.length; i++) {
+    if ((orders[i] as number) < (orders[i - 1] as number)) {
+      return fail(`specification ${show(specifications[i]!['id'])} (order ${show(orders[i])}) comes after specification ${show(specifications[i - 1]!['id'])} (order ${show(orders[i - 1])})`);
+    }
+  }
+  return pass();
+}
+
+/** include=group: a top-level groups array, and a group_id on each specification naming one of them. */
+export function groupsIncluded(body: unknown): CheckResult {
+  if (!isPlainObject(body)) return fail(`body is ${show(body)}`);
+  const groups = body['groups'];
+  if (!Array.isArray(groups)) return fail(`include=group: no top-level groups array (groups is ${show(groups)})`);
+  const ids = new Set(groups.map((g) => (isPlainObject(g) ? g['id'] : undefined)));
+  const specs = Array.isArray(body['specifications']) ? (body['specifications'] as unknown[]) : [];
+  return allOf(
+    specs.map((s) => {
+      if (!isPlainObject(s) || !('group_id' in s)) return fail(`include=group: specification ${show(isPlainObject(s) ? s['id'] : s)} has no group_id`);
+      if (s['group_id'] === null || ids.has(s['group_id'])) return pass();
+      return fail(`include=group: specification ${show(s['id'])} has group_id ${show(s['group_id'])}, which is not in the groups array`);
+    }),
+  );
+}
+
+const DAY_MS = 86_400_000;
+
+/** Dates of price history are YYYY-MM-DD calendar dates. */
+export function historyDatesAreDays(average: readonly Json[]): CheckResult {
+  return allOf(
+    average.map((point) => {
+      const date = point['date'];
+      if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return fail(`price history date ${show(date)} is not YYYY-MM-DD`);
+      const parsed = new Date(`${date}T00:00:00Z`);
+      return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date ? pass() : fail(`price history date ${date} is not a calendar date`);
+    }),
+  );
+}
+
+/**
+ * "Data covers up to the last 6 months": no point older than 6 calendar months before today, none
+ * after today (a day of slack each way for the server's time zone).
+ */
+export function historyWithinSixMonths(average: readonly Json[], now: Date): CheckResult {
+  const oldest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, now.getUTCDate()) - DAY_MS;
+  const newest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS;
+  const limit = new Date(oldest).toISOString().slice(0, 10);
+  return allOf(
+    average.map((point) => {
+      const date = point['date'];
+      if (typeof date !== 'string') return pass();
+      const t = Date.parse(`${date}T00:00:00Z`);
+      if (Number.isNaN(t)) return pass();
+      if (t < oldest) return fail(`price history has a point on ${date}, older than the last 6 months (before ${limit})`);
+      if (t > newest) return fail(`price history has a point on ${date}, after today (${now.toISOString().slice(0, 10)})`);
+      return pass();
+    }),
+  );
+}
+
+/** A SKU's history of only a few days: perhaps a too-new SKU, which should return none. */
+export function historyNotOfAFewDays(average: readonly Json[], days = 7): CheckResult {
+  if (average.length === 0) return pass();
+  const dates = average.map((p) => Date.parse(`${String(p['date'])}T00:00:00Z`)).filter((t) => !Number.isNaN(t));
+  if (!dates.length) return pass();
+  const span = Math.round((Math.max(...dates) - Math.min(...dates)) / DAY_MS) + 1;
+  return span > days ? pass() : fail(`price history spans only ${span} day(s) (${average.length} points): a SKU that new may be "too new", which returns no data`);
+}
+
+/** "review_score | number, rounded to 1 decimal". */
+export function reviewScoreRounded(shop: Json): CheckResult {
+  const score = shop['review_score'];
+  if (typeof score !== 'number') return pass(); // the schema judges types
+  return Math.abs(score * 10 - Math.round(score * 10)) < 1e-6 ? pass() : fail(`shop ${show(shop['id'])} has review_score ${score}, not rounded to 1 decimal`);
+}
+
+/**
+ * meta.shop_rating_breakdown: one entry per impression at most, and each percentage is its count's
+ * share of all counted reviews (rounded either way: within 1 point).
+ */
+export function ratingBreakdownConsistent(breakdown: unknown): CheckResult {
+  if (!Array.isArray(breakdown)) return fail(`shop_rating_breakdown is ${show(breakdown)}, expected an array`);
+  const items = breakdown.filter(isPlainObject);
+  const impressions = items.map((i) => i['impression']);
+  const repeated = impressions.filter((x, i) => impressions.indexOf(x) !== i);
+  if (repeated.length) return fail(`shop_rating_breakdown lists impression ${show(repeated[0])} more than once`);
+  if (items.some((i) => typeof i['count'] !== 'number' || typeof i['percentage'] !== 'number')) return pass(); // the schema judges types
+  const total = items.reduce((sum, i) => sum + (i['count'] as number), 0);
+  if (total === 0) {
+    return items.every((i) => i['percentage'] === 0) ? pass() : fail(`shop_rating_breakdown counts no review but gives percentages ${show(items.map((i) => i['percentage']))}`);
+  }
+  return allOf(
+    items.map((i) => {
+      const share = (100 * (i['count'] as number)) / total;
+      return Math.abs((i['percentage'] as number) - share) < 1 + 1e-9
+        ? pass()
+        : fail(`shop_rating_breakdown: ${show(i['impression'])} has percentage ${show(i['percentage'])} but ${show(i['count'])} of ${total} counted reviews is ${share.toFixed(1)}%`);
+    }),
+  );
+}
+
+/** Counts of the breakdown add up to the reviews listed (each review is positive or negative). */
+export function breakdownCountsAllReviews(breakdown: unknown, totalReviews: number): CheckResult {
+  if (!Array.isArray(breakdown)) return pass();
+  const total = breakdown.filter(isPlainObject).reduce((sum, i) => sum + (typeof i['count'] === 'number' ? i['count'] : 0), 0);
+  return total === totalReviews ? pass() : fail(`shop_rating_breakdown counts ${total} reviews, the listing has total_results ${totalReviews}`);
+}
+
+export const ADDRESS_PARTS = ['street_number', 'street', 'postcode', 'city', 'region', 'country'] as const;
+
+/** An unstructured location's embedded address: every part null ("fields are null when format is unstructured"). */
+export function unstructuredAddressIsNull(location: Json): CheckResult {
+  if (location['format'] !== 'unstructured') return pass();
+  const address = location['address'];
+  if (address === null) return pass(); // no address at all: nothing that is not null
+  if (!isPlainObject(address)) return fail(`location ${show(location['id'])} (unstructured) has address ${show(address)}`);
+  const filled = ADDRESS_PARTS.filter((k) => address[k] !== null);
+  return filled.length === 0
+    ? pass()
+    : fail(`location ${show(location['id'])} is unstructured but its address has ${filled.map((k) => `${k} ${show(address[k])}`).join(', ')} (fields are null when format is unstructured)`);
+}
+
+/** embed=address: each location carries an address object (or null when it has none). */
+export function locationEmbedsAddress(location: Json): CheckResult {
+  const address = location['address'];
+  return isPlainObject(address) || (address === null && location['format'] === 'unstructured')
+    ? pass()
+    : fail(`embed=address: location ${show(location['id'])} has address ${show(address)}, expected the address object`);
+}
+
+/** The newest patch of each 3.x series in the Change history; "3.2" gives the latest fixes of 3.2. */
+const LATEST_PATCH: Record<number, number> = { 0: 23, 1: 3, 2: 1 };
+
+/**
+ * Whether the version a run asks for (Accept: version=major[.minor]) serves what `since`
+ * (major.minor.patch of the Change history) brought. Only a major gives the oldest version (3.0.0);
+ * major.minor gives that series' latest patch; a minor newer than any shown gives every change.
+ */
+export function versionServes(requested: string, since: string): boolean {
+  const [major, minor] = requested.split('.').map(Number) as [number, number | undefined];
+  const [sMajor, sMinor, sPatch] = since.split('.').map(Number) as [number, number, number];
+  if (major !== sMajor) return major > sMajor;
+  if (minor === undefined || Number.isNaN(minor)) return sMinor === 0 && sPatch === 0;
+  if (minor !== sMinor) return minor > sMinor;
+  return (LATEST_PATCH[minor] ?? Number.POSITIVE_INFINITY) >= sPatch;
+}

@@ -1,0 +1,243 @@
+// Spec: Endpoints > Shops (/shops/:id, /shops/search, /shops/:id/reviews, /shops/:shop_id/locations,
+// /shops/:shop_id/locations/:id), Endpoints > SKUs and their products (/shops/:shop_id/products/search),
+// Resources and their fields > Shop, Shop review, Shop location, General conventions 5-6 (embed=address),
+// Errors.
+// Shops come from the products of SKUs of a discovered leaf category: no id, name or count of any
+// data set is written here.
+import { describe } from 'vitest';
+import { allOf, fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
+import {
+  breakdownCountsAllReviews,
+  locationEmbedsAddress,
+  productsHave,
+  ratingBreakdownConsistent,
+  reviewScoreRounded,
+  unstructuredAddressIsNull,
+  versionServes,
+  type Json,
+} from '../src/checks/products.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+
+type Query = Record<string, string | number | readonly string[]>;
+
+/** Most shops a test asks for locations before it skips. */
+const SHOPS_SCANNED = 5;
+
+async function getOk(t: ConformanceContext, path: string, query: Query, ...requirements: string[]): Promise<{ body: Json; response: HttpResponse }> {
+  const response = await t.api.get(path, { query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(isPlainObject(body) ? pass() : fail(`body is ${show(body)}, expected an object`), 'GEN-7', ...requirements);
+  return { body, response };
+}
+
+/**
+ * Products of the discovered leaf's SKU with the most shops (discovery: a bad answer skips, the
+ * SKU suite judges these endpoints).
+ */
+async function someProducts(t: ConformanceContext): Promise<Json[]> {
+  const leaf = await t.discover('leafCategory');
+  const listing = await t.api.get(`/categories/${leaf}/skus`);
+  if (listing.status !== 200) t.skip(`discovery: GET /categories/${leaf}/skus answered ${listing.status}`);
+  const skus = ((listing.json<{ skus?: unknown }>() ?? {}).skus ?? []) as unknown[];
+  const sku = (Array.isArray(skus) ? skus : [])
+    .filter((s): s is Json => isPlainObject(s) && s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0)
+    .sort((a, b) => (b['shop_count'] as number) - (a['shop_count'] as number))[0];
+  if (!sku) return t.skip(`discovery: leaf category ${leaf} has no SKU with offers`);
+  const response = await t.api.get(`/skus/${String(sku['id'])}/products`);
+  const products = response.status === 200 ? (response.json<{ products?: unknown }>() ?? {}).products : null;
+  if (!Array.isArray(products) || !products.length) t.skip(`discovery: GET /skus/${String(sku['id'])}/products gave no products (${response.status})`);
+  return (products as unknown[]).filter((p): p is Json => isPlainObject(p) && Number.isInteger(p['shop_id']));
+}
+
+/** Distinct shop ids of those products, in order of appearance. */
+async function someShopIds(t: ConformanceContext): Promise<number[]> {
+  return [...new Set((await someProducts(t)).map((p) => p['shop_id'] as number))];
+}
+
+/** GET /shops/:id; stops unless 200 {shop}. */
+async function getShop(t: ConformanceContext, id: number): Promise<{ shop: Json; response: HttpResponse }> {
+  const { body, response } = await getOk(t, `/shops/${id}`, {}, 'SHOP-14');
+  t.require(hasSingleEnvelope(body, 'shop'), 'GEN-7', 'SHOP-14');
+  return { shop: body['shop'] as Json, response };
+}
+
+/** GET a shop's locations; stops unless 200 {locations, meta.pagination}. */
+async function locationsOf(t: ConformanceContext, shopId: number, query: Query = {}): Promise<{ locations: Json[]; body: Json; response: HttpResponse }> {
+  const { body, response } = await getOk(t, `/shops/${shopId}/locations`, query, 'SHOP-17');
+  t.require(hasCollectionEnvelope(body, 'locations'), 'GEN-7', 'SHOP-17');
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'SHOP-17');
+  return { locations: (body['locations'] as unknown[]).filter(isPlainObject), body, response };
+}
+
+/** Skips a test of something the Change history added after the version the run asks for. */
+function requireVersion(t: ConformanceContext, since: string, what: string): void {
+  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
+}
+
+const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+
+function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, what: string, ...requirements: string[]): void {
+  t.must(hasStatus(response, 404), 'ERR-9', ...requirements);
+  if (response.status !== 404) return;
+  if (!versionServes(t.run.apiVersion, '3.1.0')) return; // the normalized error format came with 3.1.0
+  const body = t.json(response, 'GEN-4');
+  t.must(errorBodyIsWellFormed(body), 'ERR-2');
+  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+  void what;
+}
+
+describe('GET /shops/:id', () => {
+  conformanceTest('answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal', { requirements: ['SHOP-14', 'SHOP-1', 'SHOP-3'], requests: 5 }, async (t) => {
+    const [id] = await someShopIds(t);
+    const { shop, response } = await getShop(t, id!);
+    t.must(shop['id'] === id ? pass() : fail(`asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
+    t.response('GET /shops/:id', response, 'SHOP-1', 'SHOP-4', 'SHOP-5', 'SHOP-7');
+    if (versionServes(t.run.apiVersion, '3.0.23')) t.must(reviewScoreRounded(shop), 'SHOP-3', 'CHG-7');
+    t.undocumentedFields('resources/shop.json', shop, `shop ${id}`, 'SHOP-1');
+  });
+
+  conformanceTest('every shop of a SKU has review_score rounded to 1 decimal', { requirements: ['SHOP-3', 'CHG-7'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+    requireVersion(t, '3.0.23', 'review_score rounded to 1 decimal');
+    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+    const shops: Json[] = [];
+    for (const id of ids) shops.push((await getShop(t, id)).shop);
+    t.must(allOf(shops.map(reviewScoreRounded)), 'SHOP-3', 'CHG-7');
+  });
+
+  conformanceTest('a shop that does not exist answers 404 with RecordNotFound', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
+    const id = unknownId();
+    for (const path of [`/shops/${id}`, `/shops/${id}/reviews`, `/shops/${id}/locations`]) {
+      const response = await t.api.get(path);
+      if (response.status === 200) t.skip(`the deployment answers ${path} with 200: no unknown id to ask for`);
+      expectRecordNotFound(t, response, path);
+    }
+  });
+});
+
+describe('GET /shops/search', () => {
+  conformanceTest('answers {shops, meta}, every item a Shop with review_score rounded to 1 decimal', { requirements: ['SHOP-15', 'SHOP-1', 'SHOP-3'], requests: 5 }, async (t) => {
+    const [id] = await someShopIds(t);
+    const { shop } = await getShop(t, id!);
+    // What q matches is not stated: a word of a known shop's name is asked, and finding it only noted.
+    const name = typeof shop['name'] === 'string' ? shop['name'] : '';
+    const q = name.split(/\s+/).find((w) => w.length >= 2) ?? name;
+    if (!q) t.skip(`shop ${id} has no name to search for`);
+    const { body, response } = await getOk(t, '/shops/search', { q }, 'SHOP-15');
+    t.require(hasCollectionEnvelope(body, 'shops'), 'GEN-7', 'SHOP-15');
+    t.must(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}, expected an object`), 'SHOP-15');
+    t.response('GET /shops/search', response, 'SHOP-15', 'SHOP-1');
+    const shops = (body['shops'] as unknown[]).filter(isPlainObject);
+    if (versionServes(t.run.apiVersion, '3.0.23')) t.must(allOf(shops.map(reviewScoreRounded)), 'SHOP-3');
+    t.warn(shops.some((s) => s['id'] === id) ? pass() : fail(`searching q=${q} did not list shop ${id} (${name})`), 'SHOP-15');
+  });
+});
+
+describe('GET /shops/:id/reviews', () => {
+  conformanceTest('answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts', { requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+    requireVersion(t, '3.0.23', 'shop_rating_breakdown');
+    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+    let reviewed: { body: Json; response: HttpResponse } | null = null;
+    for (const id of ids) {
+      const answer = await getOk(t, `/shops/${id}/reviews`, { include_meta: 'shop_rating_breakdown' }, 'SHOP-16');
+      t.require(hasCollectionEnvelope(answer.body, 'reviews'), 'GEN-7', 'SHOP-16');
+      t.require(paginationMetaIsWellFormed(answer.body), 'PAG-1', 'SHOP-16');
+      reviewed = answer;
+      if ((answer.body['reviews'] as unknown[]).length) break;
+    }
+    if (!reviewed) return t.skip('no shop found');
+    const { body, response } = reviewed;
+    t.response('GET /shops/:id/reviews', response, 'SHOP-16', 'SHOP-8', 'SHOP-10');
+    const meta = body['meta'] as Json;
+    t.require(Array.isArray(meta['shop_rating_breakdown']) ? pass() : fail(`include_meta=shop_rating_breakdown: meta.shop_rating_breakdown is ${show(meta['shop_rating_breakdown'])}`), 'SHOP-10', 'SHOP-16');
+    t.must(ratingBreakdownConsistent(meta['shop_rating_breakdown']), 'SHOP-10');
+    // Whether the breakdown counts every review of the listing is not stated.
+    t.warn(breakdownCountsAllReviews(meta['shop_rating_breakdown'], readPagination(body)!.total_results), 'SHOP-10');
+  });
+});
+
+describe('GET /shops/:shop_id/products/search', () => {
+  conformanceTest('shop_uid finds the product of that shop with that shop_uid', { requirements: ['PRD-11', 'CHG-30'], requests: 4 }, async (t) => {
+    requireVersion(t, '3.0.1', 'Shop product search by shop_uid');
+    const product = (await someProducts(t)).find((p) => typeof p['shop_uid'] === 'string' && p['shop_uid'] !== '');
+    if (!product) return t.skip('no listed product has a shop_uid');
+    const shopId = product['shop_id'] as number;
+    const { body, response } = await getOk(t, `/shops/${shopId}/products/search`, { shop_uid: product['shop_uid'] as string }, 'PRD-11');
+    t.require(hasCollectionEnvelope(body, 'products'), 'GEN-7', 'PRD-11');
+    t.must(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}, expected an object`), 'PRD-11');
+    t.response('GET /shops/:shop_id/products/search', response, 'PRD-11', 'PRD-2');
+    const found = (body['products'] as unknown[]).filter(isPlainObject);
+    t.must(productsHave(found, 'shop_id', shopId), 'PRD-11');
+    t.must(productsHave(found, 'shop_uid', product['shop_uid']), 'PRD-11', 'CHG-30');
+    t.must(found.some((p) => p['id'] === product['id']) ? pass() : fail(`shop_uid=${String(product['shop_uid'])} did not find product ${String(product['id'])} of shop ${shopId}`), 'PRD-11', 'CHG-30');
+  });
+});
+
+describe('GET /shops/:shop_id/locations', () => {
+  conformanceTest('answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location', { requirements: ['SHOP-17', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+    requireVersion(t, '3.0.16', 'format on Location');
+    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+    let sample: { shopId: number; locations: Json[]; response: HttpResponse } | null = null;
+    let unstructured: Json | null = null;
+    for (const shopId of ids) {
+      const { locations, response } = await locationsOf(t, shopId, { embed: 'address' });
+      if (locations.length && !sample) sample = { shopId, locations, response };
+      t.must(allOf(locations.map(locationEmbedsAddress)), 'SHOP-13', 'LINK-1');
+      t.must(allOf(locations.map(unstructuredAddressIsNull)), 'SHOP-13');
+      unstructured = locations.find((l) => l['format'] === 'unstructured') ?? null;
+      if (unstructured) {
+        sample = { shopId, locations, response };
+        break;
+      }
+    }
+    if (!sample) return t.skip(`none of ${ids.length} shops has a location`);
+    t.response('GET /shops/:shop_id/locations', sample.response, 'SHOP-17', 'SHOP-11', 'SHOP-12', 'SHOP-13');
+    if (!unstructured) t.skip(`none of ${ids.length} shops has an unstructured location; the structured ones passed`);
+  });
+
+  conformanceTest('without embed, answers {locations, meta} of Shop locations', { requirements: ['SHOP-17', 'SHOP-11', 'SHOP-12'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+    for (const shopId of ids) {
+      const { locations, response } = await locationsOf(t, shopId);
+      if (!locations.length) continue;
+      // The address is an embedded object: without embed it may be absent.
+      t.response('GET /shops/:shop_id/locations', response, 'SHOP-17', 'SHOP-11', 'SHOP-12');
+      t.undocumentedFields('resources/location.json', locations[0], `a location of shop ${shopId}`, 'SHOP-11');
+      return;
+    }
+    t.skip(`none of ${ids.length} shops has a location`);
+  });
+});
+
+describe('GET /shops/:shop_id/locations/:id', () => {
+  conformanceTest("answers {location} for a shop's location; a location of another shop answers 404 RecordNotFound", { requirements: ['SHOP-18', 'SHOP-11', 'ERR-9', 'ERR-14'], requests: 6 + SHOPS_SCANNED }, async (t) => {
+    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+    let owner: { shopId: number; location: Json } | null = null;
+    let other: number | null = null;
+    for (const shopId of ids) {
+      if (owner) {
+        other = shopId;
+        break;
+      }
+      const { locations } = await locationsOf(t, shopId);
+      if (locations[0]) owner = { shopId, location: locations[0] };
+    }
+    if (!owner) return t.skip(`none of ${ids.length} shops has a location`);
+    const locationId = owner.location['id'] as number;
+    const { body, response } = await getOk(t, `/shops/${owner.shopId}/locations/${locationId}`, { embed: 'address' }, 'SHOP-18');
+    t.require(hasSingleEnvelope(body, 'location'), 'GEN-7', 'SHOP-18');
+    const location = body['location'] as Json;
+    t.must(location['id'] === locationId ? pass() : fail(`asked for location ${locationId}, got ${show(location['id'])}`), 'SHOP-18');
+    t.response('GET /shops/:shop_id/locations/:id', response, 'SHOP-18', 'SHOP-11', 'SHOP-13');
+    t.must(locationEmbedsAddress(location), 'SHOP-13', 'LINK-1');
+    t.must(unstructuredAddressIsNull(location), 'SHOP-13');
+    if (other === null) return t.skip('only one shop found: no other shop to ask for this location');
+    const path = `/shops/${other}/locations/${locationId}`;
+    const wrong = await t.api.get(path);
+    expectRecordNotFound(t, wrong, path, 'SHOP-18');
+  });
+});

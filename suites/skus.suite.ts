@@ -1,0 +1,284 @@
+// Spec: Endpoints > SKUs and their products (/skus/:id/products, /skus/:id/product_cards,
+// /skus/:id/specifications, /skus/:id/price_history, /products/:id), Resources and their fields >
+// Product, Product card, Specification and group, Price history, Personalization, Filter meta,
+// General conventions 5-6 (embed, include), Limits > price history window, Change history (3.0.5
+// future SKUs, 3.0.23 order on specifications), Errors.
+// SKUs come from the category SKU listings of discovered leaves: no id, name or count of any data
+// set is written here.
+import { describe } from 'vitest';
+import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
+import {
+  chooseSizeProbe,
+  embedsItsShop,
+  finalPriceIncludesCosts,
+  finalPriceNullsGrouped,
+  groupsIncluded,
+  historyDatesAreDays,
+  historyNotOfAFewDays,
+  historyWithinSixMonths,
+  productsByFinalPrice,
+  productsByNetPrice,
+  productsHave,
+  sizeFilterKeepsExactly,
+  specificationsInOrder,
+  versionServes,
+  type Json,
+} from '../src/checks/products.ts';
+import { allOf } from '../src/checks/check.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+
+type Query = Record<string, string | number | readonly string[]>;
+
+/** Most leaves a test walks to find a SKU of some kind before it skips. */
+const LEAVES_SCANNED = 12;
+
+/** GET that must answer 200 with a JSON object; stops the test otherwise. */
+async function getOk(t: ConformanceContext, path: string, query: Query, ...requirements: string[]): Promise<{ body: Json; response: HttpResponse }> {
+  const response = await t.api.get(path, { query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(isPlainObject(body) ? pass() : fail(`body is ${show(body)}, expected an object`), 'GEN-7', ...requirements);
+  return { body, response };
+}
+
+/** The SKUs of a leaf category (first page); discovery, so a bad answer skips rather than fails. */
+async function skusOf(t: ConformanceContext, leafId: number): Promise<Json[]> {
+  const response = await t.api.get(`/categories/${leafId}/skus`);
+  if (response.status !== 200) t.skip(`discovery: GET /categories/${leafId}/skus answered ${response.status}`);
+  const skus = (response.json<{ skus?: unknown }>() ?? {}).skus;
+  if (!Array.isArray(skus)) t.skip(`discovery: GET /categories/${leafId}/skus has no skus array`);
+  return (skus as unknown[]).filter((s): s is Json => isPlainObject(s) && Number.isInteger(s['id']));
+}
+
+/** Leaf categories other than `except`; when asked, the deepest and the first listed in turn (sized goods tend to sit deep). */
+async function otherLeaves(t: ConformanceContext, except: number | null, deepestFirst: boolean): Promise<number[]> {
+  // The largest per is not stated: a deployment that refuses 100 is asked for its default page.
+  let response = await t.api.get('/categories', { query: { per: 100 } });
+  if (response.status === 400 || response.status === 422) response = await t.api.get('/categories');
+  if (response.status !== 200) return [];
+  const categories = (response.json<{ categories?: unknown }>() ?? {}).categories;
+  if (!Array.isArray(categories)) return [];
+  const leaves = categories.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']) && c['children_count'] === 0 && c['id'] !== except);
+  const depth = (c: Json) => (typeof c['path'] === 'string' ? c['path'].split(',').length : 0);
+  const listed = leaves.map((c) => c['id'] as number);
+  if (!deepestFirst) return listed;
+  // The deepest leaves and the first listed, taken in turn.
+  const deepest = [...leaves].sort((a, b) => depth(b) - depth(a)).map((c) => c['id'] as number);
+  return [...new Set(deepest.flatMap((id, i) => [id, listed[i]!]))];
+}
+
+/** The first SKU `accepts` takes, from the discovered leaf and then other leaves; skips when none. */
+async function findSku(t: ConformanceContext, what: string, accepts: (skus: Json[]) => Json | undefined, deepestFirst = false): Promise<Json> {
+  let first: number | null = null;
+  let scanned = 0;
+  if (!deepestFirst) {
+    first = await t.discover('leafCategory');
+    scanned++;
+    const found = accepts(await skusOf(t, first));
+    if (found) return found;
+  }
+  for (const leaf of (await otherLeaves(t, first, deepestFirst)).slice(0, LEAVES_SCANNED)) {
+    scanned++;
+    const found = accepts(await skusOf(t, leaf));
+    if (found) return found;
+  }
+  return t.skip(`discovery: no ${what} in the ${scanned} leaf categories looked at (first page of each)`);
+}
+
+/** A SKU with offers: not future, the most shops among those of its leaf. */
+function withMostShops(skus: Json[]): Json | undefined {
+  return skus
+    .filter((s) => s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0)
+    .sort((a, b) => (b['shop_count'] as number) - (a['shop_count'] as number))[0];
+}
+
+const skuWithProducts = (t: ConformanceContext) => findSku(t, 'SKU with offers (future false, shop_count > 0)', withMostShops);
+
+/** GET /skus/:id/products; stops unless 200 {products, meta} with pagination. */
+async function productsOf(t: ConformanceContext, skuId: number, query: Query = {}): Promise<{ products: Json[]; meta: Json; body: Json; response: HttpResponse }> {
+  const { body, response } = await getOk(t, `/skus/${skuId}/products`, query, 'SKU-10');
+  t.require(hasCollectionEnvelope(body, 'products'), 'GEN-7', 'SKU-10');
+  t.require(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}, expected an object`), 'SKU-10', 'PRD-9');
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'PRD-9');
+  return { products: (body['products'] as unknown[]).filter(isPlainObject), meta: body['meta'] as Json, body, response };
+}
+
+/** Products of a SKU with offers; skips when its list is empty after all (the SKU's fields are judged elsewhere). */
+async function someProducts(t: ConformanceContext, query: Query = {}): Promise<{ sku: Json; products: Json[]; meta: Json; body: Json; response: HttpResponse }> {
+  const sku = await skuWithProducts(t);
+  const listed = await productsOf(t, sku['id'] as number, query);
+  if (!listed.products.length) t.skip(`SKU ${show(sku['id'])} (shop_count ${show(sku['shop_count'])}) lists no products`);
+  return { sku, ...listed };
+}
+
+/** Skips a test of something the Change history added after the version the run asks for. */
+function requireVersion(t: ConformanceContext, since: string, what: string): void {
+  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
+}
+
+/** An id far above any a catalogue hands out. */
+const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+
+/** 404 with the {errors} body and RecordNotFound; a 200 means the id exists after all (skip). */
+function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, path: string): void {
+  if (response.status === 200) t.skip(`the deployment answers ${path} with 200: no unknown id to ask for`);
+  t.must(hasStatus(response, 404), 'ERR-9');
+  if (response.status !== 404) return;
+  if (!versionServes(t.run.apiVersion, '3.1.0')) return; // the normalized error format came with 3.1.0
+  const body = t.json(response, 'GEN-4');
+  t.must(errorBodyIsWellFormed(body), 'ERR-2');
+  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+}
+
+describe('GET /skus/:id/products', () => {
+  conformanceTest('answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization', { requirements: ['SKU-10', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'], requests: 3 }, async (t) => {
+    const { sku, products, meta, response } = await someProducts(t);
+    t.response('GET /skus/:id/products', response, 'SKU-10', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5');
+    t.must(productsHave(products, 'sku_id', sku['id']), 'SKU-10', 'PRD-1');
+    t.must(typeof meta['ordered_by'] === 'string' ? pass() : fail(`meta.ordered_by is ${show(meta['ordered_by'])}`), 'PRD-9');
+    t.must(isPlainObject(meta['personalization']) ? pass() : fail(`meta.personalization is ${show(meta['personalization'])}`), 'PRD-9', 'PERS-1');
+    if (products[0]) t.undocumentedFields('resources/product.json', products[0], 'a listed product', 'PRD-2');
+  });
+
+  conformanceTest('the default order is net_price: prices never go down', { requirements: ['PRD-14'], requests: 3 }, async (t) => {
+    const { products, meta } = await someProducts(t);
+    t.must(productsByNetPrice(products), 'PRD-14');
+    t.warn(meta['ordered_by'] === 'net_price' ? pass() : fail(`meta.ordered_by is ${show(meta['ordered_by'])} for the default order (net_price)`), 'PRD-9', 'PRD-14');
+  });
+
+  conformanceTest('order_by=final_price orders by blp.final_price, which includes shipping and payment method cost', { requirements: ['PRD-14', 'PRD-5'], requests: 3 }, async (t) => {
+    requireVersion(t, '3.2.0', 'blp on Product');
+    const { products, meta } = await someProducts(t, { order_by: 'final_price' });
+    t.must(productsByFinalPrice(products), 'PRD-14');
+    t.must(allOf(products.map(finalPriceIncludesCosts)), 'PRD-14', 'PRD-5');
+    // Where products without a final price go is not stated.
+    t.warn(finalPriceNullsGrouped(products), 'PRD-14');
+    t.warn(meta['ordered_by'] === 'final_price' ? pass() : fail(`meta.ordered_by is ${show(meta['ordered_by'])} for order_by=final_price`), 'PRD-9', 'PRD-14');
+  });
+
+  conformanceTest('a future SKU has an empty product list', { requirements: ['SKU-11', 'SKU-5', 'CHG-26'], requests: 15 }, async (t) => {
+    requireVersion(t, '3.0.5', 'An empty product list for future SKUs');
+    const sku = await findSku(t, 'future SKU (future true)', (skus) => skus.find((s) => s['future'] === true));
+    const { products, meta } = await productsOf(t, sku['id'] as number);
+    t.must(products.length === 0 ? pass() : fail(`future SKU ${show(sku['id'])} lists ${products.length} products`), 'SKU-11', 'SKU-5', 'CHG-26');
+    const total = readPagination({ meta })?.total_results;
+    t.must(total === 0 ? pass() : fail(`future SKU ${show(sku['id'])} has total_results ${show(total)}`), 'SKU-11', 'PAG-1');
+  });
+
+  conformanceTest('size=x keeps exactly the products with a size from x up to but excluding x+1', { requirements: ['PRD-15', 'CHG-1'], requests: 15 }, async (t) => {
+    requireVersion(t, '3.2.1', 'The size filter of SKU products');
+    const sku = await findSku(t, 'SKU with sizes', (skus) => skus.find((s) => s['future'] !== true && Array.isArray(s['sizes']) && s['sizes'].length > 0), true);
+    const all = await productsOf(t, sku['id'] as number);
+    const probe = chooseSizeProbe(all.products);
+    if (!probe) return t.skip(`the products of SKU ${show(sku['id'])} have no numeric size`);
+    const filtered = await productsOf(t, sku['id'] as number, { size: String(probe.size) });
+    const complete = readPagination(all.body)!.total_pages <= 1 && readPagination(filtered.body)!.total_pages <= 1;
+    // Products left out can be told only when both lists fit on one page.
+    t.must(sizeFilterKeepsExactly(filtered.products, probe.size, complete ? probe.expected : []), 'PRD-15');
+  });
+
+  conformanceTest('include_meta[]=filters adds meta.filters', { requirements: ['PRD-19', 'FILT-5'], requests: 3 }, async (t) => {
+    requireVersion(t, '3.2.1', 'The filters of SKU products');
+    const sku = await skuWithProducts(t);
+    const { meta, body } = await productsOf(t, sku['id'] as number, { 'include_meta[]': ['filters'] });
+    t.require(isPlainObject(meta['filters']) ? pass() : fail(`include_meta[]=filters: meta.filters is ${show(meta['filters'])}`), 'PRD-19', 'FILT-5');
+    t.schema('responses/products.json', body, 'FILT-5', 'PRD-9');
+  });
+});
+
+describe('GET /skus/:id/product_cards', () => {
+  conformanceTest('answers {product_cards, meta}: cards of products of that SKU, each with its shop and blp', { requirements: ['SKU-12', 'PRD-10', 'PRD-7'], requests: 3 }, async (t) => {
+    const sku = await skuWithProducts(t);
+    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/product_cards`, {}, 'SKU-12');
+    t.require(hasCollectionEnvelope(body, 'product_cards'), 'GEN-7', 'SKU-12');
+    t.must(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}`), 'SKU-12');
+    t.response('GET /skus/:id/product_cards', response, 'SKU-12', 'PRD-10', 'PRD-7');
+    const cards = (body['product_cards'] as unknown[]).filter(isPlainObject).flatMap((entry) => (Array.isArray(entry['cards']) ? entry['cards'].filter(isPlainObject) : []));
+    const productsOfCard = (card: Json) => (Array.isArray(card['products']) ? card['products'].filter(isPlainObject) : []);
+    t.must(allOf(cards.map((card) => productsHave(productsOfCard(card), 'sku_id', sku['id']))), 'SKU-12', 'PRD-10');
+    // That a card's products are those of the card's shop is implied, not stated.
+    t.warn(allOf(cards.map((card) => productsHave(productsOfCard(card), 'shop_id', isPlainObject(card['shop']) ? card['shop']['id'] : undefined))), 'PRD-10');
+  });
+});
+
+describe('GET /skus/:id/specifications', () => {
+  conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { requirements: ['SKU-13', 'CHG-7', 'SKU-9'], requests: 3 }, async (t) => {
+    requireVersion(t, '3.0.23', 'Order on specifications');
+    const sku = await skuWithProducts(t);
+    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, {}, 'SKU-13');
+    t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
+    t.must(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}, expected an object`), 'SKU-13');
+    t.response('GET /skus/:id/specifications', response, 'SKU-13', 'SKU-9');
+    t.must(specificationsInOrder((body['specifications'] as unknown[]).filter(isPlainObject)), 'CHG-7');
+  });
+
+  conformanceTest('is not paginated: no meta.pagination, and per does not cut the list', { requirements: ['SKU-14'], requests: 4 }, async (t) => {
+    const sku = await skuWithProducts(t);
+    const path = `/skus/${String(sku['id'])}/specifications`;
+    const whole = await getOk(t, path, {}, 'SKU-13');
+    t.require(hasCollectionEnvelope(whole.body, 'specifications'), 'GEN-7', 'SKU-13');
+    const meta = whole.body['meta'];
+    t.must(isPlainObject(meta) && 'pagination' in meta ? fail(`meta has pagination ${show(meta['pagination'])}: the endpoint has no pagination`) : pass(), 'SKU-14');
+    const count = (whole.body['specifications'] as unknown[]).length;
+    if (count < 2) return;
+    const response = await t.api.get(path, { query: { per: 1 } });
+    if (response.status !== 200) return; // refusing a parameter it does not take is allowed
+    const cut = (t.json<Json>(response, 'GEN-4') ?? {})['specifications'];
+    t.must(Array.isArray(cut) && cut.length === count ? pass() : fail(`with per=1 the list has ${Array.isArray(cut) ? cut.length : show(cut)} specifications, without it ${count}`), 'SKU-14');
+  });
+
+  conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { requirements: ['LINK-5', 'LINK-4', 'LINK-3'], requests: 3 }, async (t) => {
+    const sku = await skuWithProducts(t);
+    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, { include: 'group' }, 'SKU-13', 'LINK-4');
+    t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
+    if (!(body['specifications'] as unknown[]).length) t.skip(`SKU ${show(sku['id'])} has no specifications`);
+    t.must(groupsIncluded(body), 'LINK-5', 'LINK-3');
+    t.response('GET /skus/:id/specifications', response, 'SKU-13', 'LINK-5');
+  });
+});
+
+describe('GET /skus/:id/price_history', () => {
+  conformanceTest('answers {history: {average}} of YYYY-MM-DD dates within the last 6 months', { requirements: ['SKU-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6'], requests: 3 }, async (t) => {
+    requireVersion(t, '3.0.15', 'The price_history endpoint');
+    const sku = await skuWithProducts(t);
+    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/price_history`, {}, 'SKU-15');
+    t.require(hasSingleEnvelope(body, 'history'), 'GEN-7', 'SKU-15');
+    const average = (body['history'] as Json)['average'];
+    t.require(Array.isArray(average) ? pass() : fail(`history.average is ${show(average)}, expected an array`), 'SKU-15', 'HIST-2');
+    t.response('GET /skus/:id/price_history', response, 'SKU-15', 'HIST-2');
+    const points = (average as unknown[]).filter(isPlainObject);
+    t.must(historyDatesAreDays(points), 'HIST-1', 'HIST-2');
+    t.must(historyWithinSixMonths(points, new Date()), 'HIST-3', 'HIST-6');
+    // What makes a SKU "too new" is not stated: a history of a few days is only noted.
+    if (versionServes(t.run.apiVersion, '3.2.0')) t.warn(historyNotOfAFewDays(points), 'HIST-4');
+  });
+});
+
+describe('GET /products/:id', () => {
+  conformanceTest('answers {product, meta: {personalization}}; embed=shop embeds the shop of shop_id', { requirements: ['PRD-13', 'PRD-8', 'LINK-1', 'LINK-4', 'PERS-1'], requests: 4 }, async (t) => {
+    const { products } = await someProducts(t);
+    const listed = products[0]!;
+    const { body, response } = await getOk(t, `/products/${String(listed['id'])}`, { embed: 'shop' }, 'PRD-13', 'LINK-4');
+    t.require(hasSingleEnvelope(body, 'product'), 'GEN-7', 'PRD-13');
+    const product = body['product'] as Json;
+    t.must(product['id'] === listed['id'] ? pass() : fail(`asked for product ${show(listed['id'])}, got ${show(product['id'])}`), 'PRD-13');
+    const meta = body['meta'];
+    t.must(isPlainObject(meta) && isPlainObject(meta['personalization']) ? pass() : fail(`meta is ${show(meta)}, expected {personalization}`), 'PRD-13', 'PERS-1');
+    t.must(embedsItsShop(product), 'PRD-13', 'PRD-8', 'LINK-1');
+    t.response('GET /products/:id', response, 'PRD-13', 'PRD-2', 'PERS-1');
+    if (isPlainObject(product['shop'])) t.schema('resources/shop.json', product['shop'], 'PRD-8', 'SHOP-1');
+  });
+});
+
+describe('unknown ids', () => {
+  conformanceTest('a SKU or product that does not exist answers 404 with RecordNotFound', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 5 }, async (t) => {
+    const id = unknownId();
+    for (const path of [`/skus/${id}/products`, `/skus/${id}/product_cards`, `/skus/${id}/specifications`, ...(versionServes(t.run.apiVersion, '3.0.15') ? [`/skus/${id}/price_history`] : []), `/products/${id}`]) {
+      expectRecordNotFound(t, await t.api.get(path), path);
+    }
+  });
+});
