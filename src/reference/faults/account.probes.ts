@@ -1,9 +1,8 @@
 // Probes of the faults in ./account.ts: each resolves true when the server shows the bug (test-only code).
 //
-// State: probes restore what they change where the API allows it. Two changes cannot be undone:
-// notifications-view-not-persisted marks one unviewed notification viewed (on a correct server),
-// and user-avatar-data-uri-accepted leaves the uploaded avatar when the previous one was not a
-// preset. No probe depends on either (notifications-view-returns-body uses a viewed one).
+// State: probes restore what they change where the API allows it. One change cannot be undone:
+// notifications-view-not-persisted marks one unviewed notification viewed (on a correct server).
+// No probe depends on it (notifications-view-returns-body uses a viewed one).
 
 import type { RunningReference } from '../server.ts';
 import { call, PNG_B64, userTokens } from '../testkit.ts';
@@ -26,15 +25,6 @@ export const ACCOUNT_PROBES: ProbeTable = {
     const u = (await call(ref, 'GET', '/user', { token: user, version: '3.2' })).body?.user;
     // created_at shows that 3.2 fields are served at all.
     return u !== undefined && 'created_at' in u && !('email' in u);
-  },
-
-  'user-avatar-data-uri-accepted': async (ref, { user }) => {
-    const before = (await call(ref, 'GET', '/user', { token: user })).body?.user?.avatar as string | undefined;
-    const r = await call(ref, 'PATCH', '/user', { token: user, body: { avatar: `data:image/png;base64,${PNG_B64}` } });
-    if (r.status !== 200) return false;
-    const presets = ((await call(ref, 'GET', '/user/avatars', { token: user })).body?.avatars ?? []) as string[];
-    if (before !== undefined && presets.includes(before)) await call(ref, 'PATCH', '/user', { token: user, body: { avatar_preset: before.split('/').pop() } });
-    return true;
   },
 
   'address-region-as-id': async (ref, { user }) => (await addresses(ref, user)).some((a) => typeof a['region'] === 'number'),

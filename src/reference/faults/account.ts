@@ -7,10 +7,6 @@ export const ACCOUNT_FAULTS = {
     requirement: 'CHG-2',
     description: 'GET /user in version 3.2 has no email, which the Change history adds to User in 3.2.0.',
   },
-  'user-avatar-data-uri-accepted': {
-    requirement: 'USER-15',
-    description: 'PATCH /user accepts an avatar sent as a data: URI (with its preamble) instead of refusing it with 422.',
-  },
   'address-region-as-id': {
     requirement: 'USER-9',
     description: 'Addresses carry the integer region id in region instead of the region name.',

@@ -99,11 +99,9 @@ const IMAGE_SIGNATURES: readonly { ext: string; bytes: readonly number[] }[] = [
 ];
 
 /** Decodes a bare-base64 avatar: the image bytes and extension, or the problem. */
-function decodeAvatar(raw: unknown, fault: ApiContext['fault']): { bytes: Buffer; ext: string } | string {
+function decodeAvatar(raw: unknown): { bytes: Buffer; ext: string } | string {
   if (typeof raw !== 'string') return 'avatar must be a string of base64 image data';
-  let text = raw;
-  // The bug: a data-URI preamble is stripped instead of refused.
-  if (fault === 'user-avatar-data-uri-accepted') text = text.replace(/^\s*data:[^,]*,/i, '');
+  const text = raw;
   if (/^\s*data:/i.test(text)) return 'avatar must be bare base64 image data, without a data-URI preamble ("data:...;base64,")';
   const compact = text.replace(/\s+/g, '');
   if (compact === '' || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return 'avatar is not valid base64';
@@ -154,7 +152,7 @@ function patchUser(ctx: ApiContext): UserRecord {
     if (preset === undefined) errors.push('avatar_preset must be a file name from GET /user/avatars');
     else changes.avatar = preset;
   } else if (has(body, 'avatar')) {
-    const decoded = decodeAvatar(body['avatar'], ctx.fault);
+    const decoded = decodeAvatar(body['avatar']);
     if (typeof decoded === 'string') errors.push(decoded);
     else {
       const origin = originOf(ctx.data.avatars[0]) ?? originOf(user.avatar) ?? 'https://img.catalogue.example';
