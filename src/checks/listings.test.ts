@@ -1,0 +1,123 @@
+// Each check passes what the spec allows and fails what it forbids, with a message that says what
+// was seen: a check that cannot fail is a defect.
+import { describe, expect, test } from 'vitest';
+import { pass, type CheckResult } from './check.ts';
+import {
+  availableCountsWithinTotal,
+  cachedPrivatelyFor300,
+  chooseFilter,
+  everySkuHasFavorited,
+  filterCountMatches,
+  keywordOf,
+  narrows,
+  noGroupIdWithoutInclude,
+  noSkuInInnerCategory,
+  orderedByEchoes,
+  orderedByIsAMethod,
+  rarestManufacturer,
+  skusInCategory,
+} from './listings.ts';
+
+const failsWith = (result: CheckResult, pattern: RegExp) => {
+  expect(result.ok).toBe(false);
+  expect(result.ok ? '' : result.message).toMatch(pattern);
+};
+
+describe('category listings', () => {
+  test('cachedPrivatelyFor300: max-age=300 and private, in any order and case, other directives allowed', () => {
+    expect(cachedPrivatelyFor300({ 'cache-control': 'max-age=300, private' })).toEqual(pass());
+    expect(cachedPrivatelyFor300({ 'cache-control': 'Private, Max-Age=300' })).toEqual(pass());
+    expect(cachedPrivatelyFor300({ 'cache-control': 'private,max-age=300,must-revalidate' })).toEqual(pass());
+    failsWith(cachedPrivatelyFor300({}), /no Cache-Control header/);
+    failsWith(cachedPrivatelyFor300({ 'cache-control': 'max-age=300' }), /no private directive/);
+    failsWith(cachedPrivatelyFor300({ 'cache-control': 'private' }), /no max-age directive/);
+    failsWith(cachedPrivatelyFor300({ 'cache-control': 'max-age=60, private' }), /max-age=60 instead of max-age=300/);
+    failsWith(cachedPrivatelyFor300({ 'cache-control': 'max-age=3000, private' }), /max-age=3000 instead/);
+    failsWith(cachedPrivatelyFor300({ 'cache-control': 'no-cache, public' }), /no max-age directive, no private directive/);
+  });
+
+  test('noGroupIdWithoutInclude: group_id only with include=group', () => {
+    expect(noGroupIdWithoutInclude([{ id: 1 }, { id: 2 }])).toEqual(pass());
+    expect(noGroupIdWithoutInclude([])).toEqual(pass());
+    failsWith(noGroupIdWithoutInclude([{ id: 1 }, { id: 2, group_id: 7 }]), /specification 2 has group_id 7 without include=group/);
+    failsWith(noGroupIdWithoutInclude([{ id: 3, group_id: null }]), /specification 3 has group_id null/);
+  });
+
+  test('skusInCategory: every SKU names the leaf', () => {
+    expect(skusInCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 4 }], 4)).toEqual(pass());
+    expect(skusInCategory([], 4)).toEqual(pass());
+    failsWith(skusInCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 5 }], 4), /SKU 2 has category_id 5, listed under leaf 4/);
+    failsWith(skusInCategory([{ id: 3 }], 4), /SKU 3 has category_id undefined/);
+    failsWith(skusInCategory([{ id: 3, category_id: '4' }], 4), /category_id "4"/);
+  });
+
+  test('noSkuInInnerCategory: no SKU names a category with children', () => {
+    expect(noSkuInInnerCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 5 }], 3)).toEqual(pass());
+    expect(noSkuInInnerCategory([], 3)).toEqual(pass());
+    failsWith(noSkuInInnerCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 3 }], 3), /SKU 2 has category_id 3, a category with children/);
+  });
+
+  test('orderedByIsAMethod: ordered_by is a key of order_by_methods', () => {
+    expect(orderedByIsAMethod({ ordered_by: 'rank', order_by_methods: { rank: 'Relevance', price: 'Price' } })).toEqual(pass());
+    failsWith(orderedByIsAMethod({ ordered_by: 'name', order_by_methods: { rank: 'Relevance', price: 'Price' } }), /"name" is not a key of meta.order_by_methods \(rank, price\)/);
+    failsWith(orderedByIsAMethod({ order_by_methods: { rank: 'Relevance' } }), /meta.ordered_by is undefined/);
+    failsWith(orderedByIsAMethod({ ordered_by: 'rank', order_by_methods: ['rank'] }), /order_by_methods is \["rank"\]/);
+    failsWith(orderedByIsAMethod(null), /meta is null/);
+  });
+
+  test('orderedByEchoes: meta.ordered_by is the method sent', () => {
+    expect(orderedByEchoes({ ordered_by: 'pricevat' }, 'pricevat')).toEqual(pass());
+    failsWith(orderedByEchoes({ ordered_by: 'rank' }, 'pricevat'), /order_by=pricevat: meta.ordered_by is "rank"/);
+    failsWith(orderedByEchoes(undefined, 'price'), /meta.ordered_by is undefined/);
+  });
+
+  test('narrows: a filter never adds SKUs', () => {
+    expect(narrows(3, 6, 'q=x')).toEqual(pass());
+    expect(narrows(6, 6, 'q=x')).toEqual(pass());
+    expect(narrows(0, 6, 'q=x')).toEqual(pass());
+    failsWith(narrows(7, 6, 'q=x'), /q=x gives 7 SKUs, more than the 6 without it/);
+  });
+
+  test('filterCountMatches: filter_ids[] lists as many SKUs as available_filters counts', () => {
+    expect(filterCountMatches('12', 3, 3)).toEqual(pass());
+    expect(filterCountMatches('12', 0, 0)).toEqual(pass());
+    failsWith(filterCountMatches('12', 3, 6), /gives 3 matching SKUs for filter 12, but filter_ids\[\]=12 lists 6/);
+  });
+
+  test('availableCountsWithinTotal: no count exceeds the SKUs of the listing', () => {
+    const ok = { filters: { '1': 2, '2': 0 }, manufacturers: { '7': 5 }, shops: {}, availabilities: [{ id: 1, label: 'now', count: 5 }], distances: [] };
+    expect(availableCountsWithinTotal(ok, 5)).toEqual(pass());
+    expect(availableCountsWithinTotal({ filters: {}, manufacturers: {} }, 0)).toEqual(pass()); // absent keys are the schema's
+    failsWith(availableCountsWithinTotal({ ...ok, filters: { '1': 6 } }, 5), /available_filters.filters\[1\] is 6, more than the 5 SKUs/);
+    failsWith(availableCountsWithinTotal({ ...ok, shops: { '9': 9 } }, 5), /available_filters.shops\[9\] is 9/);
+    expect(availableCountsWithinTotal({ ...ok, distances: [{ id: 2, label: '10 km', count: 8 }] }, 5)).toEqual(pass()); // may count offers
+    failsWith(availableCountsWithinTotal([], 5), /meta.available_filters is \[\]/);
+  });
+
+  test('chooseFilter: a filter matching some but not all SKUs first, else one matching some', () => {
+    expect(chooseFilter({ '1': 6, '2': 0, '3': 2 }, 6)).toEqual({ id: '3', count: 2 });
+    expect(chooseFilter({ '1': 6, '2': 0 }, 6)).toEqual({ id: '1', count: 6 });
+    expect(chooseFilter({ '1': 0 }, 6)).toBeNull();
+    expect(chooseFilter({ x: 2 }, 6)).toBeNull();
+    expect(chooseFilter(null, 6)).toBeNull();
+  });
+
+  test('rarestManufacturer: the manufacturer of the fewest SKUs', () => {
+    expect(rarestManufacturer([{ manufacturer_id: 1 }, { manufacturer_id: 2 }, { manufacturer_id: 1 }])).toBe(2);
+    expect(rarestManufacturer([{ manufacturer_id: 5 }])).toBe(5);
+    expect(rarestManufacturer([{ manufacturer_id: '5' }, {}])).toBeNull();
+  });
+
+  test('keywordOf: the longest word of 3 or more characters', () => {
+    expect(keywordOf('Acme X1 Ultrabook 14"')).toBe('Ultrabook');
+    expect(keywordOf('Čajník Ø 20')).toBe('Čajník');
+    expect(keywordOf('A B 12')).toBeNull();
+    expect(keywordOf(null)).toBeNull();
+  });
+
+  test('everySkuHasFavorited: a boolean favorited on every SKU', () => {
+    expect(everySkuHasFavorited([{ id: 1, favorited: true }, { id: 2, favorited: false }])).toEqual(pass());
+    failsWith(everySkuHasFavorited([{ id: 1, favorited: true }, { id: 2 }]), /SKU 2 has no favorited field/);
+    failsWith(everySkuHasFavorited([{ id: 3, favorited: null }]), /SKU 3 has favorited null, expected a boolean/);
+  });
+});

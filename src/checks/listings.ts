@@ -1,0 +1,143 @@
+// Checks of the category listings: specifications, manufacturers, filter groups and the SKU
+// listing (spec: Endpoints > Categories rows 6, 7, 9, 10 and "Ordering, filters and meta of the
+// category SKU listing", Resources and their fields > Specification and group, Filter group,
+// Filter meta, SKU).
+import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+
+export type Json = Record<string, unknown>;
+
+/**
+ * "cache-control max-age=300, private": the Cache-Control header carries both directives
+ * (case-insensitive, in any order, other directives allowed).
+ */
+export function cachedPrivatelyFor300(headers: Record<string, string>): CheckResult {
+  const value = headers['cache-control'];
+  if (value === undefined) return fail('no Cache-Control header, expected max-age=300, private');
+  const directives = value.split(',').map((d) => d.trim().toLowerCase());
+  const maxAge = directives.find((d) => d.startsWith('max-age'));
+  const problems: string[] = [];
+  if (maxAge === undefined) problems.push('no max-age directive');
+  else if (!/^max-age\s*=\s*"?300"?$/.test(maxAge)) problems.push(`${maxAge} instead of max-age=300`);
+  if (!directives.includes('private')) problems.push('no private directive');
+  return problems.length ? fail(`Cache-Control ${show(value)}: ${problems.join(', ')} (expected max-age=300, private)`) : pass();
+}
+
+/** "group_id (only with include=group)": no specification carries group_id without it. */
+export function noGroupIdWithoutInclude(specifications: readonly unknown[]): CheckResult {
+  return allOf(
+    specifications.map((s) =>
+      isPlainObject(s) && 'group_id' in s ? fail(`specification ${show(s['id'])} has group_id ${show(s['group_id'])} without include=group`) : pass(),
+    ),
+  );
+}
+
+/** Every listed SKU belongs to the category asked for ("A SKU always belongs to a leaf category"). */
+export function skusInCategory(skus: readonly unknown[], categoryId: number): CheckResult {
+  return allOf(
+    skus.map((s) => {
+      const sku = isPlainObject(s) ? s : {};
+      return sku['category_id'] === categoryId ? pass() : fail(`SKU ${show(sku['id'])} has category_id ${show(sku['category_id'])}, listed under leaf ${categoryId}`);
+    }),
+  );
+}
+
+/** A category with children holds no SKU itself: no listed SKU names it as its category. */
+export function noSkuInInnerCategory(skus: readonly unknown[], categoryId: number): CheckResult {
+  return allOf(
+    skus.map((s) => {
+      const sku = isPlainObject(s) ? s : {};
+      return sku['category_id'] === categoryId
+        ? fail(`SKU ${show(sku['id'])} has category_id ${categoryId}, a category with children: SKUs belong to leaf categories`)
+        : pass();
+    }),
+  );
+}
+
+/** meta.ordered_by (the current method) is one of the keys of meta.order_by_methods. */
+export function orderedByIsAMethod(meta: unknown): CheckResult {
+  if (!isPlainObject(meta)) return fail(`meta is ${show(meta)}, expected an object`);
+  const methods = meta['order_by_methods'];
+  if (!isPlainObject(methods)) return fail(`meta.order_by_methods is ${show(methods)}, expected a map from method to label`);
+  const current = meta['ordered_by'];
+  if (typeof current !== 'string') return fail(`meta.ordered_by is ${show(current)}, expected a string`);
+  return current in methods ? pass() : fail(`meta.ordered_by ${show(current)} is not a key of meta.order_by_methods (${Object.keys(methods).join(', ')})`);
+}
+
+/** meta.ordered_by names the method asked for with order_by. */
+export function orderedByEchoes(meta: unknown, sent: string): CheckResult {
+  const current = isPlainObject(meta) ? meta['ordered_by'] : undefined;
+  return current === sent ? pass() : fail(`order_by=${sent}: meta.ordered_by is ${show(current)}`);
+}
+
+/** A filter narrows: the filtered listing holds no more SKUs than the unfiltered one. */
+export function narrows(filteredTotal: number, unfilteredTotal: number, what: string): CheckResult {
+  return filteredTotal <= unfilteredTotal ? pass() : fail(`${what} gives ${filteredTotal} SKUs, more than the ${unfilteredTotal} without it`);
+}
+
+/**
+ * available_filters.filters maps a filter id to the number of matching SKUs: with no other filter
+ * applied, filter_ids[]=<id> lists exactly that many.
+ */
+export function filterCountMatches(filterId: string, count: number, filteredTotal: number): CheckResult {
+  return filteredTotal === count
+    ? pass()
+    : fail(`meta.available_filters.filters gives ${count} matching SKUs for filter ${filterId}, but filter_ids[]=${filterId} lists ${filteredTotal}`);
+}
+
+/**
+ * filters, manufacturers and shops map an id to the number of matching SKUs: none exceeds the SKUs
+ * of the listing. What the count of an availability or distance option counts (SKUs or offers) is
+ * not stated, so those are left alone.
+ */
+export function availableCountsWithinTotal(available: unknown, total: number): CheckResult {
+  if (!isPlainObject(available)) return fail(`meta.available_filters is ${show(available)}, expected an object`);
+  const results: CheckResult[] = [];
+  for (const key of ['filters', 'manufacturers', 'shops']) {
+    const map = available[key];
+    if (!isPlainObject(map)) continue; // presence and types are the schema's
+    for (const [id, count] of Object.entries(map)) {
+      if (typeof count === 'number' && count > total) results.push(fail(`meta.available_filters.${key}[${id}] is ${count}, more than the ${total} SKUs of the listing`));
+    }
+  }
+  return allOf(results);
+}
+
+/**
+ * A filter id of available_filters.filters worth filtering by: one matching some but not all
+ * SKUs (so a filter that is ignored shows), else one matching some; null when none matches any.
+ */
+export function chooseFilter(filters: unknown, total: number): { id: string; count: number } | null {
+  if (!isPlainObject(filters)) return null;
+  const entries = Object.entries(filters).filter((e): e is [string, number] => typeof e[1] === 'number' && /^-?\d+$/.test(e[0]));
+  const partial = entries.find(([, n]) => n > 0 && n < total) ?? entries.find(([, n]) => n > 0);
+  return partial ? { id: partial[0], count: partial[1] } : null;
+}
+
+/** The manufacturer of the fewest listed SKUs (a filter by it shows best); null when none. */
+export function rarestManufacturer(skus: readonly unknown[]): number | null {
+  const counts = new Map<number, number>();
+  for (const s of skus) {
+    const id = isPlainObject(s) ? s['manufacturer_id'] : undefined;
+    if (Number.isInteger(id)) counts.set(id as number, (counts.get(id as number) ?? 0) + 1);
+  }
+  const sorted = [...counts].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  return sorted[0]?.[0] ?? null;
+}
+
+/** The longest word (letters and digits, 3 or more characters) of a SKU name, for a keyword filter. */
+export function keywordOf(name: unknown): string | null {
+  if (typeof name !== 'string') return null;
+  const words = name.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3);
+  return words.sort((a, b) => b.length - a.length)[0] ?? null;
+}
+
+/** favorited (user-authenticated requests; category SKU listing): a boolean on every SKU. */
+export function everySkuHasFavorited(skus: readonly unknown[]): CheckResult {
+  return allOf(
+    skus.map((s) => {
+      const sku = isPlainObject(s) ? s : {};
+      if (!('favorited' in sku)) return fail(`SKU ${show(sku['id'])} has no favorited field on a user-authenticated category SKU listing`);
+      return typeof sku['favorited'] === 'boolean' ? pass() : fail(`SKU ${show(sku['id'])} has favorited ${show(sku['favorited'])}, expected a boolean`);
+    }),
+  );
+}

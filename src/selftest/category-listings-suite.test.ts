@@ -1,0 +1,74 @@
+// The category listings suite (suites/category-listings.suite.ts), run through the real CLI: it
+// must pass against the reference (also with other data, a base path, the auth server on another
+// origin, and older API versions) and fail against each category-listing fault of the reference,
+// naming the requirement the fault breaks.
+import { describe, expect, test } from 'vitest';
+import { CAUGHT_BY } from './fault-coverage.ts';
+import { CATALOG_FAULTS } from '../reference/faults/catalog.ts';
+import { FAULTS, startReference, type FaultName, type ReferenceOptions } from '../reference/server.ts';
+import { requirements } from '../requirements/catalogue.ts';
+import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+
+const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+
+/** Faults this suite catches (the lead moves the list into fault-coverage.ts). */
+const CAUGHT = CAUGHT_BY['category-listings'];
+
+async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<CliRun> {
+  const ref = await startReference({ limits: LIMITS, ...options });
+  try {
+    return await runCli([...targetArgs(ref), 'category-listings'], env);
+  } finally {
+    await ref.close();
+  }
+}
+
+const summary = (run: CliRun) =>
+  run.stdout +
+  run.stderr +
+  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, findings: t.findings })), null, 1);
+
+test('every fault listed is a catalog fault naming a known requirement', () => {
+  for (const fault of CAUGHT) {
+    expect(Object.keys(CATALOG_FAULTS)).toContain(fault);
+    expect(requirements().has(FAULTS[fault]!.requirement)).toBe(true);
+  }
+});
+
+describe.concurrent('the category listings suite against the reference', () => {
+  test('passes on the default data: no failure, no warning, no skip, within 120 requests', async () => {
+    const run = await runSuite({});
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.results!.summary.passed).toBeGreaterThanOrEqual(15);
+    expect(run.results!.requests.total).toBeLessThanOrEqual(120);
+    const known = requirements();
+    for (const t of run.results!.tests) for (const id of t.requirements) expect(known.has(id), id).toBe(true);
+  });
+
+  test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
+    const run = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+  });
+
+  for (const version of ['3.2', '3.1', '3.0', '3']) {
+    test(`passes with API version ${version}`, async () => {
+      const run = await runSuite({}, { CATALOGUE_API_VERSION: version });
+      expect(run.code, summary(run)).toBe(0);
+      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+    });
+  }
+
+  for (const fault of CAUGHT) {
+    test(`${fault}: fails, naming ${FAULTS[fault]!.requirement}`, async () => {
+      const run = await runSuite({ fault, basePath: '/api' });
+      expect(run.code, summary(run)).toBe(1);
+      const failed = run.results!.tests.filter((t) => t.status === 'failed');
+      const named = failed.flatMap((t) => t.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements));
+      expect(named, summary(run)).toContain(FAULTS[fault]!.requirement);
+      expect(run.junit).toContain('replay: curl');
+      expect(run.junit).toMatch(/\/api\/categories\//);
+    });
+  }
+});

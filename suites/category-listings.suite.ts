@@ -1,0 +1,338 @@
+// Spec: Endpoints > Categories (the rows after the tree endpoints: /categories/:id/specifications,
+// /categories/:id/manufacturers, /categories/:category_id/filter_groups, /categories/:category_id/
+// skus, and "Ordering, filters and meta of the category SKU listing"), Resources and their fields >
+// Specification and group, Filter group, Filter meta, SKU (favorited), General conventions 1, 5-6
+// (include=group), Endpoints > General rules 2 and 5, What the service does (SKUs in leaves),
+// Change history (3.0.3 filter groups cached, 3.0.23 order on specifications, 3.1.0 favorited,
+// 3.1.1 category specifications, 3.2.1 shop, distance and availability filters), Errors.
+// Every id comes from discovery or from the listings themselves: no id, name or count of any data
+// set is written here. What the spec leaves open is never judged: the default order_by and
+// order_dir (CAT-36, ORD-2), what sort key each SKU order_by method uses, the shape of
+// meta.applied_filters (FILT-7), whether favorited appears for application tokens.
+import { describe } from 'vitest';
+import { allOf, fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
+import {
+  availableCountsWithinTotal,
+  cachedPrivatelyFor300,
+  chooseFilter,
+  everySkuHasFavorited,
+  filterCountMatches,
+  keywordOf,
+  narrows,
+  noGroupIdWithoutInclude,
+  noSkuInInnerCategory,
+  orderedByEchoes,
+  orderedByIsAMethod,
+  rarestManufacturer,
+  skusInCategory,
+  type Json,
+} from '../src/checks/listings.ts';
+import { defaultPageSizeIs25, paginationIsConsistent, paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
+import { groupsIncluded, specificationsInOrder, versionServes } from '../src/checks/products.ts';
+import { namesAreOrdered, pricesAreOrdered, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
+import type { HttpResponse, Query } from '../src/http/client.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+
+/** Most order_by methods of one category tried (the spec observed five). */
+const METHODS_TRIED = 6;
+
+interface Listing {
+  body: Json;
+  items: Json[];
+  meta: Json;
+  pagination: Pagination;
+  response: HttpResponse;
+}
+
+/** GET a paginated collection under `key`; stops the test unless it is 200 {key, meta.pagination}. */
+async function getListing(t: ConformanceContext, path: string, key: string, query: Query, ...requirements: string[]): Promise<Listing> {
+  const response = await t.api.get(path, { query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, key), 'GEN-7', ...requirements);
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', ...requirements);
+  const items = (body[key] as unknown[]).filter(isPlainObject);
+  return { body, items, meta: body['meta'] as Json, pagination: readPagination(body)!, response };
+}
+
+/** GET /categories/:id/skus; stops unless 200 {skus, meta.pagination}. */
+function skusOf(t: ConformanceContext, categoryId: number, query: Query = {}, ...requirements: string[]): Promise<Listing> {
+  return getListing(t, `/categories/${categoryId}/skus`, 'skus', query, 'CAT-26', ...requirements);
+}
+
+/** The discovered leaf and its first page of SKUs; skips when the leaf lists none. */
+async function leafWithSkus(t: ConformanceContext, query: Query = {}): Promise<{ leafId: number; listing: Listing }> {
+  const leafId = await t.discover('leafCategory');
+  const listing = await skusOf(t, leafId, query);
+  if (!listing.items.length) t.skip(`leaf category ${leafId} lists no SKUs`);
+  return { leafId, listing };
+}
+
+/** GET /categories/:id/specifications; stops unless 200 with a specifications array. */
+async function specificationsOf(t: ConformanceContext, categoryId: number, query: Query): Promise<{ body: Json; specifications: Json[]; response: HttpResponse }> {
+  const response = await t.api.get(`/categories/${categoryId}/specifications`, { query });
+  t.require(hasStatus(response, 200), 'CAT-20');
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'CAT-20');
+  return { body, specifications: (body['specifications'] as unknown[]).filter(isPlainObject), response };
+}
+
+/** Skips a test of something the Change history added after the version the run asks for. */
+function requireVersion(t: ConformanceContext, since: string, what: string): void {
+  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
+}
+
+/** An id far above any a catalogue hands out. */
+const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+
+describe('GET /categories/:id/specifications', () => {
+  conformanceTest('answers {specifications} of a leaf: empty values, in the order of the order field, no group_id', { requirements: ['CAT-20', 'SPEC-1', 'SPEC-2', 'SPEC-4', 'CHG-5', 'CHG-7'], requests: 1 }, async (t) => {
+    requireVersion(t, '3.1.1', 'The category specifications endpoint');
+    const leafId = await t.discover('leafCategory');
+    const { body, specifications, response } = await specificationsOf(t, leafId, {});
+    // Schema: Specification fields, values an empty array (SPEC-2).
+    t.response('GET /categories/:id/specifications', response, 'CAT-20', 'SPEC-1', 'SPEC-2', 'SPEC-3');
+    t.must(specificationsInOrder(specifications), 'CHG-7');
+    t.must(noGroupIdWithoutInclude(specifications), 'SPEC-4');
+    t.warn('groups' in body ? fail(`without include=group the body has groups ${show(body['groups'])}: the spec shows {specifications}`) : pass(), 'CAT-20', 'LINK-5');
+    if (specifications[0]) t.undocumentedFields('resources/specification.json', specifications[0], `a specification of category ${leafId}`, 'SPEC-1');
+  });
+
+  conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { requirements: ['LINK-5', 'LINK-4', 'LINK-3', 'SPEC-5', 'CAT-20'], requests: 1 }, async (t) => {
+    requireVersion(t, '3.1.1', 'The category specifications endpoint');
+    const leafId = await t.discover('leafCategory');
+    const { body, specifications, response } = await specificationsOf(t, leafId, { include: 'group' });
+    if (!specifications.length) t.skip(`leaf category ${leafId} has no specifications`);
+    t.must(groupsIncluded(body), 'LINK-5', 'LINK-3');
+    t.response('GET /categories/:id/specifications', response, 'CAT-20', 'LINK-5', 'SPEC-5');
+    t.must(specificationsInOrder(specifications), 'CHG-7');
+  });
+});
+
+describe('GET /categories/:id/manufacturers', () => {
+  /** The discovered leaf, else the root: the first whose manufacturers list two names or more. */
+  async function categoryWithManufacturers(t: ConformanceContext): Promise<{ id: number; path: string }> {
+    const tried: number[] = [];
+    for (const role of ['leafCategory', 'rootCategory']) {
+      const id = await t.discover(role);
+      tried.push(id);
+      const path = `/categories/${id}/manufacturers`;
+      const { items } = await getListing(t, path, 'manufacturers', {}, 'CAT-21');
+      if (new Set(items.map((m) => m['name'])).size >= 2) return { id, path };
+    }
+    return t.skip(`neither the leaf nor the root (categories ${tried.join(', ')}) lists two manufacturers of different names`);
+  }
+
+  conformanceTest('answers {manufacturers, meta}: Manufacturers, paginated by 25', { requirements: ['CAT-21', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
+    const leafId = await t.discover('leafCategory');
+    const { items, pagination, response } = await getListing(t, `/categories/${leafId}/manufacturers`, 'manufacturers', {}, 'CAT-21');
+    t.response('GET /categories/:id/manufacturers', response, 'CAT-21', 'MAN-1');
+    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
+    if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], `a manufacturer of category ${leafId}`, 'MAN-1');
+  });
+
+  conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { requirements: ['CAT-21', 'ORD-1'], requests: 6 }, async (t) => {
+    const { path } = await categoryWithManufacturers(t);
+    const listings: Record<string, Listing> = {};
+    for (const orderBy of ['name', 'popularity']) {
+      for (const dir of ['asc', 'desc'] as Direction[]) {
+        const listing = await getListing(t, path, 'manufacturers', { order_by: orderBy, order_dir: dir }, 'CAT-21', 'ORD-1');
+        listings[`${orderBy} ${dir}`] = listing;
+        if (orderBy === 'name') {
+          const checked = namesAreOrdered(listing.items.map((m) => m['name']), dir);
+          t.must(checked.ok ? checked : fail(`GET ${path}?order_by=name&order_dir=${dir}: ${checked.message}`), 'CAT-21', 'ORD-1');
+        }
+      }
+    }
+    // One complete page in every order: the same manufacturers each time.
+    const all = Object.entries(listings);
+    if (all.every(([, l]) => l.pagination.total_pages <= 1)) {
+      const [firstKey, first] = all[0]!;
+      t.must(allOf(all.slice(1).map(([key, l]) => sameMembers(`${path} by ${firstKey} and by ${key}`, first.items, l.items))), 'CAT-21');
+    }
+  });
+});
+
+describe('GET /categories/:category_id/filter_groups', () => {
+  conformanceTest('answers {filter_groups, meta} of Filter groups with Cache-Control max-age=300, private', { requirements: ['CAT-24', 'CAT-25', 'FILT-1', 'FILT-2', 'CHG-28', 'PAG-1'], requests: 1 }, async (t) => {
+    const leafId = await t.discover('leafCategory');
+    const { items, pagination, response } = await getListing(t, `/categories/${leafId}/filter_groups`, 'filter_groups', {}, 'CAT-24');
+    t.response('GET /categories/:category_id/filter_groups', response, 'CAT-24', 'FILT-1', 'FILT-2');
+    t.must(cachedPrivatelyFor300(response.headers), 'CAT-25', 'CHG-28');
+    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
+    // That the groups listed are the category's own (not inherited) is implied, not stated.
+    t.warn(
+      allOf(items.map((g) => (g['category_id'] === leafId ? pass() : fail(`filter group ${show(g['id'])} has category_id ${show(g['category_id'])}, listed under category ${leafId}`)))),
+      'CAT-24',
+    );
+    if (items[0]) t.undocumentedFields('resources/filter-group.json', items[0], `a filter group of category ${leafId}`, 'FILT-1');
+  });
+});
+
+describe('GET /categories/:category_id/skus', () => {
+  conformanceTest('answers {skus, meta} of SKUs of that leaf: ordered_by a key of order_by_methods, paginated by 25', { requirements: ['CAT-26', 'CAT-2', 'CAT-37', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
+    const { leafId, listing } = await leafWithSkus(t);
+    const { items, meta, pagination, response } = listing;
+    t.response('GET /categories/:category_id/skus', response, 'CAT-26', 'SKU-2', 'CAT-37');
+    t.must(orderedByIsAMethod(meta), 'CAT-37', 'CAT-27');
+    t.must(skusInCategory(items, leafId), 'CAT-2', 'CAT-26');
+    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
+    if (items[0]) t.undocumentedFields('resources/sku.json', items[0], `a SKU of category ${leafId}`, 'SKU-2');
+  });
+
+  conformanceTest('a category with children holds no SKU of its own', { requirements: ['CAT-2', 'CAT-26'], requests: 1 }, async (t) => {
+    const innerId = await t.discover('innerCategory');
+    // Whether a category with children lists its leaves' SKUs or none is not shown; neither names it.
+    const { items } = await skusOf(t, innerId);
+    t.must(noSkuInInnerCategory(items, innerId), 'CAT-2');
+  });
+
+  conformanceTest('every key of meta.order_by_methods is accepted as order_by, and meta.ordered_by echoes it', { requirements: ['CAT-27', 'CAT-37', 'ORD-1'], requests: 1 + METHODS_TRIED }, async (t) => {
+    const { leafId, listing } = await leafWithSkus(t);
+    const methods = listing.meta['order_by_methods'];
+    t.require(isPlainObject(methods) && Object.keys(methods).length > 0 ? pass() : fail(`meta.order_by_methods is ${show(methods)}`), 'CAT-37');
+    const keys = Object.keys(methods as Json).slice(0, METHODS_TRIED);
+    for (const method of keys) {
+      const response = await t.api.get(`/categories/${leafId}/skus`, { query: { order_by: method } });
+      if (!t.must(hasStatus(response, 200).ok ? pass() : fail(`order_by=${method}, a key of meta.order_by_methods, answered ${response.status}`), 'CAT-27', 'ORD-1')) continue;
+      const body = t.json<Json>(response, 'GEN-4');
+      const meta = isPlainObject(body) ? body['meta'] : undefined;
+      t.must(orderedByEchoes(meta, method), 'CAT-37', 'CAT-27');
+      const total = readPagination(body)?.total_results;
+      t.must(
+        total === listing.pagination.total_results ? pass() : fail(`order_by=${method} lists ${show(total)} SKUs, the default order ${listing.pagination.total_results}`),
+        'CAT-27',
+      );
+    }
+  });
+
+  conformanceTest('order_dir asc and desc are accepted: the same SKUs, the method kept', { requirements: ['CAT-28', 'CAT-37', 'ORD-1'], requests: 3 }, async (t) => {
+    const { leafId, listing } = await leafWithSkus(t);
+    const methods = isPlainObject(listing.meta['order_by_methods']) ? Object.keys(listing.meta['order_by_methods']) : [];
+    // A price method when there is one: its order shows in the SKUs' prices (which price is not said).
+    const method = methods.find((m) => m === 'price' || m === 'pricevat') ?? (typeof listing.meta['ordered_by'] === 'string' ? listing.meta['ordered_by'] : undefined);
+    if (method === undefined) return t.skip(`leaf ${leafId} names no order_by method`);
+    const listed: Partial<Record<Direction, Listing>> = {};
+    for (const dir of ['asc', 'desc'] as Direction[]) {
+      const l = await skusOf(t, leafId, { order_by: method, order_dir: dir }, 'CAT-28', 'ORD-1');
+      listed[dir] = l;
+      t.must(orderedByEchoes(l.meta, method), 'CAT-37', 'CAT-28');
+      t.must(skusInCategory(l.items, leafId), 'CAT-2');
+      if (method === 'price' || method === 'pricevat') {
+        const checked = pricesAreOrdered(l.items, dir);
+        t.warn(checked.ok ? checked : fail(`order_by=${method}&order_dir=${dir}: ${checked.message}`), 'CAT-28');
+      }
+    }
+    const [asc, desc] = [listed.asc!, listed.desc!];
+    t.must(
+      asc.pagination.total_results === desc.pagination.total_results
+        ? pass()
+        : fail(`order_dir=asc lists ${asc.pagination.total_results} SKUs, order_dir=desc ${desc.pagination.total_results}`),
+      'CAT-28',
+    );
+    if (asc.pagination.total_pages <= 1 && desc.pagination.total_pages <= 1) {
+      t.must(sameMembers(`order_by=${method} asc and desc`, asc.items, desc.items), 'CAT-28');
+    }
+  });
+
+  conformanceTest('manufacturer_ids[] keeps only SKUs of that manufacturer', { requirements: ['CAT-30', 'CAT-2'], requests: 2 }, async (t) => {
+    const { leafId, listing } = await leafWithSkus(t);
+    const manufacturerId = rarestManufacturer(listing.items);
+    if (manufacturerId === null) return t.skip(`no SKU of leaf ${leafId} has an integer manufacturer_id`);
+    const filtered = await skusOf(t, leafId, { 'manufacturer_ids[]': [manufacturerId] }, 'CAT-30');
+    t.must(skusBelongToManufacturer(filtered.items, manufacturerId), 'CAT-30');
+    t.must(skusInCategory(filtered.items, leafId), 'CAT-2');
+    t.must(narrows(filtered.pagination.total_results, listing.pagination.total_results, `manufacturer_ids[]=${manufacturerId}`), 'CAT-30');
+    t.must(
+      filtered.pagination.total_results > 0 ? pass() : fail(`manufacturer_ids[]=${manufacturerId} lists no SKU, though the unfiltered listing has SKUs of that manufacturer`),
+      'CAT-30',
+    );
+  });
+
+  conformanceTest('include_meta[]=available_filters adds meta.available_filters: filters, manufacturers, shops, availabilities, distances', { requirements: ['CAT-35', 'FILT-3', 'CHG-1'], requests: 1 }, async (t) => {
+    const leafId = await t.discover('leafCategory');
+    const { meta, pagination, response } = await skusOf(t, leafId, { 'include_meta[]': ['available_filters'] }, 'CAT-35');
+    t.require(isPlainObject(meta['available_filters']) ? pass() : fail(`include_meta[]=available_filters: meta.available_filters is ${show(meta['available_filters'])}`), 'CAT-35', 'FILT-3');
+    // Schema: the five keys (shops, availabilities, distances from 3.2.1), count maps and options.
+    t.response('GET /categories/:category_id/skus', response, 'FILT-3', 'CAT-35', 'CHG-1');
+    t.must(availableCountsWithinTotal(meta['available_filters'], pagination.total_results), 'FILT-3');
+  });
+
+  conformanceTest('include_meta[]=applied_filters adds meta.applied_filters', { requirements: ['CAT-35', 'FILT-7'], requests: 1 }, async (t) => {
+    const { leafId, listing } = await leafWithSkus(t, { 'include_meta[]': ['applied_filters'] });
+    // Its shape is not shown (FILT-7): only its presence is judged.
+    t.must('applied_filters' in listing.meta ? pass() : fail(`include_meta[]=applied_filters on leaf ${leafId}: meta has no applied_filters (keys: ${Object.keys(listing.meta).join(', ')})`), 'CAT-35');
+  });
+
+  conformanceTest('filter_ids[] with a key of available_filters.filters lists as many SKUs as its count, all of the leaf', { requirements: ['CAT-31', 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
+    const leafId = await t.discover('leafCategory');
+    const all = await skusOf(t, leafId, { 'include_meta[]': ['available_filters'] }, 'CAT-35');
+    const available = all.meta['available_filters'];
+    t.require(isPlainObject(available) ? pass() : fail(`include_meta[]=available_filters: meta.available_filters is ${show(available)}`), 'CAT-35', 'FILT-3');
+    const chosen = chooseFilter((available as Json)['filters'], all.pagination.total_results);
+    if (!chosen) return t.skip(`no filter of leaf ${leafId} matches a SKU (meta.available_filters.filters ${show((available as Json)['filters'])})`);
+    const filtered = await skusOf(t, leafId, { 'filter_ids[]': [chosen.id] }, 'CAT-31');
+    t.must(filterCountMatches(chosen.id, chosen.count, filtered.pagination.total_results), 'CAT-31', 'FILT-3');
+    t.must(narrows(filtered.pagination.total_results, all.pagination.total_results, `filter_ids[]=${chosen.id}`), 'CAT-31');
+    t.must(skusInCategory(filtered.items, leafId), 'CAT-2');
+  });
+
+  conformanceTest('q filters by keyword: a word of a SKU name lists no more SKUs than the leaf has', { requirements: ['CAT-29', 'CAT-2'], requests: 2 }, async (t) => {
+    const { leafId, listing } = await leafWithSkus(t);
+    const sku = listing.items.find((s) => keywordOf(s['name']) !== null);
+    if (!sku) return t.skip(`no SKU of leaf ${leafId} has a name with a word of 3 or more characters`);
+    const q = keywordOf(sku['name'])!;
+    const filtered = await skusOf(t, leafId, { q }, 'CAT-29');
+    t.must(narrows(filtered.pagination.total_results, listing.pagination.total_results, `q=${q}`), 'CAT-29');
+    t.must(skusInCategory(filtered.items, leafId), 'CAT-2');
+    // How keywords match (which fields, whole words or prefixes) is not shown.
+    t.warn(
+      filtered.pagination.total_results > 0 ? pass() : fail(`q=${q}, a word of the name of SKU ${show(sku['id'])} (${show(sku['name'])}), lists no SKU`),
+      'CAT-29',
+    );
+  });
+
+  conformanceTest('with a user token every SKU carries favorited (true or false)', { requirements: ['SKU-7', 'CHG-6'], requests: 1 }, async (t) => {
+    requireVersion(t, '3.1.0', 'favorited on category SKUs');
+    const leafId = await t.discover('leafCategory');
+    const user = await t.api.get(`/categories/${leafId}/skus`, { auth: 'user' });
+    t.require(hasStatus(user, 200), 'CAT-26', 'SKU-7');
+    const body = t.json<Json>(user, 'GEN-4');
+    t.require(hasCollectionEnvelope(body, 'skus'), 'GEN-7', 'CAT-26');
+    const skus = (body['skus'] as unknown[]).filter(isPlainObject);
+    if (!skus.length) t.skip(`leaf category ${leafId} lists no SKUs`);
+    t.must(everySkuHasFavorited(skus), 'SKU-7', 'CHG-6');
+  });
+});
+
+describe('an unknown category', () => {
+  conformanceTest('answers 404 with RecordNotFound on its specifications, manufacturers, filter groups and SKUs', { requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'ERR-16'], requests: 4 }, async (t) => {
+    const missing = unknownId();
+    const paths = [
+      ...(versionServes(t.run.apiVersion, '3.1.1') ? [`/categories/${missing}/specifications`] : []),
+      `/categories/${missing}/manufacturers`,
+      `/categories/${missing}/filter_groups`,
+      `/categories/${missing}/skus`,
+    ];
+    for (const path of paths) {
+      const response = await t.api.get(path);
+      if (response.status === 200) t.skip(`GET ${path} answered 200: the deployment has a category ${missing}; no unknown id to ask for`);
+      if (!t.must(hasStatus(response, 404).ok ? pass() : fail(`GET ${path}: status ${response.status}, expected 404`), 'ERR-9')) continue;
+      if (!versionServes(t.run.apiVersion, '3.1.0')) continue; // the normalized error format came with 3.1.0
+      const body = t.json(response, 'GEN-4');
+      if (Array.isArray(body) && body.length === 0) {
+        // The spec's own example for a missing category: an empty array (ERR-16 contradicts ERR-2).
+        t.warn(fail(`GET ${path}: 404 with an empty array body, as in the spec example, not the {errors} format`), 'ERR-16', 'ERR-2');
+        continue;
+      }
+      const wellFormed = errorBodyIsWellFormed(body);
+      t.must(wellFormed.ok ? wellFormed : fail(`GET ${path}: ${wellFormed.message}`), 'ERR-2');
+      const code = hasErrorCode(body, 'RecordNotFound');
+      t.must(code.ok ? code : fail(`GET ${path}: ${code.message}`), 'ERR-14');
+    }
+  });
+});
