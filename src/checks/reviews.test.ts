@@ -1,0 +1,146 @@
+// Each review check passes what the spec allows and fails what it forbids.
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from './check.ts';
+import {
+  aggregationWellFormed,
+  demotedAfterNonDemoted,
+  editFormSelects,
+  flagCatalogueIsExact,
+  isClientError,
+  mostHelpfulVerdict,
+  newFormHasNoEditFields,
+  noUserOnlyFields,
+  nonDemotedNewestFirst,
+  ownReviewExposed,
+  reviewHas,
+  userFieldsPresent,
+  voteEmbedsReview,
+  voteMatches,
+  votePermissionMatchesFlag,
+} from './reviews.ts';
+
+const passes = (result: CheckResult) => expect(result).toEqual({ ok: true });
+const failsWith = (result: CheckResult, pattern: RegExp) => {
+  expect(result.ok).toBe(false);
+  expect(result.ok ? '' : result.message).toMatch(pattern);
+};
+const review = (id: number, demoted: boolean, created_at: string) => ({ id, demoted, created_at });
+
+describe('default order', () => {
+  test('non-demoted reviews come first', () => {
+    passes(demotedAfterNonDemoted([review(1, false, 'x'), review(2, false, 'x'), review(3, true, 'x')]));
+    passes(demotedAfterNonDemoted([review(1, true, 'x'), review(2, true, 'x')]));
+    passes(demotedAfterNonDemoted([]));
+    failsWith(demotedAfterNonDemoted([review(1, false, 'x'), review(2, true, 'x'), review(3, false, 'x')]), /review 3 .*position 3.*demoted review 2/);
+  });
+
+  test('non-demoted reviews are newest first; demoted ones and offsets are taken as they come', () => {
+    passes(nonDemotedNewestFirst([review(1, false, '2024-03-02T00:00:00Z'), review(2, true, '2024-03-05T00:00:00Z'), review(3, false, '2024-03-01T00:00:00Z')]));
+    // 2024-03-02T01:00:00+02:00 is 2024-03-01T23:00:00Z: older than midnight UTC.
+    passes(nonDemotedNewestFirst([review(1, false, '2024-03-02T00:00:00Z'), review(2, false, '2024-03-02T01:00:00+02:00')]));
+    passes(nonDemotedNewestFirst([review(1, false, '2024-03-02T00:00:00Z'), review(2, false, '2024-03-02T00:00:00Z')]));
+    failsWith(nonDemotedNewestFirst([review(1, false, '2024-03-01T00:00:00Z'), review(2, false, '2024-03-02T00:00:00Z')]), /review 2 .*after review 1/);
+  });
+});
+
+describe('user-only fields', () => {
+  test('an application token gets no voted, flagged or helpful (absent or null)', () => {
+    passes(noUserOnlyFields([{ id: 1 }, { id: 2, voted: null, flagged: null, helpful: null }]));
+    failsWith(noUserOnlyFields([{ id: 1, voted: false, flagged: false, helpful: false }]), /review 1 carries voted=false, flagged=false, helpful=false/);
+  });
+
+  test('a user token gets them as booleans', () => {
+    passes(userFieldsPresent([{ id: 1, voted: true, flagged: false, helpful: false }], ['voted', 'flagged', 'helpful']));
+    passes(userFieldsPresent([{ id: 1, voted: true }], ['voted']));
+    failsWith(userFieldsPresent([{ id: 1, voted: true }], ['voted', 'flagged']), /review 1 has flagged undefined/);
+    failsWith(userFieldsPresent([{ id: 1, voted: 'true' }], ['voted']), /voted "true"/);
+  });
+
+  test('own_review is the user review or null, on every review of the listing', () => {
+    passes(ownReviewExposed([{ id: 1, own_review: null }, { id: 2, own_review: { id: 9 } }]));
+    failsWith(ownReviewExposed([{ id: 1 }]), /review 1 has own_review undefined/);
+    failsWith(ownReviewExposed([{ id: 1, own_review: 9 }]), /own_review 9/);
+  });
+});
+
+test('sku_reviews_aggregation is an array of {label, score integer, style}', () => {
+  passes(aggregationWellFormed({ sku_reviews_aggregation: [] }));
+  passes(aggregationWellFormed({ sku_reviews_aggregation: [{ label: 'battery', score: 80, style: 'positive' }] }));
+  failsWith(aggregationWellFormed({ sku_reviews_aggregation: [{ label: 'battery', score: '80', style: 'positive' }] }), /score "80" \(expected an integer\)/);
+  failsWith(aggregationWellFormed({ sku_reviews_aggregation: [{ label: 'battery', score: 80.5, style: 'positive' }] }), /score 80.5/);
+  failsWith(aggregationWellFormed({ sku_reviews_aggregation: [{ label: 1, score: 1 }] }), /label 1.*style undefined/);
+  failsWith(aggregationWellFormed({}), /expected an array/);
+});
+
+test('most_helpful: refused only when the same parameter takes most_recent', () => {
+  expect(mostHelpfulVerdict(200, 200)).toBe('accepted');
+  expect(mostHelpfulVerdict(400, 200)).toBe('accepted');
+  expect(mostHelpfulVerdict(200, 400)).toBe('refused');
+  expect(mostHelpfulVerdict(200, 422)).toBe('refused');
+  expect(mostHelpfulVerdict(400, 400)).toBe('unknown-name');
+  expect(mostHelpfulVerdict(200, 500)).toBe('unknown-name');
+});
+
+test('GET /flags lists exactly the three reasons, each with a description', () => {
+  const entry = (reason: unknown, description: unknown = 'text') => ({ reason, description });
+  passes(flagCatalogueIsExact([entry('spam'), entry('bad_language'), entry('wrong_section')]));
+  failsWith(flagCatalogueIsExact([entry('spam'), entry('bad_language')]), /missing wrong_section/);
+  failsWith(flagCatalogueIsExact([entry('spam'), entry('bad_language'), entry('wrong_section'), entry('rude')]), /does not name: "rude"/);
+  failsWith(flagCatalogueIsExact([entry('spam'), entry('spam'), entry('bad_language'), entry('wrong_section')]), /more than once: spam/);
+  failsWith(flagCatalogueIsExact([entry('spam', null), entry('bad_language'), entry('wrong_section')]), /without a string description/);
+});
+
+describe('review forms', () => {
+  const question = (answers: object[]) => ({ text: 'q', type: 'eval_sentiment', answers });
+  test('the new form has no rating, review or selected', () => {
+    passes(newFormHasNoEditFields({ requires_body: true, questions: [question([{ id: 1, text: 'a' }])] }));
+    failsWith(newFormHasNoEditFields({ requires_body: true, questions: [question([{ id: 1, text: 'a', selected: false }])] }), /selected on 1 answer/);
+    failsWith(newFormHasNoEditFields({ requires_body: true, rating: 4, questions: [] }), /rating 4/);
+  });
+
+  test('the edit form selects exactly the answers sent', () => {
+    const form = { questions: [question([{ id: 1, selected: true }, { id: 2, selected: false }]), question([{ id: 3, selected: true }])] };
+    passes(editFormSelects(form, [1, 3]));
+    failsWith(editFormSelects(form, [1]), /answers 3 are selected but were not sent/);
+    failsWith(editFormSelects(form, [1, 2, 3]), /answers 2 were sent but are not selected/);
+    failsWith(editFormSelects({ questions: [question([{ id: 1 }])] }, []), /answer 1 has selected undefined/);
+  });
+});
+
+test('a created or updated review has the rating (an integer) and text sent', () => {
+  passes(reviewHas({ rating: 4, review: 'x' }, { rating: 4, review: 'x' }, 'POST'));
+  failsWith(reviewHas({ rating: '4', review: 'x' }, { rating: 4 }, 'POST /skus/1/reviews'), /POST \/skus\/1\/reviews answered a review with rating "4", sent 4/);
+  failsWith(reviewHas({ rating: 4, review: 'y' }, { review: 'x' }, 'PUT'), /review "y", sent "x"/);
+});
+
+describe('votes', () => {
+  test('a vote is for the review, with the helpful value sent', () => {
+    passes(voteMatches({ sku_review_id: 5, helpful: false }, 5, false));
+    failsWith(voteMatches({ sku_review_id: 6, helpful: 'true' }, 5, true), /sku_review_id 6, voted on 5, helpful "true", sent true/);
+  });
+
+  test('sku_review only with embed=sku_review', () => {
+    passes(voteEmbedsReview({ id: 1 }, 5, false));
+    passes(voteEmbedsReview({ id: 1, sku_review: { id: 5 } }, 5, true));
+    failsWith(voteEmbedsReview({ id: 1, sku_review: { id: 5 } }, 5, false), /without embed=sku_review/);
+    failsWith(voteEmbedsReview({ id: 1 }, 5, true), /expected the review object/);
+    failsWith(voteEmbedsReview({ id: 1, sku_review: { id: 6 } }, 5, true), /embeds review 6, voted on 5/);
+  });
+
+  test('one token may vote and flag, or neither', () => {
+    passes(votePermissionMatchesFlag(201, 201));
+    passes(votePermissionMatchesFlag(401, 401));
+    passes(votePermissionMatchesFlag(401, 403));
+    // Other refusals (a rule on one's own review, say) say nothing about the permission.
+    passes(votePermissionMatchesFlag(201, 422));
+    failsWith(votePermissionMatchesFlag(201, 401), /accepted for voting \(201\) but refused for flagging \(401\)/);
+    failsWith(votePermissionMatchesFlag(403, 201), /refused for voting \(403\) but accepted for flagging \(201\)/);
+  });
+});
+
+test('an invalid value is refused with a 4xx', () => {
+  passes(isClientError(400, 'x'));
+  passes(isClientError(422, 'x'));
+  failsWith(isClientError(201, 'POST flags'), /POST flags answered 201, expected a refusal \(4xx\)/);
+  failsWith(isClientError(500, 'x'), /answered 500/);
+});

@@ -1,0 +1,182 @@
+// Checks of SKU reviews, review forms, votes and flags (spec: Resources and their fields > SKU
+// review, SKU review vote, Flag, Review form; Endpoints > SKU reviews).
+import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+
+export type Json = Record<string, unknown>;
+
+/** The flag reasons the spec names (Flag (reason catalogue)). */
+export const FLAG_REASONS = ['bad_language', 'wrong_section', 'spam'] as const;
+
+/** Fields of a SKU review sent to authorized users only. */
+export const USER_ONLY_FIELDS = ['voted', 'flagged', 'helpful'] as const;
+
+/** "default sort most_recent (non-demoted first)": no demoted review comes before a non-demoted one. */
+export function demotedAfterNonDemoted(reviews: readonly Json[]): CheckResult {
+  const firstDemoted = reviews.findIndex((r) => r['demoted'] === true);
+  if (firstDemoted < 0) return pass();
+  const later = reviews.slice(firstDemoted + 1).findIndex((r) => r['demoted'] === false);
+  if (later < 0) return pass();
+  const at = firstDemoted + 1 + later;
+  return fail(`review ${show(reviews[at]!['id'])} (demoted false, position ${at + 1}) comes after the demoted review ${show(reviews[firstDemoted]!['id'])} (position ${firstDemoted + 1}); non-demoted reviews come first`);
+}
+
+/** "default sort most_recent": the non-demoted reviews are newest first by created_at. */
+export function nonDemotedNewestFirst(reviews: readonly Json[]): CheckResult {
+  const dated = reviews
+    .filter((r) => r['demoted'] === false)
+    .map((r) => ({ id: r['id'], at: typeof r['created_at'] === 'string' ? Date.parse(r['created_at']) : Number.NaN, raw: r['created_at'] }))
+    .filter((r) => !Number.isNaN(r.at));
+  for (let i = 1; i < dated.length; i++) {
+    const [a, b] = [dated[i - 1]!, dated[i]!];
+    if (b.at > a.at) return fail(`non-demoted review ${show(b.id)} (created_at ${show(b.raw)}) comes after review ${show(a.id)} (created_at ${show(a.raw)}), which is older: expected most recent first`);
+  }
+  return pass();
+}
+
+/** voted, flagged, helpful are "authorized user only": an application token's request gets none (absent, or null as a blank). */
+export function noUserOnlyFields(reviews: readonly Json[]): CheckResult {
+  return allOf(
+    reviews.map((r) => {
+      const sent = USER_ONLY_FIELDS.filter((f) => f in r && r[f] !== null);
+      return sent.length ? fail(`review ${show(r['id'])} carries ${sent.map((f) => `${f}=${show(r[f])}`).join(', ')} for an application token; these are for authorized users only`) : pass();
+    }),
+  );
+}
+
+/** For a user token: each of `fields` is a boolean on every review. */
+export function userFieldsPresent(reviews: readonly Json[], fields: readonly string[]): CheckResult {
+  return allOf(
+    reviews.map((r) => {
+      const bad = fields.filter((f) => typeof r[f] !== 'boolean');
+      return bad.length ? fail(`review ${show(r['id'])} has ${bad.map((f) => `${f} ${show(r[f])}`).join(', ')} for a user token, expected booleans`) : pass();
+    }),
+  );
+}
+
+/** own_review is exposed in listings for a logged-on user: on every review, the user's review (an object) or null. */
+export function ownReviewExposed(reviews: readonly Json[]): CheckResult {
+  return allOf(
+    reviews.map((r) =>
+      'own_review' in r && (r['own_review'] === null || isPlainObject(r['own_review']))
+        ? pass()
+        : fail(`review ${show(r['id'])} has own_review ${show(r['own_review'])} in a listing for a user token, expected the user's review or null`),
+    ),
+  );
+}
+
+/** meta.sku_reviews_aggregation: an array of {label: string, score: integer, style: string}. */
+export function aggregationWellFormed(meta: unknown): CheckResult {
+  const list = isPlainObject(meta) ? meta['sku_reviews_aggregation'] : undefined;
+  if (!Array.isArray(list)) return fail(`meta.sku_reviews_aggregation is ${show(list)}, expected an array`);
+  return allOf(
+    list.map((e, i) => {
+      if (!isPlainObject(e)) return fail(`sku_reviews_aggregation[${i}] is ${show(e)}, expected {label, score, style}`);
+      const bad: string[] = [];
+      if (typeof e['label'] !== 'string') bad.push(`label ${show(e['label'])} (expected a string)`);
+      if (typeof e['score'] !== 'number' || !Number.isInteger(e['score'])) bad.push(`score ${show(e['score'])} (expected an integer)`);
+      if (typeof e['style'] !== 'string') bad.push(`style ${show(e['style'])} (expected a string)`);
+      return bad.length ? fail(`sku_reviews_aggregation[${i}] has ${bad.join(', ')}`) : pass();
+    }),
+  );
+}
+
+/**
+ * most_helpful is accepted; the parameter's name is not shown. A `sort` that takes most_recent
+ * but refuses most_helpful is a sort parameter refusing most_helpful: a server that did not know
+ * `sort` would ignore it (both succeed) or refuse it (both fail).
+ */
+export function mostHelpfulVerdict(recentStatus: number, helpfulStatus: number): 'accepted' | 'refused' | 'unknown-name' {
+  const ok = (s: number) => s >= 200 && s < 300;
+  if (ok(helpfulStatus)) return 'accepted';
+  return ok(recentStatus) && helpfulStatus >= 400 && helpfulStatus < 500 ? 'refused' : 'unknown-name';
+}
+
+/** GET /flags lists exactly bad_language, wrong_section and spam, once each, each with a string description. */
+export function flagCatalogueIsExact(flags: readonly unknown[]): CheckResult {
+  const reasons = flags.map((f) => (isPlainObject(f) ? f['reason'] : undefined));
+  const problems: string[] = [];
+  const missing = FLAG_REASONS.filter((r) => !reasons.includes(r));
+  if (missing.length) problems.push(`missing ${missing.join(', ')}`);
+  const extra = reasons.filter((r) => !(FLAG_REASONS as readonly unknown[]).includes(r));
+  if (extra.length) problems.push(`reasons the spec does not name: ${extra.map((r) => show(r)).join(', ')}`);
+  const twice = FLAG_REASONS.filter((r) => reasons.filter((x) => x === r).length > 1);
+  if (twice.length) problems.push(`listed more than once: ${twice.join(', ')}`);
+  const undescribed = flags.filter((f) => !isPlainObject(f) || typeof f['description'] !== 'string');
+  if (undescribed.length) problems.push(`without a string description: ${undescribed.map((f) => show(f, 60)).join(', ')}`);
+  return problems.length ? fail(`GET /flags: ${problems.join('; ')} (expected exactly ${FLAG_REASONS.join(', ')})`) : pass();
+}
+
+function answersOf(form: Json): Json[] {
+  const questions = Array.isArray(form['questions']) ? form['questions'] : [];
+  return questions.flatMap((q) => (isPlainObject(q) && Array.isArray(q['answers']) ? q['answers'].filter(isPlainObject) : []));
+}
+
+/** The new-review form has no rating, no review and no answers[].selected (edit form only). */
+export function newFormHasNoEditFields(form: Json): CheckResult {
+  const problems: string[] = [];
+  for (const key of ['rating', 'review']) if (key in form) problems.push(`${key} ${show(form[key])}`);
+  const selected = answersOf(form).filter((a) => 'selected' in a);
+  if (selected.length) problems.push(`selected on ${selected.length} answer(s) (answer ${show(selected[0]!['id'])}: ${show(selected[0]!['selected'])})`);
+  return problems.length ? fail(`the new-review form carries ${problems.join(', ')}, which belong to the edit form only`) : pass();
+}
+
+/** The edit form marks as selected exactly the answers the review was written with. */
+export function editFormSelects(form: Json, answerIds: readonly number[]): CheckResult {
+  const answers = answersOf(form);
+  const problems: string[] = [];
+  const notBoolean = answers.filter((a) => typeof a['selected'] !== 'boolean');
+  if (notBoolean.length) problems.push(`answer ${show(notBoolean[0]!['id'])} has selected ${show(notBoolean[0]!['selected'])}, expected a boolean`);
+  const selected = answers.filter((a) => a['selected'] === true).map((a) => a['id']);
+  const missing = answerIds.filter((id) => !selected.includes(id));
+  const extra = selected.filter((id) => !answerIds.includes(id as number));
+  if (missing.length) problems.push(`answers ${missing.join(', ')} were sent but are not selected`);
+  if (extra.length) problems.push(`answers ${extra.map((id) => show(id)).join(', ')} are selected but were not sent`);
+  return problems.length ? fail(`the edit form: ${problems.join('; ')}`) : pass();
+}
+
+/** A review returned by create or update has the values sent (rating as the integer sent). */
+export function reviewHas(review: Json, sent: { rating?: number; review?: string }, what: string): CheckResult {
+  const problems: string[] = [];
+  if (sent.rating !== undefined && review['rating'] !== sent.rating) problems.push(`rating ${show(review['rating'])}, sent ${sent.rating}`);
+  if (sent.review !== undefined && review['review'] !== sent.review) problems.push(`review ${show(review['review'], 60)}, sent ${show(sent.review, 60)}`);
+  return problems.length ? fail(`${what} answered a review with ${problems.join(', ')}`) : pass();
+}
+
+/** A created vote is for the review voted on, with the helpful value sent. */
+export function voteMatches(vote: Json, reviewId: number, helpful: boolean): CheckResult {
+  const problems: string[] = [];
+  if (vote['sku_review_id'] !== reviewId) problems.push(`sku_review_id ${show(vote['sku_review_id'])}, voted on ${reviewId}`);
+  if (vote['helpful'] !== helpful) problems.push(`helpful ${show(vote['helpful'])}, sent ${helpful}`);
+  return problems.length ? fail(`the created vote has ${problems.join(', ')}`) : pass();
+}
+
+/** sku_review on a vote: present (the review voted on) with embed=sku_review, absent without. */
+export function voteEmbedsReview(vote: Json, reviewId: number, embedded: boolean): CheckResult {
+  if (!embedded) return 'sku_review' in vote ? fail(`the vote carries sku_review ${show(vote['sku_review'], 60)} without embed=sku_review`) : pass();
+  const review = vote['sku_review'];
+  if (!isPlainObject(review)) return fail(`the vote has sku_review ${show(review, 60)} with embed=sku_review, expected the review object`);
+  return review['id'] === reviewId ? pass() : fail(`the vote embeds review ${show(review['id'])}, voted on ${reviewId}`);
+}
+
+const refused = (s: number) => s === 401 || s === 403;
+const created = (s: number) => s >= 200 && s < 300;
+
+/**
+ * Voting and flagging need the same permission (publish_sku_review_actions), so one token (valid
+ * for both requests) may do both or neither: one accepted and the other refused for want of
+ * permission means one of them ignores or misreads it.
+ */
+export function votePermissionMatchesFlag(voteStatus: number, flagStatus: number): CheckResult {
+  if (created(voteStatus) && refused(flagStatus)) {
+    return fail(`the same user token was accepted for voting (${voteStatus}) but refused for flagging (${flagStatus}); both need publish_sku_review_actions, so one of them does not check it as the other does`);
+  }
+  if (refused(voteStatus) && created(flagStatus)) {
+    return fail(`the same user token was refused for voting (${voteStatus}) but accepted for flagging (${flagStatus}); both need publish_sku_review_actions, so one of them does not check it as the other does`);
+  }
+  return pass();
+}
+
+/** An invalid parameter value is refused with a client error (4xx), never accepted. */
+export function isClientError(status: number, what: string): CheckResult {
+  return status >= 400 && status < 500 ? pass() : fail(`${what} answered ${status}, expected a refusal (4xx)`);
+}

@@ -1,0 +1,104 @@
+// The reviews suite (suites/reviews.suite.ts), run through the real CLI: it must pass against the
+// reference (with the kit's own user token, which lacks publish_sku_review_actions, and with a
+// configured token that has it; also with other data, a base path, the auth server on another
+// origin, and older API versions), leave the reference's data as it found it, and fail against
+// each review fault of the reference, naming the requirement the fault breaks.
+import { describe, expect, test } from 'vitest';
+import { CAUGHT_BY } from './fault-coverage.ts';
+import { REVIEW_FAULTS } from '../reference/faults/reviews.ts';
+import { FAULTS, startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
+import { userTokens } from '../reference/testkit.ts';
+import { requirements } from '../requirements/catalogue.ts';
+import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+
+const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+const VOTE_SCOPES = 'public favorites notifications publish_sku_review_actions';
+
+/** Review faults the suite catches. */
+const CAUGHT = CAUGHT_BY.reviews;
+
+/**
+ * Which user token a fault shows with: the kit's own (public favorites notifications, so the
+ * permission check can be seen to be missing) or one carrying publish_sku_review_actions (so that
+ * flags get as far as their reason).
+ */
+const KIT_TOKEN_FAULTS = new Set<string>(['vote-without-permission-accepted']);
+
+async function runSuite(options: ReferenceOptions, token: 'kit' | 'votes', env: Record<string, string> = {}): Promise<{ run: CliRun; changed: boolean }> {
+  const ref = await startReference({ limits: LIMITS, ...options });
+  try {
+    const before = ref.stateDigest();
+    const run = await runCli([...targetArgs(ref), 'reviews'], { ...(token === 'votes' ? await votesEnv(ref) : {}), ...env });
+    return { run, changed: ref.stateDigest() !== before };
+  } finally {
+    await ref.close();
+  }
+}
+
+async function votesEnv(ref: RunningReference): Promise<Record<string, string>> {
+  return { CATALOGUE_USER_TOKEN: (await userTokens(ref, VOTE_SCOPES)).access };
+}
+
+const summary = (run: CliRun) =>
+  run.stdout +
+  run.stderr +
+  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
+
+test('the list of caught faults is every review fault, each naming a known requirement', () => {
+  expect([...CAUGHT].sort()).toEqual(Object.keys(REVIEW_FAULTS).sort());
+  for (const fault of CAUGHT) expect(requirements().has(FAULTS[fault]!.requirement)).toBe(true);
+});
+
+describe.concurrent('the reviews suite against the reference', () => {
+  test('with a token that may vote: passes with no failure, warning or skip, within 120 requests, and leaves the data unchanged', async () => {
+    const { run, changed } = await runSuite({}, 'votes');
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.results!.summary.passed).toBeGreaterThanOrEqual(8);
+    expect(run.results!.requests.total).toBeLessThanOrEqual(120);
+    expect(changed, 'the suite left the data changed').toBe(false);
+  });
+
+  test("with the kit's own user token (no publish_sku_review_actions): passes, the vote test skipped with its reason", async () => {
+    const { run, changed } = await runSuite({}, 'kit');
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
+    const skipped = run.results!.tests.find((t) => t.status === 'skipped')!;
+    expect(skipped.message).toContain('publish_sku_review_actions');
+    expect(run.results!.requests.total).toBeLessThanOrEqual(120);
+    expect(changed).toBe(false);
+  });
+
+  test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
+    const { run, changed } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' }, 'votes');
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(changed).toBe(false);
+  });
+
+  for (const version of ['3.1', '3']) {
+    test(`passes with API version ${version} (no review writes, forms or later fields)`, async () => {
+      const { run } = await runSuite({}, 'votes', { CATALOGUE_API_VERSION: version });
+      expect(run.code, summary(run)).toBe(0);
+      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+    });
+  }
+
+  test('the read profile skips the two write tests and still passes', async () => {
+    const { run, changed } = await runSuite({}, 'votes', { CATALOGUE_PROFILES: 'read' });
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.tests.filter((t) => t.status === 'skipped').length, summary(run)).toBe(2);
+    expect(changed).toBe(false);
+  });
+
+  for (const fault of CAUGHT) {
+    const requirement = FAULTS[fault]!.requirement;
+    test(`${fault}: fails, naming ${requirement}`, async () => {
+      const { run } = await runSuite({ fault, basePath: '/api' }, KIT_TOKEN_FAULTS.has(fault) ? 'kit' : 'votes');
+      expect(run.code, summary(run)).toBe(1);
+      const failed = run.results!.tests.filter((t) => t.status === 'failed');
+      const named = failed.flatMap((t) => t.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements));
+      expect(named, summary(run)).toContain(requirement);
+    });
+  }
+});

@@ -1,0 +1,489 @@
+// Spec: Endpoints > SKU reviews (listing, forms, create, update, delete, votes, flags, GET /flags);
+// Resources and their fields > SKU review, SKU review vote, Flag (reason catalogue) and flag record,
+// Review form; Authentication > Permissions (publish_sku_review_actions); Errors; Change history
+// (3.0.2 order, 3.0.17 votes and voted, 3.0.21 flagged, 3.0.22 helpful, 3.1.3 aggregation,
+// sentiments, most_helpful, own_review, 3.2.0 review create, update, delete).
+// SKUs come from the category SKU listings of discovered leaves. The write tests review a SKU the
+// user has not reviewed (own_review null, or no review at all), vote and flag only on that review,
+// and delete it in a finally block, which removes its votes and flags with it.
+import { describe } from 'vitest';
+import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { isRefused } from '../src/checks/favorites.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
+import { versionServes } from '../src/checks/products.ts';
+import {
+  aggregationWellFormed,
+  demotedAfterNonDemoted,
+  editFormSelects,
+  FLAG_REASONS,
+  flagCatalogueIsExact,
+  isClientError,
+  mostHelpfulVerdict,
+  newFormHasNoEditFields,
+  noUserOnlyFields,
+  nonDemotedNewestFirst,
+  ownReviewExposed,
+  reviewHas,
+  userFieldsPresent,
+  voteEmbedsReview,
+  voteMatches,
+  votePermissionMatchesFlag,
+  type Json,
+} from '../src/checks/reviews.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import type { Auth } from '../src/harness/api.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+
+type Query = Record<string, string | number>;
+
+interface SkuCandidate {
+  id: number;
+  reviews_count: number;
+  reviewable: boolean;
+  future: boolean;
+}
+
+/** Leaf categories whose SKU listing (first page) discovery reads at most. */
+const LEAVES_SCANNED = 4;
+/** Enough SKUs of each kind to stop scanning leaves. */
+const ENOUGH_SKUS = 8;
+/** Review listings read at most to find one with demoted and non-demoted reviews. */
+const ORDER_SKUS_SCANNED = 5;
+/** SKUs asked at most whether the user has reviewed them. */
+const FREE_SKUS_TRIED = 6;
+/** Review creations tried at most (a 422 moves on to the next free SKU). */
+const CREATE_TRIES = 3;
+
+const USER = { auth: 'user' as const };
+/** Vote and flag requests that may be refused: a 401 must not make the harness drop the run's token. */
+const NO_RENEW = { renewOn401: false };
+
+/** Skips a test of something the Change history added after the version the run asks for. */
+function requireVersion(t: ConformanceContext, since: string, what: string): void {
+  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
+}
+
+/** An id far above any a catalogue hands out. */
+const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+
+/** A review text naming the kit and the run, long enough for a form that requires a body. */
+function reviewText(what: string): string {
+  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return `cc-${run} ${what}: written by the catalogue-conformance kit and deleted again at once. The product works as described, arrived in good order and does what the listing promises; fair value for the price.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Discovery: SKUs from the listings of leaf categories (cached for the file; ids only).
+
+let candidatesCache: SkuCandidate[] | null = null;
+
+async function leafIds(t: ConformanceContext): Promise<number[]> {
+  const first = await t.discover('leafCategory');
+  // The largest per is not stated: a deployment that refuses 100 is asked for its default page.
+  let response = await t.api.get('/categories', { query: { per: 100 } });
+  if (response.status === 400 || response.status === 422) response = await t.api.get('/categories');
+  const listed = response.status === 200 ? (response.json<{ categories?: unknown }>() ?? {}).categories : [];
+  const others = Array.isArray(listed)
+    ? listed.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']) && c['children_count'] === 0 && c['id'] !== first).map((c) => c['id'] as number)
+    : [];
+  return [first, ...others];
+}
+
+/** SKUs of a few leaf categories (first page of each listing). */
+async function skuCandidates(t: ConformanceContext): Promise<SkuCandidate[]> {
+  if (candidatesCache) return candidatesCache;
+  const found = new Map<number, SkuCandidate>();
+  const count = (f: (s: SkuCandidate) => boolean) => [...found.values()].filter(f).length;
+  const first = await t.discover('leafCategory');
+  let leaves = [first];
+  for (let i = 0; i < leaves.length && i < LEAVES_SCANNED; i++) {
+    const response = await t.api.get(`/categories/${leaves[i]}/skus`);
+    const skus = response.status === 200 ? (response.json<{ skus?: unknown }>() ?? {}).skus : [];
+    for (const s of Array.isArray(skus) ? skus : []) {
+      if (!isPlainObject(s) || !Number.isInteger(s['id'])) continue;
+      found.set(s['id'] as number, {
+        id: s['id'] as number,
+        reviews_count: typeof s['reviews_count'] === 'number' ? s['reviews_count'] : 0,
+        reviewable: s['reviewable'] !== false,
+        future: s['future'] === true,
+      });
+    }
+    if (count((s) => s.reviews_count > 0) >= ENOUGH_SKUS && count((s) => s.reviewable && !s.future) >= ENOUGH_SKUS) break;
+    if (i === 0) leaves = await leafIds(t);
+  }
+  if (found.size === 0) t.skip(`discovery: no SKU in the first pages of ${Math.min(leaves.length, LEAVES_SCANNED)} leaf categories`);
+  candidatesCache = [...found.values()];
+  return candidatesCache;
+}
+
+/** Candidates, most reviewed first (the listing is the truth; reviews_count is a hint). */
+async function mostReviewed(t: ConformanceContext): Promise<SkuCandidate[]> {
+  return [...(await skuCandidates(t))].sort((a, b) => b.reviews_count - a.reviews_count || a.id - b.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+interface Listing {
+  reviews: Json[];
+  meta: Json;
+  pagination: Pagination;
+  response: HttpResponse;
+}
+
+/** GET /skus/:id/reviews; stops the test unless it is 200 {reviews, meta.pagination}. */
+async function listReviews(t: ConformanceContext, skuId: number, query: Query, auth: Auth, ...requirements: string[]): Promise<Listing> {
+  const response = await t.api.get(`/skus/${skuId}/reviews`, { query, auth });
+  t.require(hasStatus(response, 200), 'REV-16', ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'reviews'), 'GEN-7', 'REV-16');
+  t.require(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}, expected an object`), 'REV-16');
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'REV-16');
+  t.response('GET /skus/:id/reviews', response, 'REV-16', 'REV-2', ...requirements);
+  const reviews = (body['reviews'] as unknown[]).filter(isPlainObject);
+  return { reviews, meta: body['meta'] as Json, pagination: readPagination(body)!, response };
+}
+
+/** A page of up to 100 reviews (the largest per is not stated: a refusal falls back to the default page). */
+async function firstReviews(t: ConformanceContext, skuId: number, auth: Auth, ...requirements: string[]): Promise<Listing> {
+  const probe = await t.api.get(`/skus/${skuId}/reviews`, { query: { per: 100 }, auth });
+  if (probe.status === 400 || probe.status === 422) return listReviews(t, skuId, {}, auth, ...requirements);
+  return listReviews(t, skuId, { per: 100 }, auth, ...requirements);
+}
+
+/** The body's single resource under `key`; stops the test otherwise. */
+function single(t: ConformanceContext, response: HttpResponse, key: string, ...requirements: string[]): Json {
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasSingleEnvelope(body, key), 'GEN-7', ...requirements);
+  return body[key] as Json;
+}
+
+/** GET /skus/:id/reviews/new for the user; stops unless 200 {review_form}. */
+async function newForm(t: ConformanceContext, skuId: number): Promise<{ form: Json; response: HttpResponse }> {
+  const response = await t.api.get(`/skus/${skuId}/reviews/new`, USER);
+  t.require(hasStatus(response, 200), 'REV-21');
+  const form = single(t, response, 'review_form', 'REV-21');
+  t.response('GET /skus/:id/reviews/new', response, 'REV-21', 'REV-12', 'REV-13', 'REV-14');
+  return { form, response };
+}
+
+/** The first answer of each question: one answer per question suits both question types. */
+function answerIdsOf(form: Json): number[] {
+  const questions = Array.isArray(form['questions']) ? form['questions'] : [];
+  return questions.flatMap((q) => {
+    const first = isPlainObject(q) && Array.isArray(q['answers']) ? q['answers'].find((a) => isPlainObject(a) && Number.isInteger(a['id'])) : undefined;
+    return first ? [first['id'] as number] : [];
+  });
+}
+
+/** Reviewable SKUs the user has not reviewed: own_review null in the listing, or no review at all. */
+async function freeSkus(t: ConformanceContext): Promise<number[]> {
+  const candidates = (await skuCandidates(t)).filter((s) => s.reviewable && !s.future).sort((a, b) => a.reviews_count - b.reviews_count || a.id - b.id);
+  const free: number[] = [];
+  for (const sku of candidates.slice(0, FREE_SKUS_TRIED)) {
+    const response = await t.api.get(`/skus/${sku.id}/reviews`, { ...USER, query: { per: 1 } });
+    if (response.status !== 200) continue;
+    const reviews = (response.json<{ reviews?: unknown }>() ?? {}).reviews;
+    if (!Array.isArray(reviews)) continue;
+    const first = reviews[0];
+    if (first === undefined || (isPlainObject(first) && first['own_review'] === null)) free.push(sku.id);
+    if (free.length >= CREATE_TRIES) break;
+  }
+  if (!free.length) t.skip(`discovery: each of ${Math.min(candidates.length, FREE_SKUS_TRIED)} reviewable SKUs is reviewed by the user already, or does not say (own_review)`);
+  return free;
+}
+
+interface Created {
+  skuId: number;
+  review: Json;
+  id: number;
+  answerIds: number[];
+  response: HttpResponse;
+}
+
+/**
+ * Creates a review of a SKU the user has not reviewed and hands it to `fn`, deleting it afterwards
+ * whatever happens (the review's votes and flags go with it). A 422 on one SKU moves on to the next:
+ * validation rules beyond the form are not shown.
+ */
+async function withOwnReview(t: ConformanceContext, fn: (created: Created) => Promise<void>): Promise<void> {
+  const free = await freeSkus(t);
+  const refusals: string[] = [];
+  for (const skuId of free) {
+    const { form } = await newForm(t, skuId);
+    const answerIds = answerIdsOf(form);
+    const text = reviewText('review');
+    const response = await t.api.request('POST', `/skus/${skuId}/reviews`, { ...USER, json: { review: { rating: 4, answer_ids: answerIds, review: text } } });
+    if (response.status === 422) {
+      refusals.push(`SKU ${skuId}: ${response.text.slice(0, 160)}`);
+      continue;
+    }
+    // Whatever came back, a review that was created is deleted.
+    const sent = response.status >= 200 && response.status < 300 ? createdId(response) : undefined;
+    try {
+      t.require(hasStatus(response, 201), 'REV-22');
+      const review = single(t, response, 'sku_review', 'REV-22');
+      t.response('POST /skus/:id/reviews', response, 'REV-22', 'REV-2');
+      t.require(Number.isInteger(review['id']) ? pass() : fail(`the created review has id ${show(review['id'])}`), 'REV-2');
+      t.must(reviewHas(review, { rating: 4, review: text }, `POST /skus/${skuId}/reviews`), 'REV-22', 'REV-2');
+      t.must(review['sku_id'] === skuId ? pass() : fail(`the review created on SKU ${skuId} has sku_id ${show(review['sku_id'])}`), 'REV-22');
+      await fn({ skuId, review, id: review['id'] as number, answerIds, response });
+    } finally {
+      if (Number.isInteger(sent)) await removeReview(t, skuId, sent as number);
+    }
+    return;
+  }
+  t.warn(fail(`every review creation was refused with 422 (valid rating, one answer per question, a ${reviewText('').length}-character text); validation rules beyond the form are not shown: ${refusals.join('; ')}`), 'REV-22', 'GEN-11');
+  t.skip('no review could be created');
+}
+
+/** The id of the review a 2xx answer created, if its body says. */
+function createdId(response: HttpResponse): unknown {
+  try {
+    return (response.json<{ sku_review?: { id?: unknown } }>() ?? {}).sku_review?.id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Teardown: deletes the review unless the test did; leftovers become a warning. */
+const deleted = new Set<string>();
+async function removeReview(t: ConformanceContext, skuId: number, id: number): Promise<void> {
+  const path = `/skus/${skuId}/reviews/${id}`;
+  if (deleted.has(path)) return;
+  try {
+    const response = await t.api.request('DELETE', path, USER);
+    if (response.status >= 300 && response.status !== 404) t.warn(fail(`teardown could not delete ${path} (${response.status})`), 'REV-25');
+  } catch (error) {
+    t.warn(fail(`teardown could not delete ${path} (${error instanceof Error ? error.message : String(error)})`), 'REV-25');
+  }
+}
+
+/** A 404 for a missing record: RecordNotFound in the {errors} format (3.1.0 on). */
+function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requirements: string[]): void {
+  t.must(hasStatus(response, 404), 'ERR-9', ...requirements);
+  if (response.status !== 404 || !versionServes(t.run.apiVersion, '3.1.0')) return;
+  const body = t.json(response, 'GEN-4');
+  t.must(errorBodyIsWellFormed(body), 'ERR-2');
+  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('GET /skus/:id/reviews', () => {
+  conformanceTest(
+    'answers {reviews, meta} of SKU reviews, paginated, non-demoted first and most recent first, without user fields for an application token; an unknown SKU is 404',
+    { requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'], requests: 8 + ORDER_SKUS_SCANNED * 2 },
+    async (t) => {
+      const ordered = versionServes(t.run.apiVersion, '3.0.2');
+      let widest: Listing | null = null;
+      for (const sku of (await mostReviewed(t)).slice(0, ORDER_SKUS_SCANNED)) {
+        const listing = await firstReviews(t, sku.id, 'app', 'REV-4');
+        t.must(noUserOnlyFields(listing.reviews), 'REV-3');
+        if (ordered) {
+          t.must(demotedAfterNonDemoted(listing.reviews), 'REV-18', 'CHG-29');
+          t.must(nonDemotedNewestFirst(listing.reviews), 'REV-18', 'CHG-29');
+        }
+        if (!widest || listing.pagination.total_results > widest.pagination.total_results) widest = listing;
+        // A listing with both kinds shows the demoted-last order: enough looked at.
+        if (listing.reviews.some((r) => r['demoted'] === true) && listing.reviews.some((r) => r['demoted'] === false)) break;
+      }
+      if (!widest || widest.reviews.length === 0) return t.skip(`discovery: none of the SKUs looked at has a review`);
+      // page and per: the second review alone.
+      const skuId = widest.reviews[0]!['sku_id'];
+      if (widest.pagination.total_results >= 2 && Number.isInteger(skuId)) {
+        const second = await listReviews(t, skuId as number, { per: 1, page: 2 }, 'app', 'PAG-3', 'PAG-4');
+        t.must(second.reviews.length === 1 ? pass() : fail(`per=1&page=2 of ${widest.pagination.total_results} reviews answered ${second.reviews.length} reviews`), 'PAG-4', 'REV-16');
+        t.must(second.pagination.page === 2 && second.pagination.per === 1 ? pass() : fail(`per=1&page=2 answered meta.pagination ${show(second.pagination)}`), 'PAG-3', 'PAG-4', 'REV-16');
+        t.must(second.pagination.total_results === widest.pagination.total_results ? pass() : fail(`total_results ${second.pagination.total_results} with per=1&page=2, ${widest.pagination.total_results} without`), 'PAG-1', 'REV-16');
+      }
+      const missing = unknownId();
+      const response = await t.api.get(`/skus/${missing}/reviews`);
+      if (response.status === 200) return t.skip(`the deployment answers GET /skus/${missing}/reviews with 200: no unknown id to ask for`);
+      mustBeNotFound(t, response);
+    },
+  );
+
+  conformanceTest('include_meta=sku_reviews_aggregation adds meta.sku_reviews_aggregation: [{label, score (integer), style}]', { requirements: ['REV-17', 'REV-6', 'CHG-3'], requests: 8 + 3 }, async (t) => {
+    requireVersion(t, '3.1.3', 'meta.sku_reviews_aggregation');
+    let seen = false;
+    for (const sku of (await mostReviewed(t)).slice(0, 3)) {
+      const listing = await listReviews(t, sku.id, { include_meta: 'sku_reviews_aggregation' }, 'app', 'REV-17', 'REV-6');
+      t.require(Array.isArray(listing.meta['sku_reviews_aggregation']) ? pass() : fail(`include_meta=sku_reviews_aggregation answered meta.sku_reviews_aggregation ${show(listing.meta['sku_reviews_aggregation'])}, expected an array`), 'REV-17', 'REV-6');
+      t.must(aggregationWellFormed(listing.meta), 'REV-6');
+      if ((listing.meta['sku_reviews_aggregation'] as unknown[]).length) {
+        seen = true;
+        break;
+      }
+    }
+    if (!seen) t.skip('every aggregation looked at was empty: no entry to judge');
+  });
+
+  conformanceTest('the most_helpful sort is accepted (its parameter name is not shown: the reference names it sort)', { requirements: ['REV-19', 'REV-20', 'CHG-3'], requests: 8 + 2 }, async (t) => {
+    requireVersion(t, '3.1.3', 'sorting by most_helpful');
+    const sku = (await mostReviewed(t))[0]!;
+    const recent = await t.api.get(`/skus/${sku.id}/reviews`, { query: { sort: 'most_recent' } });
+    const helpful = await t.api.get(`/skus/${sku.id}/reviews`, { query: { sort: 'most_helpful' } });
+    const verdict = mostHelpfulVerdict(recent.status, helpful.status);
+    if (verdict === 'accepted') {
+      t.must(hasStatus(helpful, 200), 'REV-19');
+      const body = t.json(helpful, 'GEN-4');
+      t.must(hasCollectionEnvelope(body, 'reviews'), 'GEN-7', 'REV-19');
+    } else if (verdict === 'refused') {
+      t.must(fail(`sort=most_recent answered ${recent.status} but sort=most_helpful ${helpful.status}: the sorting parameter refuses most_helpful`), 'REV-19');
+    } else {
+      t.warn(fail(`sort=most_helpful answered ${helpful.status} (sort=most_recent ${recent.status}): the sorting parameter may have another name, which the spec does not show`), 'REV-20', 'REV-19');
+    }
+  });
+
+  conformanceTest('a user token gets voted, flagged and helpful on every review, and own_review (3.1.3)', { requirements: ['REV-3', 'REV-5', 'REV-2', 'CHG-3', 'CHG-8', 'CHG-9', 'CHG-13'], requests: 8 + 3 }, async (t) => {
+    const fields = [
+      ['voted', '3.0.17'],
+      ['flagged', '3.0.21'],
+      ['helpful', '3.0.22'],
+    ].flatMap(([f, since]) => (versionServes(t.run.apiVersion, since!) ? [f!] : []));
+    for (const sku of (await mostReviewed(t)).slice(0, 3)) {
+      const listing = await firstReviews(t, sku.id, 'user', 'REV-3');
+      if (!listing.reviews.length) continue;
+      t.must(userFieldsPresent(listing.reviews, fields), 'REV-3', 'CHG-8', 'CHG-9', 'CHG-13');
+      if (versionServes(t.run.apiVersion, '3.1.3')) t.must(ownReviewExposed(listing.reviews), 'REV-5', 'CHG-3');
+      return;
+    }
+    t.skip('discovery: none of the SKUs looked at has a review');
+  });
+});
+
+describe('GET /flags', () => {
+  conformanceTest('answers {flags} with exactly bad_language, wrong_section and spam, each with a description', { requirements: ['REV-30', 'REV-9', 'REV-10'], requests: 1 }, async (t) => {
+    const response = await t.api.get('/flags');
+    t.require(hasStatus(response, 200), 'REV-30');
+    const body = t.json<Json>(response, 'GEN-4');
+    t.require(hasCollectionEnvelope(body, 'flags'), 'GEN-7', 'REV-30');
+    t.response('GET /flags', response, 'REV-30', 'REV-9', 'REV-10');
+    t.must(flagCatalogueIsExact(body['flags'] as unknown[]), 'REV-10', 'REV-9');
+  });
+});
+
+describe('GET /skus/:id/reviews/new', () => {
+  conformanceTest('answers {review_form} with questions, and without rating, review or selected (edit form only)', { requirements: ['REV-21', 'REV-12', 'REV-13', 'REV-14', 'CHG-2'], requests: 8 + 1 }, async (t) => {
+    requireVersion(t, '3.2.0', 'the review forms (with review create, update and delete)');
+    const sku = (await skuCandidates(t)).find((s) => s.reviewable && !s.future) ?? (await skuCandidates(t))[0]!;
+    const { form } = await newForm(t, sku.id);
+    t.must(newFormHasNoEditFields(form), 'REV-13');
+  });
+});
+
+describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
+  conformanceTest(
+    'creates a review (201 {sku_review} with the rating sent), the edit form selects its answers, PUT is 200 {sku_review}, DELETE is 204 empty, then 404',
+    { requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'], profile: 'write', requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 5 },
+    async (t) => {
+      requireVersion(t, '3.2.0', 'review create, update and delete');
+      await withOwnReview(t, async ({ skuId, id, answerIds }) => {
+        const path = `/skus/${skuId}/reviews/${id}`;
+        const edit = await t.api.get(`${path}/edit`, USER);
+        t.require(hasStatus(edit, 200), 'REV-23');
+        const form = single(t, edit, 'review_form', 'REV-23');
+        t.response('GET /skus/:id/reviews/:id/edit', edit, 'REV-23', 'REV-12', 'REV-13');
+        t.must(editFormSelects(form, answerIds), 'REV-23');
+
+        const text = reviewText('updated review');
+        const put = await t.api.request('PUT', path, { ...USER, json: { review: { rating: 2, review: text } } });
+        t.must(hasStatus(put, 200), 'REV-24');
+        if (put.status === 200) {
+          const updated = single(t, put, 'sku_review', 'REV-24');
+          t.response('PUT /skus/:id/reviews/:id', put, 'REV-24', 'REV-2');
+          t.must(reviewHas(updated, { rating: 2, review: text }, `PUT ${path}`), 'REV-24');
+        }
+
+        const removed = await t.api.request('DELETE', path, USER);
+        t.must(hasStatus(removed, 204), 'REV-25');
+        t.response('DELETE /skus/:id/reviews/:id', removed, 'REV-25');
+        if (removed.status >= 200 && removed.status < 300) deleted.add(path);
+        const twice = await t.api.request('DELETE', path, USER);
+        mustBeNotFound(t, twice);
+      });
+    },
+  );
+});
+
+describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
+  conformanceTest(
+    'votes and flags need publish_sku_review_actions: an application token is refused, one user token may do both or neither; a vote is 201 {sku_review_vote} (sku_review with embed only), a flag 201, an unknown reason refused',
+    {
+      requirements: ['REV-1', 'REV-26', 'REV-27', 'REV-28', 'REV-29', 'REV-7', 'REV-8', 'REV-10', 'REV-11', 'SCOPE-2', 'SCOPE-5', 'CHG-13'],
+      profile: 'write',
+      requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 9,
+    },
+    async (t) => {
+      requireVersion(t, '3.2.0', 'review create and delete (the kit votes and flags only on a review it wrote and deletes)');
+      await withOwnReview(t, async ({ skuId, id }) => {
+        const votes = `/skus/${skuId}/reviews/${id}/votes`;
+        const flags = `/skus/${skuId}/reviews/${id}/flags`;
+        // The application token carries only the public scope.
+        const appVote = await t.api.request('POST', votes, { auth: 'app', ...NO_RENEW, json: { vote: { helpful: true } } });
+        t.must(isRefused(appVote.status, `POST ${votes} with an application token`), 'REV-27', 'SCOPE-2');
+        const appFlag = await t.api.request('POST', flags, { auth: 'app', ...NO_RENEW, json: { flag: { reason: 'spam' } } });
+        t.must(isRefused(appFlag.status, `POST ${flags} with an application token`), 'REV-28', 'SCOPE-2');
+
+        const vote = await t.api.request('POST', votes, { ...USER, ...NO_RENEW, json: { vote: { helpful: true } } });
+        const flag = await t.api.request('POST', flags, { ...USER, ...NO_RENEW, json: { flag: { reason: FLAG_REASONS[2] } } });
+        const consistent = votePermissionMatchesFlag(vote.status, flag.status);
+        if (!consistent.ok) {
+          // A 401 may be an expired token: the user token must still be valid for the verdict.
+          const still = await t.api.get(`/skus/${skuId}/reviews`, { ...USER, ...NO_RENEW, query: { per: 1 } });
+          if (still.status !== 200) return t.skip(`the user token stopped working during the test (${still.status})`);
+          t.must(consistent, 'REV-27', 'REV-28', 'SCOPE-5');
+        }
+        const refusedBoth = isRefused(vote.status, '').ok && isRefused(flag.status, '').ok;
+
+        // The vote.
+        if (vote.status >= 200 && vote.status < 300) {
+          t.must(hasStatus(vote, 201), 'REV-26');
+          const created = single(t, vote, 'sku_review_vote', 'REV-26');
+          t.response('POST /skus/:sku_id/reviews/:review_id/votes', vote, 'REV-26', 'REV-7');
+          t.must(voteMatches(created, id, true), 'REV-26', 'REV-7');
+          t.must(voteEmbedsReview(created, id, false), 'REV-8');
+          // The query form, with embed=sku_review. Whether a second vote replaces the first is not shown.
+          const again = await t.api.request('POST', votes, { ...USER, ...NO_RENEW, query: { 'vote[helpful]': 'false', embed: 'sku_review' } });
+          if (again.status >= 200 && again.status < 300) {
+            t.must(hasStatus(again, 201), 'REV-26');
+            const second = single(t, again, 'sku_review_vote', 'REV-26');
+            t.response('POST /skus/:sku_id/reviews/:review_id/votes', again, 'REV-26', 'REV-7', 'REV-8');
+            t.must(voteMatches(second, id, false), 'REV-26');
+            t.must(voteEmbedsReview(second, id, true), 'REV-27', 'REV-8');
+          } else {
+            t.warn(fail(`a second vote (vote[helpful]=false in the query, embed=sku_review) answered ${again.status}: whether a user may vote twice is not shown, so the query form and embed=sku_review went unchecked`), 'REV-26', 'REV-27');
+          }
+        } else if (!isRefused(vote.status, '').ok) {
+          t.must(vote.status >= 400 && vote.status < 500 ? pass() : fail(`POST ${votes} answered ${vote.status}`), 'REV-26');
+          t.warn(fail(`voting on the user's own review answered ${vote.status}: whether users may vote on their own reviews is not shown`), 'REV-26');
+        }
+
+        // The flag: 201, empty or the flag record (REV-29); an unknown reason is refused.
+        if (flag.status >= 200 && flag.status < 300) {
+          t.must(hasStatus(flag, 201), 'REV-28');
+          t.response('POST /skus/:sku_id/reviews/:review_id/flags', flag, 'REV-28', 'REV-29', 'REV-11');
+          const bad = await t.api.request('POST', flags, { ...USER, ...NO_RENEW, json: { flag: { reason: 'cc_not_a_reason' } } });
+          t.must(isClientError(bad.status, `POST ${flags} with the reason "cc_not_a_reason"`), 'REV-28', 'REV-10');
+          if (bad.status >= 400 && bad.status < 500) {
+            // 400 (incorrect parameter) or 422 (failed validation): which one is not shown.
+            t.warn(bad.status === 400 || bad.status === 422 ? pass() : fail(`an unknown flag reason answered ${bad.status}, expected 400 or 422`), 'ERR-4', 'ERR-11');
+            if (versionServes(t.run.apiVersion, '3.1.0')) t.must(errorBodyIsWellFormed(t.json(bad, 'GEN-4')), 'ERR-2');
+          }
+        } else if (!isRefused(flag.status, '').ok) {
+          t.must(flag.status >= 400 && flag.status < 500 ? pass() : fail(`POST ${flags} answered ${flag.status}`), 'REV-28');
+          t.warn(fail(`flagging the user's own review answered ${flag.status}: whether users may flag their own reviews is not shown`), 'REV-28');
+        }
+
+        if (refusedBoth) {
+          t.skip(
+            `the user token is refused for votes (${vote.status}) and flags (${flag.status}): it lacks publish_sku_review_actions (the kit's authorization-code flow asks for public favorites notifications; set CATALOGUE_USER_TOKEN to a token with that scope to test votes and flags)`,
+          );
+        }
+      });
+    },
+  );
+});
