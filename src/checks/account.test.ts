@@ -1,0 +1,120 @@
+// Each account check passes what the spec allows and fails what it forbids.
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from './check.ts';
+import {
+  avatarFileName,
+  avatarIsPreset,
+  bodyIsEmpty,
+  carriesCategoryName,
+  carriesReviewRating,
+  carriesReviewText,
+  embedsReviewer,
+  embedsSku,
+  everyNotification,
+  fieldIs,
+  hasFields,
+  isViewed,
+  locationIs,
+  regionIsName,
+  regionsAreNames,
+} from './account.ts';
+
+const ok = (r: CheckResult) => expect(r).toEqual({ ok: true });
+const bad = (r: CheckResult, text?: string) => {
+  expect(r.ok).toBe(false);
+  if (text && !r.ok) expect(r.message).toContain(text);
+};
+
+describe('user and addresses', () => {
+  test('avatarFileName is the last path segment, query and fragment dropped', () => {
+    expect(avatarFileName('https://img.example/avatars/presets/fox.png')).toBe('fox.png');
+    expect(avatarFileName('/a/b/owl.svg?size=2#x')).toBe('owl.svg');
+    expect(avatarFileName('cat.png')).toBe('cat.png');
+  });
+
+  test('hasFields names the absent fields; null counts as present', () => {
+    ok(hasFields({ email: null, created_at: 'x' }, ['email', 'created_at'], 'user'));
+    bad(hasFields({ created_at: 'x' }, ['email', 'created_at'], 'user'), 'lacks email');
+    bad(hasFields(null, ['email'], 'user'), 'expected an object');
+  });
+
+  test('fieldIs compares strictly', () => {
+    ok(fieldIs({ sex: 'male' }, 'sex', 'male', 'PATCH'));
+    bad(fieldIs({ sex: 'female' }, 'sex', 'male', 'PATCH'), 'sex is "female"');
+    bad(fieldIs({ birthyear: '1990' }, 'birthyear', 1990, 'PATCH'));
+  });
+
+  test('avatarIsPreset accepts any URI ending in the preset file name', () => {
+    ok(avatarIsPreset({ avatar: 'https://cdn.example/p/owl.png' }, 'owl.png'));
+    bad(avatarIsPreset({ avatar: 'https://cdn.example/p/fox.png' }, 'owl.png'));
+    bad(avatarIsPreset({ avatar: null }, 'owl.png'));
+  });
+
+  test('regionIsName wants the name mapped to the id sent, not the id', () => {
+    const regions = { North: 5, South: 6 };
+    ok(regionIsName({ region: 'South' }, regions, 6));
+    bad(regionIsName({ region: 6 }, regions, 6), 'a string');
+    bad(regionIsName({ region: 'North' }, regions, 6), '"South"');
+    ok(regionsAreNames([{ id: 1, region: 'North' }, { id: 2, region: 'Elsewhere' }]));
+    bad(regionsAreNames([{ id: 1, region: 'North' }, { id: 2, region: 6 }]), 'address 2');
+  });
+
+  test('locationIs reads location.address_id', () => {
+    ok(locationIs({ location: { address_id: 7 } }, 7, 'PUT'));
+    ok(locationIs({ location: { address_id: null } }, null, 'PUT'));
+    bad(locationIs({ location: { address_id: 8 } }, 7, 'PUT'), 'expected 7');
+    bad(locationIs({}, 7, 'PUT'));
+  });
+
+  test('bodyIsEmpty', () => {
+    ok(bodyIsEmpty({ status: 200, text: '' }, 'DELETE /user/logout'));
+    ok(bodyIsEmpty({ status: 204, text: ' \n' }, 'x'));
+    bad(bodyIsEmpty({ status: 200, text: '{"message":"bye"}' }, 'DELETE /user/logout'), 'expected an empty body');
+  });
+});
+
+describe('notifications (Events embedding rules)', () => {
+  const sku = { id: 1, display_name: 'x' };
+  test('embedsSku: the five etypes need an object; the others need nothing', () => {
+    for (const etype of ['price_up', 'price_drop', 'sku_review', 'availability_true', 'availability_false']) {
+      ok(embedsSku({ id: 1, etype, sku }));
+      bad(embedsSku({ id: 1, etype, sku: null }), etype);
+    }
+    ok(embedsSku({ id: 1, etype: 'sku_release', sku: null }));
+    ok(embedsSku({ id: 1, etype: 'sku_review_rephrase_request' }));
+  });
+
+  test('carriesCategoryName: price_up and price_drop only', () => {
+    ok(carriesCategoryName({ id: 1, etype: 'price_drop', category_name: 'Phones' }));
+    bad(carriesCategoryName({ id: 1, etype: 'price_drop', category_name: null }), 'price_drop');
+    bad(carriesCategoryName({ id: 1, etype: 'price_up' }));
+    ok(carriesCategoryName({ id: 1, etype: 'availability_true', category_name: null }));
+  });
+
+  test('embedsReviewer: sku_review needs {id, username, avatar}', () => {
+    ok(embedsReviewer({ id: 1, etype: 'sku_review', user: { id: 2, username: 'u', avatar: 'a' } }));
+    bad(embedsReviewer({ id: 1, etype: 'sku_review', user: null }), 'reviewing user');
+    bad(embedsReviewer({ id: 1, etype: 'sku_review', user: { id: 2, username: 'u' } }), 'avatar');
+    ok(embedsReviewer({ id: 1, etype: 'price_drop', user: null }));
+  });
+
+  test('review_rating on every sku_review; review_text on non-aggregated ones', () => {
+    ok(carriesReviewRating({ id: 1, etype: 'sku_review', review_rating: 4 }));
+    bad(carriesReviewRating({ id: 1, etype: 'sku_review' }));
+    ok(carriesReviewRating({ id: 1, etype: 'price_drop' }));
+    ok(carriesReviewText({ id: 1, etype: 'sku_review', aggregated: false, review_text: null }));
+    bad(carriesReviewText({ id: 1, etype: 'sku_review', aggregated: false }));
+    ok(carriesReviewText({ id: 1, etype: 'sku_review', aggregated: true }));
+  });
+
+  test('everyNotification reports each failing item and non-objects', () => {
+    ok(everyNotification([{ id: 1, etype: 'price_drop', sku }], embedsSku));
+    bad(everyNotification([{ id: 1, etype: 'price_drop', sku }, { id: 2, etype: 'price_up', sku: null }], embedsSku), 'notification 2');
+    bad(everyNotification([3], embedsSku), 'expected an object');
+  });
+
+  test('isViewed', () => {
+    ok(isViewed({ is_viewed: true }, 1));
+    bad(isViewed({ is_viewed: false }, 1), 'is_viewed false');
+  });
+});

@@ -1,0 +1,115 @@
+// Checks of the user account, personalization and notifications (spec: Resources and their fields >
+// User, User address, Personalization, Notification; Events; Endpoints > User, Personalization,
+// Notifications). Pure functions over what the server sent; the suites pick severity and ids.
+import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+
+type Json = Record<string, unknown>;
+
+/** The last path segment of an avatar URI: the "filename" PATCH /user takes as avatar_preset. */
+export function avatarFileName(uri: string): string {
+  const path = uri.split(/[?#]/)[0]!;
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Every field in `fields` is a key of `object` (blank fields are null, never omitted). */
+export function hasFields(object: unknown, fields: readonly string[], what: string): CheckResult {
+  if (!isPlainObject(object)) return fail(`${what} is ${show(object)}, expected an object`);
+  const absent = fields.filter((f) => !(f in object));
+  return absent.length ? fail(`${what} lacks ${absent.join(', ')}`) : pass();
+}
+
+/** `object[field]` equals `expected` after an update that sent it. */
+export function fieldIs(object: unknown, field: string, expected: unknown, what: string): CheckResult {
+  const actual = isPlainObject(object) ? object[field] : undefined;
+  return actual === expected ? pass() : fail(`${what}: ${field} is ${show(actual)}, expected ${show(expected)}`);
+}
+
+/** After PATCH /user {avatar_preset: filename}, the avatar is that preset's URI (same file name). */
+export function avatarIsPreset(user: unknown, fileName: string): CheckResult {
+  const avatar = isPlainObject(user) ? user['avatar'] : undefined;
+  if (typeof avatar !== 'string') return fail(`avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`);
+  return avatarFileName(avatar) === fileName ? pass() : fail(`avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`);
+}
+
+/** User address: region is the region name (the key of address_form.regions mapping to the id sent). */
+export function regionIsName(address: unknown, regions: Record<string, unknown>, regionId: number): CheckResult {
+  const region = isPlainObject(address) ? address['region'] : undefined;
+  const names = Object.keys(regions).filter((name) => regions[name] === regionId);
+  if (typeof region !== 'string') return fail(`address region is ${show(region)}, expected the region name ${show(names[0])} (a string)`);
+  return names.includes(region) ? pass() : fail(`address region is ${show(region)}, but region_id ${regionId} is ${show(names[0])} in address_form.regions`);
+}
+
+/** Every address has a string region (a name, not the form's integer region_id). */
+export function regionsAreNames(addresses: readonly unknown[]): CheckResult {
+  return allOf(
+    addresses.map((a) => {
+      const region = isPlainObject(a) ? a['region'] : undefined;
+      return typeof region === 'string' ? pass() : fail(`address ${show(isPlainObject(a) ? a['id'] : a)} has region ${show(region)}, expected a region name`);
+    }),
+  );
+}
+
+/** The personalization's location points at `addressId`. */
+export function locationIs(personalization: unknown, addressId: unknown, what: string): CheckResult {
+  const location = isPlainObject(personalization) ? personalization['location'] : undefined;
+  const actual = isPlainObject(location) ? location['address_id'] : undefined;
+  return actual === addressId ? pass() : fail(`${what}: location.address_id is ${show(actual)}, expected ${show(addressId)}`);
+}
+
+/** A documented empty body: no bytes (whitespace aside). */
+export function bodyIsEmpty(answer: { status: number; text: string }, what: string): CheckResult {
+  return answer.text.trim() === '' ? pass() : fail(`${what} answered ${answer.status} with a body, expected an empty body: ${show(answer.text.slice(0, 80))}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notifications (Events: embedding rules)
+
+export const SKU_ETYPES: ReadonlySet<string> = new Set(['price_up', 'price_drop', 'sku_review', 'availability_true', 'availability_false']);
+export const PRICE_ETYPES: ReadonlySet<string> = new Set(['price_up', 'price_drop']);
+
+const idOf = (n: Json) => show(n['id']);
+
+/** Events: "for price_up, price_drop, sku_review, availability_true and availability_false a Sku is embedded". */
+export function embedsSku(n: Json): CheckResult {
+  if (!SKU_ETYPES.has(n['etype'] as string)) return pass();
+  return isPlainObject(n['sku']) ? pass() : fail(`notification ${idOf(n)} (${String(n['etype'])}) has sku ${show(n['sku'])}, expected the embedded SKU`);
+}
+
+/** Events: "For price_up and price_drop, category_name is added." */
+export function carriesCategoryName(n: Json): CheckResult {
+  if (!PRICE_ETYPES.has(n['etype'] as string)) return pass();
+  return typeof n['category_name'] === 'string'
+    ? pass()
+    : fail(`notification ${idOf(n)} (${String(n['etype'])}) has category_name ${show(n['category_name'])}, expected the category name`);
+}
+
+/** Events: "For sku_review the reviewing user (id, username, avatar) is embedded." */
+export function embedsReviewer(n: Json): CheckResult {
+  if (n['etype'] !== 'sku_review') return pass();
+  const user = n['user'];
+  if (!isPlainObject(user)) return fail(`notification ${idOf(n)} (sku_review) has user ${show(user)}, expected the embedded reviewing user`);
+  return hasFields(user, ['id', 'username', 'avatar'], `the user embedded in notification ${idOf(n)}`);
+}
+
+/** Notification: review_rating "present when etype is sku_review". */
+export function carriesReviewRating(n: Json): CheckResult {
+  if (n['etype'] !== 'sku_review') return pass();
+  return 'review_rating' in n ? pass() : fail(`notification ${idOf(n)} (sku_review) has no review_rating`);
+}
+
+/** Notification: review_text "present on non-aggregated sku_review notifications". */
+export function carriesReviewText(n: Json): CheckResult {
+  if (n['etype'] !== 'sku_review' || n['aggregated'] !== false) return pass();
+  return 'review_text' in n ? pass() : fail(`notification ${idOf(n)} (sku_review, not aggregated) has no review_text`);
+}
+
+/** Applies a per-notification check to a listing. */
+export function everyNotification(notifications: readonly unknown[], check: (n: Json) => CheckResult): CheckResult {
+  return allOf(notifications.map((n) => (isPlainObject(n) ? check(n) : fail(`a notification is ${show(n)}, expected an object`))));
+}
+
+/** After POST /notifications/view with its id, the notification has is_viewed true. */
+export function isViewed(n: unknown, id: number): CheckResult {
+  const viewed = isPlainObject(n) ? n['is_viewed'] : undefined;
+  return viewed === true ? pass() : fail(`notification ${id} has is_viewed ${show(viewed)} after POST /notifications/view with its id`);
+}

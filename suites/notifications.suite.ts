@@ -1,0 +1,156 @@
+// Spec: Resources and their fields > Notification; Events (etypes, embedding rules, view);
+// States and transitions (notification is_viewed false -> true, status 204); Endpoints >
+// Notifications; Authentication > Permissions (notifications); Versioning > Change history (3.0.10
+// embedded associations, 3.0.11 POST /notifications/view, 3.0.12 review_rating); Errors.
+// The default run changes nothing: POST /notifications/view is sent with the id of a notification
+// that is already viewed. Viewing an unviewed one cannot be undone: profile destructive only.
+import { describe } from 'vitest';
+import {
+  bodyIsEmpty,
+  carriesCategoryName,
+  carriesReviewRating,
+  carriesReviewText,
+  embedsReviewer,
+  embedsSku,
+  everyNotification,
+  isViewed,
+} from '../src/checks/account.ts';
+import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { isRefused } from '../src/checks/favorites.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import {
+  defaultPageSizeIs25,
+  linkHeaderMatchesPages,
+  paginationIsConsistent,
+  paginationMetaIsWellFormed,
+  readPagination,
+  type Pagination,
+} from '../src/checks/pagination.ts';
+import { versionServes } from '../src/checks/products.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import type { Query } from '../src/http/client.ts';
+
+type Json = Record<string, unknown>;
+
+const USER = { auth: 'user' as const };
+/** Page size asked for when the suite looks for notifications of a kind. */
+const PER = 100;
+
+/** GET /notifications; stops unless 200 {notifications, meta.pagination}. */
+async function listNotifications(t: ConformanceContext, query: Query = {}): Promise<{ notifications: Json[]; pagination: Pagination; headers: Record<string, string> }> {
+  const response = await t.api.get('/notifications', { ...USER, query });
+  t.require(hasStatus(response, 200), 'NOTIF-8', 'EVT-1', 'SCOPE-4');
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'notifications'), 'GEN-7', 'NOTIF-8');
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'NOTIF-8');
+  t.response('GET /notifications', response, 'NOTIF-8', 'NOTIF-1');
+  return { notifications: (body['notifications'] as unknown[]).filter(isPlainObject), pagination: readPagination(body)!, headers: response.headers };
+}
+
+async function getNotification(t: ConformanceContext, id: number): Promise<Json> {
+  const response = await t.api.get(`/notifications/${id}`, USER);
+  t.require(hasStatus(response, 200), 'NOTIF-9', 'EVT-1');
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasSingleEnvelope(body, 'notification'), 'GEN-7', 'NOTIF-9');
+  t.response('GET /notifications/:id', response, 'NOTIF-9', 'NOTIF-1');
+  return body['notification'] as Json;
+}
+
+/** POST /notifications/view {ids: [id]}: 204 with an empty body, then GET shows is_viewed true. */
+async function viewAndCheck(t: ConformanceContext, id: number): Promise<void> {
+  const response = await t.api.request('POST', '/notifications/view', { ...USER, json: { ids: [id] } });
+  t.must(hasStatus(response, 204), 'NOTIF-10', 'NOTIF-6');
+  t.must(bodyIsEmpty(response, 'POST /notifications/view'), 'NOTIF-10');
+  const after = await getNotification(t, id);
+  t.must(isViewed(after, id), 'EVT-13', 'NOTIF-6');
+}
+
+function requireVersion(t: ConformanceContext, since: string, what: string): void {
+  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
+}
+
+describe('GET /notifications', () => {
+  conformanceTest('answers {notifications, meta}, 25 per page by default, and page/per select a page', { requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 }, async (t) => {
+    const first = await listNotifications(t);
+    t.must(defaultPageSizeIs25(first.pagination), 'PAG-2');
+    t.must(paginationIsConsistent(first.pagination, first.notifications.length), 'PAG-2', 'NOTIF-8');
+    t.must(linkHeaderMatchesPages(first.headers, first.pagination), 'PAG-5');
+    if (first.pagination.total_results < 2) return;
+    const second = await listNotifications(t, { per: 1, page: 2 });
+    t.must(paginationIsConsistent(second.pagination, second.notifications.length, { page: 2, per: 1 }), 'PAG-3', 'PAG-4');
+  });
+
+  conformanceTest('an application token is refused (401 or 403): the notifications permission is needed', { requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], requests: 1 }, async (t) => {
+    const refused = await t.api.get('/notifications', { auth: 'app', renewOn401: false });
+    t.must(isRefused(refused.status, 'GET /notifications with an application token'), 'NOTIF-7', 'SCOPE-2');
+  });
+
+  conformanceTest(
+    'embeds per etype as the Events section says: sku, category_name for price kinds, the reviewing user and review_rating for sku_review',
+    { requirements: ['EVT-10', 'EVT-11', 'EVT-12', 'NOTIF-2', 'NOTIF-3', 'NOTIF-4', 'NOTIF-5', 'EVT-2', 'CHG-18', 'CHG-20'], requests: 1 },
+    async (t) => {
+      requireVersion(t, '3.0.10', 'Embedded notification associations');
+      const { notifications } = await listNotifications(t, { per: PER });
+      if (notifications.length === 0) t.skip('the user has no notification');
+      t.must(everyNotification(notifications, embedsSku), 'EVT-10', 'CHG-20');
+      t.must(everyNotification(notifications, carriesCategoryName), 'EVT-11', 'NOTIF-2');
+      t.must(everyNotification(notifications, embedsReviewer), 'EVT-12', 'NOTIF-5');
+      if (versionServes(t.run.apiVersion, '3.0.12')) t.must(everyNotification(notifications, carriesReviewRating), 'NOTIF-3', 'CHG-18');
+      t.must(everyNotification(notifications, carriesReviewText), 'NOTIF-4');
+    },
+  );
+});
+
+describe('GET /notifications/:id', () => {
+  conformanceTest('answers {notification} for a listed id; an unknown id is 404 RecordNotFound', { requirements: ['NOTIF-9', 'NOTIF-1', 'EVT-1', 'ERR-9', 'ERR-14'], requests: 3 }, async (t) => {
+    const { notifications } = await listNotifications(t);
+    const listed = notifications.find((n) => Number.isInteger(n['id']));
+    if (listed) {
+      const id = listed['id'] as number;
+      const notification = await getNotification(t, id);
+      t.must(notification['id'] === id ? pass() : fail(`GET /notifications/${id} answered notification ${show(notification['id'])}`), 'NOTIF-9');
+      t.must(notification['etype'] === listed['etype'] ? pass() : fail(`notification ${id} has etype ${show(notification['etype'])}, listed as ${show(listed['etype'])}`), 'NOTIF-9');
+    }
+    const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+    const response = await t.api.get(`/notifications/${missing}`, USER);
+    if (response.status === 200) t.skip(`the user has a notification with id ${missing}; no unknown id to ask for`);
+    t.must(hasStatus(response, 404), 'ERR-9');
+    if (response.status === 404 && versionServes(t.run.apiVersion, '3.1.0')) {
+      const body = t.json(response, 'GEN-4');
+      t.must(errorBodyIsWellFormed(body), 'ERR-2');
+      t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+    }
+    if (!listed) t.skip('the user has no notification to read by id');
+  });
+});
+
+describe('POST /notifications/view', () => {
+  conformanceTest(
+    'with the id of an already viewed notification: 204, empty body, and is_viewed stays true (nothing changes)',
+    { requirements: ['NOTIF-10', 'NOTIF-6', 'EVT-13', 'CHG-19'], profile: 'write', requests: 3 },
+    async (t) => {
+      requireVersion(t, '3.0.11', 'POST /notifications/view');
+      const { notifications } = await listNotifications(t, { per: PER });
+      const viewed = notifications.find((n) => n['is_viewed'] === true && Number.isInteger(n['id']));
+      if (!viewed) {
+        return t.skip(
+          `none of the first ${notifications.length} notifications is viewed; viewing an unviewed one cannot be undone (the destructive profile's test does it)`,
+        );
+      }
+      await viewAndCheck(t, viewed['id'] as number);
+    },
+  );
+
+  conformanceTest(
+    'makes an unviewed notification viewed (is_viewed false -> true, 204); cannot be undone',
+    { requirements: ['EVT-13', 'NOTIF-6', 'NOTIF-10'], profile: 'destructive', requests: 3 },
+    async (t) => {
+      requireVersion(t, '3.0.11', 'POST /notifications/view');
+      const { notifications } = await listNotifications(t, { per: PER });
+      const unviewed = notifications.find((n) => n['is_viewed'] === false && Number.isInteger(n['id']));
+      if (!unviewed) return t.skip(`none of the first ${notifications.length} notifications is unviewed`);
+      await viewAndCheck(t, unviewed['id'] as number);
+    },
+  );
+});

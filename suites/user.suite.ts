@@ -1,0 +1,354 @@
+// Spec: Resources and their fields > User, User address (and its Address form), Saved order,
+// Personalization; Endpoints > User, Endpoints > Personalization; Versioning > Change history
+// (3.0.23 type on User, 3.2.0 User fields, profile update, address create/update/delete and saved
+// orders, 3.2.1 is_staff); Authentication > Gaps (logout's effect on tokens: not shown); Errors.
+// Every write is undone: PATCH /user and PUT /personalization put the original value back, and
+// an address the suite creates carries a run id in its label and is deleted in a finally block.
+import { describe } from 'vitest';
+import {
+  avatarFileName,
+  avatarIsPreset,
+  fieldIs,
+  hasFields,
+  locationIs,
+  regionIsName,
+  regionsAreNames,
+} from '../src/checks/account.ts';
+import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { defaultPageSizeIs25, linkHeaderMatchesPages, paginationIsConsistent, paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
+import { versionServes } from '../src/checks/products.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+
+type Json = Record<string, unknown>;
+
+const USER = { auth: 'user' as const };
+/** Labels of the addresses this suite creates start with it; leftovers of an interrupted run are swept. */
+const ADDRESS_PREFIX = 'cc-address-';
+/** A 1x1 PNG, bare base64 (no data-URI preamble). */
+const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** User fields by the Change history entry that added them. */
+const USER_FIELDS_SINCE: readonly { since: string; fields: string[]; requirement: string }[] = [
+  { since: '3.0.23', fields: ['type'], requirement: 'CHG-7' },
+  { since: '3.2.0', fields: ['created_at', 'email', 'birthyear', 'mobile', 'stats', 'email_notifications'], requirement: 'CHG-2' },
+  { since: '3.2.1', fields: ['is_staff'], requirement: 'CHG-1' },
+];
+
+function requireVersion(t: ConformanceContext, since: string, what: string): void {
+  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
+}
+
+/** The body's single resource under `key`; stops the test unless the status is `status`. */
+function single(t: ConformanceContext, response: HttpResponse, status: number, key: string, ...requirements: string[]): Json {
+  t.require(hasStatus(response, status), ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasSingleEnvelope(body, key), 'GEN-7', ...requirements);
+  return body[key] as Json;
+}
+
+async function getUser(t: ConformanceContext): Promise<Json> {
+  const response = await t.api.get('/user', USER);
+  const user = single(t, response, 200, 'user', 'USER-12');
+  t.response('GET /user', response, 'USER-12', 'USER-2');
+  return user;
+}
+
+async function patchUser(t: ConformanceContext, body: Json): Promise<HttpResponse> {
+  return t.api.request('PATCH', '/user', { ...USER, json: body });
+}
+
+async function getAddresses(t: ConformanceContext): Promise<Json[]> {
+  const response = await t.api.get('/user/addresses', USER);
+  t.require(hasStatus(response, 200), 'USER-18');
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'addresses'), 'GEN-7', 'USER-18');
+  t.response('GET /user/addresses', response, 'USER-18', 'USER-9');
+  return (body['addresses'] as unknown[]).filter(isPlainObject);
+}
+
+async function getAddressForm(t: ConformanceContext): Promise<Json> {
+  const response = await t.api.get('/user/addresses/new', USER);
+  const form = single(t, response, 200, 'address_form', 'USER-19');
+  t.response('GET /user/addresses/new', response, 'USER-19', 'USER-10');
+  return form;
+}
+
+async function getPersonalization(t: ConformanceContext, endpoint = 'GET /personalization'): Promise<Json> {
+  const response = await t.api.get('/personalization', USER);
+  const p = single(t, response, 200, 'personalization', 'PERS-2');
+  t.response(endpoint, response, 'PERS-2', 'PERS-1');
+  return p;
+}
+
+/** DELETE /user/addresses/:id for each id, going on after errors; what stays is a warning. */
+async function removeAddresses(t: ConformanceContext, ids: readonly number[]): Promise<void> {
+  const left: string[] = [];
+  for (const id of ids) {
+    try {
+      const response = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
+      if (response.status !== 204 && response.status !== 404) left.push(`${id} (${response.status})`);
+    } catch (error) {
+      left.push(`${id} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  if (left.length) t.warn(fail(`teardown could not delete the addresses ${left.join(', ')}`), 'USER-23');
+}
+
+
+describe('GET /user', () => {
+  conformanceTest('answers {user} with the User fields of the version asked for', { requirements: ['USER-12', 'USER-2', 'USER-4', 'USER-5', 'USER-6', 'USER-7', 'CHG-2', 'CHG-1', 'CHG-7'], requests: 1 }, async (t) => {
+    const user = await getUser(t);
+    for (const { since, fields, requirement } of USER_FIELDS_SINCE) {
+      if (versionServes(t.run.apiVersion, since)) t.must(hasFields(user, fields, `the user (version ${t.run.apiVersion}, fields of ${since})`), requirement, 'USER-2');
+    }
+    t.undocumentedFields('resources/user.json', user, 'the user', 'USER-2', 'CHG-7');
+  });
+});
+
+describe('PATCH /user', () => {
+  conformanceTest('changes sex (or birthyear) and answers 200 {user} with the change; the original value is put back', { requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 3 }, async (t) => {
+    requireVersion(t, '3.2.0', 'PATCH /user (profile update)');
+    const original = await getUser(t);
+    let field: 'sex' | 'birthyear';
+    let value: unknown;
+    if (original['sex'] === 'male' || original['sex'] === 'female') {
+      field = 'sex';
+      value = original['sex'] === 'male' ? 'female' : 'male';
+    } else if (Number.isInteger(original['birthyear']) && (original['birthyear'] as number) > 1901) {
+      field = 'birthyear';
+      value = (original['birthyear'] as number) - 1;
+    } else {
+      return t.skip(`the user has sex ${show(original['sex'])} and birthyear ${show(original['birthyear'])}: no value to change and put back exactly`);
+    }
+    const patched = await patchUser(t, { [field]: value });
+    try {
+      const user = single(t, patched, 200, 'user', 'USER-13');
+      t.response('PATCH /user', patched, 'USER-13', 'USER-2');
+      t.must(fieldIs(user, field, value, `PATCH /user {${field}: ${show(value)}}`), 'USER-13');
+    } finally {
+      if (patched.status >= 200 && patched.status < 300) {
+        const restored = await patchUser(t, { [field]: original[field] });
+        const back = restored.status === 200 ? restored.json<{ user?: Json }>()?.user : undefined;
+        t.warn(fieldIs(back, field, original[field], `putting ${field} back with PATCH /user (status ${restored.status})`), 'USER-13');
+      }
+    }
+  });
+
+  conformanceTest(
+    'takes avatar_preset (a file name from /user/avatars) and avatar (bare base64 of an image); the original preset is put back',
+    { requirements: ['USER-13', 'USER-14', 'USER-15', 'USER-17', 'USER-5'], profile: 'write', requests: 6 },
+    async (t) => {
+      requireVersion(t, '3.2.0', 'PATCH /user (profile update)');
+      const original = await getUser(t);
+      const response = await t.api.get('/user/avatars', USER);
+      t.require(hasStatus(response, 200), 'USER-17');
+      const body = t.json<Json>(response, 'GEN-4');
+      t.require(hasCollectionEnvelope(body, 'avatars'), 'GEN-7', 'USER-17');
+      t.response('GET /user/avatars', response, 'USER-17');
+      const avatars = (body['avatars'] as unknown[]).filter((a): a is string => typeof a === 'string');
+      const before = original['avatar'];
+      if (typeof before !== 'string' || !avatars.includes(before)) {
+        return t.skip(`the user's avatar ${show(before)} is not one of GET /user/avatars: it could not be put back after a change`);
+      }
+      const other = avatars.find((a) => avatarFileName(a) !== avatarFileName(before));
+      if (!other) return t.skip('GET /user/avatars offers no preset other than the current avatar');
+
+      let changed = false;
+      try {
+        const preset = avatarFileName(other);
+        const byPreset = await patchUser(t, { avatar_preset: preset });
+        changed ||= byPreset.status >= 200 && byPreset.status < 300;
+        const user = single(t, byPreset, 200, 'user', 'USER-14', 'USER-13');
+        t.response('PATCH /user', byPreset, 'USER-13');
+        t.must(avatarIsPreset(user, preset), 'USER-14');
+
+        const upload = await patchUser(t, { avatar: PNG_B64 });
+        changed ||= upload.status >= 200 && upload.status < 300;
+        const uploaded = single(t, upload, 200, 'user', 'USER-15', 'USER-13');
+        t.response('PATCH /user', upload, 'USER-13', 'USER-5');
+        t.must(
+          uploaded['avatar'] !== user['avatar'] ? pass() : fail(`PATCH /user with a base64 PNG answered 200 but the avatar stayed ${show(user['avatar'])}`),
+          'USER-15',
+        );
+
+        // "without a data-URI preamble": whether a server must refuse one is not stated (a
+        // lenient server may strip it), so only a warning.
+        const dataUri = await patchUser(t, { avatar: `data:image/png;base64,${PNG_B64}` });
+        changed ||= dataUri.status >= 200 && dataUri.status < 300;
+        t.warn(
+          dataUri.status >= 400 && dataUri.status < 500
+            ? pass()
+            : fail(`PATCH /user with an avatar sent as a data: URI (with its preamble) answered ${dataUri.status}; the spec asks for base64 without a data-URI preamble`),
+          'USER-15',
+        );
+        if (dataUri.status >= 400 && dataUri.status < 500 && versionServes(t.run.apiVersion, '3.1.0')) t.must(errorBodyIsWellFormed(t.json(dataUri, 'GEN-4')), 'ERR-2');
+      } finally {
+        if (changed) {
+          const restored = await patchUser(t, { avatar_preset: avatarFileName(before) });
+          const back = restored.status === 200 ? restored.json<{ user?: Json }>()?.user : undefined;
+          t.warn(fieldIs(back, 'avatar', before, `putting the avatar back with PATCH /user {avatar_preset} (status ${restored.status})`), 'USER-14');
+        }
+      }
+    },
+  );
+});
+
+describe('GET /user/addresses, GET /user/addresses/new', () => {
+  conformanceTest('answer {addresses} (region a name) and {address_form} (required, optional, regions)', { requirements: ['USER-18', 'USER-9', 'USER-19', 'USER-10'], requests: 2 }, async (t) => {
+    const addresses = await getAddresses(t);
+    t.must(regionsAreNames(addresses), 'USER-9');
+    const form = await getAddressForm(t);
+    const regions = form['regions'];
+    t.must(
+      isPlainObject(regions) && Object.keys(regions).length > 0 ? pass() : fail(`address_form.regions is ${show(regions)}: no region to choose, so no address can be created`),
+      'USER-10',
+    );
+  });
+});
+
+describe('POST, PUT, DELETE /user/addresses', () => {
+  conformanceTest(
+    'POST with a numeric zip is 201 {address} with the region name; PUT is 200 with the change; DELETE is 204, then 404',
+    { requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2'], profile: 'write', requests: 9 },
+    async (t) => {
+      requireVersion(t, '3.2.0', 'Address create, update and delete');
+      const existing = await getAddresses(t);
+      // Leftovers of an interrupted earlier run.
+      const stale = existing.filter((a) => typeof a['label'] === 'string' && a['label'].startsWith(ADDRESS_PREFIX) && Number.isInteger(a['id']));
+      if (stale.length) await removeAddresses(t, stale.map((a) => a['id'] as number));
+      const form = await getAddressForm(t);
+      const regions = isPlainObject(form['regions']) ? form['regions'] : {};
+      const [regionName, regionId] = Object.entries(regions).find(([, id]) => Number.isInteger(id)) ?? [];
+      if (regionName === undefined) return t.skip('address_form.regions names no region id');
+
+      const label = `${ADDRESS_PREFIX}${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+      const address: Json = {
+        label,
+        first_name: 'Conformance',
+        last_name: 'Kit',
+        street_name: 'Test Street',
+        street_number: '1',
+        city: 'Testville',
+        zip: 12345,
+        region_id: regionId,
+      };
+      const created: number[] = [];
+      const keep = (response: HttpResponse) => {
+        const id = response.status === 201 ? response.json<{ address?: { id?: unknown } }>()?.address?.id : undefined;
+        if (Number.isInteger(id)) created.push(id as number);
+      };
+      try {
+        const post = await t.api.request('POST', '/user/addresses', { ...USER, json: address });
+        keep(post);
+        if (post.status !== 201) {
+          // Which part was refused: the same body with the zip as a string tells.
+          const asString = await t.api.request('POST', '/user/addresses', { ...USER, json: { ...address, zip: '12345' } });
+          keep(asString);
+          t.require(
+            fail(`POST /user/addresses with zip 12345 (a number) answered ${post.status}${asString.status === 201 ? ', with zip "12345" (a string) 201' : `, and ${asString.status} with the zip as a string`}`),
+            asString.status === 201 ? 'USER-21' : 'USER-20',
+          );
+        }
+        const made = single(t, post, 201, 'address', 'USER-20');
+        t.response('POST /user/addresses', post, 'USER-20', 'USER-9');
+        t.require(Number.isInteger(made['id']) ? pass() : fail(`the created address has id ${show(made['id'])}`), 'USER-9');
+        const id = made['id'] as number;
+        t.must(fieldIs(made, 'label', label, 'POST /user/addresses'), 'USER-20');
+        t.must(regionIsName(made, regions, regionId as number), 'USER-9');
+
+        const put = await t.api.request('PUT', `/user/addresses/${id}`, { ...USER, json: { city: 'Otherville' } });
+        const updated = single(t, put, 200, 'address', 'USER-22');
+        t.response('PUT /user/addresses/:id', put, 'USER-22', 'USER-9');
+        t.must(fieldIs(updated, 'city', 'Otherville', `PUT /user/addresses/${id} {city}`), 'USER-22');
+        t.must(fieldIs(updated, 'label', label, `PUT /user/addresses/${id} {city} (label not sent)`), 'USER-22');
+        t.must(regionIsName(updated, regions, regionId as number), 'USER-9');
+
+        const listed = await getAddresses(t);
+        t.must(listed.some((a) => a['id'] === id) ? pass() : fail(`GET /user/addresses does not list the created address ${id}`), 'USER-18', 'USER-20');
+
+        const deleted = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
+        t.must(hasStatus(deleted, 204), 'USER-23');
+        t.response('DELETE /user/addresses/:id', deleted, 'USER-23');
+        if (deleted.status === 204) created.splice(created.indexOf(id), 1);
+        const twice = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
+        t.must(hasStatus(twice, 404), 'ERR-9', 'USER-23');
+        if (twice.status === 404 && versionServes(t.run.apiVersion, '3.1.0')) {
+          const body = t.json(twice, 'GEN-4');
+          t.must(errorBodyIsWellFormed(body), 'ERR-2');
+          t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+        }
+      } finally {
+        await removeAddresses(t, created);
+      }
+    },
+  );
+});
+
+describe('GET /user/saved_orders', () => {
+  conformanceTest('answers {saved_orders, meta} of Saved orders, 25 per page by default', { requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'], requests: 1 }, async (t) => {
+    requireVersion(t, '3.2.0', 'The saved orders list');
+    const response = await t.api.get('/user/saved_orders', USER);
+    t.require(hasStatus(response, 200), 'USER-24');
+    const body = t.json<Json>(response, 'GEN-4');
+    t.require(hasCollectionEnvelope(body, 'saved_orders'), 'GEN-7', 'USER-24');
+    t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'USER-24');
+    t.response('GET /user/saved_orders', response, 'USER-24', 'USER-11');
+    const pagination = readPagination(body)!;
+    const orders = body['saved_orders'] as unknown[];
+    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+    t.must(paginationIsConsistent(pagination, orders.length), 'PAG-2');
+    t.must(linkHeaderMatchesPages(response.headers, pagination), 'PAG-5');
+  });
+});
+
+describe('GET /personalization, PUT /personalization', () => {
+  conformanceTest('GET answers {personalization}', { requirements: ['PERS-2', 'PERS-1'], requests: 1 }, async (t) => {
+    await getPersonalization(t);
+  });
+
+  conformanceTest(
+    "PUT with another of the user's addresses answers 200 {personalization} pointing at it, and GET shows it; the original address is put back",
+    { requirements: ['PERS-3', 'PERS-2', 'PERS-1'], profile: 'write', requests: 5 },
+    async (t) => {
+      const before = await getPersonalization(t);
+      const location = isPlainObject(before['location']) ? before['location'] : {};
+      const originalId = location['address_id'];
+      if (!Number.isInteger(originalId)) {
+        return t.skip(`the personalization's address_id is ${show(originalId)}: PUT /personalization takes an address_id, so the original could not be put back`);
+      }
+      const addresses = await getAddresses(t);
+      const target = addresses.find((a) => Number.isInteger(a['id']) && a['id'] !== originalId);
+      if (!target) return t.skip('the user has no address other than the personalization\'s own');
+      const put = (addressId: unknown) => t.api.request('PUT', '/personalization', { ...USER, json: { personalization: { location: { address_id: addressId } } } });
+
+      const changed = await put(target['id']);
+      try {
+        const answered = single(t, changed, 200, 'personalization', 'PERS-3');
+        t.response('PUT /personalization', changed, 'PERS-3', 'PERS-1');
+        t.must(locationIs(answered, target['id'], 'PUT /personalization (the answer)'), 'PERS-3');
+        const read = await getPersonalization(t);
+        t.must(locationIs(read, target['id'], 'GET /personalization after PUT'), 'PERS-3', 'PERS-2');
+      } finally {
+        if (changed.status >= 200 && changed.status < 300) {
+          const restored = await put(originalId);
+          const back = restored.status === 200 ? restored.json<{ personalization?: Json }>()?.personalization : undefined;
+          t.warn(locationIs(back, originalId, `putting the personalization back (status ${restored.status})`), 'PERS-3');
+          if (back && JSON.stringify(back) !== JSON.stringify(before)) {
+            t.warn(fail(`the personalization put back differs from the original: ${show(back, 300)} instead of ${show(before, 300)}`), 'PERS-3');
+          }
+        }
+      }
+    },
+  );
+});
+
+describe('DELETE /user/logout', () => {
+  // Logout may end the token it is sent with (its effect is not shown, AUTH-25), so it must never
+  // be sent with the run's shared user token, and the harness hands tests that one token only.
+  conformanceTest('answers 200 with an empty body, on a user token of its own', { requirements: ['USER-26', 'AUTH-25'], profile: 'write', requests: 0 }, async (t) => {
+    t.skip("no user token of its own: the harness gives tests only the run's shared user token, which DELETE /user/logout may end for every other test");
+  });
+});
