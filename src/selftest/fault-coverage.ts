@@ -3,9 +3,7 @@
 // Faults no suite catches yet wait for the suite of a later issue; issue 7 requires them all.
 
 import { ACCOUNT_FAULTS } from '../reference/faults/account.ts';
-import { CATALOG_FAULTS } from '../reference/faults/catalog.ts';
 import { PROTOCOL_FAULTS } from '../reference/faults/protocol.ts';
-import { REVIEW_FAULTS } from '../reference/faults/reviews.ts';
 import type { FaultName } from '../reference/faults.ts';
 
 /** Suite(s) -> the faults they catch. */
@@ -54,6 +52,36 @@ export const CAUGHT_BY = {
     'product-embed-shop-ignored',
     'location-of-other-shop-served',
   ],
+  'category-listings': [
+    'sku-order-by-pricevat-refused',
+    'category-manufacturers-order-dir-ignored',
+    'filter-groups-cache-control-missing',
+    'specifications-groups-array-missing',
+    'specifications-out-of-order',
+    'category-skus-favorited-missing',
+    'sku-filter-ids-ignored',
+  ],
+  reviews: [
+    'reviews-demoted-listed-first',
+    'review-aggregation-score-string',
+    'review-user-fields-for-app-token',
+    'new-review-form-has-selected',
+    'created-review-rating-string',
+    'review-delete-returns-200-with-body',
+    'vote-without-permission-accepted',
+    'flag-unknown-reason-accepted',
+    'reviews-most-helpful-refused',
+  ],
+  'user, notifications': [
+    'user-email-missing-in-3-2',
+    'address-region-as-id',
+    'address-numeric-zip-rejected',
+    'personalization-put-ignored',
+    'notifications-view-returns-body',
+    'notifications-view-not-persisted',
+    'price-drop-notification-without-category-name',
+    'sku-review-notification-without-user',
+  ],
 } as const satisfies Record<string, readonly FaultName[]>;
 
 const caught = new Set<string>(Object.values(CAUGHT_BY).flat());
@@ -64,8 +92,7 @@ const waiting = (faults: Record<string, unknown>, suite: string) =>
 export const AWAITING_SUITE: Record<string, string> = {
   'ratelimit-headers-missing-on-errors': 'rate-limit headers suite (issue 6)',
   'token-in-query-ignored': 'token placement suite (issue 6)',
-  ...waiting(CATALOG_FAULTS, 'category listing suites: specifications, manufacturers, filter groups, SKU listing (issue 5)'),
-  ...waiting(REVIEW_FAULTS, 'reviews suite (issue 5)'),
-  ...waiting(ACCOUNT_FAULTS, 'user, personalization and notification suites (issue 5)'),
+  // Logout must run on a user token of its own, which the harness cannot give a test yet.
+  ...waiting(ACCOUNT_FAULTS, 'logout on a token of its own: a harness service for a second user token (issue 5)'),
   ...waiting(PROTOCOL_FAULTS, 'protocol suites (issue 6)'),
 };
