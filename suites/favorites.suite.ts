@@ -20,14 +20,13 @@ import {
   isAutoListOfCategory,
   isErrorStatus,
   isInList,
-  isRefused,
   listIdSentWithHaveItIgnored,
   oneListNamed,
   orderedByCreation,
   type FavoriteLike,
   type FavoriteListLike,
 } from '../src/checks/favorites.ts';
-import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { HttpResponse } from '../src/http/client.ts';

@@ -17,8 +17,7 @@ import {
 } from '../src/checks/account.ts';
 import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
-import { isRefused } from '../src/checks/favorites.ts';
-import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
 import {
   defaultPageSizeIs25,
   linkHeaderMatchesPages,

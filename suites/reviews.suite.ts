@@ -9,8 +9,7 @@
 import { describe } from 'vitest';
 import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
-import { isRefused } from '../src/checks/favorites.ts';
-import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
 import { versionServes } from '../src/checks/products.ts';
 import {

@@ -14,11 +14,11 @@ import {
   isAutoListOfCategory,
   isErrorStatus,
   isInList,
-  isRefused,
   listIdSentWithHaveItIgnored,
   oneListNamed,
   orderedByCreation,
 } from './favorites.ts';
+import { isRefused } from './http.ts';
 
 const failsWith = (result: CheckResult, pattern: RegExp) => {
   expect(result.ok).toBe(false);

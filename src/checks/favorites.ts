@@ -1,6 +1,7 @@
 // Checks of favorite lists and favorites (Resources > Favorite list, Favorite; States and
 // transitions; Endpoints > Favorites). Pure functions over what the server sent.
 import { fail, pass, show, type CheckResult } from './check.ts';
+import { versionServes } from '../util/version.ts';
 
 export interface FavoriteLike {
   id?: unknown;
@@ -124,11 +125,6 @@ export function isErrorStatus(status: number, what: string): CheckResult {
   return status >= 400 ? pass() : fail(`${what} answered ${status}, expected an error status`);
 }
 
-/** A token without the favorites permission is refused: 401 or 403 (the spec names neither). */
-export function isRefused(status: number, what: string): CheckResult {
-  return status === 401 || status === 403 ? pass() : fail(`${what} answered ${status}, expected a refusal (401 or 403)`);
-}
-
 /** The lists named `name`: a custom name is held by one list at most. */
 export function listsNamed(lists: readonly FavoriteListLike[], name: string): FavoriteListLike[] {
   return lists.filter((l) => l.name === name);
@@ -149,14 +145,10 @@ export function oneListNamed(lists: readonly FavoriteListLike[], name: string, i
  * later, since 3.2 exists (rule 5).
  */
 export function excludesOwnedByDefault(apiVersion: string): boolean {
-  const [major, minor] = apiVersion.split('.').map(Number);
-  if (major !== 3) return major! > 3;
-  return minor !== undefined && minor >= 2;
+  return versionServes(apiVersion, '3.2.0');
 }
 
 /** Whether the normalized {errors: [...]} format applies (Change history 3.1.0). */
 export function hasNormalizedErrors(apiVersion: string): boolean {
-  const [major, minor] = apiVersion.split('.').map(Number);
-  if (major !== 3) return major! > 3;
-  return minor !== undefined && minor >= 1;
+  return versionServes(apiVersion, '3.1.0');
 }

@@ -37,3 +37,8 @@ export function hasCollectionEnvelope(body: unknown, key: string): CheckResult {
   if (!(key in body)) return fail(`body has no "${key}" key (keys: ${Object.keys(body).join(', ') || 'none'})`);
   return Array.isArray(body[key]) ? pass() : fail(`"${key}" is ${show(body[key])}, expected an array`);
 }
+
+/** A token without the permission an endpoint needs is refused: 401 or 403 (the spec names neither). */
+export function isRefused(status: number, what: string): CheckResult {
+  return status === 401 || status === 403 ? pass() : fail(`${what} answered ${status}, expected a refusal (401 or 403)`);
+}

@@ -258,19 +258,5 @@ export function locationEmbedsAddress(location: Json): CheckResult {
     : fail(`embed=address: location ${show(location['id'])} has address ${show(address)}, expected the address object`);
 }
 
-/** The newest patch of each 3.x series in the Change history; "3.2" gives the latest fixes of 3.2. */
-const LATEST_PATCH: Record<number, number> = { 0: 23, 1: 3, 2: 1 };
-
-/**
- * Whether the version a run asks for (Accept: version=major[.minor]) serves what `since`
- * (major.minor.patch of the Change history) brought. Only a major gives the oldest version (3.0.0);
- * major.minor gives that series' latest patch; a minor newer than any shown gives every change.
- */
-export function versionServes(requested: string, since: string): boolean {
-  const [major, minor] = requested.split('.').map(Number) as [number, number | undefined];
-  const [sMajor, sMinor, sPatch] = since.split('.').map(Number) as [number, number, number];
-  if (major !== sMajor) return major > sMajor;
-  if (minor === undefined || Number.isNaN(minor)) return sMinor === 0 && sPatch === 0;
-  if (minor !== sMinor) return minor > sMinor;
-  return (LATEST_PATCH[minor] ?? Number.POSITIVE_INFINITY) >= sPatch;
-}
+/** Version gates of the suites: one rule for the whole kit. */
+export { versionServes } from '../util/version.ts';

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { documentedStatuses, expectationFor, loadEndpointIndex, type BodyExpectation, type EndpointIndex } from './endpoints.ts';
+import { versionServes } from '../util/version.ts';
 
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
 
@@ -40,13 +41,7 @@ type SchemaDoc = Record<string, unknown> & { $id: string; 'x-since'?: Record<str
 
 /** Does a field added in `since` (major.minor.patch) exist in the requested version (major[.minor])? */
 export function sinceApplies(since: string, requested: string): boolean {
-  const [sM = 0, sm = 0, sp = 0] = since.split('.').map(Number);
-  const [rM = 0, rm] = requested.split('.').map(Number);
-  if (sM !== rM) return sM < rM;
-  // major only: the oldest version of the major (Versioning rule 4), taken as M.0.0.
-  if (rm === undefined) return sm === 0 && sp === 0;
-  // major.minor: the latest fixes of that minor series (Versioning rule 2), so any patch counts.
-  return sm <= rm;
+  return versionServes(requested, since);
 }
 
 export class SchemaRegistry {
