@@ -21,19 +21,11 @@ import {
 } from '../src/checks/products.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { getOk, type Query } from '../src/harness/requests.ts';
 
-type Query = Record<string, string | number | readonly string[]>;
 
 /** Most shops a test asks for locations before it skips. */
 const SHOPS_SCANNED = 5;
-
-async function getOk(t: ConformanceContext, path: string, query: Query, ...requirements: string[]): Promise<{ body: Json; response: HttpResponse }> {
-  const response = await t.api.get(path, { query });
-  t.require(hasStatus(response, 200), ...requirements);
-  const body = t.json<Json>(response, 'GEN-4');
-  t.require(isPlainObject(body) ? pass() : fail(`body is ${show(body)}, expected an object`), 'GEN-7', ...requirements);
-  return { body, response };
-}
 
 /**
  * Products of the discovered leaf's SKU with the most shops (discovery: a bad answer skips, the

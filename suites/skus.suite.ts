@@ -30,20 +30,11 @@ import {
 import { allOf } from '../src/checks/check.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { getOk, type Query } from '../src/harness/requests.ts';
 
-type Query = Record<string, string | number | readonly string[]>;
 
 /** Most leaves a test walks to find a SKU of some kind before it skips. */
 const LEAVES_SCANNED = 12;
-
-/** GET that must answer 200 with a JSON object; stops the test otherwise. */
-async function getOk(t: ConformanceContext, path: string, query: Query, ...requirements: string[]): Promise<{ body: Json; response: HttpResponse }> {
-  const response = await t.api.get(path, { query });
-  t.require(hasStatus(response, 200), ...requirements);
-  const body = t.json<Json>(response, 'GEN-4');
-  t.require(isPlainObject(body) ? pass() : fail(`body is ${show(body)}, expected an object`), 'GEN-7', ...requirements);
-  return { body, response };
-}
 
 /** The SKUs of a leaf category (first page); discovery, so a bad answer skips rather than fails. */
 async function skusOf(t: ConformanceContext, leafId: number): Promise<Json[]> {
