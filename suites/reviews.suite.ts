@@ -479,7 +479,7 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
 
         if (refusedBoth) {
           t.skip(
-            `the user token is refused for votes (${vote.status}) and flags (${flag.status}): it lacks publish_sku_review_actions (the kit's authorization-code flow asks for public favorites notifications; set CATALOGUE_USER_TOKEN to a token with that scope to test votes and flags)`,
+            `the user token is refused for votes (${vote.status}) and flags (${flag.status}): it lacks publish_sku_review_actions (the deployment refused that scope in the authorization step, or the configured CATALOGUE_USER_TOKEN lacks it)`,
           );
         }
       });

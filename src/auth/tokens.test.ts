@@ -146,6 +146,75 @@ describe('user token', () => {
   });
 });
 
+describe('scopes of the user token', () => {
+  /** The scope parameter of every consent request the manager makes. */
+  function recordingHttp(): { http: HttpClient; scopes: string[] } {
+    const scopes: string[] = [];
+    const client = new HttpClient({
+      apiVersion: '3.2',
+      timeoutMs: 5_000,
+      hooks: {
+        onExchange: (exchange) => {
+          const url = new URL(exchange.url);
+          if (url.pathname.endsWith('/oauth2/authorizations/new')) scopes.push(url.searchParams.get('scope') ?? '');
+        },
+      },
+    });
+    return { http: client, scopes };
+  }
+
+  test('asks for publish_sku_review_actions (votes and flags need it) when the deployment grants it', async () => {
+    const { http: client, scopes } = recordingHttp();
+    const tokens = new TokenManager({ settings: settings(ref), http: client });
+    expect(await tokens.userToken()).toHaveProperty('token');
+    expect(scopes).toEqual(['public favorites notifications publish_sku_review_actions']);
+  });
+
+  test("asks again without it when the authorization step refuses it (the spec's step-1 table lists three scopes), and remembers", async () => {
+    const strict = await startReference({ reviewActionsScope: 'refused' });
+    try {
+      const { http: client, scopes } = recordingHttp();
+      const tokens = new TokenManager({ settings: settings(strict), http: client });
+      const result = (await tokens.userToken()) as { token: string };
+      expect(await rootStatus(strict, result.token)).toBe(200);
+      expect(await tokens.ownUserToken()).toHaveProperty('token');
+      expect(scopes).toEqual([
+        'public favorites notifications publish_sku_review_actions',
+        'public favorites notifications',
+        'public favorites notifications',
+      ]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('a user token of its own (for logout)', () => {
+  test('is a new token on every call, apart from the shared one, and works', async () => {
+    const tokens = new TokenManager({ settings: settings(ref), http: http() });
+    const shared = (await tokens.userToken()) as { token: string };
+    const own = (await tokens.ownUserToken()) as { token: string };
+    const another = (await tokens.ownUserToken()) as { token: string };
+    expect(new Set([shared.token, own.token, another.token]).size).toBe(3);
+    expect(await rootStatus(ref, own.token)).toBe(200);
+    expect(secrets.scrub(own.token)).toBe('[REDACTED]');
+    // The shared token is still the cached one.
+    expect(await tokens.userToken()).toEqual(shared);
+  });
+
+  test('is unavailable, with the reason, when consent needs a person at a browser', async () => {
+    const paged = await startReference({ consent: 'page' });
+    try {
+      const tokens = new TokenManager({ settings: settings(paged), http: http(), interactive: async () => 'never called' });
+      const result = await tokens.ownUserToken();
+      expect(result).toHaveProperty('unavailable');
+      expect((result as { unavailable: string }).unavailable).toMatch(/^no user token of its own: the deployment shows a consent page/);
+    } finally {
+      await paged.close();
+    }
+  });
+});
+
 describe('interactive consent on a loopback listener', () => {
   test('prints the URL and resolves with the redirect the browser brings back', async () => {
     const lines: string[] = [];

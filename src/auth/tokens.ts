@@ -4,6 +4,11 @@
 // - User token: CATALOGUE_USER_TOKEN as is, else CATALOGUE_USER_REFRESH_TOKEN exchanged, else the
 //   authorization-code flow when the deployment consents at once, else (on a terminal) a browser
 //   consent caught on a loopback listener. With none of these, user tests are skipped, not failed.
+// - Own user token: a second user token for one test (DELETE /user/logout), by the authorization-
+//   code flow when the deployment consents at once; never cached, never shared.
+// The authorization step first asks for publish_sku_review_actions too (votes and flags need it),
+// and without it when the deployment refuses the scope: the spec's step-1 table lists only
+// public, favorites and notifications, so either answer is correct.
 import { createServer } from 'node:http';
 import { HttpClient, HttpError, joinUrl, type HttpResponse } from '../http/client.ts';
 import { secrets } from '../http/redact.ts';
@@ -43,13 +48,16 @@ interface CachedToken {
   renewAfter: number;
 }
 
-/** Scopes a user token asks for (spec: User token, step 1). */
-export const USER_SCOPES = 'public favorites notifications';
+/** Scopes a user token asks for (spec: User token, step 1), in order of preference. */
+export const USER_SCOPE_SETS = ['public favorites notifications publish_sku_review_actions', 'public favorites notifications'] as const;
 /** Lifetimes from the spec's Limits, used when a token response omits expires_in. */
 const APP_LIFETIME_S = 14 * 24 * 3600;
 const USER_LIFETIME_S = 24 * 3600;
 
 export type UserTokenResult = { token: string } | { unavailable: string };
+
+/** What the authorization-code flow ends with: a token response, or why there is none. */
+type CodeFlowResult = { body: Record<string, unknown> } | { unavailable: string };
 
 export class TokenManager {
   readonly #settings: TokenSettings;
@@ -62,6 +70,8 @@ export class TokenManager {
   #userUnavailable: string | null = null;
   #userPending: Promise<UserTokenResult> | null = null;
   #refreshToken: string | null;
+  /** Index into USER_SCOPE_SETS of the first set the deployment did not refuse. */
+  #scopeSet = 0;
 
   constructor(options: TokenManagerOptions) {
     this.#settings = options.settings;
@@ -100,6 +110,21 @@ export class TokenManager {
     return this.#userPending;
   }
 
+  /**
+   * A user token for one test alone (one that may end its session), by the authorization-code
+   * flow without a browser. Not cached: each call costs a consent request and a code exchange.
+   */
+  async ownUserToken(): Promise<UserTokenResult> {
+    try {
+      const result = await this.#authorizationCode(false);
+      if ('unavailable' in result) return { unavailable: result.unavailable.replace(/^no user token/, 'no user token of its own') };
+      return { token: result.body['access_token'] as string };
+    } catch (error) {
+      if (error instanceof AuthError || error instanceof HttpError) return { unavailable: `no user token of its own: ${error.message}` };
+      throw error;
+    }
+  }
+
   /** A request with `token` got 401: drop it if it is still the cached one, so the next use renews. */
   rejected(kind: TokenKind, token: string): void {
     if (kind === 'app' && this.#app?.value === token) this.#app = null;
@@ -130,7 +155,14 @@ export class TokenManager {
     }
     try {
       if (this.#refreshToken) return { token: await this.#refresh(this.#refreshToken) };
-      return await this.#authorizationCode();
+      const result = await this.#authorizationCode(this.#interactive !== null);
+      if ('unavailable' in result) return result;
+      if (typeof result.body['refresh_token'] === 'string') {
+        this.#refreshToken = result.body['refresh_token'];
+        secrets.add(this.#refreshToken);
+      }
+      this.#user = this.#cache(result.body, USER_LIFETIME_S);
+      return { token: this.#user.value };
     } catch (error) {
       if (error instanceof AuthError || error instanceof HttpError) return { unavailable: error.message };
       throw error;
@@ -154,7 +186,7 @@ export class TokenManager {
     return this.#user.value;
   }
 
-  async #authorizationCode(): Promise<UserTokenResult> {
+  async #authorizationCode(interactive: boolean): Promise<CodeFlowResult> {
     const { clientId, redirectUri, authUrl } = this.#settings;
     if (!redirectUri) {
       return {
@@ -162,49 +194,55 @@ export class TokenManager {
           'no user token: set CATALOGUE_USER_TOKEN, CATALOGUE_USER_REFRESH_TOKEN, or CATALOGUE_REDIRECT_URI for the authorization-code flow',
       };
     }
-    const consentUrl = joinUrl(authUrl, '/oauth2/authorizations/new', {
-      client_id: clientId,
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      scope: USER_SCOPES,
-    });
-    // Not followed: a 302 straight to the redirect URI means the deployment consented at once.
-    const response = await this.#http.request(consentUrl, { followRedirects: false, accept: null });
-    const location = response.headers['location'];
-    let redirected: string | null = null;
-    if (response.status >= 300 && response.status < 400 && location && sameEndpoint(new URL(location, consentUrl), redirectUri)) {
-      redirected = new URL(location, consentUrl).toString();
-    } else if (this.#interactive) {
-      redirected = await this.#interactive(consentUrl, redirectUri);
-    } else {
-      return {
-        unavailable: `no user token: ${describeConsent(response)}; set CATALOGUE_USER_TOKEN or CATALOGUE_USER_REFRESH_TOKEN, or run on a terminal to consent in a browser`,
-      };
-    }
-    const params = new URL(redirected).searchParams;
-    const error = params.get('error');
-    if (error) return { unavailable: `no user token: the deployment redirected with error=${error}` };
-    // URLSearchParams decodes the URL-encoded code once; the form body encodes it again (spec:
-    // "decode it before passing it to an HTTP library that encodes it again").
-    const code = params.get('code');
-    if (!code) return { unavailable: 'no user token: the consent redirect carried neither code nor error' };
-    secrets.add(code);
-    const body = await this.#tokenRequest(
-      {
-        grant_type: 'authorization_code',
+    for (;;) {
+      const scope = USER_SCOPE_SETS[this.#scopeSet]!;
+      const consentUrl = joinUrl(authUrl, '/oauth2/authorizations/new', {
         client_id: clientId,
-        client_secret: this.#settings.clientSecret,
         redirect_uri: redirectUri,
-        code,
-      },
-      'authorization code',
-    );
-    if (typeof body['refresh_token'] === 'string') {
-      this.#refreshToken = body['refresh_token'];
-      secrets.add(this.#refreshToken);
+        response_type: 'code',
+        scope,
+      });
+      // Not followed: a 302 straight to the redirect URI means the deployment consented at once.
+      const response = await this.#http.request(consentUrl, { followRedirects: false, accept: null });
+      const location = response.headers['location'];
+      let redirected: string | null = null;
+      if (response.status >= 300 && response.status < 400 && location && sameEndpoint(new URL(location, consentUrl), redirectUri)) {
+        redirected = new URL(location, consentUrl).toString();
+      } else if (scopeRefused(response) && this.#scopeSet < USER_SCOPE_SETS.length - 1) {
+        this.#scopeSet++;
+        continue;
+      } else if (interactive && this.#interactive) {
+        redirected = await this.#interactive(consentUrl, redirectUri);
+      } else {
+        return {
+          unavailable: `no user token: ${describeConsent(response)}; set CATALOGUE_USER_TOKEN or CATALOGUE_USER_REFRESH_TOKEN, or run on a terminal to consent in a browser`,
+        };
+      }
+      const params = new URL(redirected).searchParams;
+      const error = params.get('error');
+      if (error === 'invalid_scope' && this.#scopeSet < USER_SCOPE_SETS.length - 1) {
+        this.#scopeSet++;
+        continue;
+      }
+      if (error) return { unavailable: `no user token: the deployment redirected with error=${error}` };
+      // URLSearchParams decodes the URL-encoded code once; the form body encodes it again (spec:
+      // "decode it before passing it to an HTTP library that encodes it again").
+      const code = params.get('code');
+      if (!code) return { unavailable: 'no user token: the consent redirect carried neither code nor error' };
+      secrets.add(code);
+      const body = await this.#tokenRequest(
+        {
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          client_secret: this.#settings.clientSecret,
+          redirect_uri: redirectUri,
+          code,
+        },
+        'authorization code',
+      );
+      if (typeof body['refresh_token'] === 'string') secrets.add(body['refresh_token']);
+      return { body };
     }
-    this.#user = this.#cache(body, USER_LIFETIME_S);
-    return { token: this.#user.value };
   }
 
   async #tokenRequest(form: Record<string, string>, grant: string): Promise<Record<string, unknown>> {
@@ -248,6 +286,11 @@ export class TokenManager {
 function sameEndpoint(location: URL, redirectUri: string): boolean {
   const expected = new URL(redirectUri);
   return location.origin === expected.origin && location.pathname === expected.pathname;
+}
+
+/** The consent request was refused for its scope: a 400 whose body names invalid_scope. */
+function scopeRefused(response: HttpResponse): boolean {
+  return response.status === 400 && response.text.includes('invalid_scope');
 }
 
 function describeConsent(response: HttpResponse): string {

@@ -9,7 +9,7 @@ import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
 import type { RunServices } from './services.ts';
 
-const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'tokenRejected', 'discover'] as const;
+const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'ownUserToken', 'tokenRejected', 'discover'] as const;
 type Method = (typeof METHODS)[number];
 
 export interface CoordinatorAddress {
@@ -94,6 +94,7 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     beforeSend: (holder, key) => call('beforeSend', holder, key),
     afterReceive: (key, status, headers) => call('afterReceive', key, status, headers),
     token: (kind) => call('token', kind),
+    ownUserToken: () => call('ownUserToken'),
     tokenRejected: (kind, token) => call('tokenRejected', kind, token),
     discover: (role) => call('discover', role),
   };

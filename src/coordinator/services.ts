@@ -19,6 +19,8 @@ export interface RunServices {
   /** After every request; headers null when no response came. */
   afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null): Promise<void>;
   token(kind: TokenKind): Promise<TokenResult>;
+  /** A new user token for one test alone (e.g. logout), never handed to another test. */
+  ownUserToken(): Promise<TokenResult>;
   /** A request with this token got 401; the next token() renews it if it is still the cached one. */
   tokenRejected(kind: TokenKind, token: string): Promise<void>;
   discover(role: string): Promise<DiscoveryResult>;
@@ -71,6 +73,10 @@ export class LocalRunServices implements RunServices {
       if (!this.problems.includes(error.message)) this.problems.push(error.message);
       return { unavailable: error.message };
     }
+  }
+
+  async ownUserToken(): Promise<TokenResult> {
+    return this.tokens.ownUserToken();
   }
 
   async tokenRejected(kind: TokenKind, token: string) {

@@ -133,6 +133,17 @@ export class ConformanceContext {
     return result.id;
   }
 
+  /**
+   * A user token of this test's own (for a test that may end its session, such as logout);
+   * skips the test when the deployment cannot give one without a person at a browser.
+   */
+  async ownUserToken(): Promise<string> {
+    const result = await this.#services.ownUserToken();
+    if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
+    secrets.add(result.token);
+    return result.token;
+  }
+
   /** The body as JSON; a body that is not JSON fails the given requirements and stops the test. */
   json<T = unknown>(response: HttpResponse, ...requirementIds: string[]): T {
     this.require(bodyIsJson(response), ...requirementIds);

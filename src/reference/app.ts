@@ -33,7 +33,7 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AuthService, oauthErrorBody, type ClientRecord, type ConsentMode, type OAuthResponse } from './auth.ts';
+import { AuthService, oauthErrorBody, type ClientRecord, type ConsentMode, type OAuthResponse, type ReviewActionsScope, type LogoutEnds } from './auth.ts';
 import type { Dataset } from './data.ts';
 import type { FaultName } from './faults.ts';
 import {
@@ -64,6 +64,10 @@ export interface StateConfig {
   perMinute: number;
   perDay: number;
   consent: ConsentMode;
+  /** Default 'granted'. */
+  reviewActionsScope?: ReviewActionsScope;
+  /** Default 'token'. */
+  logoutEnds?: LogoutEnds;
   now: () => number;
   modules: readonly RouteModule[];
   /** Called with unexpected handler exceptions (500s). */
@@ -94,7 +98,7 @@ export function createState(cfg: StateConfig): ReferenceState {
     authBasePath: cfg.authBasePath,
     fault: cfg.fault,
     data: cfg.data,
-    auth: new AuthService({ clients: cfg.clients, now: cfg.now, perDay: cfg.perDay, consent: cfg.consent }),
+    auth: new AuthService({ clients: cfg.clients, now: cfg.now, perDay: cfg.perDay, consent: cfg.consent, reviewActionsScope: cfg.reviewActionsScope ?? 'granted', logoutEnds: cfg.logoutEnds ?? 'token' }),
     limiter: new RateLimiter(cfg.perMinute, cfg.now),
     router,
     now: cfg.now,
@@ -263,7 +267,7 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
       data: state.data,
       fault,
       now: state.now,
-      revokeToken: () => state.auth.revoke(auth.token.value, 'The access token was ended by DELETE /user/logout'),
+      logout: () => state.auth.logout(auth.token.value),
     };
     let result: ApiResult;
     try {

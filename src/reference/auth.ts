@@ -122,7 +122,27 @@ export interface AuthServiceOptions {
   now: () => number;
   perDay: number;
   consent: ConsentMode;
+  /** 'refused': the authorization step keeps to the spec's step-1 table (default 'granted'). */
+  reviewActionsScope?: ReviewActionsScope;
+  /** What DELETE /user/logout ends (default 'token'). */
+  logoutEnds?: LogoutEnds;
 }
+
+/**
+ * What DELETE /user/logout ends: the access token it was sent with ('token'), or every access and
+ * refresh token of the user ('all-user-tokens'). The spec does not show the effect (Authentication
+ * > Gaps); the kit must pass either.
+ */
+export type LogoutEnds = 'token' | 'all-user-tokens';
+export const LOGOUT_ENDS_MODES: readonly LogoutEnds[] = ['token', 'all-user-tokens'];
+
+/**
+ * Whether the authorization step grants publish_sku_review_actions ('granted') or refuses it
+ * with invalid_scope, keeping to the three scopes of the spec's step-1 table ('refused'). Both
+ * are correct readings; the kit must pass either.
+ */
+export type ReviewActionsScope = 'granted' | 'refused';
+export const REVIEW_ACTIONS_SCOPE_MODES: readonly ReviewActionsScope[] = ['granted', 'refused'];
 
 /**
  * The error body of the OAuth endpoints: OAuth 2.0's `error` and `error_description`, which
@@ -340,8 +360,10 @@ export class AuthService {
     }
     const scope = query.get('scope')!;
     const scopes = splitScopes(scope);
-    if (scopes.length === 0 || scopes.some((s) => !AUTHORIZABLE_SCOPES.includes(s))) {
-      return oauthError(400, 'invalid_scope', `scope must be a space-separated set of ${AUTHORIZABLE_SCOPES.join(', ')}`);
+    const authorizable =
+      this.opts.reviewActionsScope === 'refused' ? AUTHORIZABLE_SCOPES.filter((s) => s !== 'publish_sku_review_actions') : AUTHORIZABLE_SCOPES;
+    if (scopes.length === 0 || scopes.some((s) => !authorizable.includes(s))) {
+      return oauthError(400, 'invalid_scope', `scope must be a space-separated set of ${authorizable.join(', ')}`);
     }
     const state = query.get('state');
     if (this.opts.consent === 'page') {
@@ -406,7 +428,16 @@ export class AuthService {
     if (this.consents.size > 1000) for (const [k, c] of this.consents) if (t >= c.expiresAt) this.consents.delete(k);
   }
 
-  /** Ends an access token at once (DELETE /user/logout); unknown values are ignored. */
+  /** DELETE /user/logout with the access token `value`: ends it, or all of the user's tokens. */
+  logout(value: string): void {
+    const reason = 'The access token was ended by DELETE /user/logout';
+    if (this.opts.logoutEnds !== 'all-user-tokens') return this.revoke(value, reason);
+    // The reference has one user: every user token is theirs.
+    for (const token of this.tokens.values()) if (token.kind === 'user') this.revoke(token.value, reason);
+    for (const refresh of this.refreshTokens.values()) refresh.revoked = true;
+  }
+
+  /** Ends an access token at once; unknown values are ignored. */
   revoke(value: string, reason: string): void {
     const token = this.tokens.get(value);
     if (!token) return;

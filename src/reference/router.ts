@@ -26,8 +26,8 @@ export interface ApiContext {
   readonly data: Dataset;
   readonly fault: FaultName | null;
   readonly now: () => number;
-  /** Ends the access token of this request (logout). */
-  readonly revokeToken: () => void;
+  /** DELETE /user/logout: ends this request's access token, or all of the user's (a server option). */
+  readonly logout: () => void;
 }
 
 export type Handler = (ctx: ApiContext) => ApiResult | Promise<ApiResult>;

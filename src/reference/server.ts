@@ -20,7 +20,15 @@ import {
   normalizeBasePath,
   type ReferenceState,
 } from './app.ts';
-import { CONSENT_MODES, type ClientRecord, type ConsentMode } from './auth.ts';
+import {
+  CONSENT_MODES,
+  LOGOUT_ENDS_MODES,
+  REVIEW_ACTIONS_SCOPE_MODES,
+  type ClientRecord,
+  type ConsentMode,
+  type LogoutEnds,
+  type ReviewActionsScope,
+} from './auth.ts';
 import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
 import { FAULT_NAMES, resolveFault } from './faults.ts';
 import type { RouteModule } from './router.ts';
@@ -55,6 +63,16 @@ export interface ReferenceOptions {
    * browser; `npm run reference` uses it).
    */
   consent?: ConsentMode;
+  /**
+   * 'granted' (default): the authorization step grants publish_sku_review_actions; 'refused': it
+   * answers invalid_scope, keeping to the three scopes of the spec's step-1 table.
+   */
+  reviewActionsScope?: ReviewActionsScope;
+  /**
+   * What DELETE /user/logout ends: 'token' (default), the access token it was sent with;
+   * 'all-user-tokens', every access and refresh token of the user.
+   */
+  logoutEnds?: LogoutEnds;
   /** For the reference's own tests only; not part of the kit's interface. */
   testHooks?: TestHooks;
 }
@@ -194,6 +212,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const authOrigin = oneOf(options.authOrigin, ['same', 'separate'], 'same', 'authOrigin');
   const dataset = oneOf<DatasetName>(options.dataset, DATASET_NAMES, 'default', 'dataset');
   const consent = oneOf<ConsentMode>(options.consent, CONSENT_MODES, 'auto', 'consent');
+  const reviewActionsScope = oneOf<ReviewActionsScope>(options.reviewActionsScope, REVIEW_ACTIONS_SCOPE_MODES, 'granted', 'reviewActionsScope');
+  const logoutEnds = oneOf<LogoutEnds>(options.logoutEnds, LOGOUT_ENDS_MODES, 'token', 'logoutEnds');
   const perMinute = positiveInt(options.limits?.perMinute, DEFAULT_LIMITS.perMinute, 'limits.perMinute');
   const perDay = positiveInt(options.limits?.perDay, DEFAULT_LIMITS.perDay, 'limits.perDay');
   const now = options.now ?? Date.now;
@@ -207,6 +227,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     perMinute,
     perDay,
     consent,
+    reviewActionsScope,
+    logoutEnds,
     now,
     modules: [...ROUTE_MODULES, ...(options.testHooks?.extraRoutes ?? [])],
     ...(options.testHooks?.onError ? { onError: options.testHooks.onError } : {}),

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset } from './data.ts';
 import type { RunningReference } from './server.ts';
-import { call, expectError, PNG_B64, SETUPS, startServer, TIMESTAMP, userTokens, type CallOptions } from './testkit.ts';
+import { call, expectError, PNG_B64, post, SETUPS, startServer, startWithToken, TIMESTAMP, userTokens, type CallOptions } from './testkit.ts';
 
 const USER_FIELDS = [
   'id',
@@ -510,6 +510,26 @@ describe.each(SETUPS)('user area (%s)', (_name, options) => {
       expect(r.text).toBe('');
       expectError(await call(ref, 'GET', '/user', { token: mine }), 401);
       expect((await call(ref, 'GET', '/user', { token: other })).status).toBe(200);
+    });
+
+    it("with logoutEnds: 'all-user-tokens', ends every access and refresh token of the user, not application tokens", async () => {
+      const { ref: strict, token: app } = await startWithToken({ logoutEnds: 'all-user-tokens' });
+      try {
+        const mine = await userTokens(strict, 'public');
+        const other = await userTokens(strict, 'public');
+        expect((await call(strict, 'DELETE', '/user/logout', { token: mine.access })).status).toBe(200);
+        expectError(await call(strict, 'GET', '/user', { token: other.access }), 401);
+        const refreshed = await post(`${strict.authUrl}/oauth2/token`, {
+          grant_type: 'refresh_token',
+          client_id: strict.client.id,
+          client_secret: strict.client.secret,
+          refresh_token: other.refresh,
+        });
+        expect(refreshed.status).toBe(400);
+        expect((await call(strict, 'GET', '/categories/root', { token: app })).status).toBe(200);
+      } finally {
+        await strict.close();
+      }
     });
   });
 });

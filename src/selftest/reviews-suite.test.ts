@@ -1,42 +1,35 @@
 // The reviews suite (suites/reviews.suite.ts), run through the real CLI: it must pass against the
-// reference (with the kit's own user token, which lacks publish_sku_review_actions, and with a
-// configured token that has it; also with other data, a base path, the auth server on another
+// reference (whose authorization step grants publish_sku_review_actions, or refuses it as the
+// spec's step-1 table allows, so that the kit's user token lacks it; also with other data, a base path, the auth server on another
 // origin, and older API versions), leave the reference's data as it found it, and fail against
 // each review fault of the reference, naming the requirement the fault breaks.
 import { describe, expect, test } from 'vitest';
 import { CAUGHT_BY } from './fault-coverage.ts';
 import { REVIEW_FAULTS } from '../reference/faults/reviews.ts';
-import { FAULTS, startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
-import { userTokens } from '../reference/testkit.ts';
+import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
-const VOTE_SCOPES = 'public favorites notifications publish_sku_review_actions';
 
 /** Review faults the suite catches. */
 const CAUGHT = CAUGHT_BY.reviews;
 
 /**
- * Which user token a fault shows with: the kit's own (public favorites notifications, so the
- * permission check can be seen to be missing) or one carrying publish_sku_review_actions (so that
- * flags get as far as their reason).
+ * Faults that show only with a user token lacking publish_sku_review_actions (the permission
+ * check is what is missing): the reference then refuses that scope in the authorization step.
  */
-const KIT_TOKEN_FAULTS = new Set<string>(['vote-without-permission-accepted']);
+const WITHOUT_SCOPE_FAULTS = new Set<string>(['vote-without-permission-accepted']);
 
-async function runSuite(options: ReferenceOptions, token: 'kit' | 'votes', env: Record<string, string> = {}): Promise<{ run: CliRun; changed: boolean }> {
+async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; changed: boolean }> {
   const ref = await startReference({ limits: LIMITS, ...options });
   try {
     const before = ref.stateDigest();
-    const run = await runCli([...targetArgs(ref), 'reviews'], { ...(token === 'votes' ? await votesEnv(ref) : {}), ...env });
+    const run = await runCli([...targetArgs(ref), 'reviews'], env);
     return { run, changed: ref.stateDigest() !== before };
   } finally {
     await ref.close();
   }
-}
-
-async function votesEnv(ref: RunningReference): Promise<Record<string, string>> {
-  return { CATALOGUE_USER_TOKEN: (await userTokens(ref, VOTE_SCOPES)).access };
 }
 
 const summary = (run: CliRun) =>
@@ -51,7 +44,7 @@ test('the list of caught faults is every review fault, each naming a known requi
 
 describe.concurrent('the reviews suite against the reference', () => {
   test('with a token that may vote: passes with no failure, warning or skip, within 120 requests, and leaves the data unchanged', async () => {
-    const { run, changed } = await runSuite({}, 'votes');
+    const { run, changed } = await runSuite({});
     expect(run.code, summary(run)).toBe(0);
     expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
     expect(run.results!.summary.passed).toBeGreaterThanOrEqual(8);
@@ -59,8 +52,8 @@ describe.concurrent('the reviews suite against the reference', () => {
     expect(changed, 'the suite left the data changed').toBe(false);
   });
 
-  test("with the kit's own user token (no publish_sku_review_actions): passes, the vote test skipped with its reason", async () => {
-    const { run, changed } = await runSuite({}, 'kit');
+  test('when the authorization step refuses publish_sku_review_actions: passes, the vote test skipped with its reason', async () => {
+    const { run, changed } = await runSuite({ reviewActionsScope: 'refused' });
     expect(run.code, summary(run)).toBe(0);
     expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
     const skipped = run.results!.tests.find((t) => t.status === 'skipped')!;
@@ -70,7 +63,7 @@ describe.concurrent('the reviews suite against the reference', () => {
   });
 
   test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
-    const { run, changed } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' }, 'votes');
+    const { run, changed } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
     expect(run.code, summary(run)).toBe(0);
     expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
     expect(changed).toBe(false);
@@ -78,14 +71,14 @@ describe.concurrent('the reviews suite against the reference', () => {
 
   for (const version of ['3.1', '3']) {
     test(`passes with API version ${version} (no review writes, forms or later fields)`, async () => {
-      const { run } = await runSuite({}, 'votes', { CATALOGUE_API_VERSION: version });
+      const { run } = await runSuite({}, { CATALOGUE_API_VERSION: version });
       expect(run.code, summary(run)).toBe(0);
       expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
     });
   }
 
   test('the read profile skips the two write tests and still passes', async () => {
-    const { run, changed } = await runSuite({}, 'votes', { CATALOGUE_PROFILES: 'read' });
+    const { run, changed } = await runSuite({}, { CATALOGUE_PROFILES: 'read' });
     expect(run.code, summary(run)).toBe(0);
     expect(run.results!.tests.filter((t) => t.status === 'skipped').length, summary(run)).toBe(2);
     expect(changed).toBe(false);
@@ -94,7 +87,7 @@ describe.concurrent('the reviews suite against the reference', () => {
   for (const fault of CAUGHT) {
     const requirement = FAULTS[fault]!.requirement;
     test(`${fault}: fails, naming ${requirement}`, async () => {
-      const { run } = await runSuite({ fault, basePath: '/api' }, KIT_TOKEN_FAULTS.has(fault) ? 'kit' : 'votes');
+      const { run } = await runSuite({ fault, basePath: '/api', ...(WITHOUT_SCOPE_FAULTS.has(fault) ? { reviewActionsScope: 'refused' } : {}) });
       expect(run.code, summary(run)).toBe(1);
       const failed = run.results!.tests.filter((t) => t.status === 'failed');
       const named = failed.flatMap((t) => t.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements));

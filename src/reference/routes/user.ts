@@ -36,7 +36,8 @@
 // - GET /user/saved_orders (the spec's reference text says DELETE; the reference serves GET and
 //   answers DELETE with 405): the user's orders, newest first, paginated.
 // - DELETE /user/logout ends the access token that made the request (later calls with it get
-//   401); the user's other access tokens and its refresh tokens stay valid.
+//   401); the user's other access tokens and its refresh tokens stay valid. The server option
+//   logoutEnds: 'all-user-tokens' ends all of them instead (the effect is not shown).
 
 import { createHash } from 'node:crypto';
 import { geocodeAddress, type GeocodeInput } from '../data.ts';
@@ -347,7 +348,7 @@ export const userRoutes: RouteModule = (router) => {
   router.delete(
     '/user/logout',
     (ctx) => {
-      ctx.revokeToken();
+      ctx.logout();
       // The bug: a confirmation body where the spec says the body is empty.
       if (ctx.fault === 'logout-returns-body') return { status: 200, body: { message: 'Logged out' } };
       return { status: 200, headers: { 'Content-Length': '0' } };
