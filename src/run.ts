@@ -2,7 +2,8 @@
 // (reports writable, target reachable, client credentials accepted), the suites under vitest with
 // the shared run services, then the reports and the exit code.
 //   0 nothing failed; 1 a MUST requirement failed; 2 the run could not be carried out.
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { AuthError, loopbackConsent } from './auth/tokens.ts';
@@ -19,6 +20,8 @@ import { ensureDir } from './util/fs.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SUITES_DIR = fileURLToPath(new URL('../suites/', import.meta.url));
+/** Suites run after all others have finished (under SUITES_DIR). */
+export const LAST_DIR = 'last';
 
 export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
 
@@ -103,28 +106,36 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     };
 
     const collector = new ResultsCollector();
-    const vitest = await startVitest(
-      'test',
-      options.filters,
-      {
-        watch: false,
-        config: false,
-        root: PROJECT_ROOT,
-        dir: config.suitesDir ?? SUITES_DIR,
-        include: ['**/*.suite.ts'],
-        reporters: [collector],
-        provide: { conformanceRun: runContext },
-        passWithNoTests: true,
-        // Console output of suites would interleave with the summary; the reports carry everything.
-        silent: true,
-        // Suite files share their worker's modules, so the schemas compile once per worker, not
-        // once per suite file (the suites keep no state of their own in modules).
-        isolate: false,
-      },
-      {},
-      { stdout: process.stdout, stderr: process.stderr },
-    );
-    await vitest.close();
+    // Two passes: every suite, then those under suites/last/, which may end the run's user
+    // session (DELETE /user/logout: its effect on the user's other tokens is not shown).
+    const suitesDir = config.suitesDir ?? SUITES_DIR;
+    const passes = [{ include: ['**/*.suite.ts'], exclude: [`**/${LAST_DIR}/**`] }];
+    if (existsSync(join(suitesDir, LAST_DIR))) passes.push({ include: [`${LAST_DIR}/**/*.suite.ts`], exclude: [] });
+    for (const pass of passes) {
+      const vitest = await startVitest(
+        'test',
+        options.filters,
+        {
+          watch: false,
+          config: false,
+          root: PROJECT_ROOT,
+          dir: suitesDir,
+          include: pass.include,
+          exclude: ['**/node_modules/**', ...pass.exclude],
+          reporters: [collector],
+          provide: { conformanceRun: runContext },
+          passWithNoTests: true,
+          // Console output of suites would interleave with the summary; the reports carry everything.
+          silent: true,
+          // Suite files share their worker's modules, so the schemas compile once per worker, not
+          // once per suite file (the suites keep no state of their own in modules).
+          isolate: false,
+        },
+        {},
+        { stdout: process.stdout, stderr: process.stderr },
+      );
+      await vitest.close();
+    }
 
     const results = collector.results;
     if (!results) throw new RunError('the suites did not run (vitest reported no results)');

@@ -1,7 +1,7 @@
 // Spec: Resources and their fields > User, User address (and its Address form), Saved order,
 // Personalization; Endpoints > User, Endpoints > Personalization; Versioning > Change history
 // (3.0.23 type on User, 3.2.0 User fields, profile update, address create/update/delete and saved
-// orders, 3.2.1 is_staff); Authentication > Gaps (logout's effect on tokens: not shown); Errors.
+// orders, 3.2.1 is_staff); Errors. DELETE /user/logout is in suites/last/logout.suite.ts.
 // Every write is undone: PATCH /user and PUT /personalization put the original value back, and
 // an address the suite creates carries a run id in its label and is deleted in a finally block.
 import { describe } from 'vitest';
@@ -343,12 +343,4 @@ describe('GET /personalization, PUT /personalization', () => {
       }
     },
   );
-});
-
-describe('DELETE /user/logout', () => {
-  // Logout may end the token it is sent with (its effect is not shown, AUTH-25), so it must never
-  // be sent with the run's shared user token, and the harness hands tests that one token only.
-  conformanceTest('answers 200 with an empty body, on a user token of its own', { requirements: ['USER-26', 'AUTH-25'], profile: 'write', requests: 0 }, async (t) => {
-    t.skip("no user token of its own: the harness gives tests only the run's shared user token, which DELETE /user/logout may end for every other test");
-  });
 });

@@ -122,9 +122,19 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: Re
 
 /** A vitest reporter that only collects: the CLI writes the outputs once the run has ended. */
 export class ResultsCollector implements Reporter {
-  results: RunResults | null = null;
+  readonly #modules: TestModule[] = [];
+  readonly #unhandled: SerializedError[] = [];
+  #runs = 0;
 
+  /** Called once per vitest run; a conformance run may have several (see run.ts, suites/last/). */
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
-    this.results = collectResults(modules, unhandled);
+    this.#runs++;
+    this.#modules.push(...modules);
+    this.#unhandled.push(...unhandled);
+  }
+
+  /** The results of every run so far; null before the first ended. */
+  get results(): RunResults | null {
+    return this.#runs ? collectResults(this.#modules, this.#unhandled) : null;
   }
 }

@@ -1,6 +1,9 @@
 // The harness's verdicts, end to end through the CLI, on the fixture suites in
 // fixtures/harness-suites: MUST fails the run, WARN never does, a crash fails, and whatever cannot
 // run is skipped with its reason.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runCli, type CliRun } from '../testing/cli.ts';
@@ -55,6 +58,17 @@ describe.concurrent('verdicts', () => {
     expect(tests.get('a user test without a user token is skipped')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^no user token: set CATALOGUE_USER_TOKEN/) });
     expect(tests.get('a write test is skipped when the write profile is off')).toMatchObject({ status: 'skipped', message: 'profile write is not enabled (CATALOGUE_PROFILES=read)' });
     expect(tests.get('a test whose role cannot be discovered is skipped')).toMatchObject({ status: 'skipped', message: 'discovery: unknown role unicorn' });
+  });
+
+  test('suites under last/ start only after every other suite has finished', async () => {
+    const order = join(mkdtempSync(join(tmpdir(), 'cc-order-')), 'order.txt');
+    const run = await runCli([...args(), 'ordering'], { CC_ORDER_FILE: order });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.results!.summary).toEqual({ passed: 3, failed: 0, warned: 0, skipped: 0 });
+    // Each first-pass test sleeps 1.5 s; in one pass the quick test would finish first.
+    const lines = readFileSync(order, 'utf8').trim().split('\n');
+    expect(lines.slice(0, 2).sort()).toEqual(['first-pass a', 'first-pass b']);
+    expect(lines[2]).toBe('last');
   });
 
   test('a test that outgrows the budget is stopped at the cap and skipped, not failed', async () => {
