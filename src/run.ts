@@ -93,6 +93,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       await tokens.userToken();
     }
 
+    const expiredToken = config.expiredToken ?? reference?.expiredToken() ?? null;
+    secrets.add(expiredToken);
     const coordinator: RunningCoordinator = await startCoordinator(services);
     cleanups.push(() => coordinator.close());
     const runContext: RunContext = {
@@ -100,9 +102,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       baseUrl,
       authUrl,
       apiVersion: config.apiVersion,
+      versions: config.versions,
+      client: { id: clientId, secret: clientSecret, redirectUri },
       profiles: config.profiles,
       timeoutMs: config.timeoutMs,
-      expiredToken: config.expiredToken,
+      expiredToken,
     };
 
     const collector = new ResultsCollector();

@@ -22,6 +22,8 @@ export interface KitConfig {
   expiredToken: string | null;
   /** major.minor as sent in Accept. */
   apiVersion: string;
+  /** major.minor versions the deployment says it serves (CATALOGUE_VERSIONS); default [apiVersion]. */
+  versions: string[];
   profiles: Profile[];
   /** Discovery hints from CATALOGUE_FIXTURES: role -> id. */
   fixtures: Record<string, number>;
@@ -182,6 +184,14 @@ export function loadConfig(sources: ConfigSources): KitConfig {
   // Patch numbers are ignored by the service (Versioning rule 2), so the kit does not send one.
   const apiVersion = version[2] === undefined ? version[1] : `${version[1]}.${version[2]}`;
 
+  const versions: string[] = [];
+  for (const part of (raw('CATALOGUE_VERSIONS') ?? apiVersion).split(',').map((v) => v.trim()).filter(Boolean)) {
+    const v = /^3\.(\d+)$/.exec(part);
+    if (!v) throw new ConfigError(`${name('CATALOGUE_VERSIONS')} must list versions 3.<minor> (e.g. 3.0,3.1,3.2), got ${JSON.stringify(part)}`);
+    if (!versions.includes(part)) versions.push(part);
+  }
+  if (versions.length === 0) throw new ConfigError(`${name('CATALOGUE_VERSIONS')} names no version`);
+
   const profilesRaw = raw('CATALOGUE_PROFILES') ?? 'read,write';
   const profiles: Profile[] = [];
   for (const part of profilesRaw.split(',').map((p) => p.trim()).filter(Boolean)) {
@@ -205,6 +215,7 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     userRefreshToken: text('CATALOGUE_USER_REFRESH_TOKEN'),
     expiredToken: text('CATALOGUE_EXPIRED_TOKEN'),
     apiVersion,
+    versions,
     profiles,
     fixtures,
     fixturesFile,

@@ -1,7 +1,7 @@
 // The kit's configuration keys: one table drives parsing, `--help` and `.env.example`,
 // so a key cannot be documented in one place and forgotten in another.
 
-export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'profiles' | 'file' | 'count' | 'dir' | 'ms';
+export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'versions' | 'profiles' | 'file' | 'count' | 'dir' | 'ms';
 
 export interface ConfigKey {
   env: string;
@@ -62,6 +62,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     kind: 'version',
     description: 'Version sent in Accept (major.minor; a patch is dropped, as the spec says it is ignored).',
     default: '3.2',
+  },
+  {
+    env: 'CATALOGUE_VERSIONS',
+    flag: '--versions',
+    kind: 'versions',
+    description: 'Comma-separated major.minor versions the deployment serves; the versioning suite checks the fields of each.',
+    default: 'the API version only',
   },
   {
     env: 'CATALOGUE_PROFILES',

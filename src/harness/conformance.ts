@@ -52,6 +52,7 @@ function workerState() {
     const run = inject('conformanceRun');
     if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
     secrets.add(run.expiredToken);
+    secrets.add(run.client.secret);
     worker = { run, services: remoteServices(run.coordinator), schemas: SchemaRegistry.shared() };
   }
   return worker;

@@ -9,9 +9,13 @@ export interface RunContext {
   baseUrl: string;
   authUrl: string;
   apiVersion: string;
+  /** Versions the deployment serves (CATALOGUE_VERSIONS), for the versioning suite. */
+  versions: string[];
+  /** The OAuth client, for the suites that test the OAuth flows themselves; the secret is redacted. */
+  client: { id: string; secret: string; redirectUri: string | null };
   profiles: Profile[];
   timeoutMs: number;
-  /** CATALOGUE_EXPIRED_TOKEN, for the expired-token checks; a secret. */
+  /** CATALOGUE_EXPIRED_TOKEN (the embedded reference mints one), for the expired-token checks; a secret. */
   expiredToken: string | null;
 }
 

@@ -119,6 +119,7 @@ describe('routing and errors', () => {
         faults: [],
         requestCount: () => state.requests,
         stateDigest: () => '',
+        expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),
         close: async () => undefined,
       };
       const token = await appToken(fake);

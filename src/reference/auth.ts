@@ -236,6 +236,17 @@ export class AuthService {
     }
   }
 
+  /**
+   * An application token of `clientId` that expired a day ago, as a token a day past its
+   * lifetime would be: for the kit's expired-token checks against the embedded server.
+   */
+  expiredToken(clientId: string): string {
+    const now = this.opts.now();
+    const value = newToken();
+    this.tokens.set(value, { value, kind: 'app', clientId, scopes: [APP_SCOPE], issuedAt: now - (APP_TOKEN_LIFETIME_S * 1000 + DAY_MS), expiresAt: now - DAY_MS });
+    return value;
+  }
+
   // --- issuing ---------------------------------------------------------------------------------
 
   private issue(clientId: string, kind: TokenKind, scopes: readonly string[], fault: FaultName | null): OAuthResponse {

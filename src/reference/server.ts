@@ -116,6 +116,8 @@ export interface RunningReference {
    * the data as it found it.
    */
   stateDigest(): string;
+  /** A token of the demo client that has expired (for the kit's expired-token checks). */
+  expiredToken(): string;
   close(): Promise<void>;
 }
 
@@ -260,6 +262,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     faults: FAULT_NAMES,
     requestCount: () => state.requests,
     stateDigest: () => mutableStateDigest(state.data),
+    expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),
     close: () => (closing ??= Promise.all(servers.map(closeServer)).then(() => undefined)),
   };
 }
