@@ -83,6 +83,7 @@ describe('loadConfig', () => {
       userRefreshToken: null,
       expiredToken: null,
       apiVersion: '3.2',
+      versions: ['3.2'],
       profiles: ['read', 'write'],
       fixtures: {},
       fixturesFile: null,
@@ -151,6 +152,11 @@ describe('loadConfig', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3.0' } })).apiVersion).toBe('3.0');
   });
 
+  test('versions: the API version unless CATALOGUE_VERSIONS lists them (duplicates dropped)', () => {
+    expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3.1' } })).versions).toEqual(['3.1']);
+    expect(loadConfig(sources({ env: { CATALOGUE_VERSIONS: '3.0, 3.1,3.2,3.1' } })).versions).toEqual(['3.0', '3.1', '3.2']);
+  });
+
   // Every malformed value: a ConfigError, one line, naming the env key and the flag.
   const malformed: [string, Record<string, string>, string, RegExp][] = [
     ['base URL not a URL', { ...REMOTE, CATALOGUE_BASE_URL: 'api.example.com' }, 'CATALOGUE_BASE_URL (--base-url)', /not a URL/],
@@ -169,6 +175,8 @@ describe('loadConfig', () => {
     ['version 4.0', { CATALOGUE_API_VERSION: '4.0' }, 'CATALOGUE_API_VERSION (--api-version)', /version 3/],
     ['version 3.1.2.9', { CATALOGUE_API_VERSION: '3.1.2.9' }, 'CATALOGUE_API_VERSION (--api-version)', /major\[\.minor\]/],
     ['profiles read,bogus', { CATALOGUE_PROFILES: 'read,bogus' }, 'CATALOGUE_PROFILES (--profiles)', /unknown profile "bogus"/],
+    ['versions with a patch', { CATALOGUE_VERSIONS: '3.1,3.2.1' }, 'CATALOGUE_VERSIONS (--versions)', /versions 3.<minor>.*"3.2.1"/],
+    ['versions only commas', { CATALOGUE_VERSIONS: ',' }, 'CATALOGUE_VERSIONS (--versions)', /names no version/],
     ['profiles only commas', { CATALOGUE_PROFILES: ' , ,' }, 'CATALOGUE_PROFILES (--profiles)', /names no profile/],
     ['max requests abc', { CATALOGUE_MAX_REQUESTS: 'abc' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],
     ['max requests 0', { CATALOGUE_MAX_REQUESTS: '0' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /between 1 and 1000, got 0/],

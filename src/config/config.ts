@@ -184,8 +184,8 @@ export function loadConfig(sources: ConfigSources): KitConfig {
   // Patch numbers are ignored by the service (Versioning rule 2), so the kit does not send one.
   const apiVersion = version[2] === undefined ? version[1] : `${version[1]}.${version[2]}`;
 
-  const versions: string[] = [];
-  for (const part of (raw('CATALOGUE_VERSIONS') ?? apiVersion).split(',').map((v) => v.trim()).filter(Boolean)) {
+  const versions: string[] = raw('CATALOGUE_VERSIONS') === undefined ? [apiVersion] : [];
+  for (const part of (raw('CATALOGUE_VERSIONS') ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
     const v = /^3\.(\d+)$/.exec(part);
     if (!v) throw new ConfigError(`${name('CATALOGUE_VERSIONS')} must list versions 3.<minor> (e.g. 3.0,3.1,3.2), got ${JSON.stringify(part)}`);
     if (!versions.includes(part)) versions.push(part);
