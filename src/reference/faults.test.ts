@@ -20,11 +20,43 @@ import { REVIEW_FAULTS } from './faults/reviews.ts';
 import { ACCOUNT_FAULTS } from './faults/account.ts';
 import { FAVORITE_FAULTS } from './faults/favorites.ts';
 import { PROTOCOL_FAULTS } from './faults/protocol.ts';
+import { OAUTH_FAULTS } from './faults/oauth.ts';
+import { OAUTH_PROBES } from './faults/oauth.probes.ts';
+import { PAGINATION_FAULTS } from './faults/pagination.ts';
+import { PAGINATION_PROBES } from './faults/pagination.probes.ts';
+import { CACHING_FAULTS } from './faults/caching.ts';
+import { CACHING_PROBES } from './faults/caching.probes.ts';
+import { VERSIONING_FAULTS } from './faults/versioning.ts';
+import { VERSIONING_PROBES } from './faults/versioning.probes.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
 import { ALL_SCOPES, allCategories, get, leavesOf, parseLink, startServer, startWithToken } from './testkit.ts';
 
-const AREAS = [CORE_FAULTS, CATALOG_FAULTS, PRODUCT_FAULTS, REVIEW_FAULTS, ACCOUNT_FAULTS, FAVORITE_FAULTS, PROTOCOL_FAULTS];
-const PROBE_TABLES = [CORE_PROBES, CATALOG_PROBES, PRODUCT_PROBES, REVIEW_PROBES, ACCOUNT_PROBES, FAVORITE_PROBES, PROTOCOL_PROBES];
+const AREAS = [
+  CORE_FAULTS,
+  CATALOG_FAULTS,
+  PRODUCT_FAULTS,
+  REVIEW_FAULTS,
+  ACCOUNT_FAULTS,
+  FAVORITE_FAULTS,
+  PROTOCOL_FAULTS,
+  OAUTH_FAULTS,
+  PAGINATION_FAULTS,
+  CACHING_FAULTS,
+  VERSIONING_FAULTS,
+];
+const PROBE_TABLES = [
+  CORE_PROBES,
+  CATALOG_PROBES,
+  PRODUCT_PROBES,
+  REVIEW_PROBES,
+  ACCOUNT_PROBES,
+  FAVORITE_PROBES,
+  PROTOCOL_PROBES,
+  OAUTH_PROBES,
+  PAGINATION_PROBES,
+  CACHING_PROBES,
+  VERSIONING_PROBES,
+];
 const PROBES: Record<string, Probe> = Object.assign({}, ...PROBE_TABLES);
 
 async function startProbed(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; tokens: ProbeTokens }> {

@@ -14,6 +14,10 @@ import { REVIEW_FAULTS } from './faults/reviews.ts';
 import { ACCOUNT_FAULTS } from './faults/account.ts';
 import { FAVORITE_FAULTS } from './faults/favorites.ts';
 import { PROTOCOL_FAULTS } from './faults/protocol.ts';
+import { OAUTH_FAULTS } from './faults/oauth.ts';
+import { PAGINATION_FAULTS } from './faults/pagination.ts';
+import { CACHING_FAULTS } from './faults/caching.ts';
+import { VERSIONING_FAULTS } from './faults/versioning.ts';
 import type { FaultInfo } from './faults/types.ts';
 
 export type { FaultInfo } from './faults/types.ts';
@@ -26,6 +30,10 @@ const FAULT_DEFINITIONS = {
   ...ACCOUNT_FAULTS,
   ...FAVORITE_FAULTS,
   ...PROTOCOL_FAULTS,
+  ...OAUTH_FAULTS,
+  ...PAGINATION_FAULTS,
+  ...CACHING_FAULTS,
+  ...VERSIONING_FAULTS,
 };
 
 /** Name of a known fault. */
