@@ -131,10 +131,13 @@ export class RateLimitPacer {
     if (bucket.remaining !== null) bucket.remaining--;
   }
 
-  /** Ends an in-flight request; `headers` are the response's, or null when none came. */
-  complete(key: string, headers: Record<string, string> | null, status?: number): void {
+  /**
+   * Ends an in-flight request; `headers` are the response's, or null when none came. `acquired`
+   * false: the request was sent without acquire (unpaced), so only its headers are learnt.
+   */
+  complete(key: string, headers: Record<string, string> | null, status?: number, acquired = true): void {
     const bucket = this.#bucket(key);
-    bucket.inFlight = Math.max(0, bucket.inFlight - 1);
+    if (acquired) bucket.inFlight = Math.max(0, bucket.inFlight - 1);
     if (!headers) return;
     const now = this.#now();
     const observed = readRateLimitHeaders(headers, now);

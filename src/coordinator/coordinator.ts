@@ -92,7 +92,7 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     reserve: (holder, requests) => call('reserve', holder, requests),
     settle: (holder) => call('settle', holder),
     beforeSend: (holder, key) => call('beforeSend', holder, key),
-    afterReceive: (key, status, headers) => call('afterReceive', key, status, headers),
+    afterReceive: (key, status, headers, paced) => call('afterReceive', key, status, headers, paced ?? true),
     token: (kind) => call('token', kind),
     ownUserToken: () => call('ownUserToken'),
     tokenRejected: (kind, token) => call('tokenRejected', kind, token),

@@ -14,10 +14,10 @@ export interface RunServices {
   reserve(holder: string, requests: number): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Returns what the holder reserved and did not use. */
   settle(holder: string): Promise<void>;
-  /** Before every request: accounts it to the budget and waits for the rate limit. */
-  beforeSend(holder: string, pacingKey: string): Promise<void>;
-  /** After every request; headers null when no response came. */
-  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null): Promise<void>;
+  /** Before every request: accounts it to the budget and waits for the rate limit (pacingKey null: no wait). */
+  beforeSend(holder: string, pacingKey: string | null): Promise<void>;
+  /** After every request; headers null when no response came; paced false when beforeSend had no key. */
+  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean): Promise<void>;
   token(kind: TokenKind): Promise<TokenResult>;
   /** A new user token for one test alone (e.g. logout), never handed to another test. */
   ownUserToken(): Promise<TokenResult>;
@@ -54,14 +54,14 @@ export class LocalRunServices implements RunServices {
     this.budget.settle(holder);
   }
 
-  async beforeSend(holder: string, key: string) {
+  async beforeSend(holder: string, key: string | null) {
     // Budget first: a request the budget refuses must not take a rate-limit slot either.
     this.budget.spend(holder);
-    await this.pacer.acquire(key);
+    if (key !== null) await this.pacer.acquire(key);
   }
 
-  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null) {
-    this.pacer.complete(key, headers, status ?? undefined);
+  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true) {
+    this.pacer.complete(key, headers, status ?? undefined, paced);
   }
 
   async token(kind: TokenKind): Promise<TokenResult> {

@@ -22,6 +22,11 @@ export interface ApiRequestOptions extends Omit<RequestOptions, 'token' | 'metho
   query?: Query;
   /** Renew a managed token and retry once on 401 (default true). Tests of 401 itself turn it off. */
   renewOn401?: boolean;
+  /**
+   * Wait for the rate limit before sending (default true). Only the destructive tests that
+   * provoke the limit turn it off; the budget still counts the request.
+   */
+  paced?: boolean;
 }
 
 export interface ApiClientOptions {
@@ -36,22 +41,27 @@ export interface ApiClientOptions {
 }
 
 export class ApiClient {
-  readonly http: HttpClient;
+  readonly #paced: HttpClient;
+  readonly #unpaced: HttpClient;
   readonly #options: ApiClientOptions;
 
   constructor(options: ApiClientOptions) {
     this.#options = options;
     const { services, holder } = options;
-    this.http = new HttpClient({
-      apiVersion: options.apiVersion,
-      timeoutMs: options.timeoutMs,
-      ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
-      hooks: {
-        beforeSend: (info) => services.beforeSend(holder, pacingKey(info.token)),
-        afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers),
-        ...(options.onExchange ? { onExchange: options.onExchange } : {}),
-      },
-    });
+    const client = (paced: boolean) =>
+      new HttpClient({
+        apiVersion: options.apiVersion,
+        timeoutMs: options.timeoutMs,
+        ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        hooks: {
+          beforeSend: (info) => services.beforeSend(holder, paced ? pacingKey(info.token) : null),
+          // Unpaced answers still teach the pacer the window, so paced requests wait for it.
+          afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers, paced),
+          ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+        },
+      });
+    this.#paced = client(true);
+    this.#unpaced = client(false);
   }
 
   get baseUrl(): string {
@@ -78,8 +88,9 @@ export class ApiClient {
   async requestUrl(method: string, url: string, options: ApiRequestOptions = {}): Promise<HttpResponse> {
     const auth = options.auth ?? 'app';
     const onApiOrigin = new URL(url).origin === new URL(this.#options.baseUrl).origin;
-    const { auth: _auth, renewOn401, query: _query, ...http } = options;
-    const send = (token: string | null) => this.http.request(url, { ...http, method, token: onApiOrigin ? token : null });
+    const { auth: _auth, renewOn401, query: _query, paced, ...http } = options;
+    const client = paced === false ? this.#unpaced : this.#paced;
+    const send = (token: string | null) => client.request(url, { ...http, method, token: onApiOrigin ? token : null });
 
     if (auth === 'none') return send(null);
     if (typeof auth === 'object') {
