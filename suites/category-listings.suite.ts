@@ -17,15 +17,18 @@ import {
   availableCountsWithinTotal,
   cachedPrivatelyFor300,
   chooseFilter,
+  chooseOption,
   everySkuHasFavorited,
   filterCountMatches,
   keywordOf,
   narrows,
   noGroupIdWithoutInclude,
   noSkuInInnerCategory,
+  optionCountMatches,
   orderedByEchoes,
   orderedByIsAMethod,
   rarestManufacturer,
+  shopCountMatches,
   skusInCategory,
   type Json,
 } from '../src/checks/listings.ts';
@@ -280,6 +283,48 @@ describe('GET /categories/:category_id/skus', () => {
     t.must(narrows(filtered.pagination.total_results, all.pagination.total_results, `filter_ids[]=${chosen.id}`), 'CAT-31');
     t.must(skusInCategory(filtered.items, leafId), 'CAT-2');
   });
+
+  /** The leaf's listing with include_meta[]=available_filters, and that meta; stops unless it is an object. */
+  async function leafWithAvailableFilters(t: ConformanceContext): Promise<{ leafId: number; all: Listing; available: Json }> {
+    const leafId = await t.discover('leafCategory');
+    const all = await skusOf(t, leafId, { 'include_meta[]': ['available_filters'] }, 'CAT-35');
+    const available = all.meta['available_filters'];
+    t.require(isPlainObject(available) ? pass() : fail(`include_meta[]=available_filters: meta.available_filters is ${show(available)}`), 'CAT-35', 'FILT-3');
+    return { leafId, all, available: available as Json };
+  }
+
+  conformanceTest('shop_ids[] with a key of available_filters.shops lists as many SKUs as its count, all of the leaf', { requirements: ['CAT-32', 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
+    requireVersion(t, '3.2.1', 'The shop_ids[] filter of the category SKU listing');
+    const { leafId, all, available } = await leafWithAvailableFilters(t);
+    // "shops (objects mapping id to number of matching SKUs)": with no other filter, that many.
+    const chosen = chooseFilter(available['shops'], all.pagination.total_results);
+    if (!chosen) return t.skip(`no shop of leaf ${leafId} matches a SKU (meta.available_filters.shops ${show(available['shops'])})`);
+    const filtered = await skusOf(t, leafId, { 'shop_ids[]': [chosen.id] }, 'CAT-32');
+    t.must(shopCountMatches(chosen.id, chosen.count, filtered.pagination.total_results), 'CAT-32', 'FILT-3');
+    t.must(narrows(filtered.pagination.total_results, all.pagination.total_results, `shop_ids[]=${chosen.id}`), 'CAT-32');
+    t.must(skusInCategory(filtered.items, leafId), 'CAT-2', 'CAT-32');
+  });
+
+  // distance and availability take the id of an option of meta.available_filters distances /
+  // availabilities. What an option's count counts (SKUs or offers) is not stated: a count that
+  // differs from the SKUs listed is a warning only.
+  for (const [param, key, requirement] of [
+    ['distance', 'distances', 'CAT-33'],
+    ['availability', 'availabilities', 'CAT-34'],
+  ] as const) {
+    conformanceTest(`${param} with the id of an option of available_filters.${key} is accepted and narrows the SKUs of the leaf`, { requirements: [requirement, 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
+      requireVersion(t, '3.2.1', `The ${param} filter of the category SKU listing`);
+      const { leafId, all, available } = await leafWithAvailableFilters(t);
+      const options = available[key];
+      t.require(Array.isArray(options) ? pass() : fail(`meta.available_filters.${key} is ${show(options)}, expected an array of {id, label, count}`), 'FILT-3', requirement);
+      const option = chooseOption(options, all.pagination.total_results);
+      if (!option) return t.skip(`meta.available_filters.${key} of leaf ${leafId} offers no option with an integer id (${show(options)})`);
+      const filtered = await skusOf(t, leafId, { [param]: option.id }, requirement);
+      t.must(narrows(filtered.pagination.total_results, all.pagination.total_results, `${param}=${option.id}`), requirement);
+      t.must(skusInCategory(filtered.items, leafId), 'CAT-2', requirement);
+      t.warn(optionCountMatches(key, param, option, filtered.pagination.total_results), requirement, 'FILT-3');
+    });
+  }
 
   conformanceTest('q filters by keyword: a word of a SKU name lists no more SKUs than the leaf has', { requirements: ['CAT-29', 'CAT-2'], requests: 2 }, async (t) => {
     const { leafId, listing } = await leafWithSkus(t);

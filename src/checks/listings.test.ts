@@ -6,15 +6,18 @@ import {
   availableCountsWithinTotal,
   cachedPrivatelyFor300,
   chooseFilter,
+  chooseOption,
   everySkuHasFavorited,
   filterCountMatches,
   keywordOf,
   narrows,
   noGroupIdWithoutInclude,
   noSkuInInnerCategory,
+  optionCountMatches,
   orderedByEchoes,
   orderedByIsAMethod,
   rarestManufacturer,
+  shopCountMatches,
   skusInCategory,
 } from './listings.ts';
 
@@ -82,6 +85,36 @@ describe('category listings', () => {
     expect(filterCountMatches('12', 3, 3)).toEqual(pass());
     expect(filterCountMatches('12', 0, 0)).toEqual(pass());
     failsWith(filterCountMatches('12', 3, 6), /gives 3 matching SKUs for filter 12, but filter_ids\[\]=12 lists 6/);
+  });
+
+  test('shopCountMatches: shop_ids[] lists as many SKUs as available_filters.shops counts', () => {
+    expect(shopCountMatches('2007', 3, 3)).toEqual(pass());
+    expect(shopCountMatches('2007', 0, 0)).toEqual(pass());
+    failsWith(shopCountMatches('2007', 1, 6), /shops gives 1 matching SKUs for shop 2007, but shop_ids\[\]=2007 lists 6/);
+  });
+
+  test('chooseOption: an option counting some but not all SKUs first, else one counting some, else the first', () => {
+    const opts = [
+      { id: 1, label: 'a', count: 0 },
+      { id: 2, label: 'b', count: 6 },
+      { id: 3, label: 'c', count: 2 },
+    ];
+    expect(chooseOption(opts, 6)).toEqual({ id: 3, label: 'c', count: 2 });
+    expect(chooseOption(opts.slice(0, 2), 6)).toEqual({ id: 2, label: 'b', count: 6 });
+    expect(chooseOption(opts.slice(0, 1), 6)).toEqual({ id: 1, label: 'a', count: 0 });
+    expect(chooseOption([{ id: '4', count: 2 }, { id: 5 }], 6)).toEqual({ id: 5, label: undefined, count: undefined });
+    expect(chooseOption([{ id: 1.5, count: 2 }, 'x'], 6)).toBeNull();
+    expect(chooseOption([], 6)).toBeNull();
+    expect(chooseOption({ 1: 2 }, 6)).toBeNull();
+  });
+
+  test('optionCountMatches: the option count against the SKUs listed, saying the count is not defined', () => {
+    expect(optionCountMatches('distances', 'distance', { id: 3, label: 'Up to 25 km', count: 4 }, 4)).toEqual(pass());
+    failsWith(
+      optionCountMatches('availabilities', 'availability', { id: 1, label: 'now', count: 5 }, 3),
+      /availabilities gives count 5 for option 1 \("now"\), but availability=1 lists 3 SKUs \(whether that count counts SKUs or offers is not stated\)/,
+    );
+    failsWith(optionCountMatches('distances', 'distance', { id: 2, label: 'x', count: undefined }, 0), /count undefined/);
   });
 
   test('availableCountsWithinTotal: no count exceeds the SKUs of the listing', () => {

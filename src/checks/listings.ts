@@ -85,6 +85,47 @@ export function filterCountMatches(filterId: string, count: number, filteredTota
 }
 
 /**
+ * available_filters.shops maps a shop id to the number of matching SKUs: with no other filter
+ * applied, shop_ids[]=<id> lists exactly that many.
+ */
+export function shopCountMatches(shopId: string, count: number, filteredTotal: number): CheckResult {
+  return filteredTotal === count
+    ? pass()
+    : fail(`meta.available_filters.shops gives ${count} matching SKUs for shop ${shopId}, but shop_ids[]=${shopId} lists ${filteredTotal}`);
+}
+
+/** An option of available_filters.availabilities or .distances: id (integer), label, count. */
+export interface FilterOption {
+  id: number;
+  label: unknown;
+  count: unknown;
+}
+
+/**
+ * An option of an availabilities or distances array worth filtering by: one whose count is
+ * between 0 and the listing's total (exclusive), else one with a positive count, else the first;
+ * only options with an integer id; null when there is none (or no array).
+ */
+export function chooseOption(options: unknown, total: number): FilterOption | null {
+  if (!Array.isArray(options)) return null;
+  const usable = options.filter((o): o is Json => isPlainObject(o) && Number.isInteger(o['id'])).map((o) => ({ id: o['id'] as number, label: o['label'], count: o['count'] }));
+  const counted = (o: FilterOption): number => (typeof o.count === 'number' ? o.count : 0);
+  return usable.find((o) => counted(o) > 0 && counted(o) < total) ?? usable.find((o) => counted(o) > 0) ?? usable[0] ?? null;
+}
+
+/**
+ * The count of a distance or availability option against the SKUs the option lists. What that
+ * count counts (SKUs or offers) is not stated, so callers give this as a warning only.
+ */
+export function optionCountMatches(key: 'distances' | 'availabilities', param: string, option: FilterOption, filteredTotal: number): CheckResult {
+  return option.count === filteredTotal
+    ? pass()
+    : fail(
+        `meta.available_filters.${key} gives count ${show(option.count)} for option ${option.id} (${show(option.label)}), but ${param}=${option.id} lists ${filteredTotal} SKUs (whether that count counts SKUs or offers is not stated)`,
+      );
+}
+
+/**
  * filters, manufacturers and shops map an id to the number of matching SKUs: none exceeds the SKUs
  * of the listing. What the count of an availability or distance option counts (SKUs or offers) is
  * not stated, so those are left alone.

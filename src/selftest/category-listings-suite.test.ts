@@ -11,7 +11,7 @@ import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
-/** Faults this suite catches (the lead moves the list into fault-coverage.ts). */
+/** Faults this suite catches. */
 const CAUGHT = CAUGHT_BY['category-listings'];
 
 async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<CliRun> {

@@ -80,4 +80,29 @@ export const CATALOG_PROBES: ProbeTable = {
     const r = await get(ref, `/categories/${id}/skus?per=1&filter_ids[]=${filterId}`, { token });
     return r.body.meta.pagination.total_results !== count;
   },
+
+  'sku-shop-filter-ignored': async (ref, { app: token }) => {
+    const partial = (b: Json): [string, number] | undefined =>
+      Object.entries(b.meta.available_filters.shops as Record<string, number>).find(([, n]) => n > 0 && n < b.meta.pagination.total_results);
+    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => partial(b) !== undefined);
+    const [shopId, count] = partial(body)!;
+    const r = await get(ref, `/categories/${id}/skus?per=1&shop_ids[]=${shopId}`, { token });
+    expect(r.status).toBe(200);
+    return r.body.meta.pagination.total_results !== count;
+  },
+
+  'sku-distance-takes-km': async (ref, { app: token }) => {
+    // An option id that is no option's km (1 is not 5, 10, 25 or 50).
+    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => b.skus.length > 0);
+    const option = (body.meta.available_filters.distances as Json[])[0];
+    return (await get(ref, `/categories/${id}/skus?per=1&distance=${option.id}`, { token })).status === 400;
+  },
+
+  'sku-availability-filter-drops-category': async (ref, { app: token }) => {
+    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => b.skus.length > 0);
+    const option = (body.meta.available_filters.availabilities as Json[]).at(-1);
+    const r = await get(ref, `/categories/${id}/skus?per=1&availability=${option.id}`, { token });
+    expect(r.status).toBe(200);
+    return r.body.meta.pagination.total_results > body.meta.pagination.total_results;
+  },
 };

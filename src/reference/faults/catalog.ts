@@ -39,4 +39,16 @@ export const CATALOG_FAULTS = {
     requirement: 'CAT-31',
     description: 'The category SKU listing ignores filter_ids[] and returns the unfiltered SKUs.',
   },
+  'sku-shop-filter-ignored': {
+    requirement: 'CAT-32',
+    description: 'The category SKU listing ignores shop_ids[] and returns the SKUs of every shop.',
+  },
+  'sku-distance-takes-km': {
+    requirement: 'CAT-33',
+    description: 'The category SKU listing reads distance as km (as the product lists do) and checks it against the km of the options, so the id of an option of meta distances gets 400.',
+  },
+  'sku-availability-filter-drops-category': {
+    requirement: 'CAT-34',
+    description: 'With availability the category SKU listing loses its category scope and lists the matching SKUs of every category.',
+  },
 } satisfies Record<string, FaultInfo>;

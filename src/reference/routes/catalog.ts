@@ -379,7 +379,9 @@ function listValues(ctx: ApiContext, name: string): string[] {
 function optionParam(ctx: ApiContext, name: string, options: readonly Option[]): Option | null {
   const id = intParam(ctx, name);
   if (id === undefined) return null;
-  const found = options.find((o) => o.id === id);
+  // The bug: distance is taken for km, as on the product lists, and matched against the options' km.
+  const key = ctx.fault === 'sku-distance-takes-km' && name === 'distance' ? 'limit' : 'id';
+  const found = options.find((o) => o[key] === id);
   if (!found) throw invalidParameter(`${name} must be one of the ids ${options.map((o) => o.id).join(', ')} (meta available_filters), got ${id}`);
   return found;
 }
@@ -405,7 +407,7 @@ function readSkuFilters(ctx: ApiContext): SkuFilters {
   const rawQ = ctx.query.get('q');
   const q = rawQ === null || rawQ.trim() === '' ? null : rawQ.trim();
   const withProductFilters = versionAtLeast(ctx.version, '3.2.1');
-  const shopIds = withProductFilters ? unique(intListParam(ctx, 'shop_ids')) : [];
+  const shopIds = withProductFilters && ctx.fault !== 'sku-shop-filter-ignored' ? unique(intListParam(ctx, 'shop_ids')) : [];
   const distance = withProductFilters ? optionParam(ctx, 'distance', DISTANCES) : null;
   const availability = withProductFilters ? optionParam(ctx, 'availability', AVAILABILITIES) : null;
   // The same measure as the product lists' distance filter (routes/products.ts).
@@ -530,7 +532,9 @@ function categorySkus(ctx: ApiContext): ApiResult {
   const filters = readSkuFilters(ctx);
   // Only leaf categories hold SKUs.
   const all = c.childIds.length === 0 ? skusUnder(ctx, c.id) : [];
-  const result = filterSkus(ctx, c, all, filters);
+  // The bug: with availability the SKUs are taken from the whole catalogue, not the category.
+  const scoped = ctx.fault === 'sku-availability-filter-drops-category' && filters.availability !== null ? [...ctx.data.skus.values()] : all;
+  const result = filterSkus(ctx, c, scoped, filters);
   const key = skuKey(orderBy);
   const ordered = sortBy(result, (a, b) => key(a) - key(b), dir);
 
