@@ -19,15 +19,20 @@ import {
   historyDatesAreDays,
   historyNotOfAFewDays,
   historyWithinSixMonths,
+  inContext,
+  listWithin,
+  offeredFilterValues,
   productsByFinalPrice,
   productsByNetPrice,
   productsHave,
   sizeFilterKeepsExactly,
   specificationsInOrder,
   versionServes,
+  zeroInstallmentsFalseReading,
   type Json,
+  type ProductList,
 } from '../src/checks/products.ts';
-import { allOf } from '../src/checks/check.ts';
+import { allOf, type CheckResult } from '../src/checks/check.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { getOk, type Query } from '../src/harness/requests.ts';
@@ -91,11 +96,54 @@ const skuWithProducts = (t: ConformanceContext) => findSku(t, 'SKU with offers (
 
 /** GET /skus/:id/products; stops unless 200 {products, meta} with pagination. */
 async function productsOf(t: ConformanceContext, skuId: number, query: Query = {}): Promise<{ products: Json[]; meta: Json; body: Json; response: HttpResponse }> {
-  const { body, response } = await getOk(t, `/skus/${skuId}/products`, query, 'SKU-10');
+  const response = await t.api.get(`/skus/${skuId}/products`, { query });
+  t.require(hasStatus(response, 200), 'SKU-10');
+  return { ...productsFrom(t, response), response };
+}
+
+/** The products of a 200 answer; stops unless {products, meta} with pagination. */
+function productsFrom(t: ConformanceContext, response: HttpResponse): { products: Json[]; meta: Json; body: Json } {
+  const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'products'), 'GEN-7', 'SKU-10');
   t.require(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}, expected an object`), 'SKU-10', 'PRD-9');
   t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'PRD-9');
-  return { products: (body['products'] as unknown[]).filter(isPlainObject), meta: body['meta'] as Json, body, response };
+  return { products: (body['products'] as unknown[]).filter(isPlainObject), meta: body['meta'] as Json, body };
+}
+
+/** A product list of one page as the filter checks read it. */
+function listOf(products: Json[], body: Json): ProductList {
+  const pagination = readPagination(body)!;
+  return { products, total: pagination.total_results, complete: pagination.total_pages <= 1 };
+}
+
+/**
+ * The unfiltered products of a SKU with meta.filters (include_meta[]=filters), which may offer
+ * filter values; asked again without it when refused (meta.filters is judged by its own test).
+ */
+async function unfilteredWithFilterMeta(t: ConformanceContext, skuId: number): Promise<{ list: ProductList; filterMeta: Json }> {
+  const response = await t.api.get(`/skus/${skuId}/products`, { query: { 'include_meta[]': ['filters'] } });
+  const { products, meta, body } = response.status === 200 ? productsFrom(t, response) : await productsOf(t, skuId);
+  return { list: listOf(products, body), filterMeta: isPlainObject(meta['filters']) ? meta['filters'] : {} };
+}
+
+/**
+ * The products of a SKU under one filter value, judged against the unfiltered list: 200
+ * {products, meta} with pagination, every product of that SKU, a part of the unfiltered list.
+ * `refusal` is MUST for a value of the documented kind, WARN for one only a meta.filters map
+ * offers; what a 200 answer holds is always MUST. A failure gives null, so the other filters are
+ * still tried.
+ */
+async function filteredList(t: ConformanceContext, skuId: number, whole: ProductList, query: Query, refusal: 'MUST' | 'WARN', ...ids: string[]): Promise<ProductList | null> {
+  const asked = Object.entries(query).map(([k, v]) => `${k}=${String(v)}`).join('&');
+  const response = await t.api.get(`/skus/${skuId}/products`, { query });
+  const accepted = inContext(asked, hasStatus(response, 200));
+  if (!(refusal === 'MUST' ? t.must(accepted, ...ids) : t.warn(accepted, ...ids))) return null;
+  const body = t.json<unknown>(response, 'GEN-4');
+  if (!t.must(inContext(asked, allOf([hasCollectionEnvelope(body, 'products'), paginationMetaIsWellFormed(body)])), ...ids, 'SKU-10')) return null;
+  const list = listOf(((body as Json)['products'] as unknown[]).filter(isPlainObject), body as Json);
+  t.must(inContext(asked, productsHave(list.products, 'sku_id', skuId)), ...ids, 'SKU-10');
+  t.must(listWithin(list, `the list with ${asked}`, whole, 'the unfiltered list'), ...ids);
+  return list;
 }
 
 /** Products of a SKU with offers; skips when its list is empty after all (the SKU's fields are judged elsewhere). */
@@ -170,6 +218,37 @@ describe('GET /skus/:id/products', () => {
     const complete = readPagination(all.body)!.total_pages <= 1 && readPagination(filtered.body)!.total_pages <= 1;
     // Products left out can be told only when both lists fit on one page.
     t.must(sizeFilterKeepsExactly(filtered.products, probe.size, complete ? probe.expected : []), 'PRD-15');
+  });
+
+  conformanceTest('distance (km), availability=0 and zero_installments=true/false answer 200 with a part of the list, every product of that SKU', { requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'], requests: 10 }, async (t) => {
+    requireVersion(t, '3.2.1', 'The distance, availability and zero_installments filters of SKU products');
+    const skuId = (await skuWithProducts(t))['id'] as number;
+    const { list: whole, filterMeta } = await unfilteredWithFilterMeta(t, skuId);
+    // What a filter keeps cannot be told from outside (shop locations, delivery days and
+    // installment offers are not in the resources): each filter keeps a part of the list. What the
+    // meta.filters maps hold is not stated: values they offer as numbers are used when there are.
+    const offered = offeredFilterValues(filterMeta['distance_ranges']);
+    // The smallest and the largest distance offered, else two of the documented kind.
+    const [near, far] = offered.length ? [offered[0]!, offered.length > 1 ? offered.at(-1) : undefined] : ['10', '50'];
+    const nearList = await filteredList(t, skuId, whole, { distance: near }, 'MUST', 'PRD-16', 'CHG-1');
+    if (far !== undefined) {
+      const farList = await filteredList(t, skuId, whole, { distance: far }, 'MUST', 'PRD-16', 'CHG-1');
+      // That a larger distance keeps at least what a smaller one keeps is implied, not stated.
+      if (nearList && farList) t.warn(listWithin(nearList, `the list with distance=${near}`, farList, `the list with distance=${far}`), 'PRD-16');
+    }
+
+    const immediate = await filteredList(t, skuId, whole, { availability: '0' }, 'MUST', 'PRD-17', 'CHG-1');
+    const later = offeredFilterValues(filterMeta['availability_wordings']).filter((v) => Number(v) > 0).at(-1);
+    if (later !== undefined) {
+      // Other availability values are not documented: the largest meta.filters offers is tried
+      // (a refusal only noted), and that it keeps at least the immediate ones only noted.
+      const laterList = await filteredList(t, skuId, whole, { availability: later }, 'WARN', 'PRD-17');
+      if (immediate && laterList) t.warn(listWithin(immediate, 'the list with availability=0', laterList, `the list with availability=${later}`), 'PRD-17');
+    }
+
+    const withZero = await filteredList(t, skuId, whole, { zero_installments: 'true' }, 'MUST', 'PRD-18', 'CHG-1');
+    const withoutZero = await filteredList(t, skuId, whole, { zero_installments: 'false' }, 'MUST', 'PRD-18', 'CHG-1');
+    if (withZero && withoutZero) t.warn(zeroInstallmentsFalseReading(withoutZero, whole, withZero), 'PRD-18');
   });
 
   conformanceTest('include_meta[]=filters adds meta.filters', { requirements: ['PRD-19', 'FILT-5'], requests: 3 }, async (t) => {

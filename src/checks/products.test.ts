@@ -13,9 +13,12 @@ import {
   historyDatesAreDays,
   historyNotOfAFewDays,
   historyWithinSixMonths,
+  inContext,
+  listWithin,
   locationEmbedsAddress,
   nonDecreasing,
   numericSizes,
+  offeredFilterValues,
   productsByFinalPrice,
   productsByNetPrice,
   productsHave,
@@ -25,6 +28,8 @@ import {
   specificationsInOrder,
   unstructuredAddressIsNull,
   versionServes,
+  zeroInstallmentsFalseReading,
+  type ProductList,
 } from './products.ts';
 
 const passes = (result: CheckResult) => expect(result).toEqual({ ok: true });
@@ -97,6 +102,35 @@ describe('sizes', () => {
     passes(sizeFilterKeepsExactly([sized(2, '40', '40.5')], 40, [2]));
     failsWith(sizeFilterKeepsExactly([sized(2, '40'), sized(3, '41', '41.5')], 40, [2]), /size=40 kept product 3 whose sizes \[41,41.5\] have none from 40 up to but excluding 41/);
     failsWith(sizeFilterKeepsExactly([], 40, [2]), /size=40 left out products 2/);
+  });
+});
+
+describe('distance, availability and zero_installments filters', () => {
+  const list = (ids: number[], extra: Partial<ProductList> = {}): ProductList => ({ products: ids.map((id) => ({ id })), total: ids.length, complete: true, ...extra });
+  test('inContext prefixes a failure only', () => {
+    passes(inContext('distance=10', { ok: true }));
+    failsWith(inContext('distance=10', { ok: false, message: 'status 400, expected 200' }), /^distance=10: status 400, expected 200$/);
+  });
+  test('listWithin: ids judged only when the outer list is whole; totals always', () => {
+    passes(listWithin(list([2]), 'filtered', list([1, 2, 3]), 'unfiltered'));
+    passes(listWithin(list([]), 'filtered', list([]), 'unfiltered'));
+    failsWith(listWithin(list([2, 9]), 'the list with distance=10', list([1, 2, 3]), 'the unfiltered list'), /the list with distance=10 lists product 9, which the unfiltered list \(3 products\) does not/);
+    // The outer list goes on past its page: an id not on it proves nothing.
+    passes(listWithin(list([9], { complete: false }), 'filtered', list([1, 2], { total: 30, complete: false }), 'unfiltered'));
+    failsWith(listWithin(list([1], { total: 31, complete: false }), 'filtered', list([1, 2], { total: 30, complete: false }), 'unfiltered'), /filtered has total_results 31, more than unfiltered \(30\)/);
+  });
+  test('offeredFilterValues: numeric keys of a map, ascending', () => {
+    expect(offeredFilterValues({ '10': 'Up to 10 km', '5': 'Up to 5 km', '2.5': 'x', near: 'Near', '-1': 'x' })).toEqual(['2.5', '5', '10']);
+    expect(offeredFilterValues(['5', '10'])).toEqual([]);
+    expect(offeredFilterValues(null)).toEqual([]);
+    expect(offeredFilterValues({ 'Up to 5 km': '5' })).toEqual([]);
+  });
+  test('zeroInstallmentsFalseReading: the whole list or what true leaves out', () => {
+    passes(zeroInstallmentsFalseReading(list([1, 2, 3]), list([1, 2, 3]), list([2])));
+    passes(zeroInstallmentsFalseReading(list([3, 1]), list([1, 2, 3]), list([2])));
+    passes(zeroInstallmentsFalseReading(list([1]), list([1, 2, 3], { complete: false }), list([2])));
+    failsWith(zeroInstallmentsFalseReading(list([1]), list([1, 2, 3]), list([2])), /zero_installments=false lists 1 products \(1\): neither the whole list \(3\) nor the 2 that zero_installments=true leaves out/);
+    failsWith(zeroInstallmentsFalseReading(list([]), list([1, 2]), list([])), /lists 0 products \(none\)/);
   });
 });
 

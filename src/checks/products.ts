@@ -113,6 +113,63 @@ export function sizeFilterKeepsExactly(filtered: readonly Json[], size: number, 
   ]);
 }
 
+/** A check's failure message prefixed with what was asked ("distance=10: ..."). */
+export function inContext(what: string, result: CheckResult): CheckResult {
+  return result.ok ? result : fail(`${what}: ${result.message}`);
+}
+
+/** A product list as read from one page: its products, meta.pagination.total_results, and whether that page is the whole list. */
+export interface ProductList {
+  products: readonly Json[];
+  total: number;
+  complete: boolean;
+}
+
+/**
+ * `inner` keeps a part of `outer` (a filtered list of the unfiltered one, or the list of a narrower
+ * filter value of a wider one): never more total_results, and, when `outer` is whole on its page,
+ * no product that `outer` does not list.
+ */
+export function listWithin(inner: ProductList, innerName: string, outer: ProductList, outerName: string): CheckResult {
+  const results: CheckResult[] = [
+    inner.total <= outer.total ? pass() : fail(`${innerName} has total_results ${inner.total}, more than ${outerName} (${outer.total})`),
+  ];
+  if (outer.complete) {
+    const ids = new Set(outer.products.map((p) => p['id']));
+    const extra = inner.products.filter((p) => !ids.has(p['id'])).map((p) => show(p['id']));
+    if (extra.length) results.push(fail(`${innerName} lists product${extra.length > 1 ? 's' : ''} ${extra.slice(0, 10).join(', ')}${extra.length > 10 ? ', ...' : ''}, which ${outerName} (${outer.total} products) does not`));
+  }
+  return allOf(results);
+}
+
+/**
+ * The values a meta.filters map offers as numbers ("10" of {"10": "Up to 10 km"}), ascending; []
+ * when it is no map or no key is a non-negative number (what the maps hold is not stated).
+ */
+export function offeredFilterValues(map: unknown): string[] {
+  if (!isPlainObject(map)) return [];
+  return Object.keys(map)
+    .filter((k) => /^\d+(\.\d+)?$/.test(k))
+    .sort((a, b) => Number(a) - Number(b));
+}
+
+/**
+ * What zero_installments=false does is not stated. Two readings make sense: no filter (the whole
+ * list), or the products zero_installments=true leaves out. Judged only when the three lists are
+ * whole on their page.
+ */
+export function zeroInstallmentsFalseReading(falseList: ProductList, whole: ProductList, trueList: ProductList): CheckResult {
+  if (!falseList.complete || !whole.complete || !trueList.complete) return pass();
+  const ids = (list: ProductList) => list.products.map((p) => p['id']).map(String).sort();
+  const got = ids(falseList).join(',');
+  const kept = new Set(ids(trueList));
+  const rest = ids(whole).filter((id) => !kept.has(id));
+  if (got === ids(whole).join(',') || got === rest.join(',')) return pass();
+  return fail(
+    `zero_installments=false lists ${falseList.products.length} products (${ids(falseList).slice(0, 10).join(', ') || 'none'}): neither the whole list (${whole.products.length}) nor the ${rest.length} that zero_installments=true leaves out`,
+  );
+}
+
 /** Every product names this SKU (or shop): the list is of the resource asked for. */
 export function productsHave(products: readonly Json[], field: string, value: unknown): CheckResult {
   return allOf(products.map((p) => (p[field] === value ? pass() : fail(`product ${show(p['id'])} has ${field} ${show(p[field])}, expected ${show(value)}`))));

@@ -50,6 +50,9 @@ export const CAUGHT_BY = {
     'unstructured-address-fields-not-null',
     'product-embed-shop-ignored',
     'location-of-other-shop-served',
+    'distance-filter-lists-other-skus',
+    'availability-zero-refused',
+    'zero-installments-true-refused',
   ],
   'category-listings': [
     'sku-order-by-pricevat-refused',
@@ -59,6 +62,9 @@ export const CAUGHT_BY = {
     'specifications-out-of-order',
     'category-skus-favorited-missing',
     'sku-filter-ids-ignored',
+    'sku-shop-filter-ignored',
+    'sku-distance-takes-km',
+    'sku-availability-filter-drops-category',
   ],
   reviews: [
     'reviews-demoted-listed-first',

@@ -65,6 +65,21 @@ export const PRODUCT_PROBES: ProbeTable = {
     return false;
   },
 
+  'distance-filter-lists-other-skus': async (ref, { app: token }) => {
+    const sku = (await allSkus(ref, token)).find((s) => !s.future && s.shop_count > 0)!;
+    return (await productsOf(ref, token, sku.id, '&distance=999999')).some((p) => p.sku_id !== sku.id);
+  },
+
+  'availability-zero-refused': async (ref, { app: token }) => {
+    const sku = (await allSkus(ref, token)).find((s) => !s.future && s.shop_count > 0)!;
+    return (await get(ref, `/skus/${sku.id}/products?availability=0`, { token })).status === 400;
+  },
+
+  'zero-installments-true-refused': async (ref, { app: token }) => {
+    const sku = (await allSkus(ref, token)).find((s) => !s.future && s.shop_count > 0)!;
+    return (await get(ref, `/skus/${sku.id}/products?zero_installments=true`, { token })).status === 400;
+  },
+
   'price-history-older-than-six-months': async (ref, { app: token }) => {
     const now = new Date();
     const limit = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, now.getUTCDate()) - DAY;

@@ -23,6 +23,18 @@ export const PRODUCT_FAULTS = {
     requirement: 'PRD-15',
     description: 'The size filter 40 also keeps products whose size is exactly 41 (the upper bound is inclusive).',
   },
+  'distance-filter-lists-other-skus': {
+    requirement: 'PRD-16',
+    description: 'With distance, the product list loses its SKU scope: products of every SKU within that distance are listed.',
+  },
+  'availability-zero-refused': {
+    requirement: 'PRD-17',
+    description: 'availability is validated as a positive integer of days, so availability=0 (immediate) is refused with 400.',
+  },
+  'zero-installments-true-refused': {
+    requirement: 'PRD-18',
+    description: 'zero_installments is parsed as 1 or 0 only, so zero_installments=true (and false) is refused with 400.',
+  },
   'price-history-older-than-six-months': {
     requirement: 'HIST-3',
     description: 'Price history starts 240 days back, older than the 6-month window.',

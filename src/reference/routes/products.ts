@@ -133,12 +133,13 @@ function parseFilters(ctx: ApiContext): Filters {
   }
   const availability = nonEmpty(ctx, 'availability');
   if (availability !== undefined) {
-    if (!/^\d{1,6}$/.test(availability)) {
+    if (!(ctx.fault === 'availability-zero-refused' ? /^[1-9]\d{0,5}$/ : /^\d{1,6}$/).test(availability)) {
       throw invalidParameter(`availability must be a non-negative integer of days (0: immediate), got "${availability.slice(0, 64)}"`);
     }
     f.availability = Number(availability);
   }
   const zero = nonEmpty(ctx, 'zero_installments');
+  if (zero !== undefined && ctx.fault === 'zero-installments-true-refused' && zero !== '1' && zero !== '0') throw invalidParameter('zero_installments must be 1 or 0');
   if (zero !== undefined) f.zeroInstallments = toBoolean(zero, 'zero_installments');
   return f;
 }
@@ -187,7 +188,8 @@ export function productListing(ctx: ApiContext, products: readonly ProductRecord
   const metas = includeMeta(ctx, ['filters']);
   const filters = parseFilters(ctx);
   const pers = personalizationOf(ctx.data, ctx.userId);
-  let entries = products.map((product) => ({ product, blp: computeBlp(ctx.data, product, pers, ctx.fault) }));
+  const scope = ctx.fault === 'distance-filter-lists-other-skus' && filters.distance !== undefined ? [...ctx.data.products.values()] : products;
+  let entries = scope.map((product) => ({ product, blp: computeBlp(ctx.data, product, pers, ctx.fault) }));
   if (filters.size !== undefined) {
     const size = filters.size;
     entries = entries.filter((e) => sizeMatches(size, e.product.sizes, ctx));
