@@ -9,7 +9,7 @@ import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
 import type { RunServices } from './services.ts';
 
-const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'ownUserToken', 'tokenRejected', 'discover'] as const;
+const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'ownUserToken', 'tokenRejected', 'discover', 'observe', 'observations'] as const;
 type Method = (typeof METHODS)[number];
 
 export interface CoordinatorAddress {
@@ -97,5 +97,7 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     ownUserToken: () => call('ownUserToken'),
     tokenRejected: (kind, token) => call('tokenRejected', kind, token),
     discover: (role) => call('discover', role),
+    observe: (batch) => call('observe', batch),
+    observations: () => call('observations'),
   };
 }

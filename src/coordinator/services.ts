@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestBudget } from '../budget/budget.ts';
 import type { RateLimitPacer } from '../budget/pacing.ts';
+import { mergeObservations, type Observations } from '../harness/observations.ts';
 import { AuthError, type TokenKind, type TokenManager, type UserTokenResult } from '../auth/tokens.ts';
 
 export type TokenResult = UserTokenResult;
@@ -24,6 +25,10 @@ export interface RunServices {
   /** A request with this token got 401; the next token() renews it if it is still the cached one. */
   tokenRejected(kind: TokenKind, token: string): Promise<void>;
   discover(role: string): Promise<DiscoveryResult>;
+  /** Adds a test's tally of the observed rules to the run's. */
+  observe(batch: Observations): Promise<void>;
+  /** The run's tally of the observed rules so far. */
+  observations(): Promise<Observations>;
 }
 
 /** Rate limits are per token; the pacer keys on a fingerprint so no token is kept in its state. */
@@ -85,5 +90,15 @@ export class LocalRunServices implements RunServices {
 
   async discover(role: string) {
     return this.discovery().find(role);
+  }
+
+  readonly #observations: Observations = {};
+
+  async observe(batch: Observations) {
+    mergeObservations(this.#observations, batch);
+  }
+
+  async observations() {
+    return structuredClone(this.#observations);
   }
 }

@@ -19,6 +19,7 @@ import { assertKnownRequirements } from '../requirements/catalogue.ts';
 import { formatViolation, SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { Profile } from '../config/keys.ts';
 import { ApiClient, PrerequisiteMissing } from './api.ts';
+import { ExchangeObserver, type Observations } from './observations.ts';
 import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
 
 export interface TestDeclaration {
@@ -45,7 +46,7 @@ class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
 }
 
-let worker: { run: RunContext; services: RunServices; schemas: SchemaRegistry } | null = null;
+let worker: { run: RunContext; services: RunServices; schemas: SchemaRegistry; observer: ExchangeObserver } | null = null;
 
 function workerState() {
   if (!worker) {
@@ -53,7 +54,12 @@ function workerState() {
     if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
     secrets.add(run.expiredToken);
     secrets.add(run.client.secret);
-    worker = { run, services: remoteServices(run.coordinator), schemas: SchemaRegistry.shared() };
+    worker = {
+      run,
+      services: remoteServices(run.coordinator),
+      schemas: SchemaRegistry.shared(),
+      observer: new ExchangeObserver({ baseUrl: run.baseUrl, apiVersion: run.apiVersion }),
+    };
   }
   return worker;
 }
@@ -66,7 +72,7 @@ export class ConformanceContext {
   readonly #services: RunServices;
   readonly #schemas: SchemaRegistry;
 
-  constructor(meta: ConformanceMeta, outcome: Outcome, holder: string) {
+  constructor(meta: ConformanceMeta, outcome: Outcome, holder: string, title: string) {
     const state = workerState();
     this.run = state.run;
     this.#meta = meta;
@@ -79,7 +85,10 @@ export class ConformanceContext {
       timeoutMs: state.run.timeoutMs,
       services: state.services,
       holder,
-      onExchange: (exchange) => this.#keep(exchange),
+      onExchange: (exchange) => {
+        this.#keep(exchange);
+        state.observer.see(exchange, title);
+      },
     });
   }
 
@@ -143,6 +152,19 @@ export class ConformanceContext {
     if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
     secrets.add(result.token);
     return result.token;
+  }
+
+  /** The run's tally of the observed rules so far (suites/last/observed.suite.ts reads it). */
+  observations(): Promise<Observations> {
+    return this.#services.observations();
+  }
+
+  /**
+   * Shows an exchange of another test as evidence of this test's next finding; it is not
+   * counted as a request of this test.
+   */
+  evidence(exchange: Exchange): void {
+    this.#outcome.exchanges.push(exchange);
   }
 
   /** The body as JSON; a body that is not JSON fails the given requirements and stops the test. */
@@ -250,7 +272,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       ctx.skip(outcome.skipReason);
     }
     try {
-      await fn(new ConformanceContext(meta, outcome, holder));
+      await fn(new ConformanceContext(meta, outcome, holder, ctx.task.fullName));
     } catch (error) {
       if (error instanceof StopTest) {
         // already recorded
@@ -270,6 +292,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       }
     } finally {
       await services.settle(holder);
+      await services.observe(workerState().observer.take());
     }
     ctx.task.meta.outcome = outcome;
     if (outcome.failures.length) {

@@ -53,6 +53,9 @@ export function errorResult(err: ApiError, fault: FaultName | null): ApiResult {
   if (fault === 'not-found-wrong-body' && err.code === 'RecordNotFound') {
     return { status: err.status, body: { error: 'not found' }, ...(headers ? { headers } : {}) };
   }
+  if (fault === 'unauthorized-messages-string' && err.status === 401) {
+    return { status: 401, body: { errors: [{ code: err.code, messages: err.messages.join(' ') }] }, ...(headers ? { headers } : {}) };
+  }
   return { status: err.status, body: errorsBody(err.code, err.messages), ...(headers ? { headers } : {}) };
 }
 

@@ -88,6 +88,8 @@ export const CAUGHT_BY = {
     'sku-review-notification-without-user',
     'logout-returns-body',
   ],
+  // The rules checked on every exchange of the run (suites/last/observed.suite.ts).
+  observed: ['unauthorized-messages-string'],
 } as const satisfies Record<string, readonly FaultName[]>;
 
 const caught = new Set<string>(Object.values(CAUGHT_BY).flat());

@@ -35,6 +35,11 @@ export const CORE_PROBES: ProbeTable = {
     expect(r.status).toBe(404);
     return !Array.isArray(r.body?.errors);
   },
+  'unauthorized-messages-string': async (ref) => {
+    const r = await get(ref, '/categories/root', { token: null });
+    expect(r.status).toBe(401);
+    return typeof r.body?.errors?.[0]?.messages === 'string';
+  },
   'match-count-outside-search': async (ref, { app: token }) => (await allCategories(ref, token)).some((c) => 'match_count' in c),
   'default-per-not-25': async (ref, { app: token }) => (await get(ref, '/categories', { token })).body.meta.pagination.per !== 25,
   'page-param-ignored': async (ref, { app: token }) => (await get(ref, '/categories?page=2', { token })).body.meta.pagination.page !== 2,

@@ -59,6 +59,10 @@ export const CORE_FAULTS = {
     requirement: 'RATE-4',
     description: 'X-RateLimit-* headers are left out of 4xx responses.',
   },
+  'unauthorized-messages-string': {
+    requirement: 'ERR-2',
+    description: 'The body of a 401 carries messages as one string instead of an array of strings.',
+  },
   'token-in-query-ignored': {
     requirement: 'SEND-2',
     description: 'An access token sent as the oauth_token query parameter is ignored, so such requests get 401.',

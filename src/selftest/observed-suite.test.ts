@@ -1,0 +1,56 @@
+// The observed rules (suites/last/observed.suite.ts), run through the real CLI: they judge every
+// exchange the other suites of the run made, pass against the reference, fail naming the
+// requirement and showing the exchange when one response of one endpoint breaks a rule, and skip
+// when the run made no exchange a rule applies to.
+import { describe, expect, test } from 'vitest';
+import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
+import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { CAUGHT_BY } from './fault-coverage.ts';
+
+const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+
+/** Faults the observed rules catch (no suite checks those bodies itself). */
+const OBSERVED_FAULTS = CAUGHT_BY.observed;
+
+async function run(options: ReferenceOptions, suites: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const ref = await startReference({ limits: LIMITS, ...options });
+  try {
+    return await runCli([...targetArgs(ref), ...suites], env);
+  } finally {
+    await ref.close();
+  }
+}
+
+const observed = (r: CliRun) => r.results!.tests.filter((t) => t.id.startsWith('observed/'));
+const summary = (r: CliRun) => r.stdout + r.stderr + JSON.stringify(observed(r), null, 1);
+
+describe.concurrent('the observed rules against the reference', () => {
+  test('pass on what the notifications suite exchanged (its refusals are 401s with the errors body)', async () => {
+    const r = await run({}, ['notifications', 'observed']);
+    expect(r.code, summary(r)).toBe(0);
+    expect(observed(r).map((t) => t.status), summary(r)).toEqual(['passed']);
+  });
+
+  test('with a run that made no such exchange, skip saying so', async () => {
+    const r = await run({}, ['observed']);
+    expect(r.code, summary(r)).toBe(0);
+    expect(observed(r).map((t) => [t.status, t.message])).toEqual([['skipped', expect.stringMatching(/^no exchange of this run was one the rule applies to/)]]);
+  });
+
+  test('the error format is not judged before 3.1.0, when it was normalized', async () => {
+    const r = await run({ fault: 'unauthorized-messages-string' }, ['notifications', 'observed'], { CATALOGUE_API_VERSION: '3.0' });
+    expect(observed(r).map((t) => t.status), summary(r)).toEqual(['skipped']);
+  });
+
+  for (const fault of OBSERVED_FAULTS) {
+    const requirement = FAULTS[fault]!.requirement;
+    test(`${fault}: the observed rule fails, naming ${requirement} and the endpoint`, async () => {
+      const r = await run({ fault, basePath: '/api' }, ['notifications', 'observed']);
+      expect(r.code, summary(r)).toBe(1);
+      const [rule] = observed(r);
+      expect(rule!.status, summary(r)).toBe('failed');
+      expect(rule!.findings.flatMap((f) => f.requirements)).toContain(requirement);
+      expect(rule!.message).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/notifications.* answered 401: errors\[0\]\.messages is "/);
+    });
+  }
+});
