@@ -115,6 +115,7 @@ describe('routing and errors', () => {
       const fake: RunningReference = {
         baseUrl: origin,
         authUrl: origin,
+        movedBaseUrl: null,
         client: { ...DEMO_CLIENT },
         faults: [],
         requestCount: () => state.requests,

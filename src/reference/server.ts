@@ -73,6 +73,11 @@ export interface ReferenceOptions {
    * 'all-user-tokens', every access and refresh token of the user.
    */
   logoutEnds?: LogoutEnds;
+  /**
+   * A moved base path, for the kit's redirect tests: a request whose path is under `from` is
+   * answered `status` with a Location of the same path and query under basePath (same origin).
+   */
+  redirect?: { from: string; status: 301 | 302 | 303 | 307 | 308 };
   /** For the reference's own tests only; not part of the kit's interface. */
   testHooks?: TestHooks;
 }
@@ -106,8 +111,12 @@ export interface RunningReference {
   baseUrl: string;
   /** e.g. 'http://127.0.0.1:41235' (no trailing slash). */
   authUrl: string;
+  /** With the redirect option: the old base URL, every request to which is redirected to baseUrl. */
+  movedBaseUrl: string | null;
   client: { id: string; secret: string; redirectUri: string };
   faults: readonly string[];
+  /** The fault this server was started with, or null (for fault probes that need a copy of it). */
+  fault: string | null;
   /** API + token requests served so far. */
   requestCount(): number;
   /**
@@ -204,6 +213,18 @@ function mutableStateDigest(data: Dataset): string {
   return hash.digest('hex');
 }
 
+/** Answers requests under `from` with a redirect to the same path under `basePath`; passes on the rest. */
+function redirecting(redirect: { from: string; status: number }, basePath: string, next: RequestListener): RequestListener {
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const path = url.split('?')[0]!;
+    if (path !== redirect.from && !path.startsWith(`${redirect.from}/`)) return next(req, res);
+    res.writeHead(redirect.status, { Location: basePath + url.slice(redirect.from.length), 'Content-Length': '0' }).end();
+    // A body sent with the request is not read: drop it.
+    req.resume();
+  };
+}
+
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const fault = resolveFault(options.fault);
   const host = options.host ?? '127.0.0.1';
@@ -236,7 +257,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     ...(options.testHooks?.onError ? { onError: options.testHooks.onError } : {}),
   });
 
-  const apiServer = makeServer(state, createApiListener(state, authOrigin === 'same'), true, options.testHooks);
+  const redirect = options.redirect ? { from: normalizeBasePath(options.redirect.from, 'redirect.from'), status: options.redirect.status } : null;
+  if (redirect && (redirect.from === '' || redirect.from === basePath)) throw new Error('redirect.from must be a path prefix other than basePath');
+  const apiListener = createApiListener(state, authOrigin === 'same');
+  const apiServer = makeServer(state, redirect ? redirecting(redirect, basePath, apiListener) : apiListener, true, options.testHooks);
   const servers: Server[] = [apiServer];
   const apiAddress = await listen(apiServer, port, host);
   const apiOrigin = originOf(host, apiAddress.port);
@@ -258,8 +282,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   return {
     baseUrl: apiOrigin + basePath,
     authUrl: authOriginUrl + authBasePath,
+    movedBaseUrl: redirect ? apiOrigin + redirect.from : null,
     client: { ...DEMO_CLIENT },
     faults: FAULT_NAMES,
+    fault,
     requestCount: () => state.requests,
     stateDigest: () => mutableStateDigest(state.data),
     expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),
