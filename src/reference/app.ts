@@ -206,7 +206,9 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
 
     const auth = state.auth.authenticate(req.headers.authorization, target.query, fault);
     const limits = count(auth.ok ? `token:${auth.token.value}` : `ip:${ip}`);
-    if (limits.exceeded) return send({ status: 403, body: RATE_LIMIT_BODY }, limits);
+    if (limits.exceeded && fault !== 'ratelimit-not-enforced') {
+      return send({ status: fault === 'ratelimit-status-429' ? 429 : 403, body: RATE_LIMIT_BODY }, limits);
+    }
     if (!auth.ok) return fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), limits);
 
     const negotiation = negotiateVersion(req.headers.accept, fault);
@@ -232,7 +234,8 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
         limits,
       );
     }
-    if (route.scope !== null && !auth.token.scopes.includes(route.scope)) {
+    const scopeChecked = !(fault === 'notification-read-without-permission' && route.method === 'GET' && route.pattern === '/notifications/:id');
+    if (route.scope !== null && scopeChecked && !auth.token.scopes.includes(route.scope)) {
       return fail(new ApiError(401, 'Unauthorized', [`The access token's scope does not include "${route.scope}"`]), limits);
     }
     if (route.user && auth.token.kind !== 'user') {

@@ -115,7 +115,7 @@ export interface OAuthResponse {
 
 export type AuthOutcome =
   | { ok: true; token: TokenRecord }
-  | { ok: false; status: 400 | 401; code: string; message: string; headers?: HeaderMap };
+  | { ok: false; status: 400 | 401 | 403; code: string; message: string; headers?: HeaderMap };
 
 export interface AuthServiceOptions {
   clients: readonly ClientRecord[];
@@ -305,6 +305,7 @@ export class AuthService {
       case 'authorization_code':
         return this.authorizationCode(client, params, fault);
       case 'refresh_token':
+        if (fault === 'refresh-grant-unsupported') return oauthError(400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported`);
         return this.refresh(client, params, fault);
       default:
         return oauthError(400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported`);
@@ -334,7 +335,7 @@ export class AuthService {
     if (!rec || rec.clientId !== client.id) return oauthError(400, 'invalid_grant', 'Unknown authorization code');
     if (rec.used && fault !== 'authorization-code-reusable') return oauthError(400, 'invalid_grant', 'The authorization code was already used');
     if (this.opts.now() >= rec.expiresAt) return oauthError(400, 'invalid_grant', 'The authorization code expired');
-    if (rec.redirectUri !== redirectUri) {
+    if (rec.redirectUri !== redirectUri && fault !== 'code-exchange-redirect-uri-not-compared') {
       return oauthError(400, 'invalid_grant', 'redirect_uri does not match the one used in the authorization request');
     }
     rec.used = true;
@@ -465,7 +466,7 @@ export class AuthService {
   authenticate(authorization: string | undefined, query: URLSearchParams, fault: FaultName | null): AuthOutcome {
     const unauthorized = (message: string, presented: boolean): AuthOutcome => ({
       ok: false,
-      status: 401,
+      status: !presented && fault === 'missing-token-answered-403' ? 403 : 401,
       code: 'Unauthorized',
       message,
       headers: {
@@ -505,7 +506,9 @@ export class AuthService {
     }
     const token = this.tokens.get(value);
     if (!token) return unauthorized('The access token is invalid', true);
-    if (this.opts.now() >= token.expiresAt) return unauthorized(token.expiredReason ?? 'The access token expired', true);
+    // A token ended early (logout, daily limit) carries a reason; only natural expiry is skipped by the fault.
+    const lifetimeIgnored = fault === 'token-expiry-not-checked' && token.expiredReason === undefined;
+    if (this.opts.now() >= token.expiresAt && !lifetimeIgnored) return unauthorized(token.expiredReason ?? 'The access token expired', true);
     if (!this.chargeDaily(token.clientId)) {
       return unauthorized(token.expiredReason ?? 'The access token expired: daily call limit exceeded', true);
     }

@@ -105,8 +105,14 @@ export function writeResult(
   const text = JSON.stringify(result.body);
   const buf = Buffer.from(text, 'utf8');
   if (result.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
-    // The fault's ETag mixes in the time of the response, as a "last generated" stamp would.
-    const etag = fault === 'etag-changes-every-response' ? etagFor(`${text}@${process.hrtime.bigint()}`) : etagFor(buf);
+    // The fault's ETag mixes in the time of the response, as a "last generated" stamp would; the
+    // other fault's is the request target's (a cache key), so a change of the resource keeps it.
+    const etag =
+      fault === 'etag-changes-every-response'
+        ? etagFor(`${text}@${process.hrtime.bigint()}`)
+        : fault === 'etag-from-request-target'
+          ? etagFor(req.url ?? '')
+          : etagFor(buf);
     headers['ETag'] = etag;
     const inm = req.headers['if-none-match'];
     if (fault !== 'if-none-match-ignored' && ifNoneMatchMatches(inm, etag)) {

@@ -52,5 +52,5 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
       comparable: c.comparable,
     });
   }
-  return applyVersion('category', out, opts.version);
+  return applyVersion('category', out, opts.version, fault);
 }

@@ -116,7 +116,7 @@ export interface RunningReference {
   client: { id: string; secret: string; redirectUri: string };
   faults: readonly string[];
   /** The fault this server was started with, or null (for fault probes that need a copy of it). */
-  fault: string | null;
+  fault?: string | null;
   /** API + token requests served so far. */
   requestCount(): number;
   /**

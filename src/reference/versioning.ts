@@ -66,7 +66,7 @@ export function negotiateVersion(accept: string | undefined, fault: FaultName | 
       if (p.slice(0, eq).trim().toLowerCase() !== 'version') continue;
       requested = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
     }
-    if (requested === undefined) return { ok: true, version: LATEST_VERSION };
+    if (requested === undefined) return { ok: true, version: fault === 'version-unspecified-gives-oldest' ? OLDEST_VERSION : LATEST_VERSION };
     return resolveRequestedVersion(requested, fault);
   }
   return { ok: true, version: LATEST_VERSION };
@@ -196,20 +196,21 @@ export function versionAtLeast(v: ApiVersion, since: string): boolean {
   return compareVersions(v.label, since) >= 0;
 }
 
-export function fieldInVersion(resource: string, field: string, v: ApiVersion): boolean {
+export function fieldInVersion(resource: string, field: string, v: ApiVersion, fault: FaultName | null = null): boolean {
   const entry = FIELD_VERSIONS[resource]?.[field];
   if (!entry) return true;
-  if (compareVersions(v.label, entry.since) < 0) return false;
+  const since = fault === 'family-id-served-in-3-0' && resource === 'category' && field === 'family_id' ? '3.0.2' : entry.since;
+  if (compareVersions(v.label, since) < 0) return false;
   if (entry.removedIn !== undefined && compareVersions(v.label, entry.removedIn) >= 0) return false;
   return true;
 }
 
 /** Removes from `obj` (in place) the fields of `resource` that the version does not have. */
-export function applyVersion<T extends Record<string, unknown>>(resource: string, obj: T, v: ApiVersion): T {
+export function applyVersion<T extends Record<string, unknown>>(resource: string, obj: T, v: ApiVersion, fault: FaultName | null = null): T {
   const table = FIELD_VERSIONS[resource];
   if (!table) return obj;
   for (const field of Object.keys(table)) {
-    if (field in obj && !fieldInVersion(resource, field, v)) delete obj[field];
+    if (field in obj && !fieldInVersion(resource, field, v, fault)) delete obj[field];
   }
   return obj;
 }

@@ -3,4 +3,18 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const CACHING_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const CACHING_FAULTS = {
+  'etag-from-request-target': {
+    requirement: 'ERR-3',
+    description:
+      'The ETag is computed from the request target (a cache key) instead of the representation, so a changed resource keeps its ETag and If-None-Match with the old one gets 304 Not Modified.',
+  },
+  'ratelimit-status-429': {
+    requirement: 'RATE-8',
+    description: 'A request over the per-minute limit gets 429 Too Many Requests instead of 403.',
+  },
+  'ratelimit-not-enforced': {
+    requirement: 'RATE-2',
+    description: 'The per-minute limit is counted and shown in the headers but never enforced: requests over it are served.',
+  },
+} satisfies Record<string, FaultInfo>;

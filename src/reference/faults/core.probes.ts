@@ -36,7 +36,8 @@ export const CORE_PROBES: ProbeTable = {
     return !Array.isArray(r.body?.errors);
   },
   'unauthorized-messages-string': async (ref) => {
-    const r = await get(ref, '/categories/root', { token: null });
+    // An invalid token, not a missing one: another fault answers a missing token with 403.
+    const r = await get(ref, '/categories/root', { token: 'not-a-token-of-this-server' });
     expect(r.status).toBe(401);
     return typeof r.body?.errors?.[0]?.messages === 'string';
   },

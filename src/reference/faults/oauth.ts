@@ -3,4 +3,25 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const OAUTH_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const OAUTH_FAULTS = {
+  'code-exchange-redirect-uri-not-compared': {
+    requirement: 'AUTH-18',
+    description: 'The code exchange issues tokens whatever redirect_uri it is sent, instead of requiring the one of the authorization request.',
+  },
+  'refresh-grant-unsupported': {
+    requirement: 'AUTH-23',
+    description: 'The token endpoint answers grant_type=refresh_token with unsupported_grant_type, so a user token cannot be renewed.',
+  },
+  'missing-token-answered-403': {
+    requirement: 'ERR-6',
+    description: 'A request without any access token is answered 403 instead of 401.',
+  },
+  'token-expiry-not-checked': {
+    requirement: 'AUTH-21',
+    description: 'An access token past its lifetime is still accepted instead of getting 401.',
+  },
+  'notification-read-without-permission': {
+    requirement: 'NOTIF-7',
+    description: 'GET /notifications/:id does not check the notifications permission: a user token without it reads notifications.',
+  },
+} satisfies Record<string, FaultInfo>;

@@ -1,6 +1,21 @@
 // Faults of pagination on every paginated collection (see ../faults.ts). Faults of this area
-// defined before this file are in ./protocol.ts and ./core.ts.
+// defined before this file are in ./protocol.ts and ./core.ts. Each of these breaks one
+// collection (or one family) only, so that a check made on a single sample collection misses it:
+// suites/pagination.suite.ts runs the same checks on every paginated collection.
 
 import type { FaultInfo } from './types.ts';
 
-export const PAGINATION_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const PAGINATION_FAULTS = {
+  'shop-reviews-per-ignored': {
+    requirement: 'PAG-4',
+    description: 'GET /shops/:id/reviews ignores per: every page holds up to 25 reviews and meta.pagination.per is 25.',
+  },
+  'manufacturer-skus-total-counts-page': {
+    requirement: 'PAG-1',
+    description: 'GET /manufacturers/:id/skus counts only the SKUs of the page it returns in meta.pagination.total_results (and total_pages follows from that count).',
+  },
+  'favorites-link-missing': {
+    requirement: 'PAG-5',
+    description: 'The favorites listings (GET /favorites, /favorite_lists/:id/favorites, /categories/:id/favorites) carry no Link header, though other pages exist.',
+  },
+} satisfies Record<string, FaultInfo>;

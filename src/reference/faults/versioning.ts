@@ -3,4 +3,14 @@
 
 import type { FaultInfo } from './types.ts';
 
-export const VERSIONING_FAULTS = {} satisfies Record<string, FaultInfo>;
+export const VERSIONING_FAULTS = {
+  'version-unspecified-gives-oldest': {
+    requirement: 'VER-7',
+    description:
+      'The media type without a version parameter (Accept: application/vnd.service+json) is served the oldest version, as if only the major had been given, instead of the latest.',
+  },
+  'family-id-served-in-3-0': {
+    requirement: 'CHG-4',
+    description: 'Category family_id, which came with 3.1.2, is served to 3.0 requests too: the field-version table dates it 3.0.2.',
+  },
+} satisfies Record<string, FaultInfo>;

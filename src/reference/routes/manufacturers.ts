@@ -51,7 +51,14 @@ function skus(ctx: ApiContext): ApiResult {
   const dir: Dir = orderDirParam(ctx) ?? (orderBy === 'price' ? 'asc' : 'desc');
   const compare =
     orderBy === 'price' ? (a: SkuRecord, b: SkuRecord) => a.price_min - b.price_min : (a: SkuRecord, b: SkuRecord) => a.popularity - b.popularity;
-  return respondMany(ctx, 'skus', sortBy(manufacturerSkus(ctx, m.id), compare, dir), (s) => serializeSku(s, ctx));
+  const result = respondMany(ctx, 'skus', sortBy(manufacturerSkus(ctx, m.id), compare, dir), (s) => serializeSku(s, ctx));
+  if (ctx.fault === 'manufacturer-skus-total-counts-page') {
+    // The bug: the count is taken from the page that is returned, not from the manufacturer's SKUs.
+    const body = result.body as { skus: unknown[]; meta: { pagination: { total_results: number; total_pages: number; per: number } } };
+    body.meta.pagination.total_results = body.skus.length;
+    body.meta.pagination.total_pages = Math.ceil(body.skus.length / body.meta.pagination.per);
+  }
+  return result;
 }
 
 export const manufacturerRoutes: RouteModule = (router) => {

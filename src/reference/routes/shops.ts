@@ -95,7 +95,9 @@ export const shopRoutes: RouteModule = (router) => {
     const reviews = reviewsOf(ctx, shop).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id));
     const meta: Json = {};
     if (metas.has('shop_rating_breakdown')) meta['shop_rating_breakdown'] = ratingBreakdown(reviews);
-    return respondMany(ctx, 'reviews', reviews, (r) => serializeShopReview(r, ctx.version), { meta });
+    // Fault shop-reviews-per-ignored: the page size of the request is dropped before paging.
+    const paging = ctx.fault === 'shop-reviews-per-ignored' ? { ...ctx, query: new URLSearchParams([...ctx.query].filter(([key]) => key !== 'per')) } : ctx;
+    return respondMany(paging, 'reviews', reviews, (r) => serializeShopReview(r, ctx.version), { meta });
   });
 
   router.get('/shops/:shop_id/locations', (ctx) => {
