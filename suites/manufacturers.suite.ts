@@ -12,7 +12,7 @@ import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import {
   defaultPageSizeIs25,
-  linkHeaderMatchesPages,
+  nextAndLastLinksWhileMorePages,
   paginationIsConsistent,
   paginationMetaIsWellFormed,
   readPagination,
@@ -103,7 +103,7 @@ describe('GET /manufacturers', () => {
     const first = await getListing(t, '/manufacturers', 'manufacturers', { per }, 'MAN-2');
     t.must(paginationIsConsistent(first.pagination, first.items.length, { page: 1, per }), 'PAG-4', 'PAG-1');
     if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} manufacturers: no second page at per=${per}`);
-    t.must(linkHeaderMatchesPages(first.headers, first.pagination), 'PAG-5');
+    t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
     const second = await getListing(t, '/manufacturers', 'manufacturers', { per, page: 2 }, 'MAN-2');
     t.must(paginationIsConsistent(second.pagination, second.items.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
     const firstIds = new Set(first.items.map((m) => m['id']));

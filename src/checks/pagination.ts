@@ -77,26 +77,156 @@ export function parseLinkHeader(value: string | undefined): Map<string, string> 
   return links;
 }
 
-/**
- * General rules 2: "When other pages exist a Link header carries rel=next and rel=last URLs."
- * Read as: on a page before the last, both are required. On the last page the spec cannot mean a
- * next page, so only the presence of the header is required there.
- */
-export function linkHeaderMatchesPages(headers: Record<string, string>, p: Pagination): CheckResult {
-  const links = parseLinkHeader(headers['link']);
-  if (p.total_pages <= 1) return pass();
-  if (!links) return fail(`no Link header, though there are ${p.total_pages} pages`);
-  if (p.page < p.total_pages) {
-    const missing = ['next', 'last'].filter((rel) => !links.has(rel));
-    if (missing.length) return fail(`Link header lacks rel=${missing.join(' and rel=')} on page ${p.page} of ${p.total_pages}: ${show(headers['link'])}`);
-  }
-  return pass();
-}
-
 /** A rel=next on the last page or on a single page points nowhere. */
 export function noNextLinkOnLastPage(headers: Record<string, string>, p: Pagination): CheckResult {
   const links = parseLinkHeader(headers['link']);
   return links?.has('next') && p.page >= p.total_pages
     ? fail(`Link header has rel=next on page ${p.page} of ${p.total_pages}`)
     : pass();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paging through a collection (suites/pagination.suite.ts): what one answer promises about the
+// others. Each function judges answers the suite has already fetched.
+
+/** One page of a collection as fetched: its meta, the keys of its items, where it came from. */
+export interface FetchedPage {
+  /** How the page was asked for, for messages: "GET …?per=3", "rel=next of page 1". */
+  label: string;
+  pagination: Pagination;
+  /** itemKey of each item, in order. */
+  keys: string[];
+}
+
+/**
+ * The identity of an item for comparing pages: its integer id; without one (saved orders,
+ * product-card entries) its order_code, else its whole JSON.
+ */
+export function itemKey(item: unknown): string {
+  if (isPlainObject(item)) {
+    if (Number.isInteger(item['id'])) return `id ${String(item['id'])}`;
+    if (typeof item['order_code'] === 'string') return `order_code ${item['order_code']}`;
+  }
+  return JSON.stringify(item) ?? String(item);
+}
+
+/** An item key as a message shows it (a whole-JSON key is cut short). */
+const showKey = (key: string): string => (key.length > 60 ? `${key.slice(0, 57)}...` : key);
+
+/**
+ * The Link header's URLs by rel, each resolved against the URL of the request that carried it
+ * (RFC 8288 allows a relative reference); null when the header is absent.
+ */
+export function linkTargets(headers: Record<string, string>, requestUrl: string): Map<string, string> | null {
+  const links = parseLinkHeader(headers['link']);
+  if (!links) return null;
+  const resolved = new Map<string, string>();
+  for (const [rel, target] of links) {
+    try {
+      resolved.set(rel, new URL(target, requestUrl).href);
+    } catch {
+      resolved.set(rel, target);
+    }
+  }
+  return resolved;
+}
+
+/**
+ * General rules 2, "When other pages exist a Link header carries rel=next and rel=last URLs",
+ * read as the spec allows: on a page before the last, the header carries both. On the last page
+ * (or the only one) nothing is required: there is no next page, and "other pages" may mean the
+ * pages after this one, so a server may send rel=last alone or no header there. rel=first and
+ * rel=prev are not named by the spec: neither required nor judged.
+ */
+export function nextAndLastLinksWhileMorePages(headers: Record<string, string>, p: Pagination): CheckResult {
+  if (p.page >= p.total_pages) return pass();
+  const links = parseLinkHeader(headers['link']);
+  if (!links) return fail(`no Link header on page ${p.page} of ${p.total_pages} (${p.total_results} results, ${p.per} per page)`);
+  const missing = ['next', 'last'].filter((rel) => !links.has(rel));
+  return missing.length ? fail(`the Link header lacks rel=${missing.join(' and rel=')} on page ${p.page} of ${p.total_pages}: ${show(headers['link'])}`) : pass();
+}
+
+/**
+ * A page fetched by following a Link URL as given is the page the rel promises (next: the page
+ * after; last: the last page) at the page size of the request that carried it. `dropped` names
+ * query parameters of that request the URL does not carry, to explain a wrong answer.
+ */
+export function linkedPageIs(
+  p: Pagination,
+  expected: { rel: string; url: string; page: number; per: number; total_results: number },
+  dropped: string[] = [],
+): CheckResult {
+  const problems: string[] = [];
+  if (p.page !== expected.page) problems.push(`page is ${p.page}, expected ${expected.page}`);
+  if (p.per !== expected.per) problems.push(`per is ${p.per}, expected ${expected.per}`);
+  if (p.total_results !== expected.total_results) problems.push(`total_results is ${p.total_results}, expected ${expected.total_results}`);
+  if (!problems.length) return pass();
+  const why = dropped.length ? ` (the URL does not carry ${dropped.join(', ')} of the request)` : '';
+  return fail(`the rel=${expected.rel} URL ${expected.url} gives a page that is not the ${expected.rel} one: ${problems.join('; ')}${why}`);
+}
+
+/** Query parameters of `requestUrl` (other than page and oauth_token) that `linkUrl` does not carry with the same values. */
+export function queryDroppedBy(linkUrl: string, requestUrl: string): string[] {
+  try {
+    const link = new URL(linkUrl).searchParams;
+    const asked = new URL(requestUrl).searchParams;
+    const dropped: string[] = [];
+    for (const key of new Set(asked.keys())) {
+      if (key === 'page' || key === 'oauth_token') continue;
+      const want = asked.getAll(key).join(',');
+      if (link.getAll(key).join(',') !== want) dropped.push(`${key}=${want}`);
+    }
+    return dropped;
+  } catch {
+    return [];
+  }
+}
+
+/** Every answer about one collection reports the same total_results. */
+export function totalsAgree(pages: readonly FetchedPage[]): CheckResult {
+  const totals = new Set(pages.map((p) => p.pagination.total_results));
+  if (totals.size <= 1) return pass();
+  return fail(`total_results differs between answers about the same collection: ${pages.map((p) => `${p.pagination.total_results} (${p.label})`).join(', ')}`);
+}
+
+/** Pages of one page size hold no item twice: no item on two pages, none twice on one. */
+export function pagesAreDisjoint(pages: readonly FetchedPage[]): CheckResult {
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  for (const page of pages) {
+    for (const key of page.keys) {
+      const where = seen.get(key);
+      if (where === undefined) seen.set(key, page.label);
+      else problems.push(where === page.label ? `${showKey(key)} is twice on ${where}` : `${showKey(key)} is on ${where} and on ${page.label}`);
+    }
+  }
+  return problems.length ? fail(`pages overlap: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`) : pass();
+}
+
+/**
+ * Every page of a collection, fetched at one page size, holds together `total` items, among
+ * them every item `known` lists (another answer about the same collection, such as its first
+ * page at the default size).
+ */
+export function pagesCoverCollection(pages: readonly FetchedPage[], total: number, known: readonly string[] = []): CheckResult {
+  const all = new Set(pages.flatMap((p) => p.keys));
+  const problems: string[] = [];
+  if (all.size !== total) problems.push(`the ${pages.length} pages hold ${all.size} distinct items, but total_results is ${total}`);
+  const missing = known.filter((k) => !all.has(k));
+  if (missing.length) problems.push(`${missing.length} item(s) of the collection are on none of its pages: ${missing.slice(0, 5).map(showKey).join(', ')}${missing.length > 5 ? ', ...' : ''}`);
+  return problems.length ? fail(problems.join('; ')) : pass();
+}
+
+/**
+ * A page size that splits a collection of `total` items into a few pages: two pages of about
+ * half the collection while that is below the default size, else 10 per page (only the first,
+ * second and last pages are then read). Never the default 25, so that a per the server ignores
+ * shows. Null below 2 items: there is nothing to split.
+ */
+export function smallPageSize(total: number): number | null {
+  if (total < 2) return null;
+  const half = Math.ceil(total / 2);
+  if (half < DEFAULT_PAGE_SIZE) return half;
+  if (half === DEFAULT_PAGE_SIZE) return DEFAULT_PAGE_SIZE - 1;
+  return 10;
 }

@@ -34,6 +34,23 @@ describe.each(['default', 'alt'] as const)('discovery on the %s data set', (data
     expect(await childCount(client, leafId)).toBe(0);
   });
 
+  test('finds the roles of the pagination suite, each with what the role names', async () => {
+    const { discovery, api } = servicesFor(ref);
+    const client = api();
+    const id = async (role: string) => {
+      const found = await discovery.find(role);
+      expect(found, role).toHaveProperty('id');
+      return (found as { id: number }).id;
+    };
+    const body = async (path: string, auth: 'app' | 'user' = 'app') => (await client.get(path, { auth })).json<Record<string, any>>();
+    expect((await body(`/skus/${await id('skuWithProducts')}/products`)).products.length).toBeGreaterThan(0);
+    expect((await body(`/skus/${await id('skuWithReviews')}/reviews`)).reviews.length).toBeGreaterThan(0);
+    expect((await body(`/manufacturers/${await id('manufacturerWithSkus')}/skus`)).skus.length).toBeGreaterThan(0);
+    expect((await body(`/shops/${await id('shopWithReviews')}/reviews`)).reviews.length).toBeGreaterThanOrEqual(2);
+    expect((await body(`/favorite_lists/${await id('favoriteList')}/favorites`, 'user')).favorites.length).toBeGreaterThanOrEqual(2);
+    expect((await body(`/categories/${await id('favoritesCategory')}/favorites`, 'user')).favorites.length).toBeGreaterThan(0);
+  });
+
   test('asks the API once per role per run', async () => {
     const { discovery, budget } = servicesFor(ref);
     await discovery.find('leafCategory');
@@ -71,6 +88,30 @@ describe('hints from CATALOGUE_FIXTURES', () => {
     const { discovery } = servicesFor(ref, { hints: { leafCategory: rootId } });
     expect(await discovery.find('leafCategory')).toEqual({ id: leafId });
     expect(discovery.wrongHints).toEqual([`leafCategory=${rootId} is not a leaf category (one without children) below the root; discovered another`]);
+  });
+
+  test('a hint for a role that is not a category is checked with one request, and a wrong one reported', async () => {
+    const found = await servicesFor(ref).discovery.find('skuWithProducts');
+    const skuId = (found as { id: number }).id;
+    const { discovery, budget, services } = servicesFor(ref, { hints: { skuWithProducts: skuId } });
+    await services.token('app'); // the token request is not the check's
+    const before = budget.spent;
+    expect(await discovery.find('skuWithProducts')).toEqual({ id: skuId });
+    expect(budget.spent - before).toBe(1);
+    const wrong = servicesFor(ref, { hints: { skuWithReviews: 2_000_000_000 } });
+    expect(await wrong.discovery.find('skuWithReviews')).toHaveProperty('id');
+    expect(wrong.discovery.wrongHints).toEqual(['skuWithReviews=2000000000 is not a SKU with reviews (reviews_count above 0), the most reviewed among those of a leaf; discovered another']);
+  });
+
+  test("the user's roles without a user token (consent denied) are unavailable, with the token's reason", async () => {
+    const denying = await startReference({ consent: 'deny' });
+    try {
+      const found = await servicesFor(denying).discovery.find('favoriteList');
+      expect(found).toHaveProperty('unavailable');
+      expect((found as { unavailable: string }).unavailable).toMatch(/access_denied/);
+    } finally {
+      await denying.close();
+    }
   });
 
   test('an unknown role is unavailable, with the reason', async () => {

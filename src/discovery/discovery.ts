@@ -1,7 +1,10 @@
 // Finds what a test needs on a deployment whose data the kit has never seen, by walking the API.
-// Suites ask for a role ("a leaf category") and never name an id. Results are cached for the run;
-// CATALOGUE_FIXTURES hints (role -> id) save the walk, and are checked with one request before use.
-import type { ApiClient } from '../harness/api.ts';
+// Suites ask for a role ("a leaf category", "a SKU with offers") and never name an id. Results
+// are cached for the run; CATALOGUE_FIXTURES hints (role -> id) save the walk, and are checked with
+// one request before use (category roles: the category itself, or its children).
+// Roles of the user's own data (a favorite list, a category of the user's favorites) walk with the
+// run's user token; without one they are unavailable, with the token's reason.
+import { PrerequisiteMissing, type ApiClient, type Auth } from '../harness/api.ts';
 import type { DiscoveryResult, Discoverer } from '../coordinator/services.ts';
 
 /** Discovery needs only an id; every other field may be wrong, which is for the suites to judge. */
@@ -18,7 +21,51 @@ interface Role {
   accepts?: (category: Category, rootId: number) => boolean;
   /** The same, when checking needs more requests. */
   acceptsWith?: (category: Category, rootId: number, walker: CategoryWalker) => Promise<boolean>;
-  find: (walker: CategoryWalker) => Promise<number | null>;
+  /** For a role that is not a category: whether a hinted id fills it, checked with one request. */
+  checkHint?: (id: number, walker: CategoryWalker) => Promise<boolean>;
+  /** Walks the API; `need` gives the id of another role (cached like any role), or throws why there is none. */
+  find: (walker: CategoryWalker, need: (role: string) => Promise<number>) => Promise<number | null>;
+}
+
+/** Names the kit gives what it creates (`cc-<what>-<run>`): such a list may be deleted by the test that made it. */
+const KIT_MADE = /^cc-/;
+
+/** Most sibling leaves looked at, after the discovered leaf, for a SKU of some kind. */
+const SIBLING_LEAVES_SCANNED = 4;
+/** Most shops (or favorite lists) asked for their reviews (favorites) before settling. */
+const CANDIDATES_ASKED = 4;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** The SKUs of the discovered leaf, then of its sibling leaves, until `pick` takes one. */
+async function skuFromLeaves(w: CategoryWalker, need: (role: string) => Promise<number>, pick: (skus: Json[]) => Json | undefined): Promise<number | null> {
+  const leafId = await need('leafCategory');
+  const found = pick(await w.skus(leafId));
+  if (found) return found['id'] as number;
+  for (const sibling of (await w.siblingLeaves(leafId)).slice(0, SIBLING_LEAVES_SCANNED)) {
+    const other = pick(await w.skus(sibling));
+    if (other) return other['id'] as number;
+  }
+  return null;
+}
+
+/** The item with the largest `field` above 0 (the first of equals). */
+function most(skus: Json[], field: string, also: (s: Json) => boolean = () => true): Json | undefined {
+  return skus.filter((s) => count(s[field]) > 0 && also(s)).sort((a, b) => count(b[field]) - count(a[field]))[0];
+}
+
+/** The first candidate whose collection holds 2 items or more, else the first holding one, else null. */
+async function fullest(candidates: number[], size: (id: number) => Promise<number>): Promise<number | null> {
+  let fallback: number | null = null;
+  for (const id of candidates.slice(0, CANDIDATES_ASKED)) {
+    const n = await size(id);
+    if (n >= 2) return id;
+    if (n >= 1 && fallback === null) fallback = id;
+  }
+  return fallback;
 }
 
 /** Roles the suites may ask for. Adding one is adding an entry here. */
@@ -54,13 +101,59 @@ export const ROLES: Record<string, Role> = {
       return null;
     },
   },
+  skuWithProducts: {
+    description: 'a SKU with offers (not future, shop_count above 0), the most shops among those of a leaf',
+    checkHint: async (id, w) => (await w.items(`/skus/${id}/products`, 'products')).length > 0,
+    find: (w, need) => skuFromLeaves(w, need, (skus) => most(skus, 'shop_count', (s) => s['future'] !== true)),
+  },
+  skuWithReviews: {
+    description: 'a SKU with reviews (reviews_count above 0), the most reviewed among those of a leaf',
+    checkHint: async (id, w) => (await w.items(`/skus/${id}/reviews`, 'reviews')).length > 0,
+    find: (w, need) => skuFromLeaves(w, need, (skus) => most(skus, 'reviews_count')),
+  },
+  manufacturerWithSkus: {
+    description: 'a manufacturer with SKUs (the one of most SKUs of a leaf category)',
+    checkHint: async (id, w) => (await w.items(`/manufacturers/${id}/skus`, 'skus')).length > 0,
+    find: async (w, need) => {
+      const skus = await w.skus(await need('leafCategory'));
+      const tally = new Map<number, number>();
+      for (const s of skus) if (Number.isInteger(s['manufacturer_id'])) tally.set(s['manufacturer_id'] as number, (tally.get(s['manufacturer_id'] as number) ?? 0) + 1);
+      return [...tally.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+    },
+  },
+  shopWithReviews: {
+    description: 'a shop with reviews, among the shops offering a SKU with offers',
+    checkHint: async (id, w) => (await w.items(`/shops/${id}/reviews`, 'reviews')).length > 0,
+    find: async (w, need) => {
+      const products = await w.items(`/skus/${await need('skuWithProducts')}/products`, 'products');
+      const shops = [...new Set(products.map((p) => p['shop_id']).filter((id): id is number => Number.isInteger(id)))];
+      return fullest(shops, async (id) => (await w.items(`/shops/${id}/reviews`, 'reviews', { per: 2 })).length);
+    },
+  },
+  favoriteList: {
+    description: "a favorite list of the run's user holding favorites (not one the kit made)",
+    checkHint: async (id, w) => (await w.answers(`/favorite_lists/${id}/favorites`, 'user')) === 200,
+    find: async (w) => {
+      const lists = (await w.favoriteLists()).filter((l) => !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
+      const ids = lists.map((l) => l['id'] as number);
+      return (await fullest(ids, async (id) => (await w.items(`/favorite_lists/${id}/favorites`, 'favorites', { per: 2 }, 'user')).length)) ?? ids[0] ?? null;
+    },
+  },
+  favoritesCategory: {
+    description: "a category of the run's user's favorites (that of an automatic favorite list)",
+    checkHint: async (id, w) => (await w.answers(`/categories/${id}/favorites`, 'user')) === 200,
+    find: async (w) => {
+      const list = (await w.favoriteLists()).find((l) => Number.isInteger(l['category_id']) && !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
+      return (list?.['category_id'] as number | undefined) ?? null;
+    },
+  },
 };
 
 export class DiscoveryError extends Error {
   override name = 'DiscoveryError';
 }
 
-/** The category walks discovery makes, each answer checked just enough to walk on. */
+/** The walks discovery makes (categories, SKU listings, the user's lists), each answer checked just enough to walk on. */
 export class CategoryWalker {
   #root: Promise<Category> | null = null;
 
@@ -85,6 +178,48 @@ export class CategoryWalker {
     return body.categories.filter(isCategory);
   }
 
+  /** The first page of a category's SKU listing (asked once per run). */
+  skus(categoryId: number): Promise<Json[]> {
+    return this.#once(`skus ${categoryId}`, () => this.items(`/categories/${categoryId}/skus`, 'skus'));
+  }
+
+  /** Leaf categories beside `leafId` (children of its parent that list no children themselves by children_count). */
+  async siblingLeaves(leafId: number): Promise<number[]> {
+    const leaf = await this.byId(leafId);
+    if (!Number.isInteger(leaf.parent_id) || leaf.parent_id === 0) return [];
+    return (await this.children(leaf.parent_id as number)).filter((c) => c.id !== leafId && c.children_count === 0).map((c) => c.id);
+  }
+
+  /** The user's favorite lists, first page (asked once per run, with the user token). */
+  favoriteLists(): Promise<Json[]> {
+    return this.#once('favorite_lists', () => this.items('/favorite_lists', 'favorite_lists', {}, 'user'));
+  }
+
+  /** The objects with an integer id under `key` of a 200 answer; a DiscoveryError otherwise. */
+  async items(path: string, key: string, query: Record<string, number> = {}, auth: Auth = 'app'): Promise<Json[]> {
+    const response = await this.api.get(path, { query, auth });
+    if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
+    const body = response.json<Json | null>();
+    const list = isObject(body) ? body[key] : undefined;
+    if (!Array.isArray(list)) throw new DiscoveryError(`GET ${path} has no ${key} array`);
+    return list.filter((item): item is Json => isObject(item) && Number.isInteger(item['id']));
+  }
+
+  /** The status of a GET (a hint check). */
+  async answers(path: string, auth: Auth = 'app'): Promise<number> {
+    return (await this.api.get(path, { auth })).status;
+  }
+
+  readonly #memo = new Map<string, Promise<Json[]>>();
+  #once(key: string, load: () => Promise<Json[]>): Promise<Json[]> {
+    let result = this.#memo.get(key);
+    if (!result) {
+      result = load();
+      this.#memo.set(key, result);
+    }
+    return result;
+  }
+
   async #single(path: string): Promise<Category> {
     const response = await this.api.get(path);
     if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
@@ -96,6 +231,11 @@ export class CategoryWalker {
 
 function isCategory(value: unknown): value is Category {
   return typeof value === 'object' && value !== null && Number.isInteger((value as Category).id);
+}
+
+/** Another role's unavailability, carried through the role that needed it. */
+class RoleUnavailable extends PrerequisiteMissing {
+  override name = 'RoleUnavailable';
 }
 
 export class Discovery implements Discoverer {
@@ -120,20 +260,35 @@ export class Discovery implements Discoverer {
     return result;
   }
 
+  async #need(role: string): Promise<number> {
+    const result = await this.find(role);
+    if ('unavailable' in result) throw new RoleUnavailable(result.unavailable);
+    return result.id;
+  }
+
   async #find(name: string): Promise<DiscoveryResult> {
     const role = ROLES[name];
     if (!role) return { unavailable: `discovery: unknown role ${name}` };
     try {
       const hint = this.hints[name];
-      if (hint !== undefined && (role.accepts || role.acceptsWith)) {
+      if (hint !== undefined && role.checkHint) {
+        const fits = await role.checkHint(hint, this.#walker).catch((error: unknown) => {
+          if (error instanceof PrerequisiteMissing) throw error;
+          return false;
+        });
+        if (fits) return { id: hint };
+        this.wrongHints.push(`${name}=${hint} is not ${role.description}; discovered another`);
+      } else if (hint !== undefined && (role.accepts || role.acceptsWith)) {
         const [category, root] = await Promise.all([this.#walker.byId(hint).catch(() => null), this.#walker.root()]);
         const fits = category && (role.accepts ? role.accepts(category, root.id) : await role.acceptsWith!(category, root.id, this.#walker));
         if (fits) return { id: hint };
         this.wrongHints.push(`${name}=${hint} is not ${role.description}; discovered another`);
       }
-      const id = await role.find(this.#walker);
+      const id = await role.find(this.#walker, (other) => this.#need(other));
       return id === null ? { unavailable: `discovery: the deployment has no ${role.description}` } : { id };
     } catch (error) {
+      // No user token (or another role missing): that reason as it is.
+      if (error instanceof PrerequisiteMissing) return { unavailable: error.message };
       const message = error instanceof Error ? error.message : String(error);
       return { unavailable: `discovery of ${role.description} failed: ${message}` };
     }

@@ -1,0 +1,92 @@
+// The paging checks of suites/pagination.suite.ts: each passes what the spec allows and fails
+// what it forbids (the older pagination checks are tested in checks.test.ts).
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from './check.ts';
+import {
+  itemKey,
+  linkedPageIs,
+  linkTargets,
+  nextAndLastLinksWhileMorePages,
+  pagesAreDisjoint,
+  pagesCoverCollection,
+  queryDroppedBy,
+  smallPageSize,
+  totalsAgree,
+  type FetchedPage,
+} from './pagination.ts';
+
+const failsWith = (result: CheckResult, pattern: RegExp) => {
+  expect(result.ok).toBe(false);
+  expect(result.ok ? '' : result.message).toMatch(pattern);
+};
+const p = (total_results: number, total_pages: number, page: number, per: number) => ({ total_results, total_pages, page, per });
+const page = (label: string, pagination: ReturnType<typeof p>, keys: string[]): FetchedPage => ({ label, pagination, keys });
+
+describe('paging through a collection', () => {
+  test('itemKey: the id, else order_code, else the JSON', () => {
+    expect(itemKey({ id: 5, name: 'x' })).toBe('id 5');
+    expect(itemKey({ order_code: 'CO1', date: 'x' })).toBe('order_code CO1');
+    expect(itemKey({ cards: [] })).toBe('{"cards":[]}');
+  });
+
+  test('linkTargets resolves relative URLs against the request URL', () => {
+    const links = linkTargets({ link: '</api/c?per=2&page=2>; rel="next", <https://h/api/c?per=2&page=3>; rel=last' }, 'https://h/api/c?per=2')!;
+    expect(links.get('next')).toBe('https://h/api/c?per=2&page=2');
+    expect(links.get('last')).toBe('https://h/api/c?per=2&page=3');
+    expect(linkTargets({}, 'https://h/')).toBeNull();
+  });
+
+  test('nextAndLastLinksWhileMorePages: both before the last page; nothing required on the last or only page', () => {
+    const both = { link: '<u2>; rel="next", <u3>; rel="last"' };
+    expect(nextAndLastLinksWhileMorePages(both, p(7, 2, 1, 4)).ok).toBe(true);
+    expect(nextAndLastLinksWhileMorePages({}, p(7, 2, 2, 4)).ok).toBe(true);
+    expect(nextAndLastLinksWhileMorePages({ link: '<u1>; rel="first", <u1>; rel="prev"' }, p(7, 2, 2, 4)).ok).toBe(true);
+    expect(nextAndLastLinksWhileMorePages({}, p(3, 1, 1, 25)).ok).toBe(true);
+    failsWith(nextAndLastLinksWhileMorePages({}, p(7, 2, 1, 4)), /no Link header on page 1 of 2 \(7 results, 4 per page\)/);
+    failsWith(nextAndLastLinksWhileMorePages({ link: '<u2>; rel="next"' }, p(7, 2, 1, 4)), /lacks rel=last on page 1 of 2/);
+  });
+
+  test('linkedPageIs: the page the rel promises, at the size of the request', () => {
+    const expected = { rel: 'next', url: 'https://h/c?page=2', page: 2, per: 4, total_results: 7 };
+    expect(linkedPageIs(p(7, 2, 2, 4), expected).ok).toBe(true);
+    failsWith(linkedPageIs(p(7, 1, 2, 25), expected, ['per=4']), /not the next one: per is 25, expected 4 \(the URL does not carry per=4 of the request\)/);
+    failsWith(linkedPageIs(p(7, 2, 1, 4), expected), /page is 1, expected 2/);
+    failsWith(linkedPageIs(p(3, 1, 2, 4), expected), /total_results is 3, expected 7/);
+  });
+
+  test('queryDroppedBy names what the URL lost, page and oauth_token aside', () => {
+    expect(queryDroppedBy('https://h/s?q=ab&per=2&page=2', 'https://h/s?q=ab&per=2')).toEqual([]);
+    expect(queryDroppedBy('https://h/s?per=2&page=2&q=ab', 'https://h/s?q=ab&per=2&oauth_token=x')).toEqual([]);
+    expect(queryDroppedBy('https://h/s?page=2', 'https://h/s?q=ab&per=2')).toEqual(['q=ab', 'per=2']);
+  });
+
+  test('totalsAgree', () => {
+    expect(totalsAgree([page('a', p(7, 1, 1, 25), []), page('b', p(7, 2, 1, 4), [])]).ok).toBe(true);
+    failsWith(totalsAgree([page('a', p(7, 1, 1, 25), []), page('b', p(4, 1, 1, 4), [])]), /total_results differs .*: 7 \(a\), 4 \(b\)/);
+  });
+
+  test('pagesAreDisjoint', () => {
+    expect(pagesAreDisjoint([page('page 1', p(7, 2, 1, 4), ['id 1', 'id 2']), page('page 2', p(7, 2, 2, 4), ['id 3'])]).ok).toBe(true);
+    failsWith(pagesAreDisjoint([page('page 1', p(7, 2, 1, 4), ['id 1', 'id 2']), page('page 2', p(7, 2, 1, 4), ['id 2'])]), /id 2 is on page 1 and on page 2/);
+    failsWith(pagesAreDisjoint([page('page 1', p(7, 2, 1, 4), ['id 1', 'id 1'])]), /id 1 is twice on page 1/);
+    failsWith(pagesAreDisjoint([page('a', p(1, 1, 1, 4), ['x'.repeat(100)]), page('b', p(1, 1, 1, 4), ['x'.repeat(100)])]), /x{57}\.\.\. is on a and on b/);
+  });
+
+  test('pagesCoverCollection', () => {
+    const pages = [page('1', p(3, 2, 1, 2), ['id 1', 'id 2']), page('2', p(3, 2, 2, 2), ['id 3'])];
+    expect(pagesCoverCollection(pages, 3, ['id 1', 'id 2', 'id 3']).ok).toBe(true);
+    failsWith(pagesCoverCollection(pages, 4), /hold 3 distinct items, but total_results is 4/);
+    failsWith(pagesCoverCollection(pages, 3, ['id 4', 'id 1']), /1 item\(s\) of the collection are on none of its pages: id 4/);
+  });
+
+  test('smallPageSize splits into two pages below the default size, never 25, and 10 for large collections', () => {
+    expect(smallPageSize(0)).toBeNull();
+    expect(smallPageSize(1)).toBeNull();
+    expect(smallPageSize(2)).toBe(1);
+    expect(smallPageSize(7)).toBe(4);
+    expect(smallPageSize(48)).toBe(24);
+    expect(smallPageSize(50)).toBe(24);
+    expect(smallPageSize(51)).toBe(10);
+    expect(smallPageSize(5000)).toBe(10);
+  });
+});

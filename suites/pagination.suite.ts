@@ -1,0 +1,309 @@
+// Spec: Endpoints > General rules 2 (pagination: 25 items per page by default, page (1-based,
+// default 1), per, the Link header with rel=next and rel=last "when other pages exist"),
+// Resources and their fields > General conventions 1-2 (a collection under its plural key;
+// meta.pagination with total_results, total_pages, page, per), Limits (default page size 25).
+// Tested on every paginated collection: the endpoints whose 200 answer schemas/endpoints.json
+// gives with meta.pagination, listed once in COLLECTIONS below with how each finds its path
+// parameters (discovery roles: no id, name or count of any data set is written here) and its
+// token. One test body, pagesOf, runs per collection, so each rule is one check used everywhere:
+// 1. the first page without page or per: meta.pagination consistent (total_pages =
+//    ceil(total_results / per), the items the page should hold), page 1, per 25, and rel=next and
+//    rel=last when a later page exists;
+// 2. a small per that splits the collection into two or three pages: per and page echoed, the
+//    Link URLs followed as given (base path and query kept) to the next and the last page, each
+//    the page its rel promises;
+// 3. the pages hold no item twice, agree on total_results, and (when every page was read)
+//    together hold the whole collection.
+// Large collections are not walked: their first, second and last pages at 10 per page are read.
+// A collection of fewer than 2 items (an empty favorites list, say) gets step 1 only, and the test
+// is skipped with that reason. What the spec leaves open is never required: rel=first and rel=prev
+// are not named; on the last page neither rel=last nor any Link header is required (the spec's
+// "other pages" may mean the pages after it; docs/reference-choices.md notes the reference sends
+// rel=last there); a rel=next on the last page only warns; the largest per is not shown (PAG-6),
+// so per stays below the default 25.
+import { describe } from 'vitest';
+import { fail, isPlainObject, type CheckResult } from '../src/checks/check.ts';
+import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
+import {
+  defaultPageSizeIs25,
+  itemKey,
+  linkedPageIs,
+  linkTargets,
+  nextAndLastLinksWhileMorePages,
+  noNextLinkOnLastPage,
+  pagesAreDisjoint,
+  pagesCoverCollection,
+  paginationIsConsistent,
+  paginationMetaIsWellFormed,
+  queryDroppedBy,
+  readPagination,
+  smallPageSize,
+  totalsAgree,
+  type FetchedPage,
+} from '../src/checks/pagination.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+import { PrerequisiteMissing } from '../src/harness/api.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import type { Query } from '../src/harness/requests.ts';
+import { versionServes } from '../src/util/version.ts';
+
+type Json = Record<string, unknown>;
+
+/** Where a collection lives: its path below the base URL and the query it needs. */
+interface Target {
+  path: string;
+  query?: Query;
+}
+
+interface Collection {
+  /** The spec's endpoint, as in schemas/endpoints.json. */
+  endpoint: string;
+  /** The plural key of its items. */
+  key: string;
+  /** Requirement ids of the endpoint's own table row. */
+  ids: string[];
+  auth: 'app' | 'user';
+  /** The version that added the endpoint (Change history). */
+  since?: string;
+  /** How the test finds the path and query (discovery; `extra` requests of its own). */
+  target: (t: ConformanceContext) => Promise<Target>;
+  extra?: number;
+  /**
+   * A wider query to try once when the target's collection holds fewer than 2 items (search
+   * terms found by guessing); a refusal of it skips, since the spec gives that query no rule.
+   */
+  widen?: (target: Target) => Target | null;
+}
+
+const PAGINATION_IDS = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5', 'PAG-7', 'GEN-7'];
+
+// ---------------------------------------------------------------------------------------------
+// How each collection finds its path parameters
+
+const fixed = (path: string) => async (): Promise<Target> => ({ path });
+const byRole = (role: string, path: (id: number) => string) => async (t: ConformanceContext): Promise<Target> => ({ path: path(await t.discover(role)) });
+
+/** A field of the single resource a GET answers; skips (discovery, judged by its own suite) when it is not there. */
+async function fieldOf(t: ConformanceContext, path: string, key: string, field: string, query: Query = {}): Promise<unknown> {
+  const response = await t.api.get(path, { query });
+  if (response.status !== 200) t.skip(`discovery: GET ${path} answered ${response.status}`);
+  const body = response.json<unknown>();
+  const value = isPlainObject(body) ? body[key] : undefined;
+  const item = Array.isArray(value) ? value[0] : value;
+  return isPlainObject(item) ? item[field] : undefined;
+}
+
+/** A search term from a name: its first word when that has 2 characters or more (else the whole name). */
+function termOf(name: unknown, what: string, t: ConformanceContext, length?: number): string {
+  if (typeof name !== 'string' || name.trim().length < 2) return t.skip(`discovery: ${what} has no name of 2 or more characters to search for`);
+  const word = name.trim().split(/\s+/)[0]!;
+  const term = word.length >= 2 ? word : name.trim();
+  return length !== undefined && term.length > length ? term.slice(0, length) : term;
+}
+
+/** GET /search finds the categories of a manufacturer's SKUs by its name. */
+async function searchTarget(t: ConformanceContext): Promise<Target> {
+  const id = await t.discover('manufacturerWithSkus');
+  const name = await fieldOf(t, `/manufacturers/${id}`, 'manufacturer', 'name');
+  return { path: '/search', query: { q: termOf(name, `manufacturer ${id}`, t) } };
+}
+
+/** GET /shops/search with the first two letters of a shop's name: the spec gives q no rule, and a short q finds several shops. */
+async function shopSearchTarget(t: ConformanceContext): Promise<Target> {
+  const id = await t.discover('shopWithReviews');
+  const name = await fieldOf(t, `/shops/${id}`, 'shop', 'name');
+  return { path: '/shops/search', query: { q: termOf(name, `shop ${id}`, t, 2) } };
+}
+
+/** The same search by the first letter of its term alone (q has no stated minimum on shop search). */
+function firstLetter(target: Target): Target | null {
+  const q = target.query?.['q'];
+  return typeof q === 'string' && q.length > 1 ? { ...target, query: { ...target.query, q: q.slice(0, 1) } } : null;
+}
+
+/** A product's shop and shop_uid, for GET /shops/:shop_id/products/search. */
+async function productSearchTarget(t: ConformanceContext): Promise<Target> {
+  const skuId = await t.discover('skuWithProducts');
+  const response = await t.api.get(`/skus/${skuId}/products`, { query: { per: 1 } });
+  if (response.status !== 200) t.skip(`discovery: GET /skus/${skuId}/products answered ${response.status}`);
+  const body = response.json<unknown>();
+  const product = isPlainObject(body) && Array.isArray(body['products']) ? body['products'][0] : undefined;
+  const shopId = isPlainObject(product) ? product['shop_id'] : undefined;
+  const uid = isPlainObject(product) ? product['shop_uid'] : undefined;
+  if (!Number.isInteger(shopId) || (typeof uid !== 'string' && typeof uid !== 'number') || String(uid).trim() === '') {
+    return t.skip(`discovery: the first product of SKU ${skuId} has no shop_id and shop_uid to search by`);
+  }
+  return { path: `/shops/${String(shopId)}/products/search`, query: { shop_uid: String(uid) } };
+}
+
+/** A category holding the user's favorites; any leaf category when the user has no automatic list. */
+async function favoritesCategoryTarget(t: ConformanceContext): Promise<Target> {
+  let id: number;
+  try {
+    id = await t.discover('favoritesCategory');
+  } catch (error) {
+    if (!(error instanceof PrerequisiteMissing)) throw error;
+    id = await t.discover('leafCategory');
+  }
+  return { path: `/categories/${id}/favorites` };
+}
+
+/** Every paginated collection of the spec (schemas/endpoints.json: meta.pagination in the 200 answer). */
+const COLLECTIONS: Collection[] = [
+  { endpoint: 'GET /search', key: 'categories', ids: ['SRCH-7'], auth: 'app', target: searchTarget, extra: 1 },
+  { endpoint: 'GET /categories', key: 'categories', ids: ['CAT-15'], auth: 'app', target: fixed('/categories') },
+  { endpoint: 'GET /categories/:id/children', key: 'categories', ids: ['CAT-19'], auth: 'app', target: byRole('rootCategory', (id) => `/categories/${id}/children`) },
+  { endpoint: 'GET /categories/:id/manufacturers', key: 'manufacturers', ids: ['CAT-21'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/manufacturers`) },
+  { endpoint: 'GET /categories/:id/favorites', key: 'favorites', ids: ['CAT-22'], auth: 'user', target: favoritesCategoryTarget },
+  { endpoint: 'GET /categories/:category_id/filter_groups', key: 'filter_groups', ids: ['CAT-24'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/filter_groups`) },
+  { endpoint: 'GET /categories/:category_id/skus', key: 'skus', ids: ['CAT-26'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/skus`) },
+  { endpoint: 'GET /skus/:id/products', key: 'products', ids: ['SKU-10', 'PRD-9'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/products`) },
+  { endpoint: 'GET /skus/:id/product_cards', key: 'product_cards', ids: ['SKU-12'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/product_cards`) },
+  { endpoint: 'GET /shops/:shop_id/products/search', key: 'products', ids: ['PRD-11'], auth: 'app', target: productSearchTarget, extra: 1 },
+  { endpoint: 'GET /skus/:id/reviews', key: 'reviews', ids: ['REV-16'], auth: 'app', target: byRole('skuWithReviews', (id) => `/skus/${id}/reviews`) },
+  { endpoint: 'GET /manufacturers', key: 'manufacturers', ids: ['MAN-2'], auth: 'app', target: fixed('/manufacturers') },
+  { endpoint: 'GET /manufacturers/:id/categories', key: 'categories', ids: ['MAN-4'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/categories`) },
+  { endpoint: 'GET /manufacturers/:id/skus', key: 'skus', ids: ['MAN-5'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/skus`) },
+  { endpoint: 'GET /shops/search', key: 'shops', ids: ['SHOP-15'], auth: 'app', target: shopSearchTarget, widen: firstLetter, extra: 2 },
+  { endpoint: 'GET /shops/:id/reviews', key: 'reviews', ids: ['SHOP-16'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/reviews`) },
+  { endpoint: 'GET /shops/:shop_id/locations', key: 'locations', ids: ['SHOP-17'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/locations`) },
+  { endpoint: 'GET /user/saved_orders', key: 'saved_orders', ids: ['USER-24'], auth: 'user', since: '3.2.0', target: fixed('/user/saved_orders') },
+  { endpoint: 'GET /favorite_lists', key: 'favorite_lists', ids: ['FAV-18'], auth: 'user', target: fixed('/favorite_lists') },
+  { endpoint: 'GET /favorites', key: 'favorites', ids: ['FAV-23'], auth: 'user', target: fixed('/favorites') },
+  { endpoint: 'GET /favorite_lists/:id/favorites', key: 'favorites', ids: ['FAV-27'], auth: 'user', target: byRole('favoriteList', (id) => `/favorite_lists/${id}/favorites`) },
+  { endpoint: 'GET /notifications', key: 'notifications', ids: ['NOTIF-8'], auth: 'user', target: fixed('/notifications') },
+];
+
+// ---------------------------------------------------------------------------------------------
+// The test body, one for every collection
+
+interface Fetched extends FetchedPage {
+  headers: Record<string, string>;
+  /** URL of the answer (after redirects): Link URLs are resolved against it. */
+  url: string;
+}
+
+/** Prefixes a failure with the request it is about. */
+const at = (label: string, result: CheckResult): CheckResult => (result.ok ? result : fail(`${label}: ${result.message}`));
+
+/** GETs one page; stops unless 200 {<key>: [...], meta.pagination} (the requirement ids: what a refusal breaks). */
+async function fetchPage(t: ConformanceContext, c: Collection, url: string, label: string, ids: string[]): Promise<Fetched> {
+  return readPage(t, c, await t.api.requestUrl('GET', url, { auth: c.auth }), url, label, ids);
+}
+
+function readPage(t: ConformanceContext, c: Collection, response: HttpResponse, url: string, label: string, ids: string[]): Fetched {
+  t.require(at(`${label}: GET ${url}`, hasStatus(response, 200)), ...ids);
+  const body = t.json<unknown>(response, 'GEN-4');
+  t.require(at(label, hasCollectionEnvelope(body, c.key)), 'GEN-7', ...c.ids);
+  t.require(at(label, paginationMetaIsWellFormed(body)), 'PAG-1', ...c.ids);
+  const items = (body as Json)[c.key] as unknown[];
+  return { label, pagination: readPagination(body)!, keys: items.map(itemKey), headers: response.headers, url: response.url };
+}
+
+const sameOrigin = (a: string, b: string): boolean => {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+};
+
+async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
+  if (c.since && !versionServes(t.run.apiVersion, c.since)) t.skip(`${c.endpoint} came with ${c.since}; the run asks for version ${t.run.apiVersion}`);
+  let target = await c.target(t);
+  let first = await fetchPage(t, c, t.api.url(target.path, target.query), `${c.endpoint} without page or per`, c.ids);
+  const wider = first.pagination.total_results < 2 && c.widen ? c.widen(target) : null;
+  if (wider) {
+    const url = t.api.url(wider.path, wider.query);
+    const response = await t.api.requestUrl('GET', url, { auth: c.auth });
+    if (response.status !== 200) t.skip(`${c.endpoint} found ${first.pagination.total_results} item(s), and the wider query ${url} answered ${response.status}: too few items to page`);
+    target = wider;
+    first = readPage(t, c, response, url, `${c.endpoint} without page or per`, c.ids);
+  }
+  const { path, query = {} } = target;
+
+  // 1. The first page at the default size.
+  const p1 = first.pagination;
+  t.must(at(first.label, paginationIsConsistent(p1, first.keys.length)), 'PAG-1', 'PAG-3');
+  t.must(at(first.label, defaultPageSizeIs25(p1)), 'PAG-2', 'PAG-7');
+  t.must(at(first.label, nextAndLastLinksWhileMorePages(first.headers, p1)), 'PAG-5');
+  t.warn(at(first.label, noNextLinkOnLastPage(first.headers, p1)), 'PAG-5');
+  const total = p1.total_results;
+  const per = smallPageSize(total);
+  if (per === null) {
+    return t.skip(
+      `${c.endpoint} holds ${total} item${total === 1 ? '' : 's'} here: only the meta.pagination of its one page was judged; per, page, the Link URLs and the split into pages need 2 items or more`,
+    );
+  }
+
+  // 2. The first page at a small size, then the pages its Link URLs name.
+  const sizedUrl = t.api.url(path, { ...query, per });
+  const sized = await fetchPage(t, c, sizedUrl, `${c.endpoint} with per=${per}`, ['PAG-4', ...c.ids]);
+  t.must(at(sized.label, paginationIsConsistent(sized.pagination, sized.keys.length, { page: 1, per })), 'PAG-4', 'PAG-1', 'PAG-3');
+  t.must(at(sized.label, nextAndLastLinksWhileMorePages(sized.headers, sized.pagination)), 'PAG-5');
+  t.warn(at(sized.label, noNextLinkOnLastPage(sized.headers, sized.pagination)), 'PAG-5');
+
+  const lastPage = Math.ceil(total / per);
+  const links = linkTargets(sized.headers, sized.url) ?? new Map<string, string>();
+  const promised = new Map<string, { rel: string; page: number }[]>();
+  for (const { rel, page } of [{ rel: 'next', page: 2 }, { rel: 'last', page: lastPage }]) {
+    const url = links.get(rel);
+    if (url === undefined) continue; // already a failure above
+    if (!sameOrigin(url, sizedUrl)) {
+      t.warn(fail(`${sized.label}: the rel=${rel} URL ${url} is on another origin than the base URL; not followed (the kit sends its token nowhere else)`), 'PAG-5');
+      continue;
+    }
+    promised.set(url, [...(promised.get(url) ?? []), { rel, page }]);
+  }
+  /** Every answer; and by page number, the first answer that is that page. */
+  const answers: Fetched[] = [first, sized];
+  const pages = new Map<number, Fetched>([[1, sized]]);
+  for (const [url, rels] of promised) {
+    const dropped = queryDroppedBy(url, sizedUrl);
+    const rel = `rel=${rels.map((r) => r.rel).join(' and rel=')}`;
+    const label = `the ${rel} page of per=${per}`;
+    const why = dropped.length ? ` (the ${rel} URL does not carry ${dropped.join(', ')} of the request)` : ` (the ${rel} URL of ${sized.label})`;
+    const page = await fetchPage(t, c, url, `${label}${why}`, ['PAG-5']);
+    for (const r of rels) {
+      t.must(at(sized.label, linkedPageIs(page.pagination, { rel: r.rel, url, page: r.page, per, total_results: total }, dropped)), 'PAG-5', 'PAG-3', 'PAG-4');
+    }
+    // Its own meta holds together, whichever page it is (linkedPageIs judged which).
+    t.must(at(label, paginationIsConsistent(page.pagination, page.keys.length, { page: page.pagination.page })), 'PAG-1');
+    answers.push(page);
+    // It stands for that page of this size only if it is that page (else that page is asked for below).
+    for (const r of rels) if (page.pagination.page === r.page && page.pagination.per === per && !pages.has(r.page)) pages.set(r.page, page);
+  }
+  // Pages no usable Link URL gave are asked for by page and per, so the rest is still judged.
+  for (const n of new Set([2, lastPage])) {
+    if (pages.has(n)) continue;
+    const page = await fetchPage(t, c, t.api.url(path, { ...query, per, page: n }), `${c.endpoint} with page=${n}&per=${per}`, ['PAG-3', ...c.ids]);
+    t.must(at(page.label, paginationIsConsistent(page.pagination, page.keys.length, { page: n, per })), 'PAG-3', 'PAG-4', 'PAG-1');
+    answers.push(page);
+    pages.set(n, page);
+  }
+
+  // 3. The pages against each other and against the first page at the default size.
+  if (!totalsAgree(answers).ok) {
+    // Another test of the run may have written to the collection meanwhile: ask once more.
+    const again = await fetchPage(t, c, t.api.url(path, query), `${c.endpoint} without page or per, asked again`, c.ids);
+    const latest = answers[answers.length - 1]!.pagination.total_results;
+    if (again.pagination.total_results !== total && again.pagination.total_results === latest) {
+      t.skip(`${c.endpoint} changed while it was read (total_results ${total}, then ${latest}): another test of the run may write to it; its pages were not compared`);
+    }
+    t.must(totalsAgree([...answers, again]), 'PAG-1');
+  }
+  const ordered = [...pages.entries()].sort((a, b) => a[0] - b[0]).map(([, page]) => page);
+  t.must(pagesAreDisjoint(ordered), 'PAG-3', 'PAG-4');
+  if (ordered.length === lastPage) t.must(pagesCoverCollection(ordered, total, first.keys), 'PAG-3', 'PAG-4', 'PAG-1');
+}
+
+describe('Pagination on every paginated collection', () => {
+  for (const c of COLLECTIONS) {
+    conformanceTest(
+      `${c.endpoint}: meta.pagination consistent, 25 per page by default, per and page honoured, Link rel=next and rel=last followable, pages disjoint and complete`,
+      { requirements: [...PAGINATION_IDS, ...c.ids], requests: 5 + (c.extra ?? 0) },
+      (t) => pagesOf(t, c),
+    );
+  }
+});
+
