@@ -20,8 +20,12 @@ import { ensureDir } from './util/fs.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SUITES_DIR = fileURLToPath(new URL('../suites/', import.meta.url));
-/** Suites run after all others have finished (under SUITES_DIR). */
-export const LAST_DIR = 'last';
+/**
+ * Directories of suites (under SUITES_DIR) run in passes of their own, in this order, each after
+ * everything before it has finished: last/ may end the run's user session (logout) and judges
+ * the exchanges of the whole run; lockout/ ends every token of the client (the daily limit).
+ */
+export const LATER_PASSES = ['last', 'lockout'] as const;
 
 export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
 
@@ -110,11 +114,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     };
 
     const collector = new ResultsCollector();
-    // Two passes: every suite, then those under suites/last/, which may end the run's user
-    // session (DELETE /user/logout: its effect on the user's other tokens is not shown).
+    // Passes: every suite, then those under each of LATER_PASSES (see there why).
     const suitesDir = config.suitesDir ?? SUITES_DIR;
-    const passes = [{ include: ['**/*.suite.ts'], exclude: [`**/${LAST_DIR}/**`] }];
-    if (existsSync(join(suitesDir, LAST_DIR))) passes.push({ include: [`${LAST_DIR}/**/*.suite.ts`], exclude: [] });
+    const passes = [{ include: ['**/*.suite.ts'], exclude: LATER_PASSES.map((dir) => `**/${dir}/**`) }];
+    for (const dir of LATER_PASSES) if (existsSync(join(suitesDir, dir))) passes.push({ include: [`${dir}/**/*.suite.ts`], exclude: [] });
     for (const pass of passes) {
       const vitest = await startVitest(
         'test',

@@ -1,0 +1,119 @@
+// Spec: Endpoints > General rules 3 ("Conditional requests: most responses carry ETag. Send
+// If-None-Match: <etag>; when unchanged the status is 304."); Errors (304 not modified); Limits
+// ("Rate-limit headers are on every response"; "A 304 reply to a conditional request still
+// counts against the limit").
+// The unchanged resources are public ones no test writes (the category root, the category and
+// manufacturer listings, the flag catalogue); the changed one is a favorite list listing, changed
+// by a list this suite creates (named with a run id) and deletes in a finally block. Remaining is
+// judged only on a user token of the test's own: other tests use the run's tokens concurrently.
+import { describe } from 'vitest';
+import {
+  changedResourceIsSentAgain,
+  hasEtag,
+  headerValue,
+  isNotModified,
+  mostCarryEtag,
+  notModifiedHasNoBody,
+  rateLimitHeadersPresent,
+  rateLimitValuesAreWellFormed,
+  remainingFellByOne,
+  resetIsEpochSecondsWithinAMinute,
+} from '../src/checks/caching.ts';
+import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { hasStatus } from '../src/checks/http.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+
+/** Public resources no test changes. */
+const UNCHANGING = ['/categories/root', '/categories', '/manufacturers', '/flags'];
+
+/** A list name no list of the user has: the kit's prefix and a per-test random part. */
+const uniqueName = (what: string) => `cc-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** The rate-limit header checks of one response (RATE-4, RATE-5, RATE-6, RATE-7). */
+function mustCarryRateLimit(t: ConformanceContext, headers: Record<string, string>, what: string): void {
+  t.must(rateLimitHeadersPresent(headers, what), 'RATE-4');
+  t.must(rateLimitValuesAreWellFormed(headers, what), 'RATE-5', 'RATE-6');
+  t.must(resetIsEpochSecondsWithinAMinute(headers, Date.now(), what), 'RATE-7');
+}
+
+describe('ETag and If-None-Match', () => {
+  conformanceTest(
+    'most successful GETs carry an ETag; If-None-Match with it answers 304 without a body, with the rate-limit headers; another tag gets 200',
+    { requirements: ['ETAG-1', 'ETAG-2', 'ERR-3', 'RATE-4', 'RATE-7'], requests: 9 },
+    async (t) => {
+      const tagged: { path: string; etag: string }[] = [];
+      const answers: { what: string; headers: Record<string, string> }[] = [];
+      for (const path of UNCHANGING) {
+        const response = await t.api.get(path);
+        t.require(hasStatus(response, 200), 'ERR-1');
+        answers.push({ what: `GET ${path}`, headers: response.headers });
+        const etag = headerValue(response.headers, 'ETag');
+        if (etag !== undefined && etag.trim() !== '') tagged.push({ path, etag });
+      }
+      t.require(mostCarryEtag(answers), 'ETAG-1');
+      for (const { path, etag } of tagged.slice(0, 3)) {
+        const what = `GET ${path}`;
+        const again = await t.api.get(path, { headers: { 'If-None-Match': etag } });
+        if (!t.must(isNotModified(again, what), 'ETAG-2')) continue;
+        t.must(notModifiedHasNoBody(again, what), 'ERR-3');
+        mustCarryRateLimit(t, again.headers, `the 304 to ${what}`);
+      }
+      // A tag the resource never had: 304 would claim "not modified" for a version the client lacks.
+      const { path } = tagged[0]!;
+      const other = await t.api.get(path, { headers: { 'If-None-Match': '"cc-not-an-etag-of-this-resource"' } });
+      t.must(
+        other.status === 200 ? pass() : fail(`GET ${path} with If-None-Match set to a tag it never sent answered ${other.status}, expected 200`),
+        'ERR-3',
+      );
+    },
+  );
+
+  conformanceTest(
+    'after the resource changes, If-None-Match with the old ETag gets it again (200), under a new ETag',
+    { requirements: ['ERR-3', 'ETAG-2'], profile: 'write', requests: 5 },
+    async (t) => {
+      const USER = { auth: 'user' as const };
+      const before = await t.api.get('/favorite_lists', USER);
+      t.require(hasStatus(before, 200), 'ERR-1');
+      const oldEtag = headerValue(before.headers, 'ETag');
+      if (oldEtag === undefined || oldEtag.trim() === '') t.skip('GET /favorite_lists carries no ETag here ("most responses carry ETag"), so there is no tag to compare');
+      let created: number | null = null;
+      try {
+        const name = uniqueName('etag');
+        const post = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
+        t.require(hasStatus(post, 201), 'FAV-19');
+        const body = t.json<unknown>(post, 'GEN-4');
+        const id = isPlainObject(body) && isPlainObject(body['favorite_list']) ? body['favorite_list']['id'] : undefined;
+        t.require(Number.isInteger(id) ? pass() : fail(`the created list has id ${show(id)}`), 'FAV-1');
+        created = id as number;
+        const after = await t.api.get('/favorite_lists', { ...USER, headers: { 'If-None-Match': oldEtag! } });
+        t.must(changedResourceIsSentAgain(after, oldEtag!, `GET /favorite_lists after POST /favorite_lists`), 'ERR-3', 'ETAG-2');
+      } finally {
+        if (created !== null) {
+          const deleted = await t.api.request('DELETE', `/favorite_lists/${created}`, USER);
+          if (deleted.status !== 204 && deleted.status !== 404) t.warn(fail(`teardown could not delete /favorite_lists/${created} (${deleted.status})`), 'FAV-21');
+        }
+      }
+    },
+  );
+});
+
+describe('a 304 counts against the rate limit', () => {
+  conformanceTest(
+    'a 304 lowers X-RateLimit-Remaining by one, on a user token of its own',
+    { requirements: ['RATE-9', 'RATE-4', 'RATE-6'], requests: 5 },
+    async (t) => {
+      const auth = { token: await t.ownUserToken() };
+      const path = '/categories/root';
+      const first = await t.api.get(path, { auth });
+      t.require(hasStatus(first, 200), 'ERR-1');
+      t.require(rateLimitHeadersPresent(first.headers, `GET ${path}`), 'RATE-4');
+      const etag = headerValue(first.headers, 'ETag');
+      if (!hasEtag(first.headers).ok) t.skip(`GET ${path} carries no ETag here, so no 304 can be asked for`);
+      const again = await t.api.get(path, { auth, headers: { 'If-None-Match': etag! } });
+      t.require(isNotModified(again, `GET ${path}`), 'ETAG-2');
+      t.require(rateLimitHeadersPresent(again.headers, `the 304 to GET ${path}`), 'RATE-4');
+      t.must(remainingFellByOne(first.headers, again.headers, `the 304 to GET ${path}`), 'RATE-9', 'RATE-6');
+    },
+  );
+});

@@ -1,0 +1,145 @@
+// Spec: Limits (requests per minute per OAuth token; daily calls per client; "Rate-limit headers
+// are on every response": X-RateLimit-Limit, -Remaining, -Reset in UTC epoch seconds; "Over the
+// limit the response is 403 with a message body"); Errors (403 rate limit exceeded, body
+// {message}; 401 expired token); States and transitions (tokens of a client valid -> daily call
+// limit exceeded -> all expired, no new tokens until the next day).
+// The header checks run on responses of each kind (2xx, 4xx; the 304 in
+// conditional-requests.suite.ts). Remaining is judged only on a user token of the test's own:
+// other tests use the run's tokens concurrently. Provoking the limits is profile 'destructive'
+// only: the per-minute 403 on a token of its own. The daily lock-out ends every token of the
+// client, so it is in suites/lockout/daily-limit.suite.ts, the run's very last pass.
+import { describe } from 'vitest';
+import {
+  headerValue,
+  isRateLimitStatus,
+  limitIsTheStatedOne,
+  rateLimitBodyHasMessage,
+  rateLimitHeadersPresent,
+  rateLimitValuesAreWellFormed,
+  readRateLimit,
+  remainingFellByOne,
+  resetIsEpochSecondsWithinAMinute,
+} from '../src/checks/caching.ts';
+import { fail, pass, show } from '../src/checks/check.ts';
+import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
+import { hasStatus } from '../src/checks/http.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+
+/** A public resource every token may read. */
+const PROBE = '/categories/root';
+const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+/** The per-minute test does not try to exhaust a window larger than this. */
+const MAX_WINDOW_TRIED = 150;
+
+/** The rate-limit header checks of one response (RATE-4, RATE-5, RATE-6, RATE-7). */
+function mustCarryRateLimit(t: ConformanceContext, headers: Record<string, string>, what: string): void {
+  t.must(rateLimitHeadersPresent(headers, what), 'RATE-4');
+  t.must(rateLimitValuesAreWellFormed(headers, what), 'RATE-5', 'RATE-6');
+  t.must(resetIsEpochSecondsWithinAMinute(headers, Date.now(), what), 'RATE-7');
+}
+
+describe('rate-limit headers', () => {
+  conformanceTest(
+    'X-RateLimit-Limit, -Remaining and -Reset (epoch seconds, within the coming minute) on a 200, a 404, a 401 and a 422',
+    { requirements: ['RATE-4', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-10'], requests: 4 },
+    async (t) => {
+      const ok = await t.api.get(PROBE);
+      t.must(hasStatus(ok, 200), 'ERR-1');
+      mustCarryRateLimit(t, ok.headers, `the ${ok.status} to GET ${PROBE}`);
+      t.warn(limitIsTheStatedOne(ok.headers), 'RATE-10', 'RATE-2');
+
+      const missing = `/categories/${unknownId()}`;
+      const notFound = await t.api.get(missing);
+      mustCarryRateLimit(t, notFound.headers, `the ${notFound.status} to GET ${missing}`);
+
+      const anonymous = await t.api.get(PROBE, { auth: 'none' });
+      t.must(hasStatus(anonymous, 401), 'ERR-6');
+      mustCarryRateLimit(t, anonymous.headers, `the ${anonymous.status} to GET ${PROBE} without a token`);
+
+      const invalid = await t.api.get('/search', { query: { q: 'a' } });
+      mustCarryRateLimit(t, invalid.headers, `the ${invalid.status} to GET /search?q=a`);
+    },
+  );
+
+  conformanceTest(
+    'X-RateLimit-Remaining falls by one per request and Reset stays in the coming minute, on a user token of its own',
+    { requirements: ['RATE-6', 'RATE-7', 'RATE-4'], requests: 5 },
+    async (t) => {
+      const auth = { token: await t.ownUserToken() };
+      let previous = await t.api.get(PROBE, { auth });
+      t.require(hasStatus(previous, 200), 'ERR-1');
+      t.require(rateLimitHeadersPresent(previous.headers, `GET ${PROBE}`), 'RATE-4');
+      for (let i = 2; i <= 3; i++) {
+        const next = await t.api.get(PROBE, { auth });
+        t.require(hasStatus(next, 200), 'ERR-1');
+        t.must(remainingFellByOne(previous.headers, next.headers, `request ${i} of GET ${PROBE}`), 'RATE-6');
+        t.must(resetIsEpochSecondsWithinAMinute(next.headers, Date.now(), `request ${i} of GET ${PROBE}`), 'RATE-7');
+        previous = next;
+      }
+    },
+  );
+});
+
+describe('rate-limit enforcement (destructive)', () => {
+  conformanceTest(
+    'over the per-minute limit a token gets 403 with {message}, on a user token of its own',
+    {
+      requirements: ['RATE-2', 'RATE-8', 'ERR-7', 'ERR-8', 'RATE-4'],
+      profile: 'destructive',
+      requests: MAX_WINDOW_TRIED + 8,
+      timeoutMs: 10 * 60_000,
+    },
+    async (t) => {
+      const auth = { token: await t.ownUserToken() };
+      const first = await t.api.get(PROBE, { auth });
+      t.require(hasStatus(first, 200), 'ERR-1');
+      t.require(rateLimitHeadersPresent(first.headers, `GET ${PROBE}`), 'RATE-4');
+      const start = readRateLimit(first.headers);
+      t.require(start.remaining !== null ? pass() : fail(`X-RateLimit-Remaining is ${show(headerValue(first.headers, 'X-RateLimit-Remaining'))}`), 'RATE-6');
+      if (start.remaining! > MAX_WINDOW_TRIED) t.skip(`X-RateLimit-Remaining is ${start.remaining}: exceeding it takes more than the ${MAX_WINDOW_TRIED} requests this test allows itself`);
+
+      // Unpaced: the harness would otherwise wait for the window. One window renewal is allowed for.
+      let cap = start.remaining! + 2;
+      let renewed = false;
+      let last = first;
+      let refused: HttpResponse | null = null;
+      for (let sent = 0; sent < cap; sent++) {
+        const response = await t.api.get(PROBE, { auth, paced: false, renewOn401: false });
+        if (response.status !== 200) {
+          refused = response;
+          break;
+        }
+        const before = readRateLimit(last.headers);
+        const now = readRateLimit(response.headers);
+        if (!renewed && before.reset !== null && now.reset !== null && now.reset > before.reset && now.remaining !== null) {
+          renewed = true;
+          cap = sent + now.remaining + 2;
+        }
+        last = response;
+      }
+      if (refused === null) {
+        t.must(
+          fail(`${cap} requests in a row on one token, after X-RateLimit-Remaining said ${start.remaining} were left, were all served; expected 403 once the window's ${start.limit ?? 'stated'} requests were spent`),
+          'RATE-2',
+          'RATE-8',
+        );
+        return;
+      }
+      const what = `GET ${PROBE} over the limit`;
+      t.require(isRateLimitStatus(refused.status, what), 'RATE-8', 'ERR-7');
+      t.must(rateLimitHeadersPresent(refused.headers, `the 403 to ${what}`), 'RATE-4');
+      let body: unknown = null;
+      try {
+        body = JSON.parse(refused.text);
+      } catch {
+        body = refused.text;
+      }
+      if (!rateLimitBodyHasMessage(body).ok && errorBodyIsWellFormed(body).ok) {
+        t.warn(fail(`the rate-limit 403 has the errors format ${show(body)} instead of the {message} body the 403 row names`), 'ERR-8');
+      } else {
+        t.must(rateLimitBodyHasMessage(body), 'ERR-7', 'RATE-8');
+      }
+    },
+  );
+});
