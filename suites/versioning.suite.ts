@@ -1,0 +1,222 @@
+// Spec: Versioning (the Accept header's version parameter; rules 1-5), Versioning > Change history
+// (the fields each version added, as a version -> fields matrix), Endpoints > General rules 1 (media
+// type), Resources and their fields (Category, SKU, Product, Shop, Shop review, Shop location,
+// Specification, SKU review, Filter group, User, Notification).
+//
+// From outside, the served version shows only in the fields of an answer: the spec gives no header
+// or meta field naming it. Every test sends its own Accept value and compares the versioned fields
+// of the answer with those of the version it must be. Which field came with which version is the
+// schemas' `x-since` (schemas/, from the Change history); the Change history row of each field is
+// read from the requirement catalogue. Nothing here names an id or a count of any data set: the
+// resources come from the discovered leaf category, its SKUs, their products and shops.
+//
+// What the spec leaves open is not required: the answer to a version it does not define (another
+// major, a malformed value), which 3.0.x patch a major alone gives (the oldest served), and the
+// latest version's number (VER-13): the latest must show at least the fields of the latest version
+// the run names (CATALOGUE_API_VERSION, CATALOGUE_VERSIONS).
+import { isPlainObject } from '../src/checks/check.ts';
+import { hasStatus } from '../src/checks/http.ts';
+import {
+  changeHistoryRows,
+  fieldsMatchVersion,
+  laterVersion,
+  objectsAt,
+  sinceVersions,
+  versionedFields,
+  type Located,
+  type SchemaDocument,
+  type VersionedField,
+  type VersionExpectation,
+} from '../src/checks/versioning.ts';
+import { MEDIA_TYPE, type HttpResponse } from '../src/http/client.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import type { Auth } from '../src/harness/api.ts';
+import { requirements } from '../src/requirements/catalogue.ts';
+import { SCHEMA_BASE, SchemaRegistry } from '../src/schemas/validator.ts';
+
+type Json = Record<string, unknown>;
+
+/** Version of each field, from the schemas' x-since. */
+const fieldsCache = new Map<string, VersionedField[]>();
+function fieldsOf(schemaId: string): VersionedField[] {
+  let fields = fieldsCache.get(schemaId);
+  if (!fields) {
+    const registry = SchemaRegistry.shared();
+    fields = versionedFields(SCHEMA_BASE + schemaId, (fullId) => registry.doc(fullId.slice(SCHEMA_BASE.length)) as unknown as SchemaDocument);
+    fieldsCache.set(schemaId, fields);
+  }
+  return fields;
+}
+
+/** Change history version -> its requirement id (CHG-n), read from the catalogue's quotes. */
+const ROWS = changeHistoryRows(requirements().values());
+
+/**
+ * Judges the objects against the version, one finding per Change history row, so each failure
+ * names the row of the field as well as the rule (`ids`).
+ */
+function judge(t: ConformanceContext, objects: readonly Located[], schemaId: string, expectation: VersionExpectation, ...ids: string[]): void {
+  const fields = fieldsOf(schemaId);
+  for (const since of sinceVersions(fields)) {
+    const row = ROWS.get(since);
+    t.must(fieldsMatchVersion(objects, fields.filter((f) => f.since === since), expectation), ...ids, ...(row ? [row] : []));
+  }
+}
+
+/** `Accept: application/vnd.service+json; version=<v>`; null: the media type with no version parameter. */
+const acceptFor = (version: string | null): string => (version === null ? MEDIA_TYPE : `${MEDIA_TYPE}; version=${version}`);
+
+/** The latest version the run names: the latest the deployment serves is at least this one. */
+const latestNamed = (t: ConformanceContext): string => [t.run.apiVersion, ...t.run.versions].reduce(laterVersion);
+const majorOf = (version: string): string => version.split('.')[0]!;
+
+/** GET with an Accept value of the test's own (null: no Accept header at all). */
+function getAs(t: ConformanceContext, path: string, accept: string | null, query?: Record<string, string | readonly string[]>, auth: Auth = 'app'): Promise<HttpResponse> {
+  return t.api.get(path, { accept, auth, ...(query ? { query } : {}) });
+}
+
+/** The body of a 200 answer, or null after recording the status as a failure of `ids`. */
+function okBody(t: ConformanceContext, response: HttpResponse, ...ids: string[]): Json | null {
+  if (!t.must(hasStatus(response, 200), ...ids)) return null;
+  const body = t.json<unknown>(response, 'GEN-4');
+  return isPlainObject(body) ? body : null;
+}
+
+/**
+ * One case of the rules: the discovered leaf category (family_id 3.1.2, reviewable and others
+ * 3.2.0) and its SKUs (comparable 3.1.1, reviewable 3.2.0, description and sizes 3.2.1), asked
+ * with `accept`, must show the fields of `expectation`.
+ */
+async function ruleCase(t: ConformanceContext, accept: string | null, expectation: VersionExpectation, ...ids: string[]): Promise<void> {
+  const leaf = await t.discover('leafCategory');
+  const category = okBody(t, await getAs(t, `/categories/${leaf}`, accept), ...ids);
+  if (category) judge(t, objectsAt(category, ['category'], `GET /categories/${leaf}`), 'resources/category-detail.json', expectation, ...ids);
+  const listing = okBody(t, await getAs(t, `/categories/${leaf}/skus`, accept), ...ids);
+  if (listing) judge(t, objectsAt(listing, ['skus'], `GET /categories/${leaf}/skus`), 'resources/sku.json', expectation, ...ids);
+}
+
+conformanceTest(
+  'rule 3: the media type with no version parameter is served the latest version (at least the latest the run names)',
+  { requirements: ['VER-7', 'VER-2'], requests: 2 },
+  async (t) => {
+    const latest = latestNamed(t);
+    await ruleCase(t, acceptFor(null), { asked: `Accept: ${MEDIA_TYPE} (no version parameter)`, version: latest, orLater: true }, 'VER-7');
+  },
+);
+
+conformanceTest(
+  'rule 3 (open): a request with no Accept header is served the latest version',
+  { requirements: ['VER-7'], severity: 'WARN', requests: 2 },
+  async (t) => {
+    // The spec asks clients to send the media type (General rules 1): without it, the answer is open.
+    await ruleCase(t, null, { asked: 'a request without an Accept header', version: latestNamed(t), orLater: true }, 'VER-7');
+  },
+);
+
+conformanceTest('rule 4: the major version alone (version=3) is served the oldest version', { requirements: ['VER-8', 'VER-2'], requests: 2 }, async (t) => {
+  const major = majorOf(latestNamed(t));
+  // The oldest of the major: nothing of a later minor. Which .0 patch it is, is not stated.
+  await ruleCase(t, acceptFor(major), { asked: `version=${major}`, version: major }, 'VER-8');
+});
+
+conformanceTest(
+  'rule 2: a patch number is ignored: version=M.m.0 and M.m.9 are served as M.m (the latest fixes of the series)',
+  { requirements: ['VER-5', 'VER-2'], requests: 4 },
+  async (t) => {
+    const version = latestNamed(t);
+    if (!version.includes('.')) t.skip(`the run names no minor version (${version})`);
+    for (const patch of ['0', '9']) {
+      await ruleCase(t, acceptFor(`${version}.${patch}`), { asked: `version=${version}.${patch}`, version }, 'VER-5');
+    }
+  },
+);
+
+conformanceTest(
+  'rule 5: a minor version that matches none (version=M.999) is served the previous version, the latest',
+  { requirements: ['VER-10', 'VER-2'], requests: 2 },
+  async (t) => {
+    const latest = latestNamed(t);
+    const requested = `${majorOf(latest)}.999`;
+    await ruleCase(t, acceptFor(requested), { asked: `version=${requested}`, version: latest, orLater: true }, 'VER-10');
+  },
+);
+
+/**
+ * The minor versions of the Change history. One matrix test each, declared whatever the run
+ * (so the catalogue of tests is the same for every run); a version the run does not name in
+ * CATALOGUE_VERSIONS is skipped with that reason.
+ */
+const VERSIONS: readonly string[] = ['3.0', '3.1', '3.2'];
+
+function requireNamed(t: ConformanceContext, version: string): void {
+  // A bare major (version=3) is the oldest of that major, 3.0 (rule 4).
+  const named = t.run.versions.map((v) => (v.includes('.') ? v : `${v}.0`));
+  if (!named.includes(version)) t.skip(`version ${version} is not among the versions the deployment serves (CATALOGUE_VERSIONS=${t.run.versions.join(',')})`);
+}
+
+/** Requests of the public part of the matrix, per version. */
+const MATRIX_REQUESTS = 9;
+
+for (const version of VERSIONS) {
+  const expectation: VersionExpectation = { asked: `version=${version}`, version };
+  const ids = ['VER-9'];
+
+  conformanceTest(
+    `rule 5 and Change history, version ${version}: each field of the public resources is present from its version on, absent before`,
+    { requirements: ['VER-9', 'VER-2', 'CHG-1', 'CHG-2', 'CHG-3', 'CHG-4', 'CHG-5', 'CHG-6', 'CHG-7'], requests: MATRIX_REQUESTS },
+    async (t) => {
+      requireNamed(t, version);
+      const accept = acceptFor(version);
+      const leaf = await t.discover('leafCategory');
+      const check = async (path: string, key: readonly string[], schemaId: string, query?: Record<string, string | readonly string[]>): Promise<Json | null> => {
+        const body = okBody(t, await getAs(t, path, accept, query), ...ids);
+        if (body) judge(t, objectsAt(body, key, `GET ${path}`), schemaId, expectation, ...ids);
+        return body;
+      };
+
+      await check(`/categories/${leaf}`, ['category'], 'resources/category-detail.json');
+      await check(`/categories/${leaf}/filter_groups`, ['filter_groups'], 'resources/filter-group.json');
+      // meta.available_filters is not judged here: its x-since (shops, availabilities, distances:
+      // 3.2.1) is read from the row's new filters ("SKU listing filters by shop_id, distance,
+      // availability"), which names parameters, not meta fields that older versions must lack.
+      const listing = await check(`/categories/${leaf}/skus`, ['skus'], 'resources/sku.json');
+
+      const skus = (Array.isArray(listing?.['skus']) ? (listing['skus'] as unknown[]) : []).filter((s): s is Json => isPlainObject(s) && Number.isInteger(s['id']));
+      const offered = skus.find((s) => s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0) ?? skus[0];
+      const reviewed = skus.find((s) => typeof s['reviews_count'] === 'number' && s['reviews_count'] > 0);
+      if (!offered) return; // nothing more to judge on this leaf; the fields above were
+      await check(`/skus/${offered['id']}/specifications`, ['specifications'], 'resources/specification.json');
+      if (reviewed) await check(`/skus/${reviewed['id']}/reviews`, ['reviews'], 'resources/sku-review.json');
+      const products = await check(`/skus/${offered['id']}/products`, ['products'], 'resources/product.json');
+      const first = Array.isArray(products?.['products']) ? (products['products'] as unknown[])[0] : undefined;
+      const shopId = isPlainObject(first) && Number.isInteger(first['shop_id']) ? (first['shop_id'] as number) : null;
+      if (shopId === null) return;
+      await check(`/shops/${shopId}`, ['shop'], 'resources/shop.json');
+      await check(`/shops/${shopId}/reviews`, ['reviews'], 'resources/shop-review.json');
+      await check(`/shops/${shopId}/locations`, ['locations'], 'resources/location.json');
+    },
+  );
+
+  conformanceTest(
+    `rule 5 and Change history, version ${version}: each field of the user and the notifications is present from its version on, absent before`,
+    { requirements: ['VER-9', 'VER-2', 'CHG-1', 'CHG-2', 'CHG-7', 'CHG-18', 'CHG-21'], requests: 2 },
+    async (t) => {
+      requireNamed(t, version);
+      const accept = acceptFor(version);
+      let judged = 0;
+      // Which permissions /user needs is not shown, and a deployment may grant the kit's user token
+      // fewer scopes than asked: a refusal is not this suite's to judge.
+      for (const [path, key, schemaId] of [
+        ['/user', ['user'], 'resources/user.json'],
+        ['/notifications', ['notifications'], 'resources/notification.json'],
+      ] as const) {
+        const response = await getAs(t, path, accept, undefined, 'user');
+        if (response.status === 401 || response.status === 403) continue;
+        const body = okBody(t, response, ...ids);
+        if (body) judge(t, objectsAt(body, key, `GET ${path}`), schemaId, expectation, ...ids);
+        judged++;
+      }
+      if (judged === 0) t.skip('the user token may read neither /user nor /notifications');
+    },
+  );
+}
