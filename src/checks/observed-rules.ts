@@ -5,6 +5,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import { versionServes } from '../util/version.ts';
 import { fail, isPlainObject, pass, type CheckResult } from './check.ts';
+import { rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from './caching.ts';
 import { errorBodyIsWellFormed } from './errors.ts';
 
 /** What a rule needs to know of the run besides the exchange. */
@@ -20,7 +21,8 @@ export interface ObservedRule {
   title: string;
   requirements: string[];
   applies(exchange: Exchange, scope: ObservationScope): boolean;
-  check(exchange: Exchange): CheckResult;
+  /** `nowMs`: when the exchange was seen (it ended a moment before). */
+  check(exchange: Exchange, nowMs: number): CheckResult;
 }
 
 /** Whether the exchange is a request to the API (under the base URL), answered. */
@@ -75,6 +77,13 @@ export function errorBodyOf(exchange: Exchange): CheckResult {
   return result.ok ? result : fail(`${where}: ${result.message}`);
 }
 
+/** Responses the spec's statuses cover: a redirect (3xx other than 304) is not an answer of the API. */
+function isAnswer(exchange: Exchange): boolean {
+  return exchange.status !== null && (exchange.status < 300 || exchange.status >= 400 || exchange.status === 304);
+}
+
+const described = (exchange: Exchange) => `${exchange.method} ${exchange.url} (${exchange.status})`;
+
 export const OBSERVED_RULES: readonly ObservedRule[] = [
   {
     id: 'error-body',
@@ -83,5 +92,22 @@ export const OBSERVED_RULES: readonly ObservedRule[] = [
     applies: (exchange, scope) =>
       isApiExchange(exchange, scope.baseUrl) && exchange.status! >= 400 && exchange.method !== 'HEAD' && versionServes(scope.apiVersion, '3.1.0'),
     check: errorBodyOf,
+  },
+  {
+    id: 'rate-limit-headers',
+    title: 'every answer of the API, 2xx, 304 and 4xx alike, carries X-RateLimit-Limit, -Remaining and -Reset',
+    requirements: ['RATE-4'],
+    applies: (exchange, scope) => isApiExchange(exchange, scope.baseUrl) && isAnswer(exchange),
+    check: (exchange) => rateLimitHeadersPresent(exchange.responseHeaders, described(exchange)),
+  },
+  {
+    id: 'rate-limit-values',
+    title: 'X-RateLimit-Limit and -Remaining are whole numbers (Remaining at most Limit) and -Reset is UTC epoch seconds within the coming minute',
+    requirements: ['RATE-5', 'RATE-6', 'RATE-7'],
+    applies: (exchange, scope) => isApiExchange(exchange, scope.baseUrl) && isAnswer(exchange) && rateLimitHeadersPresent(exchange.responseHeaders).ok,
+    check: (exchange, nowMs) => {
+      const values = rateLimitValuesAreWellFormed(exchange.responseHeaders, described(exchange));
+      return values.ok ? resetIsEpochSecondsWithinAMinute(exchange.responseHeaders, nowMs, described(exchange)) : values;
+    },
   },
 ];

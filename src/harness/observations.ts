@@ -52,7 +52,7 @@ export class ExchangeObserver {
       tally.checked++;
       const endpoint = endpointOf(exchange, this.scope.baseUrl);
       if (!tally.endpoints.includes(endpoint)) tally.endpoints.push(endpoint);
-      const result = rule.check(exchange);
+      const result = rule.check(exchange, Date.now());
       if (result.ok) continue;
       tally.violationCount++;
       if (tally.violations.length < VIOLATIONS_KEPT) tally.violations.push({ message: result.message, test, exchange });
