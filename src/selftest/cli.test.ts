@@ -145,7 +145,9 @@ describe('a misbehaving server: failures with a clear message, no crash, no hang
     try {
       const args = targetArgs(ref);
       args[1] = `${broken.url}/api`;
-      return { run: await runCli([...args, '--timeout-ms', '1500', ...extraArgs]), url: broken.url };
+      // One suite: what is judged is how the kit meets the server, not the suites' number (a run of
+      // all of them would wait for the rate limit the kit assumes when no headers come).
+      return { run: await runCli([...args, '--timeout-ms', '1500', ...extraArgs, 'categories']), url: broken.url };
     } finally {
       await close(broken.server);
     }
