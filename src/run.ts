@@ -111,6 +111,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       profiles: config.profiles,
       timeoutMs: config.timeoutMs,
       expiredToken,
+      seed: config.seed,
+      maxRequests: config.maxRequests,
     };
 
     const collector = new ResultsCollector();

@@ -33,6 +33,8 @@ export interface KitConfig {
   /** Absolute; null: the kit's own suites/. */
   suitesDir: string | null;
   timeoutMs: number;
+  /** CATALOGUE_SEED; null: fresh seeds. */
+  seed: number | null;
 }
 
 export interface ParsedCommandLine {
@@ -152,6 +154,16 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     return n;
   };
 
+  const seed = (): number | null => {
+    const value = raw('CATALOGUE_SEED');
+    if (value === undefined) return null;
+    // fast-check seeds are 32-bit integers; a failure prints the seed it used.
+    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Math.abs(Number(value)) > 0x7fffffff) {
+      throw new ConfigError(`${name('CATALOGUE_SEED')} must be an integer seed as a failure prints it (e.g. 226322074), got ${JSON.stringify(value)}`);
+    }
+    return Number(value) | 0;
+  };
+
   const baseUrl = url('CATALOGUE_BASE_URL');
   const authUrl = url('CATALOGUE_AUTH_URL');
   const clientId = text('CATALOGUE_CLIENT_ID');
@@ -223,6 +235,7 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
     suitesDir: suitesDir(raw('CATALOGUE_SUITES_DIR'), sources.cwd, name('CATALOGUE_SUITES_DIR')),
     timeoutMs: count('CATALOGUE_TIMEOUT_MS', 15_000, 100, 600_000),
+    seed: seed(),
   };
 }
 

@@ -1,7 +1,7 @@
 // The kit's configuration keys: one table drives parsing, `--help` and `.env.example`,
 // so a key cannot be documented in one place and forgotten in another.
 
-export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'versions' | 'profiles' | 'file' | 'count' | 'dir' | 'ms';
+export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'versions' | 'profiles' | 'file' | 'count' | 'dir' | 'ms' | 'seed';
 
 export interface ConfigKey {
   env: string;
@@ -89,6 +89,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     kind: 'count',
     description: 'Most requests a run may make, token requests included (the spec allows 1000 a day per client).',
     default: '900',
+  },
+  {
+    env: 'CATALOGUE_SEED',
+    flag: '--seed',
+    kind: 'seed',
+    description: 'Seed of the property-based and model-based suites, as a failure prints it, to replay that failure.',
+    default: 'a fresh seed per property',
   },
   {
     env: 'CATALOGUE_REPORT_DIR',

@@ -15,6 +15,10 @@ export interface RunContext {
   client: { id: string; secret: string; redirectUri: string | null };
   profiles: Profile[];
   timeoutMs: number;
+  /** CATALOGUE_SEED: the seed of the property-based suites (null: a fresh one per property). */
+  seed: number | null;
+  /** CATALOGUE_MAX_REQUESTS: the run's request budget, which the number of property runs follows. */
+  maxRequests: number;
   /** CATALOGUE_EXPIRED_TOKEN (the embedded reference mints one), for the expired-token checks; a secret. */
   expiredToken: string | null;
 }
