@@ -130,7 +130,8 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
   const requests = requestedLinks(ctx, links);
   const useFieldsets = fieldsetsApply(ctx);
   const rootSet = fieldsetFor(ctx, 'root');
-  const linkSets = new Map(requests.map((r) => [r.link.name, fieldsetFor(ctx, r.link.name)]));
+  // The fault's bug: fieldsets are read for the root target only.
+  const linkSets = new Map(requests.map((r) => [r.link.name, ctx.fault === 'association-fieldset-ignored' ? { only: null, except: [] } : fieldsetFor(ctx, r.link.name)]));
   // The fault's bug: the root fieldset is applied to the embedded object as well.
   const setFor = (name: string): Fieldset => (ctx.fault === 'embedded-trimmed-by-root-fieldset' ? rootSet : linkSets.get(name)!);
   const shapeLinked = (name: string, obj: Json | null): Json | null =>
@@ -151,7 +152,9 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
         added[`${link.name}_id`] = id;
         const bucket = included.get(link.name) ?? new Map<number, Json>();
         included.set(link.name, bucket);
-        if (id !== null && !bucket.has(id)) {
+        // The fault's bug: the top-level array is filled while shaping the first parent only.
+        const collecting = ctx.fault !== 'included-array-misses-linked-objects' || item === items[0];
+        if (id !== null && !bucket.has(id) && collecting) {
           const obj = shapeLinked(link.name, link.objectOf(item));
           if (obj !== null) bucket.set(id, obj);
         }

@@ -1,9 +1,10 @@
-// Which suite catches which fault of the reference (one list for every self-test). Each suite's
-// self-test proves its list: the suite fails under each fault, naming the fault's requirement.
-// Faults no suite catches yet wait for the suite of a later issue; issue 7 requires them all.
+// Which suite catches which fault of the reference (one list for every self-test), and how a run
+// must be set up for a fault to show. src/selftest/mutation.test.ts proves the list: for each
+// fault it starts the reference with that fault, runs the suites that catch it, and requires a
+// MUST failure naming the fault's requirement (the mutation score, which must stay 100%).
 
-import { PROTOCOL_FAULTS } from '../reference/faults/protocol.ts';
 import type { FaultName } from '../reference/faults.ts';
+import type { ReferenceOptions } from '../reference/server.ts';
 
 /** Suite(s) -> the faults they catch. */
 export const CAUGHT_BY = {
@@ -100,6 +101,14 @@ export const CAUGHT_BY = {
     'notification-read-without-permission',
   ],
   pagination: ['shop-reviews-per-ignored', 'manufacturer-skus-total-counts-page', 'favorites-link-missing'],
+  fieldsets: [
+    'fields-except-applied-before-fields',
+    'embedded-trimmed-by-root-fieldset',
+    'embed-ids-not-array',
+    'fieldsets-applied-in-3-0',
+    'association-fieldset-ignored',
+    'included-array-misses-linked-objects',
+  ],
   versioning: [
     'version-major-only-gives-latest',
     'version-patch-not-ignored',
@@ -124,11 +133,36 @@ export const CAUGHT_BY = {
   observed: ['unauthorized-messages-string'],
 } as const satisfies Record<string, readonly FaultName[]>;
 
-const caught = new Set<string>(Object.values(CAUGHT_BY).flat());
-const waiting = (faults: Record<string, unknown>, suite: string) =>
-  Object.fromEntries(Object.keys(faults).filter((f) => !caught.has(f)).map((f) => [f, suite]));
+/** How a run must differ from the default for a fault to show. */
+export interface FaultSetup {
+  /** Suites to run instead of those of the fault's CAUGHT_BY key. */
+  suites?: readonly string[];
+  /** Reference options besides the fault (every fault run also has basePath /api). */
+  options?: Omit<ReferenceOptions, 'fault'>;
+  /** Environment of the CLI run. */
+  env?: Record<string, string>;
+}
 
-/** Faults whose suite is not written yet, with the issue that brings it. */
-export const AWAITING_SUITE: Record<string, string> = {
-  ...waiting(PROTOCOL_FAULTS, 'property-based suite of sparse fieldsets and embedding (issue 7)'),
+/** Limits low enough for the destructive tests to reach in seconds. */
+const LOW_LIMITS = { perMinute: 20, perDay: 80 };
+const DESTRUCTIVE = { CATALOGUE_PROFILES: 'read,write,destructive', CATALOGUE_MAX_REQUESTS: '1000' };
+
+export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
+  // Viewing an unviewed notification cannot be undone: the destructive profile only.
+  'notifications-view-not-persisted': { env: { CATALOGUE_PROFILES: 'read,write,destructive' } },
+  // The bug is in what 3.1 serves.
+  'owned-excluded-before-3-2': { env: { CATALOGUE_API_VERSION: '3.1' } },
+  // Shows only with a user token that lacks publish_sku_review_actions.
+  'vote-without-permission-accepted': { options: { reviewActionsScope: 'refused' } },
+  // Enforcement: provoked by the destructive profile only.
+  'ratelimit-status-429': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
+  'ratelimit-not-enforced': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
+  // The observed rules judge what other suites exchanged: the notifications suite provokes 401s.
+  'unauthorized-messages-string': { suites: ['notifications', 'observed'] },
 };
+
+/**
+ * Faults whose suite is not written yet, with the issue that brings it: none. A fault no suite
+ * catches is a missing test (src/selftest/mutation.test.ts fails on it).
+ */
+export const AWAITING_SUITE: Record<string, string> = {};

@@ -141,6 +141,27 @@ export const PROTOCOL_PROBES: ProbeTable = {
     return r.status === 200 && 'shop_ids' in (r.body.product as Json) && !Array.isArray(r.body.product.shop_ids);
   },
 
+  'association-fieldset-ignored': async (ref, { app: token }) => {
+    // fields[root] names the shop and fields[shop] two of its fields: the embedded shop keeps
+    // exactly those two. (A root fieldset applied to the shop would trim it to its id.)
+    const product = await someProduct(ref, token);
+    if (!product) return false;
+    const r = await get(ref, `/products/${product.id}?embed=shop&fields[root]=id,shop&fields[shop]=id,name`, { token });
+    const shop = r.body?.product?.shop as Json | null | undefined;
+    return typeof shop === 'object' && shop !== null && 'name' in shop && 'phone' in shop;
+  },
+
+  'included-array-misses-linked-objects': async (ref, { app: token }) => {
+    // include=address on a shop's locations: every address_id of a location resolves in addresses.
+    const product = await someProduct(ref, token);
+    if (!product) return false;
+    const r = await get(ref, `/shops/${product.shop_id}/locations?include=address&per=100`, { token });
+    if (r.status !== 200) return false;
+    const ids = new Set((r.body.locations as Json[]).map((l) => l.address_id).filter((id) => id !== null));
+    const included = new Set((r.body.addresses as Json[]).map((a) => a.id));
+    return [...ids].some((id) => !included.has(id));
+  },
+
   'fieldsets-applied-in-3-0': async (ref, { app: token }) => {
     const r = await get(ref, `${ROOT}?fields[root]=id`, { token, version: '3.0' });
     return r.status === 200 && Object.keys(r.body.category as Json).length === 1;

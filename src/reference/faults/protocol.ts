@@ -52,6 +52,14 @@ export const PROTOCOL_FAULTS = {
     requirement: 'LINK-2',
     description: 'embed_ids=<name> puts a bare id (or null) in <name>_ids instead of an array of ids.',
   },
+  'association-fieldset-ignored': {
+    requirement: 'FIELDS-3',
+    description: 'fields[<name>] and fields_except[<name>] of a linked resource are ignored: only the root target is honoured, so embedded and included objects stay complete.',
+  },
+  'included-array-misses-linked-objects': {
+    requirement: 'LINK-3',
+    description: 'include=<name> fills the top-level array from the first parent only, so the ids the other parents carry resolve to no object.',
+  },
   'fieldsets-applied-in-3-0': {
     requirement: 'CHG-5',
     description: 'Sparse fieldsets are applied to 3.0 requests although they arrived in 3.1.1.',

@@ -1,0 +1,707 @@
+// Spec: Resources and their fields > General conventions 5 (embed=<name>, embed_ids=<name>,
+// include=<name>), 6 (known linked names: address on locations, group on specifications, shop on
+// a product; sku_review on a review vote is a write, left to the reviews suite), 7 (sparse
+// fieldsets: fields[<target>], fields_except[<target>], the exclusion after the inclusion, an
+// association not named stays complete); Versioning > Change history 3.1.1 ("sparse fieldsets").
+//
+// Property-based (fast-check): each property draws requests and judges each answer against the
+// answer to the same request without the parameter under test, so no rule needs an id, a name or
+// a count of any data set (the resources come from discovery).
+// 1. fields[root]=A, fields_except[root]=B, or both, on single resources and collections, with A
+//    and B drawn from the fields the spec documents for the resource that the endpoint serves:
+//    exactly the fields of A stay, the fields of B go, and with both A minus B stays.
+// 2. embed / embed_ids / include of a known linked name, with or without fields[root] and
+//    fields[<name>] / fields_except[<name>]: embed gives the objects (trimmed by fields[<name>],
+//    complete when no fields parameter names it), embed_ids an array of ids, include ids in each
+//    parent plus a top-level array whose objects resolve every id.
+// Each property first tries the combinations its rules turn on (the same field in A and B, a root
+// fieldset next to an embedded association, embed_ids and include alone), then random ones.
+// What the spec leaves open passes either way:
+// - the deployment's own fields (beyond the documented ones): their fate under a fieldset only
+//   warns (the spec's fieldsets speak of the fields it documents; "keeps only the listed fields"
+//   would remove them, so a kept one is noted), as does a field that appears only under the
+//   fieldset;
+// - a field the spec documents but this endpoint does not serve is never drawn (whether naming it
+//   is an error is not stated);
+// - the keys embed_ids and include add to a parent (<name>_ids, <name>_id, <name>, ...) and the
+//   key of include's top-level array (<name>, its plural, ...) are not named: any key the
+//   parameter adds is accepted, an array for embed_ids, ids or arrays of ids for include (the
+//   reference uses <name>_ids, <name>_id and the plural);
+// - whether fields[root] removes the keys a link parameter adds when it does not list them: both
+//   readings pass (a listed or not excluded one must stay);
+// - include on a single resource (the spec gives it on collections only) is not asked.
+// A failure shows the fast-check seed, the path and the shrunk counterexample as the exact request
+// (asked once more, so the exchange and its curl line are in the report); CATALOGUE_SEED=<seed>
+// replays the same requests. The runs scale with the run's request budget.
+// Before 3.1.1 there were no fieldsets: the fieldset properties skip (the link property runs
+// without fieldsets), and one test asks version=3.0 with fields[root] and expects it ignored.
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { fail, isPlainObject, show, type CheckResult } from '../src/checks/check.ts';
+import {
+  addedKeys,
+  describeFieldset,
+  embedIdsIsArrayOfIds,
+  byObject,
+  fieldsetQuery,
+  includedArrayKeys,
+  includeResolves,
+  keeps,
+  linkedObjects,
+  pairById,
+  ruleOf,
+  fieldsetProblems,
+  missingFields,
+  type Fieldset,
+  type FieldsetRule,
+  type Json,
+} from '../src/checks/fieldsets.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { MEDIA_TYPE, type HttpResponse } from '../src/http/client.ts';
+import { SchemaRegistry } from '../src/schemas/validator.ts';
+import { versionServes } from '../src/util/version.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Seed and scale
+
+/** Runs of a property for the default budget (900), scaled to the run's (each run is one request). */
+const runsFor = (atDefaultBudget: number, budget = 900): number => Math.max(4, Math.round((atDefaultBudget * budget) / 900));
+
+/** Requests a property may spend on shrinking a failure, and the one that asks the counterexample again. */
+const SHRINK_REQUESTS = 12;
+
+/** Runs reserved from the budget, at the default budget's scale (a larger budget draws on what is left). */
+const ROOT_RUNS = runsFor(16);
+const ROOT_SETUP = 7; // a products listing, then six resources answered without fieldsets
+const LINK_RUNS = runsFor(18);
+const LINK_SETUP = 16; // a products listing, up to 3 location listings, 12 answers without fieldsets
+
+/** The seed for this test's properties: CATALOGUE_SEED, else a fresh one (printed with every failure). */
+function seedOf(t: ConformanceContext): { seed: number; given: boolean } {
+  if (t.run.seed !== null) return { seed: t.run.seed, given: true };
+  return { seed: (Math.random() * 0x7fffffff) | 0, given: false };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties over requests
+
+const schemas = SchemaRegistry.shared();
+const documentedOf = (schemaId: string): Set<string> => new Set(schemas.documentedFields(schemaId));
+
+interface Finding {
+  result: CheckResult;
+  ids: string[];
+}
+
+/** What one answer of a property broke: MUST findings fail the run, WARN ones are noted. */
+interface Verdict {
+  must: Finding[];
+  warn: Finding[];
+}
+
+const noFinding = (): Verdict => ({ must: [], warn: [] });
+
+function add(list: Finding[], result: CheckResult, ids: string[]): void {
+  if (!result.ok) list.push({ result, ids });
+}
+
+interface Request {
+  path: string;
+  query: Record<string, string>;
+}
+
+/** "GET <exact URL> (readable query)" */
+function describeRequest(t: ConformanceContext, request: Request): string {
+  const url = t.api.url(request.path, request.query);
+  const readable = Object.entries(request.query)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  return `GET ${url}${readable ? ` (${readable})` : ''}`;
+}
+
+const messagesOf = (findings: Finding[]): string =>
+  findings.map((f) => (f.result.ok ? '' : f.result.message)).filter((m) => m !== '').join('; ');
+const idsOf = (findings: Finding[]): string[] => [...new Set(findings.flatMap((f) => f.ids))];
+
+/** Stops the property without counting a failure (budget, no usable answer): rethrown after the run. */
+class Aborted {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Runs a property whose every run is one GET: the examples first, then `runs` random cases from
+ * the seed; a failure is shrunk within SHRINK_REQUESTS, asked once more, and recorded with the
+ * seed, the path and the exact request. Warnings are recorded once each (first three).
+ */
+async function checkProperty<C>(
+  t: ConformanceContext,
+  name: string,
+  arbitrary: fc.Arbitrary<C>,
+  options: { runs: number; examples: C[]; request: (c: C) => Request; judge: (c: C, response: HttpResponse) => Verdict },
+): Promise<void> {
+  const { seed, given } = seedOf(t);
+  let spent = 0;
+  let aborted: Aborted | null = null;
+  const warnings = new Map<string, { finding: Finding; request: Request }>();
+  const limit = options.runs + options.examples.length + SHRINK_REQUESTS - 1;
+  const property = fc.asyncProperty(arbitrary, async (c) => {
+    if (aborted || spent >= limit) return true;
+    spent++;
+    const request = options.request(c);
+    let verdict: Verdict;
+    try {
+      verdict = options.judge(c, await t.api.get(request.path, { query: request.query }));
+    } catch (error) {
+      aborted = new Aborted(error);
+      return true;
+    }
+    for (const w of verdict.warn) {
+      const key = `${w.ids.join(',')} ${w.result.ok ? '' : w.result.message.replace(/\d+/g, '#')}`;
+      if (!warnings.has(key)) warnings.set(key, { finding: w, request });
+    }
+    return verdict.must.length === 0;
+  });
+  const details = await fc.check(property, { seed, numRuns: options.runs + options.examples.length, examples: options.examples.map((e) => [e] as [C]) });
+  const stopped = aborted as Aborted | null;
+  if (stopped) throw stopped.error;
+
+  for (const { finding, request } of [...warnings.values()].slice(0, 3)) {
+    t.warn(fail(`${describeRequest(t, request)}: ${finding.result.ok ? '' : finding.result.message}`), ...finding.ids);
+  }
+  if (!details.failed || details.counterexample === null) return;
+
+  // The shrunk counterexample, asked once more: its exchange is the finding's evidence.
+  const counterexample = details.counterexample[0];
+  const request = options.request(counterexample);
+  const again = options.judge(counterexample, await t.api.get(request.path, { query: request.query }));
+  const where =
+    `${name}: failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s) ` +
+    `(fast-check seed ${details.seed}${given ? ', from CATALOGUE_SEED' : ''}, path ${details.counterexamplePath}; CATALOGUE_SEED=${details.seed} replays it). ` +
+    `Shrunk counterexample: ${describeRequest(t, request)}`;
+  if (again.must.length) {
+    t.must(fail(`${where}: ${messagesOf(again.must)}`), ...idsOf(again.must));
+  } else {
+    t.must(fail(`${where}: it failed during the run, but passed when asked again (the answers change between requests)`), ...(PROPERTY_IDS[name] ?? ['FIELDS-1']));
+  }
+}
+
+/** The requirement ids a property stands for, when a failure cannot be reproduced. */
+const PROPERTY_IDS: Record<string, string[]> = {};
+
+// ---------------------------------------------------------------------------------------------
+// Resources and their answers without fieldsets
+
+interface Resource {
+  /** The spec's endpoint, for messages. */
+  endpoint: string;
+  path: string;
+  /** Singular key of a single resource, plural key of a collection. */
+  key: string;
+  single: boolean;
+  /** What one item is called in messages. */
+  noun: string;
+  /** Schema of one item (schemas/resources/). */
+  schema: string;
+}
+
+/** The items of an answer: the object under the singular key, or the array under the plural one; null when the envelope is not there. */
+function itemsOf(body: unknown, r: Resource): Json[] | null {
+  if (!isPlainObject(body)) return null;
+  const value = body[r.key];
+  if (r.single) return isPlainObject(value) ? [value] : null;
+  return Array.isArray(value) && value.every(isPlainObject) ? value : null;
+}
+
+const labelOf = (r: Resource, item: Json, index: number): string =>
+  r.single ? r.noun : Number.isInteger(item['id']) ? `${r.noun} ${String(item['id'])}` : `${r.noun} #${index + 1}`;
+
+/** The body and items of an answer, or why they are not usable. */
+function readAnswer(response: HttpResponse, r: Resource): { body: Json; items: Json[] } | string {
+  if (response.status !== 200) return `answered ${response.status}, not 200`;
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    return 'answered a body that is not JSON';
+  }
+  const items = itemsOf(body, r);
+  if (!items) return `answered no ${r.single ? 'object' : 'array'} under "${r.key}"`;
+  return { body: body as Json, items };
+}
+
+/** GET without fieldsets; null (with the reason in `notes`) when the answer is not usable: the endpoint's own suite judges that. */
+async function baseline(t: ConformanceContext, r: Resource, query: Record<string, string>, notes: string[]): Promise<{ body: Json; items: Json[] } | null> {
+  const response = await t.api.get(r.path, { query });
+  const answer = readAnswer(response, r);
+  if (typeof answer === 'string') {
+    notes.push(`${describeRequest(t, { path: r.path, query })} ${answer}`);
+    return null;
+  }
+  return answer;
+}
+
+/** Documented fields the items serve, in the schema's order (what the properties draw from). */
+function servedFields(items: readonly Json[], documented: ReadonlySet<string>): string[] {
+  const served = new Set(items.flatMap((i) => Object.keys(i)));
+  return [...documented].filter((f) => served.has(f));
+}
+
+const idOf = (value: unknown): number | null => (Number.isInteger(value) ? (value as number) : null);
+
+/** A SKU with offers and its first products (discovery: a bad answer skips). */
+async function productsOfASku(t: ConformanceContext): Promise<{ skuId: number; products: Json[] }> {
+  const skuId = await t.discover('skuWithProducts');
+  const response = await t.api.get(`/skus/${skuId}/products`);
+  if (response.status !== 200) return t.skip(`discovery: GET /skus/${skuId}/products answered ${response.status}`);
+  const body = response.json<unknown>();
+  const products = isPlainObject(body) && Array.isArray(body['products']) ? body['products'].filter(isPlainObject) : [];
+  if (!products.length) return t.skip(`discovery: SKU ${skuId} lists no product`);
+  return { skuId, products };
+}
+
+const fieldsetIds = (rule: FieldsetRule): string[] => (rule === 'inclusion' ? ['FIELDS-1'] : rule === 'exclusion' ? ['FIELDS-2'] : ['FIELDS-4', 'FIELDS-1', 'FIELDS-2']);
+
+/** The fieldset's own ids, first the one its rule stands for (FIELDS-4 when both parameters apply). */
+const idsForSet = (set: Fieldset, extra: string[] = []): string[] => [...fieldsetIds(ruleOf(set) ?? 'inclusion'), ...extra];
+
+/** A fieldset drawn from `fields`: fields[t], fields_except[t], or both. */
+function fieldsetArbitrary(fields: readonly string[]): fc.Arbitrary<Fieldset> {
+  const some = fc.subarray([...fields], { minLength: 1 });
+  return fc.oneof(
+    fc.record({ only: some }),
+    fc.record({ except: some }),
+    fc.record({ only: some, except: some }),
+  );
+}
+
+/** Judges the items of an answer under a fieldset against the items without it. */
+function judgeFieldset(
+  verdict: Verdict,
+  r: Resource,
+  got: readonly Json[],
+  full: readonly Json[],
+  target: string,
+  set: Fieldset,
+  documented: ReadonlySet<string>,
+  ids: string[],
+  ignore: ReadonlySet<string> = new Set(),
+): void {
+  if (got.length !== full.length) {
+    add(verdict.must, fail(`${describeFieldset(target, set)}: ${got.length} ${r.noun}(s), ${full.length} without the fieldset`), ids);
+    return;
+  }
+  const entries = pairById(got, full).flatMap(([g, f], i) => (f ? [{ label: labelOf(r, g, i), problems: fieldsetProblems(g, f, target, set, documented, ignore) }] : []));
+  add(verdict.must, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.broken }))), ids);
+  add(verdict.warn, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.noted }))), ids);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. fields[root] and fields_except[root]
+
+interface Served extends Resource {
+  full: Json[];
+  fields: string[];
+  documented: Set<string>;
+}
+
+interface RootCase {
+  r: number;
+  set: Fieldset;
+}
+
+async function rootFieldsets(t: ConformanceContext): Promise<void> {
+  if (!versionServes(t.run.apiVersion, '3.1.1')) {
+    return t.skip(`sparse fieldsets arrived in 3.1.1 (Change history); the run asks for version ${t.run.apiVersion} (the version=3.0 test judges that they are ignored)`);
+  }
+  const leaf = await t.discover('leafCategory');
+  const root = await t.discover('rootCategory');
+  const manufacturer = await t.discover('manufacturerWithSkus');
+  const { skuId, products } = await productsOfASku(t);
+  const shopId = idOf(products[0]!['shop_id']);
+  const resources: Resource[] = [
+    { endpoint: 'GET /categories/:id', path: `/categories/${leaf}`, key: 'category', single: true, noun: 'category', schema: 'resources/category-detail.json' },
+    { endpoint: 'GET /categories/:id/children', path: `/categories/${root}/children`, key: 'categories', single: false, noun: 'category', schema: 'resources/category.json' },
+    { endpoint: 'GET /categories/:category_id/skus', path: `/categories/${leaf}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' },
+    { endpoint: 'GET /manufacturers/:id', path: `/manufacturers/${manufacturer}`, key: 'manufacturer', single: true, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
+    { endpoint: 'GET /skus/:id/products', path: `/skus/${skuId}/products`, key: 'products', single: false, noun: 'product', schema: 'resources/product.json' },
+  ];
+  if (shopId !== null) resources.push({ endpoint: 'GET /shops/:id', path: `/shops/${shopId}`, key: 'shop', single: true, noun: 'shop', schema: 'resources/shop.json' });
+
+  const notes: string[] = [];
+  const served: Served[] = [];
+  for (const r of resources) {
+    const answer = await baseline(t, r, {}, notes);
+    if (!answer || answer.items.length === 0) continue;
+    const documented = documentedOf(r.schema);
+    const fields = servedFields(answer.items, documented);
+    if (fields.length >= 2) served.push({ ...r, full: answer.items, fields, documented });
+  }
+  if (served.length === 0) return t.skip(`no resource to draw fields from: ${notes.join('; ') || 'every answer was empty'}`);
+
+  const arbitrary = fc.oneof(
+    ...served.map((s, r) =>
+      fc.record({
+        r: fc.constant(r),
+        set: fieldsetArbitrary(s.fields),
+      }),
+    ),
+  );
+  // The same field in both parameters, on a single resource and on a collection.
+  const examples: RootCase[] = [];
+  for (const single of [true, false]) {
+    const r = served.findIndex((s) => s.single === single);
+    if (r < 0) continue;
+    const [a, b, c] = served[r]!.fields;
+    examples.push({ r, set: { only: [a!, b!, ...(c ? [c] : [])], except: [b!] } });
+  }
+
+  PROPERTY_IDS['fields[root] / fields_except[root]'] = ['FIELDS-1', 'FIELDS-2', 'FIELDS-4'];
+  await checkProperty(t, 'fields[root] / fields_except[root]', arbitrary, {
+    runs: runsFor(16, t.run.maxRequests),
+    examples,
+    request: (c) => ({ path: served[c.r]!.path, query: fieldsetQuery('root', c.set) }),
+    judge: (c, response) => {
+      const s = served[c.r]!;
+      const verdict = noFinding();
+      const ids = idsForSet(c.set);
+      const answer = readAnswer(response, s);
+      if (typeof answer === 'string') {
+        add(verdict.must, fail(`${describeFieldset('root', c.set)} ${answer}`), ids);
+        return verdict;
+      }
+      judgeFieldset(verdict, s, answer.items, s.full, 'root', c.set, s.documented, ids);
+      return verdict;
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. embed, embed_ids, include, with fields[root] and fields[<name>]
+
+type LinkMode = 'embed' | 'embed_ids' | 'include';
+
+interface LinkedResource extends Resource {
+  /** The linked name (General conventions 6). */
+  link: string;
+  /** Schema of the linked object. */
+  linkSchema: string;
+}
+
+interface LinkServed extends LinkedResource {
+  /** Answers without link parameter, with embed=<name>, with include=<name> (collections). */
+  plain: { body: Json; items: Json[] };
+  embedded: { body: Json; items: Json[] };
+  included: { body: Json; items: Json[] } | null;
+  /** Keys embed / include add to the parents. */
+  embedKeys: Set<string>;
+  includeKeys: Set<string>;
+  rootFields: string[];
+  linkFields: string[];
+  documented: Set<string>;
+  linkDocumented: Set<string>;
+}
+
+interface LinkCase {
+  r: number;
+  mode: LinkMode;
+  root: Fieldset | null;
+  assoc: Fieldset | null;
+}
+
+const LINK_IDS: Record<LinkMode, string> = { embed: 'LINK-1', embed_ids: 'LINK-2', include: 'LINK-3' };
+
+function keysAdded(withLink: readonly Json[], without: readonly Json[]): Set<string> {
+  return new Set(pairById(withLink, without).flatMap(([w, o]) => (o ? addedKeys(w, o) : [])));
+}
+
+/** The objects embed=<name> put in the items, over every item. */
+const embeddedObjects = (items: readonly Json[], link: string): Json[] => items.flatMap((i) => linkedObjects(i[link]) ?? []);
+
+/** Whether any parent links an object with an id (else there is nothing to embed, list or include). */
+const linksSomething = (items: readonly Json[], link: string): boolean => embeddedObjects(items, link).some((o) => idOf(o['id']) !== null);
+
+/** The parameters of a case: the fieldsets are sent only with embed and include (FIELDS-3: "an association name used in embed/include"). */
+function effective(c: LinkCase): { root: Fieldset | null; assoc: Fieldset | null } {
+  return c.mode === 'embed_ids' ? { root: null, assoc: null } : { root: c.root, assoc: c.assoc };
+}
+
+function linkRequest(s: LinkServed, c: LinkCase): Request {
+  const { root, assoc } = effective(c);
+  return { path: s.path, query: { [c.mode]: s.link, ...(root ? fieldsetQuery('root', root) : {}), ...(assoc ? fieldsetQuery(s.link, assoc) : {}) } };
+}
+
+function judgeLink(s: LinkServed, c: LinkCase, response: HttpResponse): Verdict {
+  const verdict = noFinding();
+  const { root, assoc } = effective(c);
+  const linkId = LINK_IDS[c.mode];
+  const params = describeRequestQuery(linkRequest(s, c).query);
+  const answer = readAnswer(response, s);
+  if (typeof answer === 'string') {
+    add(verdict.must, fail(`${params} ${answer}`), [linkId, 'LINK-4', ...(root || assoc ? ['FIELDS-3'] : [])]);
+    return verdict;
+  }
+  const { body, items } = answer;
+
+  if (c.mode === 'embed_ids') {
+    if (items.length !== s.plain.items.length) {
+      add(verdict.must, fail(`${params}: ${items.length} ${s.noun}(s), ${s.plain.items.length} without it`), [linkId]);
+      return verdict;
+    }
+    const embeddedById = pairById(items, s.embedded.items);
+    pairById(items, s.plain.items).forEach(([item, plain], i) => {
+      if (!plain) return;
+      const withEmbed = embeddedById[i]![1];
+      const objects = withEmbed ? linkedObjects(withEmbed[s.link]) : null;
+      const expected = withEmbed === undefined ? null : (objects ?? []).map((o) => idOf(o['id']));
+      add(verdict.must, embedIdsIsArrayOfIds(item, plain, s.link, expected, labelOf(s, item, i)), [linkId]);
+    });
+    return verdict;
+  }
+
+  const full = c.mode === 'embed' ? s.embedded : s.included!;
+  const linkKeys = c.mode === 'embed' ? new Set([...s.embedKeys, s.link]) : s.includeKeys;
+  if (items.length !== full.items.length) {
+    add(verdict.must, fail(`${params}: ${items.length} ${s.noun}(s), ${full.items.length} without fieldsets`), [...(root ? idsForSet(root) : []), linkId]);
+    return verdict;
+  }
+  const pairs = pairById(items, full.items);
+
+  // The root fieldset: the root's own fields; a key the link parameter added stays when the fieldset lists it or does not exclude it.
+  if (root) {
+    judgeFieldset(verdict, s, items, full.items, 'root', root, s.documented, idsForSet(root), linkKeys);
+    pairs.forEach(([item, f], i) => {
+      if (!f) return;
+      const lost = [...linkKeys].filter((k) => k in f && !(k in item) && keeps(root, k));
+      if (lost.length) {
+        add(verdict.must, fail(`${params}: ${labelOf(s, item, i)} lacks ${lost.join(', ')}, which ${c.mode}=${s.link} adds, although ${describeFieldset('root', root)} does not remove it`), [linkId, ...idsForSet(root)]);
+      }
+    });
+  }
+
+  // The linked objects: trimmed by fields[<name>], complete when no fields parameter names the association.
+  const judgeObjects = (pairs: readonly { o: Json; f: Json; label: string }[]) => {
+    if (assoc) {
+      const entries = pairs.map(({ o, f, label }) => ({ label, problems: fieldsetProblems(o, f, s.link, assoc, s.linkDocumented) }));
+      add(verdict.must, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.broken }))), idsForSet(assoc, ['FIELDS-3']));
+      add(verdict.warn, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.noted }))), idsForSet(assoc, ['FIELDS-3']));
+    } else {
+      const why = root ? `no fields parameter names ${s.link} (only ${describeFieldset('root', root)})` : `no fields parameter names ${s.link}`;
+      const entries = pairs.map(({ o, f, label }) => {
+        const missing = missingFields(o, f);
+        return { label, problems: missing.length ? [`lacks ${missing.join(', ')}, which it has without fieldsets, although ${why}`] : [] };
+      });
+      add(verdict.must, byObject(entries), root ? ['FIELDS-5'] : [linkId]);
+    }
+  };
+  /** Linked objects paired with the same objects answered without fieldsets, labelled for messages. */
+  const paired = (got: readonly Json[], whole: readonly Json[], where: string) =>
+    pairById(got, whole).flatMap(([o, f], j) => {
+      if (!f) return [];
+      const id = idOf(o['id']);
+      return [{ o, f, label: `${where}${id !== null ? ` (${s.link} ${id})` : got.length > 1 ? ` (#${j + 1})` : ''}` }];
+    });
+
+  if (c.mode === 'embed') {
+    const objects = pairs.flatMap(([item, f], i) => {
+      if (!f || !(s.link in item)) return []; // a missing key: judged above, or a reading of fields[root]
+      const whole = linkedObjects(f[s.link]);
+      if (!whole) return [];
+      const got = linkedObjects(item[s.link]);
+      if (!got) {
+        add(verdict.must, fail(`${labelOf(s, item, i)} has ${s.link}: ${show(item[s.link])}; without fieldsets it embeds ${show(f[s.link], 60)}`), [linkId]);
+        return [];
+      }
+      return paired(got, whole, `the ${s.link} embedded in ${labelOf(s, item, i)}`);
+    });
+    judgeObjects(objects);
+    return verdict;
+  }
+
+  // include: ids in each parent (those the fieldsets keep), every id resolved by the top-level array.
+  // (A root fieldset that removes every key include adds leaves no id to judge: a reading of fields[root].)
+  const parentKeys = [...s.includeKeys].filter((k) => !root || keeps(root, k));
+  const parents = s.includeKeys.size > 0 && parentKeys.length === 0 ? [] : items;
+  const resolveById = !assoc || keeps(assoc, 'id');
+  add(
+    verdict.must,
+    includeResolves(body, s.plain.body, parents, parentKeys, s.link, resolveById, (i) => labelOf(s, items[i]!, i)),
+    [linkId],
+  );
+  const members = includedArrayKeys(body, s.plain.body).flatMap((k) => (body[k] as unknown[]).filter(isPlainObject));
+  const wholeMembers = includedArrayKeys(full.body, s.plain.body).flatMap((k) => (full.body[k] as unknown[]).filter(isPlainObject));
+  if (members.length) judgeObjects(paired(members, wholeMembers, `the included ${s.link}`));
+  return verdict;
+}
+
+const describeRequestQuery = (query: Record<string, string>): string =>
+  Object.entries(query)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+
+async function linkedResources(t: ConformanceContext): Promise<void> {
+  const fieldsets = versionServes(t.run.apiVersion, '3.1.1');
+  const { skuId, products } = await productsOfASku(t);
+  const notes: string[] = [];
+  const candidates: LinkedResource[] = [];
+  const productId = idOf(products[0]!['id']);
+  if (productId !== null) {
+    candidates.push({ endpoint: 'GET /products/:id', path: `/products/${productId}`, key: 'product', single: true, noun: 'product', schema: 'resources/product.json', link: 'shop', linkSchema: 'resources/shop.json' });
+  }
+  candidates.push({ endpoint: 'GET /skus/:id/specifications', path: `/skus/${skuId}/specifications`, key: 'specifications', single: false, noun: 'specification', schema: 'resources/specification.json', link: 'group', linkSchema: 'resources/group.json' });
+
+  // Locations: the first shop of the SKU's offers with a location that has an address.
+  const locationsOf = (shopId: number): LinkedResource => ({
+    endpoint: 'GET /shops/:shop_id/locations',
+    path: `/shops/${shopId}/locations`,
+    key: 'locations',
+    single: false,
+    noun: 'location',
+    schema: 'resources/location.json',
+    link: 'address',
+    linkSchema: 'resources/location-address.json',
+  });
+  const shopIds = [...new Set(products.map((p) => idOf(p['shop_id'])).filter((id): id is number => id !== null))].slice(0, 3);
+  const prefetched = new Map<string, { body: Json; items: Json[] }>();
+  for (const shopId of shopIds) {
+    const r = locationsOf(shopId);
+    const answer = await baseline(t, r, { embed: 'address' }, notes);
+    if (!answer) continue;
+    if (!linksSomething(answer.items, 'address')) continue;
+    prefetched.set(r.path, answer);
+    candidates.push(r);
+    const located = answer.items.find((l) => linksSomething([l], 'address') && idOf(l['id']) !== null)!;
+    candidates.push({ ...r, endpoint: 'GET /shops/:shop_id/locations/:id', path: `${r.path}/${String(located['id'])}`, key: 'location', single: true });
+    break;
+  }
+  if (!prefetched.size) notes.push(`none of ${shopIds.length} shop(s) of SKU ${skuId}'s offers has a location with an address`);
+
+  const served: LinkServed[] = [];
+  for (const r of candidates) {
+    const embedded = prefetched.get(r.path) ?? (await baseline(t, r, { embed: r.link }, notes));
+    if (!embedded) {
+      t.must(fail(`${describeRequest(t, { path: r.path, query: { embed: r.link } })}: ${notes[notes.length - 1] ?? 'no answer'}`), 'LINK-4', 'LINK-1');
+      continue;
+    }
+    if (!linksSomething(embedded.items, r.link)) {
+      notes.push(`${r.endpoint} (${r.path}) links no ${r.link} here`);
+      continue;
+    }
+    const plain = await baseline(t, r, {}, notes);
+    if (!plain) continue;
+    let included: { body: Json; items: Json[] } | null = null;
+    if (!r.single) {
+      included = await baseline(t, r, { include: r.link }, notes);
+      if (!included) t.must(fail(`${notes[notes.length - 1]}`), 'LINK-4', 'LINK-3');
+    }
+    const documented = documentedOf(r.schema);
+    const linkDocumented = documentedOf(r.linkSchema);
+    const linked = [...embeddedObjects(embedded.items, r.link), ...(included ? includedArrayKeys(included.body, plain.body).flatMap((k) => (included!.body[k] as unknown[]).filter(isPlainObject)) : [])];
+    served.push({
+      ...r,
+      plain,
+      embedded,
+      included,
+      embedKeys: keysAdded(embedded.items, plain.items),
+      includeKeys: included ? keysAdded(included.items, plain.items) : new Set(),
+      rootFields: servedFields([...plain.items, ...embedded.items, ...(included?.items ?? [])], documented),
+      linkFields: servedFields(linked, linkDocumented),
+      documented,
+      linkDocumented,
+    });
+  }
+  if (served.length === 0) return t.skip(`no linked resource to ask for: ${notes.join('; ')}`);
+
+  const none = fc.constant<Fieldset | null>(null);
+  const arbitrary = fc.oneof(
+    ...served.map((s, r) =>
+      fc.record({
+        r: fc.constant(r),
+        mode: fc.constantFrom<LinkMode>(...(s.included ? (['embed', 'embed_ids', 'include'] as const) : (['embed', 'embed_ids'] as const))),
+        root: fieldsets && s.rootFields.length ? fc.option(fieldsetArbitrary(s.rootFields), { nil: null }) : none,
+        assoc: fieldsets && s.linkFields.length ? fc.option(fieldsetArbitrary(s.linkFields), { nil: null }) : none,
+      }),
+    ),
+  );
+  // embed_ids alone; a root fieldset next to an embedded association it does not name; include
+  // alone; a fieldset of the association with include.
+  const examples: LinkCase[] = [];
+  const single = served.findIndex((s) => s.single);
+  const collection = served.findIndex((s) => s.included);
+  const first = single >= 0 ? single : 0;
+  examples.push({ r: first, mode: 'embed_ids', root: null, assoc: null });
+  if (fieldsets) {
+    const s = served[first]!;
+    const rootOnly = s.rootFields.filter((f, i) => f === s.link || i === s.rootFields.findIndex((g) => g !== s.link));
+    examples.push({ r: first, mode: 'embed', root: { only: rootOnly }, assoc: null });
+  }
+  if (collection >= 0) {
+    examples.push({ r: collection, mode: 'include', root: null, assoc: null });
+    const s = served[collection]!;
+    if (fieldsets && s.linkFields.length >= 2) examples.push({ r: collection, mode: 'include', root: null, assoc: { only: s.linkFields.slice(0, 2) } });
+  }
+
+  const name = fieldsets ? 'embed / embed_ids / include with fields[root] and fields[<name>]' : 'embed / embed_ids / include';
+  PROPERTY_IDS[name] = ['LINK-1', 'LINK-2', 'LINK-3'];
+  await checkProperty(t, name, arbitrary, {
+    runs: runsFor(18, t.run.maxRequests),
+    examples,
+    request: (c) => linkRequest(served[c.r]!, c),
+    judge: (c, response) => judgeLink(served[c.r]!, c, response),
+  });
+  if (!fieldsets) t.skip(`links judged without fieldsets: sparse fieldsets arrived in 3.1.1 (Change history), the run asks for version ${t.run.apiVersion}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Before 3.1.1: no fieldsets
+
+const V30 = `${MEDIA_TYPE}; version=3.0`;
+
+async function ignoredIn30(t: ConformanceContext): Promise<void> {
+  const leaf = await t.discover('leafCategory');
+  const r: Resource = { endpoint: 'GET /categories/:category_id/skus', path: `/categories/${leaf}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' };
+  const plainResponse = await t.api.get(r.path, { accept: V30 });
+  const plain = readAnswer(plainResponse, r);
+  if (typeof plain === 'string') return t.skip(`GET ${r.path} with version=3.0 ${plain}: the deployment does not serve 3.0 here`);
+  if (plain.items.length === 0) return t.skip(`GET ${r.path} with version=3.0 lists no SKU`);
+  // comparable on SKU came with sparse fieldsets (3.1.1): an answer that has it is not 3.0.
+  if (plain.items.some((s) => 'comparable' in s)) {
+    return t.skip(`GET ${r.path} with version=3.0 answers SKUs with comparable (3.1.1): the deployment serves a later version for 3.0, so whether fieldsets apply cannot be judged`);
+  }
+  const fields = servedFields(plain.items, documentedOf(r.schema));
+  if (fields.length < 2) return t.skip(`GET ${r.path} with version=3.0 answers SKUs with ${fields.length} documented field(s): no fieldset leaves out a field`);
+  const set: Fieldset = { only: fields.slice(0, 2) };
+  const query = fieldsetQuery('root', set);
+  const response = await t.api.get(r.path, { query, accept: V30 });
+  const answer = readAnswer(response, r);
+  if (typeof answer === 'string') {
+    // 3.0 has no fieldsets: refusing the unknown parameter is a reading too.
+    t.warn(fail(`${describeRequest(t, { path: r.path, query })} with version=3.0 ${answer}; without ${describeFieldset('root', set)} it answers 200`), 'CHG-5');
+    return;
+  }
+  const entries = pairById(answer.items, plain.items).map(([g, f], i) => {
+    const missing = f ? missingFields(g, f) : [];
+    return { label: labelOf(r, g, i), problems: missing.length ? [`lacks ${missing.join(', ')}, which it has without fieldsets`] : [] };
+  });
+  t.must(
+    byObject(entries, `${describeRequest(t, { path: r.path, query })} with version=3.0: sparse fieldsets arrived in 3.1.1 (Change history), so a 3.0 request gets complete objects, but `),
+    'CHG-5',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('Sparse fieldsets and linked resources (properties)', () => {
+  conformanceTest(
+    'fields[root]=A keeps exactly the fields of A, fields_except[root]=B removes those of B, both keep A minus B (random A and B on single resources and collections)',
+    { requirements: ['FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4'], requests: ROOT_SETUP + ROOT_RUNS + 2 + SHRINK_REQUESTS },
+    rootFieldsets,
+  );
+
+  conformanceTest(
+    'embed gives the objects, embed_ids an array of ids, include ids plus a top-level array resolving them; fields[<name>] trims the linked objects, an association not named stays complete',
+    { requirements: ['LINK-1', 'LINK-2', 'LINK-3', 'LINK-4', 'FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4', 'FIELDS-5'], requests: LINK_SETUP + LINK_RUNS + 4 + SHRINK_REQUESTS },
+    linkedResources,
+  );
+
+  conformanceTest('version=3.0 (before 3.1.1, which brought sparse fieldsets): fields[root] is ignored, every object stays complete', { requirements: ['CHG-5'], requests: 2 }, ignoredIn30);
+});
