@@ -78,7 +78,7 @@ const LINK_SETUP = 16; // a products listing, up to 3 location listings, 12 answ
 
 /** The seed for this test's properties: CATALOGUE_SEED, else a fresh one (printed with every failure). */
 function seedOf(t: ConformanceContext): { seed: number; given: boolean } {
-  if (t.run.seed !== null) return { seed: t.run.seed, given: true };
+  if (t.run.seed !== null) return { seed: t.run.seed.seed, given: true };
   return { seed: (Math.random() * 0x7fffffff) | 0, given: false };
 }
 

@@ -153,6 +153,11 @@ describe('loadConfig', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3.0' } })).apiVersion).toBe('3.0');
   });
 
+  test('seed: a seed, or a seed with the path of a counterexample', () => {
+    expect(loadConfig(sources({ env: { CATALOGUE_SEED: '-42' } })).seed).toEqual({ seed: -42, path: null });
+    expect(loadConfig(sources({ env: { CATALOGUE_SEED: '7919:0:1:3' } })).seed).toEqual({ seed: 7919, path: '0:1:3' });
+  });
+
   test('versions: the API version unless CATALOGUE_VERSIONS lists them (duplicates dropped)', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3.1' } })).versions).toEqual(['3.1']);
     expect(loadConfig(sources({ env: { CATALOGUE_VERSIONS: '3.0, 3.1,3.2,3.1' } })).versions).toEqual(['3.0', '3.1', '3.2']);
@@ -177,8 +182,9 @@ describe('loadConfig', () => {
     ['version 3.1.2.9', { CATALOGUE_API_VERSION: '3.1.2.9' }, 'CATALOGUE_API_VERSION (--api-version)', /major\[\.minor\]/],
     ['profiles read,bogus', { CATALOGUE_PROFILES: 'read,bogus' }, 'CATALOGUE_PROFILES (--profiles)', /unknown profile "bogus"/],
     ['versions with a patch', { CATALOGUE_VERSIONS: '3.1,3.2.1' }, 'CATALOGUE_VERSIONS (--versions)', /versions 3.<minor>.*"3.2.1"/],
-    ['seed not an integer', { CATALOGUE_SEED: '12ab' }, 'CATALOGUE_SEED (--seed)', /integer seed/],
-    ['seed too large', { CATALOGUE_SEED: '99999999999' }, 'CATALOGUE_SEED (--seed)', /integer seed/],
+    ['seed not an integer', { CATALOGUE_SEED: '12ab' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
+    ['seed too large', { CATALOGUE_SEED: '99999999999' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
+    ['seed with a bad path', { CATALOGUE_SEED: '7919:0:x' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
     ['versions only commas', { CATALOGUE_VERSIONS: ',' }, 'CATALOGUE_VERSIONS (--versions)', /names no version/],
     ['profiles only commas', { CATALOGUE_PROFILES: ' , ,' }, 'CATALOGUE_PROFILES (--profiles)', /names no profile/],
     ['max requests abc', { CATALOGUE_MAX_REQUESTS: 'abc' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],

@@ -10,6 +10,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** A fast-check seed, and the path of one counterexample when a failure printed it. */
+export interface RunSeed {
+  seed: number;
+  path: string | null;
+}
+
 export interface KitConfig {
   /** null: run against the embedded reference server. Never ends with '/'. */
   baseUrl: string | null;
@@ -33,8 +39,8 @@ export interface KitConfig {
   /** Absolute; null: the kit's own suites/. */
   suitesDir: string | null;
   timeoutMs: number;
-  /** CATALOGUE_SEED; null: fresh seeds. */
-  seed: number | null;
+  /** CATALOGUE_SEED: a seed and, optionally, fast-check's path to one counterexample; null: fresh seeds. */
+  seed: RunSeed | null;
 }
 
 export interface ParsedCommandLine {
@@ -154,14 +160,15 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     return n;
   };
 
-  const seed = (): number | null => {
+  const seed = (): RunSeed | null => {
     const value = raw('CATALOGUE_SEED');
     if (value === undefined) return null;
-    // fast-check seeds are 32-bit integers; a failure prints the seed it used.
-    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Math.abs(Number(value)) > 0x7fffffff) {
-      throw new ConfigError(`${name('CATALOGUE_SEED')} must be an integer seed as a failure prints it (e.g. 226322074), got ${JSON.stringify(value)}`);
+    // fast-check seeds are 32-bit integers; a failure prints "<seed>" or "<seed>:<path>".
+    const m = /^(-?\d+)(?::(\d+(?::\d+)*))?$/.exec(value);
+    if (!m || Math.abs(Number(m[1])) > 0x7fffffff) {
+      throw new ConfigError(`${name('CATALOGUE_SEED')} must be a seed as a failure prints it (e.g. 226322074, or 7919:0:1:3), got ${JSON.stringify(value)}`);
     }
-    return Number(value) | 0;
+    return { seed: Number(m[1]) | 0, path: m[2] ?? null };
   };
 
   const baseUrl = url('CATALOGUE_BASE_URL');

@@ -1,5 +1,6 @@
 // What the main process hands to every vitest worker (through vitest's provide/inject), and the
 // metadata each test carries back to the reporter (through task meta).
+import type { RunSeed } from '../config/config.ts';
 import type { Profile } from '../config/keys.ts';
 import type { CoordinatorAddress } from '../coordinator/coordinator.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -16,7 +17,7 @@ export interface RunContext {
   profiles: Profile[];
   timeoutMs: number;
   /** CATALOGUE_SEED: the seed of the property-based suites (null: a fresh one per property). */
-  seed: number | null;
+  seed: RunSeed | null;
   /** CATALOGUE_MAX_REQUESTS: the run's request budget, which the number of property runs follows. */
   maxRequests: number;
   /** CATALOGUE_EXPIRED_TOKEN (the embedded reference mints one), for the expired-token checks; a secret. */

@@ -1,0 +1,94 @@
+import { describe, expect, test } from 'vitest';
+import { formatCall, initialModel, requestOf, step, type Action, type FavoritesModel } from './favorites-model.ts';
+
+const FLAGS = { excludesOwned: true, normalizedErrors: true };
+const base = (): FavoritesModel => initialModel([{ id: -1, name: 'Phones', category_id: 7, type: 'auto' }], FLAGS);
+const fav = (id: number, listId: number | null, haveIt: boolean | null = null, skuId = 100) => ({ favorite: { id, sku_id: skuId, favorite_list_id: listId, have_it: haveIt } });
+const errors = { errors: [{ code: 'RecordInvalid', messages: ['x'] }] };
+
+/** Runs steps, returning the final model and the first failure's requirement ids. */
+function run(m: FavoritesModel, steps: [Action, number, unknown][]): { m: FavoritesModel; failed?: string[] } {
+  for (const [action, status, body] of steps) {
+    const r = step(m, action, { status, body });
+    m = r.model;
+    if (r.failure) return { m, failed: r.failure.requirements };
+  }
+  return { m };
+}
+
+const createInCat = (cat: number, skuId = 100): Action => ({ type: 'createFavorite', skuId, categoryId: cat });
+
+describe('row 1: POST /favorites without a list', () => {
+  test('the known auto list of the category, or a new negative list', () => {
+    expect(run(base(), [[createInCat(7), 201, fav(1, -1)]]).failed).toBeUndefined();
+    const r = run(base(), [[createInCat(8), 201, fav(1, -2)]]);
+    expect(r.failed).toBeUndefined();
+    expect(r.m.lists.find((l) => l.id === -2)).toMatchObject({ kind: 'auto', categoryId: 8, ours: true });
+  });
+  test('another category\'s auto list breaks FAV-9; no list when none existed breaks FAV-10', () => {
+    expect(run(base(), [[createInCat(8), 201, fav(1, -1)]]).failed).toContain('FAV-9');
+    expect(run(base(), [[createInCat(8), 201, fav(1, null)]]).failed).toContain('FAV-10');
+  });
+});
+
+describe('rows 2 to 4: PUT /favorites/:id', () => {
+  const start = () => run(base(), [[createInCat(7), 201, fav(1, -1)]]).m;
+  test('have_it=true: owned, a list id sent is ignored', () => {
+    expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, null, true)]]).failed).toBeUndefined();
+    expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, -1, true)]]).failed).toContain('FAV-11');
+    expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, haveIt: true, favoriteListId: -1 }, 200, fav(1, -1, true)]]).failed).toContain('FAV-12');
+  });
+  test('favorite_list_id moves a favorite whose have_it is not true; an owned one is adopted as answered', () => {
+    const m = run(start(), [[{ type: 'createList', name: 'cc-a' }, 201, { favorite_list: { id: 5, name: 'cc-a', type: 'custom', category_id: null } }]]).m;
+    expect(run(m, [[{ type: 'updateFavorite', favoriteId: 1, favoriteListId: 5 }, 200, fav(1, 5, false)]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'updateFavorite', favoriteId: 1, favoriteListId: 5 }, 200, fav(1, -1)]]).failed).toContain('FAV-13');
+    const owned = run(m, [[{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, null, true)]]).m;
+    expect(run(owned, [[{ type: 'updateFavorite', favoriteId: 1, favoriteListId: 5 }, 200, fav(1, null, true)]]).failed).toBeUndefined();
+  });
+  test('new_list_name: the custom list of that name (created if absent), have_it null; blank: 400 with errors', () => {
+    const named = run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(1, 9)]]);
+    expect(named.failed).toBeUndefined();
+    expect(named.m.lists.find((l) => l.id === 9)).toMatchObject({ kind: 'custom', name: 'cc-b', ours: true });
+    expect(run(named.m, [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(1, 10)]]).failed).toContain('FAV-15');
+    expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(1, 9, true)]]).failed).toContain('FAV-16');
+    expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: '' }, 400, errors]]).failed).toBeUndefined();
+    expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: '' }, 422, errors]]).failed).toContain('FAV-17');
+    expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: '' }, 200, fav(1, 11)]]).failed).toBeUndefined();
+  });
+});
+
+describe('lists, deletes and listings', () => {
+  const list = (id: number, name: string) => ({ favorite_list: { id, name, type: 'custom', category_id: null } });
+  test('a duplicate custom name gives an error, any error', () => {
+    const m = run(base(), [[{ type: 'createList', name: 'cc-a' }, 201, list(5, 'cc-a')]]).m;
+    expect(run(m, [[{ type: 'createList', name: 'cc-a' }, 422, errors]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'createList', name: 'cc-a' }, 409, errors]]).failed).toBeUndefined();
+    const dup = run(m, [[{ type: 'createList', name: 'cc-a' }, 201, list(6, 'cc-a')]]);
+    expect(dup.failed).toContain('FAV-20');
+    expect(dup.m.lists.find((l) => l.id === 6)?.ours).toBe(true);
+  });
+  test('deleting twice: 204 then 404; the favorites of a deleted list may be gone or not', () => {
+    const m = run(base(), [[createInCat(8), 201, fav(1, -2)], [{ type: 'deleteList', listId: -2 }, 204, undefined]]).m;
+    expect(run(m, [[{ type: 'deleteList', listId: -2 }, 404, errors]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'deleteList', listId: -2 }, 204, undefined]]).failed).toContain('FAV-22');
+    expect(run(m, [[{ type: 'getFavorite', favoriteId: 1 }, 404, errors]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'getFavorite', favoriteId: 1 }, 200, fav(1, -3)]]).failed).toBeUndefined();
+    const f = run(base(), [[createInCat(7), 201, fav(1, -1)], [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).m;
+    expect(run(f, [[{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).failed).toContain('FAV-33');
+  });
+  test('owned favorites: only in owned=true (from 3.2.0), listed by default before', () => {
+    const m = run(base(), [[createInCat(7), 201, fav(1, -1)], [{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, null, true)]]).m;
+    const page = (items: unknown[]) => ({ favorites: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
+    const owned = fav(1, null, true).favorite;
+    expect(run(m, [[{ type: 'listFavorites', owned: false }, 200, page([owned])]]).failed).toContain('FAV-26');
+    expect(run(m, [[{ type: 'listFavorites', owned: false }, 200, page([])]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'listFavorites', owned: true }, 200, page([])]]).failed).toContain('FAV-24');
+    expect(run(m, [[{ type: 'listFavorites', owned: true }, 200, page([fav(2, -1, null, 5).favorite])]]).failed).toContain('FAV-24');
+    const old = { ...m, excludesOwned: false };
+    expect(run(old, [[{ type: 'listFavorites', owned: false }, 200, page([])]]).failed).toContain('CHG-2');
+  });
+  test('requestOf and formatCall give the HTTP call', () => {
+    expect(formatCall(requestOf({ type: 'updateFavorite', favoriteId: 3, haveIt: true, favoriteListId: 5 }))).toBe('PUT /favorites/3 {"favorite":{"have_it":true,"favorite_list_id":5}}');
+    expect(formatCall(requestOf({ type: 'listFavorites', owned: true }))).toBe('GET /favorites?per=100&owned=true');
+  });
+});

@@ -1,0 +1,544 @@
+// A model of favorite lists and favorites for the model-based suite (suites/favorites-model.suite.ts):
+// a pure reducer of the States and transitions table (the four favorite rows) and the rules of
+// Endpoints > Favorites. `step(model, action, answer)` judges the deployment's answer to one
+// action against the model and returns the next model, kept in step with what the deployment
+// answered wherever the spec allows more than one outcome:
+// - the status and code for a custom list with an existing custom name (any error status);
+// - what becomes of the favorites of a deleted list (gone, or still there in some list);
+// - have_it after a move by favorite_list_id, and a move by favorite_list_id of a favorite whose
+//   have_it is true ("have_it is not true" is the row's condition);
+// - a blank new_list_name taken as valid (which names are invalid is not shown).
+// The model knows the user's lists that existed before (to tell the auto list of a category) and
+// tracks only the favorites it created; `ours` marks what the run made (its cleanup).
+import { errorBodyIsWellFormed } from './errors.ts';
+import { fail, pass, show, type CheckResult } from './check.ts';
+import { holdsNoOwnedFavorites, holdsOnlyOwnedFavorites, type FavoriteLike } from './favorites.ts';
+import { readPagination } from './pagination.ts';
+
+export interface ModelList {
+  id: number;
+  name: string | null;
+  /** unknown: a list the deployment made where the spec does not say what it is. */
+  kind: 'custom' | 'auto' | 'unknown';
+  categoryId: number | null;
+  /** Made during the run (the run deletes it afterwards). */
+  ours: boolean;
+  state: 'live' | 'gone';
+}
+
+export interface ModelFavorite {
+  id: number;
+  skuId: number;
+  categoryId: number;
+  listId: number | null;
+  haveIt: boolean | null;
+  /** unknown: its list was deleted, and what becomes of it then is not shown. */
+  state: 'live' | 'gone' | 'unknown';
+}
+
+export interface FavoritesModel {
+  lists: ModelList[];
+  favorites: ModelFavorite[];
+  /** Change history 3.2.0: listings leave owned favorites out unless owned=true. */
+  excludesOwned: boolean;
+  /** Change history 3.1.0: the {errors: [...]} body on 4xx. */
+  normalizedErrors: boolean;
+}
+
+export type Action =
+  | { type: 'createList'; name: string }
+  | { type: 'deleteList'; listId: number }
+  | { type: 'createFavorite'; skuId: number; categoryId: number; newListName?: string }
+  | { type: 'updateFavorite'; favoriteId: number; haveIt?: boolean | null; favoriteListId?: number; newListName?: string }
+  | { type: 'deleteFavorite'; favoriteId: number }
+  | { type: 'getFavorite'; favoriteId: number }
+  | { type: 'listLists' }
+  | { type: 'listFavorites'; owned: boolean }
+  | { type: 'listListFavorites'; listId: number };
+
+export interface HttpCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number>;
+  json?: unknown;
+}
+
+export interface Answer {
+  status: number;
+  /** The parsed JSON body, or undefined when there is none or it is not JSON. */
+  body: unknown;
+}
+
+export interface Failure {
+  requirements: string[];
+  message: string;
+}
+
+export interface StepResult {
+  model: FavoritesModel;
+  failure?: Failure;
+}
+
+/** Page size asked for by the listings (one page; what is beyond it is not judged). */
+export const LISTING_PER = 100;
+
+/** The HTTP request that carries an action. */
+export function requestOf(action: Action): HttpCall {
+  switch (action.type) {
+    case 'createList':
+      return { method: 'POST', path: '/favorite_lists', json: { favorite_list: { name: action.name } } };
+    case 'deleteList':
+      return { method: 'DELETE', path: `/favorite_lists/${action.listId}` };
+    case 'createFavorite':
+      return { method: 'POST', path: '/favorites', json: { favorite: { sku_id: action.skuId, ...(action.newListName !== undefined ? { new_list_name: action.newListName } : {}) } } };
+    case 'updateFavorite': {
+      const favorite: Record<string, unknown> = {};
+      if (action.haveIt !== undefined) favorite['have_it'] = action.haveIt;
+      if (action.favoriteListId !== undefined) favorite['favorite_list_id'] = action.favoriteListId;
+      if (action.newListName !== undefined) favorite['new_list_name'] = action.newListName;
+      return { method: 'PUT', path: `/favorites/${action.favoriteId}`, json: { favorite } };
+    }
+    case 'deleteFavorite':
+      return { method: 'DELETE', path: `/favorites/${action.favoriteId}` };
+    case 'getFavorite':
+      return { method: 'GET', path: `/favorites/${action.favoriteId}` };
+    case 'listLists':
+      return { method: 'GET', path: '/favorite_lists', query: { per: LISTING_PER } };
+    case 'listFavorites':
+      return { method: 'GET', path: '/favorites', query: action.owned ? { per: LISTING_PER, owned: 'true' } : { per: LISTING_PER } };
+    case 'listListFavorites':
+      return { method: 'GET', path: `/favorite_lists/${action.listId}/favorites`, query: { per: LISTING_PER } };
+  }
+}
+
+/** One line for a call: `PUT /favorites/12 {"favorite":{"have_it":true}}`. */
+export function formatCall(call: HttpCall): string {
+  const query = call.query ? `?${new URLSearchParams(Object.entries(call.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
+  return `${call.method} ${call.path}${query}${call.json !== undefined ? ` ${JSON.stringify(call.json)}` : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model helpers (pure; every update returns a new model)
+
+export function initialModel(lists: readonly { id: number; name?: unknown; category_id?: unknown; type?: unknown }[], apiFlags: { excludesOwned: boolean; normalizedErrors: boolean }): FavoritesModel {
+  return {
+    lists: lists.map((l) => ({
+      id: l.id,
+      name: typeof l.name === 'string' ? l.name : null,
+      // Auto lists have negative ids (Favorite list: id); a list's type may say so too.
+      kind: l.id < 0 || l.type === 'auto' ? 'auto' : l.type === 'custom' || l.category_id === null ? 'custom' : 'unknown',
+      categoryId: typeof l.category_id === 'number' ? l.category_id : null,
+      ours: false,
+      state: 'live',
+    })),
+    favorites: [],
+    ...apiFlags,
+  };
+}
+
+export const liveLists = (m: FavoritesModel) => m.lists.filter((l) => l.state === 'live');
+export const findList = (m: FavoritesModel, id: unknown) => m.lists.find((l) => l.id === id);
+export const findFavorite = (m: FavoritesModel, id: number) => m.favorites.find((f) => f.id === id);
+export const isOwnedModel = (f: ModelFavorite) => f.haveIt === true && f.listId === null;
+
+/** The live auto list of a category the model knows. */
+export function autoListOf(m: FavoritesModel, categoryId: number): ModelList | undefined {
+  return m.lists.find((l) => l.state === 'live' && l.kind === 'auto' && l.categoryId === categoryId);
+}
+
+/** The live custom list of a name (a custom name is held by one list). */
+export function customListNamed(m: FavoritesModel, name: string): ModelList | undefined {
+  return m.lists.find((l) => l.state === 'live' && l.kind === 'custom' && l.name === name);
+}
+
+/** SKUs the model holds a favorite of (live, or perhaps live). */
+export function favoritedSkus(m: FavoritesModel): Set<number> {
+  return new Set(m.favorites.filter((f) => f.state !== 'gone').map((f) => f.skuId));
+}
+
+function withList(m: FavoritesModel, list: ModelList): FavoritesModel {
+  return { ...m, lists: [...m.lists.filter((l) => l.id !== list.id), list] };
+}
+
+function withFavorite(m: FavoritesModel, favorite: ModelFavorite): FavoritesModel {
+  const exists = m.favorites.some((f) => f.id === favorite.id);
+  return { ...m, favorites: exists ? m.favorites.map((f) => (f.id === favorite.id ? favorite : f)) : [...m.favorites, favorite] };
+}
+
+/**
+ * A list id the deployment answered that the model does not know: a list it made (ours, to
+ * delete). A negative id is an auto list, tied to one category: that of the favorite in it.
+ */
+function adoptUnknownList(m: FavoritesModel, id: unknown, categoryId: number | null): FavoritesModel {
+  if (typeof id !== 'number' || !Number.isInteger(id) || findList(m, id)?.state === 'live') return m;
+  return withList(m, { id, name: null, kind: id < 0 ? 'auto' : 'unknown', categoryId: id < 0 ? categoryId : null, ours: true, state: 'live' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading answers
+
+interface ReadFavorite {
+  id: number;
+  sku_id: unknown;
+  favorite_list_id: number | null;
+  have_it: boolean | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The favorite of a `{favorite}` body, or why it cannot be read. */
+function readFavorite(body: unknown, where: string): ReadFavorite | Failure {
+  const f = isObject(body) ? body['favorite'] : undefined;
+  if (!isObject(f)) return { requirements: ['GEN-7', 'FAV-7'], message: `${where} answered no {favorite} object: ${show(body)}` };
+  const listId = f['favorite_list_id'];
+  const haveIt = f['have_it'];
+  if (!Number.isInteger(f['id'])) return { requirements: ['FAV-7'], message: `${where}: the favorite's id is ${show(f['id'])}, expected an integer` };
+  if (listId !== null && !Number.isInteger(listId)) return { requirements: ['FAV-7', 'GEN-8'], message: `${where}: favorite_list_id is ${show(listId)}, expected an integer or null` };
+  if (haveIt !== null && typeof haveIt !== 'boolean') return { requirements: ['FAV-7', 'GEN-8'], message: `${where}: have_it is ${show(haveIt)}, expected a boolean or null` };
+  return { id: f['id'] as number, sku_id: f['sku_id'], favorite_list_id: listId as number | null, have_it: haveIt as boolean | null };
+}
+
+const isFailure = (x: unknown): x is Failure => isObject(x) && Array.isArray(x['requirements']) && typeof x['message'] === 'string';
+
+/** The items of a `{<key>: [...]}` collection and whether the one page holds all of them. */
+function readCollection(body: unknown, key: string, where: string): { items: Record<string, unknown>[]; complete: boolean } | Failure {
+  const items = isObject(body) ? body[key] : undefined;
+  if (!Array.isArray(items) || !items.every(isObject)) return { requirements: ['GEN-7'], message: `${where} answered no {${key}: [...]} collection: ${show(body)}` };
+  const pagination = readPagination(body);
+  return { items: items as Record<string, unknown>[], complete: pagination ? pagination.total_pages <= 1 : items.length < LISTING_PER };
+}
+
+function statusFailure(answer: Answer, expected: number, where: string, requirements: string[]): Failure | undefined {
+  return answer.status === expected ? undefined : { requirements, message: `${where} answered ${answer.status}, expected ${expected}${bodyHint(answer.body)}` };
+}
+
+const bodyHint = (body: unknown) => (body === undefined ? '' : ` (body ${show(body, 200)})`);
+
+const fromCheck = (result: CheckResult, ...requirements: string[]): Failure | undefined => (result.ok ? undefined : { requirements, message: result.message });
+
+/** A 404 "resource does not exist" for a record the model knows is gone. */
+function notFound(answer: Answer, where: string, requirements: string[]): Failure | undefined {
+  return statusFailure(answer, 404, `${where} (deleted earlier in this sequence)`, requirements);
+}
+
+/** An error answer's body, from 3.1.0 on: {errors: [{code, messages}]}. */
+function errorBody(m: FavoritesModel, answer: Answer, ...requirements: string[]): Failure | undefined {
+  if (!m.normalizedErrors || answer.status < 400 || answer.status >= 500) return undefined;
+  return fromCheck(errorBodyIsWellFormed(answer.body), ...requirements, 'ERR-2');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reducer
+
+/** Judges the answer to `action` and returns the next model (also when the answer broke a rule). */
+export function step(m: FavoritesModel, action: Action, answer: Answer): StepResult {
+  const where = formatCall(requestOf(action)).split(' {')[0]!;
+  switch (action.type) {
+    case 'createList':
+      return createList(m, action, answer, where);
+    case 'deleteList':
+      return deleteList(m, action, answer, where);
+    case 'createFavorite':
+      return createFavorite(m, action, answer, where);
+    case 'updateFavorite':
+      return updateFavorite(m, action, answer, where);
+    case 'deleteFavorite':
+      return deleteFavorite(m, action, answer, where);
+    case 'getFavorite':
+      return getFavorite(m, action, answer, where);
+    case 'listLists':
+      return listLists(m, answer, where);
+    case 'listFavorites':
+      return listFavorites(m, action, answer, where);
+    case 'listListFavorites':
+      return listListFavorites(m, action, answer, where);
+  }
+}
+
+function createList(m: FavoritesModel, a: Extract<Action, { type: 'createList' }>, answer: Answer, where: string): StepResult {
+  const existing = customListNamed(m, a.name);
+  const success = answer.status >= 200 && answer.status < 300;
+  const made = isObject(answer.body) && isObject(answer.body['favorite_list']) ? answer.body['favorite_list'] : undefined;
+  const madeId = made?.['id'];
+  // Whatever was made is the run's, to delete afterwards.
+  const next = success && Number.isInteger(madeId) && !findList(m, madeId)
+    ? withList(m, { id: madeId as number, name: a.name, kind: 'custom', categoryId: null, ours: true, state: 'live' })
+    : m;
+  if (existing) {
+    // "a custom list with an existing custom name gives an error"; which status and code: not shown.
+    return success
+      ? { model: next, failure: { requirements: ['FAV-20'], message: `${where} with the name ${show(a.name)} of the existing custom list ${existing.id} answered ${answer.status}${madeId !== undefined ? ` and list ${show(madeId)}` : ''}: expected an error` } }
+      : { model: m, failure: errorBody(m, answer) };
+  }
+  const failure =
+    statusFailure(answer, 201, where, ['FAV-19']) ??
+    (made ? undefined : { requirements: ['GEN-7', 'FAV-19'], message: `${where} answered no {favorite_list} object: ${show(answer.body)}` }) ??
+    (Number.isInteger(madeId) ? undefined : { requirements: ['FAV-1'], message: `${where}: the created list has id ${show(madeId)}` }) ??
+    (findList(m, madeId)?.state === 'live' ? { requirements: ['FAV-19'], message: `${where} answered list ${show(madeId)}, which already exists` } : undefined) ??
+    (made!['name'] === a.name ? undefined : { requirements: ['FAV-19'], message: `${where} created the list as ${show(made!['name'])}, asked ${show(a.name)}` }) ??
+    (made!['type'] === 'custom' ? undefined : { requirements: ['FAV-3'], message: `${where}: the created list has type ${show(made!['type'])}, expected "custom"` });
+  return { model: next, ...(failure ? { failure } : {}) };
+}
+
+function deleteList(m: FavoritesModel, a: Extract<Action, { type: 'deleteList' }>, answer: Answer, where: string): StepResult {
+  const list = findList(m, a.listId);
+  if (!list || list.state === 'gone') return { model: m, ...opt(notFound(answer, where, ['FAV-22', 'ERR-10'])) };
+  if (answer.status !== 204) return { model: m, failure: statusFailure(answer, 204, where, ['FAV-21'])! };
+  // What becomes of the favorites of a deleted list: not shown.
+  const favorites = m.favorites.map((f) => (f.state !== 'gone' && f.listId === list.id ? { ...f, state: 'unknown' as const } : f));
+  return { model: { ...withList(m, { ...list, state: 'gone' }), favorites } };
+}
+
+const opt = (failure: Failure | undefined) => (failure ? { failure } : {});
+
+/** Row 4 (POST or PUT): the favorite is in the custom list of that name, created if absent. */
+function intoNamedList(m: FavoritesModel, name: string, listId: number | null, where: string): { model: FavoritesModel; failure?: Failure } {
+  const existing = customListNamed(m, name);
+  if (existing) {
+    if (listId === existing.id) return { model: m };
+    const model = adoptUnknownList(m, listId, null);
+    return { model, failure: { requirements: ['FAV-14', 'FAV-15'], message: `${where} with new_list_name ${show(name)}: the favorite is in list ${show(listId)}, not in the existing custom list ${existing.id} of that name` } };
+  }
+  const other = findList(m, listId);
+  if (listId === null || (other && other.state === 'live')) {
+    return { model: m, failure: { requirements: ['FAV-14', 'FAV-15'], message: `${where} with new_list_name ${show(name)}, a name no list has: the favorite is in ${listId === null ? 'no list' : `list ${listId} (${other!.kind}${other!.name !== null ? ` ${show(other!.name)}` : ''}), which existed before`}, expected a new custom list of that name` } };
+  }
+  return { model: withList(m, { id: listId, name, kind: 'custom', categoryId: null, ours: true, state: 'live' }) };
+}
+
+function createFavorite(m: FavoritesModel, a: Extract<Action, { type: 'createFavorite' }>, answer: Answer, where: string): StepResult {
+  const status = statusFailure(answer, 201, where, ['FAV-30']);
+  const read = readFavorite(answer.body, where);
+  if (isFailure(read)) return { model: m, failure: status ?? read };
+  let model = withFavorite(m, { id: read.id, skuId: a.skuId, categoryId: a.categoryId, listId: read.favorite_list_id, haveIt: read.have_it, state: 'live' });
+  if (status) return { model: adoptUnknownList(model, read.favorite_list_id, a.categoryId), failure: status };
+  if (read.sku_id !== a.skuId) return { model: adoptUnknownList(model, read.favorite_list_id, a.categoryId), failure: { requirements: ['FAV-30'], message: `${where}: the favorite was created for SKU ${show(read.sku_id)}, asked ${a.skuId}` } };
+  if (a.newListName !== undefined) {
+    const moved = intoNamedList(model, a.newListName, read.favorite_list_id, where);
+    const failure = moved.failure ?? (read.have_it === null ? undefined : { requirements: ['FAV-16'], message: `${where} with new_list_name: have_it is ${show(read.have_it)}, expected null` });
+    return { model: moved.model, ...opt(failure) };
+  }
+  // Row 1: into the auto list of the SKU's category, created if needed.
+  const auto = autoListOf(m, a.categoryId);
+  const listId = read.favorite_list_id;
+  if (auto) {
+    if (listId === auto.id) return { model };
+    model = adoptUnknownList(model, listId, a.categoryId);
+    return { model, failure: { requirements: ['FAV-9'], message: `${where} without a list, SKU ${a.skuId} of category ${a.categoryId}: the favorite is in ${describeList(m, listId)}, expected the auto list ${auto.id} of that category` } };
+  }
+  if (listId === null) return { model, failure: { requirements: ['FAV-10', 'FAV-9'], message: `${where} without a list, SKU ${a.skuId} of category ${a.categoryId}, which had no auto list: the favorite is in no list (favorite_list_id null); the auto list must be created` } };
+  const known = findList(m, listId);
+  if (known && known.state === 'live') {
+    return { model, failure: { requirements: ['FAV-9'], message: `${where} without a list, SKU ${a.skuId} of category ${a.categoryId}: the favorite is in ${describeList(m, listId)}, not an auto list of that category` } };
+  }
+  model = withList(model, { id: listId, name: null, kind: 'auto', categoryId: a.categoryId, ours: true, state: 'live' });
+  return listId < 0 ? { model } : { model, failure: { requirements: ['FAV-2', 'FAV-10'], message: `${where} without a list: the favorite is in list ${listId}, which is not negative as an auto list's id is` } };
+}
+
+function describeList(m: FavoritesModel, id: number | null): string {
+  if (id === null) return 'no list (favorite_list_id null)';
+  const l = findList(m, id);
+  if (!l) return `list ${id}`;
+  return `list ${id} (${l.state === 'gone' ? 'deleted ' : ''}${l.kind === 'auto' ? `auto list of category ${show(l.categoryId)}` : l.kind === 'custom' ? `custom list ${show(l.name)}` : 'a list'})`;
+}
+
+function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'updateFavorite' }>, answer: Answer, where: string): StepResult {
+  const before = findFavorite(m, a.favoriteId);
+  if (!before) throw new Error(`the model knows no favorite ${a.favoriteId}`);
+  if (before.state === 'gone') return { model: m, ...opt(notFound(answer, where, ['ERR-9'])) };
+  if (before.state === 'unknown' && answer.status === 404) return { model: withFavorite(m, { ...before, state: 'gone' }) };
+  const blank = a.newListName !== undefined && a.newListName.trim() === '';
+  if (blank && a.haveIt !== true) {
+    // Row 4, on error: status 400 with errors in the body. Which names are invalid: not shown,
+    // so a blank name taken as valid is adopted.
+    if (answer.status >= 400) {
+      const failure = statusFailure(answer, 400, `${where} with the blank new_list_name ""`, ['FAV-17']) ?? errorBody(m, answer, 'FAV-17');
+      return { model: m, ...opt(failure) };
+    }
+    return adopt(m, before, answer, where);
+  }
+  if (a.haveIt === true) {
+    // Row 2: owned (have_it true, favorite_list_id null); a favorite_list_id sent is ignored.
+    const read = readAnswer(answer, where);
+    if (isFailure(read)) return { model: m, failure: read };
+    const model = adoptUnknownList(withFavorite(m, { ...before, state: 'live', listId: read.favorite_list_id, haveIt: read.have_it }), read.favorite_list_id, before.categoryId);
+    const sent = a.favoriteListId;
+    const failure =
+      (sent !== undefined && read.favorite_list_id === sent && sent !== null
+        ? { requirements: ['FAV-12'], message: `${where} with have_it=true and favorite_list_id ${sent}: the favorite moved into list ${sent}; the list id must be ignored (owned: have_it true, favorite_list_id null)` }
+        : undefined) ??
+      (read.have_it === true && read.favorite_list_id === null
+        ? undefined
+        : { requirements: ['FAV-11'], message: `${where} with have_it=true: the favorite has have_it ${show(read.have_it)} and favorite_list_id ${show(read.favorite_list_id)}, expected owned (have_it true, favorite_list_id null)` });
+    return { model, ...opt(failure) };
+  }
+  if (a.newListName !== undefined) {
+    // Row 4 through PUT.
+    const read = readAnswer(answer, where);
+    if (isFailure(read)) return { model: m, failure: read };
+    const moved = intoNamedList(withFavorite(m, { ...before, state: 'live', listId: read.favorite_list_id, haveIt: read.have_it }), a.newListName, read.favorite_list_id, where);
+    const failure =
+      moved.failure ??
+      (read.have_it === null ? undefined : { requirements: ['FAV-16'], message: `${where} with new_list_name ${show(a.newListName)}: have_it is ${show(read.have_it)} (it was ${show(before.haveIt)}), expected null` });
+    return { model: moved.model, ...opt(failure) };
+  }
+  if (a.favoriteListId !== undefined) {
+    // Row 3: into that list, when have_it is not true. A favorite whose have_it is true, or one
+    // whose state is not known, is not covered by the row: its answer is adopted.
+    if (before.state === 'unknown' || before.haveIt === true) return adopt(m, before, answer, where);
+    const read = readAnswer(answer, where);
+    if (isFailure(read)) return { model: m, failure: read };
+    const model = adoptUnknownList(withFavorite(m, { ...before, listId: read.favorite_list_id, haveIt: read.have_it }), read.favorite_list_id, before.categoryId);
+    return read.favorite_list_id === a.favoriteListId
+      ? { model }
+      : { model, failure: { requirements: ['FAV-13', 'FAV-8'], message: `${where} with favorite_list_id ${a.favoriteListId}${a.haveIt !== undefined ? ` and have_it ${show(a.haveIt)}` : ''} (have_it was ${show(before.haveIt)}): the favorite is in ${describeList(m, read.favorite_list_id)}, expected ${describeList(m, a.favoriteListId)}` } };
+  }
+  // have_it false or null alone: what it does is not shown.
+  return adopt(m, before, answer, where);
+}
+
+/** A 200 {favorite} answer, or the failure of PUT /favorites/:id. */
+function readAnswer(answer: Answer, where: string): ReadFavorite | Failure {
+  return statusFailure(answer, 200, where, ['FAV-31']) ?? readFavorite(answer.body, where);
+}
+
+/** Where the spec allows several outcomes: the model takes what the deployment answered. */
+function adopt(m: FavoritesModel, before: ModelFavorite, answer: Answer, where: string): StepResult {
+  if (answer.status < 200 || answer.status >= 300) return { model: m };
+  const read = readFavorite(answer.body, where);
+  if (isFailure(read)) return { model: m, failure: read };
+  return { model: adoptUnknownList(withFavorite(m, { ...before, state: 'live', listId: read.favorite_list_id, haveIt: read.have_it }), read.favorite_list_id, before.categoryId) };
+}
+
+function deleteFavorite(m: FavoritesModel, a: Extract<Action, { type: 'deleteFavorite' }>, answer: Answer, where: string): StepResult {
+  const before = findFavorite(m, a.favoriteId);
+  if (!before) throw new Error(`the model knows no favorite ${a.favoriteId}`);
+  const gone = withFavorite(m, { ...before, state: 'gone' });
+  if (before.state === 'gone') return { model: m, ...opt(notFound(answer, where, ['FAV-33', 'ERR-10'])) };
+  if (before.state === 'unknown') return answer.status === 204 || answer.status === 404 ? { model: gone } : { model: m, failure: statusFailure(answer, 204, where, ['FAV-32'])! };
+  return answer.status === 204 ? { model: gone } : { model: m, failure: statusFailure(answer, 204, where, ['FAV-32'])! };
+}
+
+function getFavorite(m: FavoritesModel, a: Extract<Action, { type: 'getFavorite' }>, answer: Answer, where: string): StepResult {
+  const before = findFavorite(m, a.favoriteId);
+  if (!before) throw new Error(`the model knows no favorite ${a.favoriteId}`);
+  if (before.state === 'gone') return { model: m, ...opt(notFound(answer, where, ['ERR-9'])) };
+  if (before.state === 'unknown') {
+    if (answer.status === 404) return { model: withFavorite(m, { ...before, state: 'gone' }) };
+    return adopt(m, before, answer, where);
+  }
+  const status = statusFailure(answer, 200, where, ['FAV-29']);
+  if (status) return { model: m, failure: status };
+  const read = readFavorite(answer.body, where);
+  if (isFailure(read)) return { model: m, failure: read };
+  return { model: m, ...opt(sameAsModel(m, before, read, where, ['FAV-29'])) };
+}
+
+/** A favorite as answered agrees with the model (its list and have_it). */
+function sameAsModel(m: FavoritesModel, f: ModelFavorite, read: { favorite_list_id?: unknown; have_it?: unknown }, where: string, requirements: string[]): Failure | undefined {
+  if (read.favorite_list_id === f.listId && read.have_it === f.haveIt) return undefined;
+  return {
+    requirements,
+    message: `${where}: favorite ${f.id} has favorite_list_id ${show(read.favorite_list_id)} and have_it ${show(read.have_it)}, but the sequence left it in ${describeList(m, f.listId)} with have_it ${show(f.haveIt)}`,
+  };
+}
+
+function listLists(m: FavoritesModel, answer: Answer, where: string): StepResult {
+  const status = statusFailure(answer, 200, where, ['FAV-18']);
+  if (status) return { model: m, failure: status };
+  const read = readCollection(answer.body, 'favorite_lists', where);
+  if (isFailure(read)) return { model: m, failure: { ...read, requirements: [...read.requirements, 'FAV-18'] } };
+  const listed = new Map(read.items.filter((l) => Number.isInteger(l['id'])).map((l) => [l['id'] as number, l]));
+  for (const list of m.lists.filter((l) => l.ours)) {
+    const item = listed.get(list.id);
+    if (list.state === 'gone' && item) return { model: m, failure: { requirements: ['FAV-21'], message: `${where} lists ${describeList(m, list.id)}, deleted earlier in this sequence` } };
+    if (list.state === 'live' && !item && read.complete) return { model: m, failure: { requirements: ['FAV-18', list.kind === 'auto' ? 'FAV-10' : 'FAV-19'], message: `${where} does not list ${describeList(m, list.id)}` } };
+    if (list.state === 'live' && item && list.kind === 'auto' && list.categoryId !== null && item['category_id'] !== list.categoryId) {
+      return { model: m, failure: { requirements: ['FAV-5', 'FAV-9'], message: `${where}: list ${list.id}, the auto list the sequence's favorites of category ${list.categoryId} went into, has category_id ${show(item['category_id'])}` } };
+    }
+  }
+  const names = new Map<string, number[]>();
+  for (const l of read.items) {
+    if (typeof l['name'] !== 'string' || !customListNamed(m, l['name'])?.ours) continue;
+    if (l['type'] === 'auto' || (typeof l['id'] === 'number' && l['id'] < 0)) continue;
+    names.set(l['name'], [...(names.get(l['name']) ?? []), l['id'] as number]);
+  }
+  for (const [name, ids] of names) {
+    if (ids.length > 1) return { model: m, failure: { requirements: ['FAV-15', 'FAV-20'], message: `${where} lists ${ids.length} custom lists named ${show(name)}: ${ids.join(', ')}` } };
+  }
+  return { model: m };
+}
+
+function listFavorites(m: FavoritesModel, a: Extract<Action, { type: 'listFavorites' }>, answer: Answer, where: string): StepResult {
+  const requirement = a.owned ? 'FAV-24' : 'FAV-23';
+  const status = statusFailure(answer, 200, where, [requirement]);
+  if (status) return { model: m, failure: status };
+  const read = readCollection(answer.body, 'favorites', where);
+  if (isFailure(read)) return { model: m, failure: { ...read, requirements: [...read.requirements, requirement] } };
+  const items = read.items as FavoriteLike[];
+  const shape = a.owned
+    ? fromCheck(holdsOnlyOwnedFavorites(items, where), 'FAV-24', 'FAV-6')
+    : m.excludesOwned
+      ? fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-26', 'CHG-2')
+      : undefined;
+  if (shape) return { model: m, failure: shape };
+  // Before 3.2.0 the default listing holds owned favorites too (Change history 3.2.0).
+  return judgeListed(m, items, read.complete, where, (f) => (a.owned ? isOwnedModel(f) : !isOwnedModel(f) || !m.excludesOwned), (f) => (a.owned ? ['FAV-24'] : isOwnedModel(f) ? ['CHG-2'] : ['FAV-23']));
+}
+
+function listListFavorites(m: FavoritesModel, a: Extract<Action, { type: 'listListFavorites' }>, answer: Answer, where: string): StepResult {
+  const list = findList(m, a.listId);
+  if (list?.state === 'gone') return { model: m, ...opt(notFound(answer, where, ['ERR-9'])) };
+  const status = statusFailure(answer, 200, where, ['FAV-27']);
+  if (status) return { model: m, failure: status };
+  const read = readCollection(answer.body, 'favorites', where);
+  if (isFailure(read)) return { model: m, failure: { ...read, requirements: [...read.requirements, 'FAV-27'] } };
+  const items = read.items as FavoriteLike[];
+  const strays = items.filter((f) => f.favorite_list_id !== a.listId);
+  if (strays.length) return { model: m, failure: { requirements: ['FAV-27'], message: `${where} lists favorites of other lists: ${strays.slice(0, 5).map((f) => `${show(f.id)} (favorite_list_id ${show(f.favorite_list_id)})`).join(', ')}` } };
+  const owned = fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-28');
+  if (owned) return { model: m, failure: owned };
+  return judgeListed(m, items, read.complete, where, (f) => f.listId === a.listId && !isOwnedModel(f), () => ['FAV-27']);
+}
+
+/**
+ * The sequence's favorites in a listing: each live one the listing should hold is there (when
+ * the page holds the whole listing), no other is, and each listed one agrees with the model.
+ * A favorite of unknown state that is listed is live, as listed.
+ */
+function judgeListed(
+  m: FavoritesModel,
+  items: readonly FavoriteLike[],
+  complete: boolean,
+  where: string,
+  belongs: (f: ModelFavorite) => boolean,
+  requirementsOf: (f: ModelFavorite) => string[],
+): StepResult {
+  const listed = new Map(items.filter((f) => Number.isInteger(f.id)).map((f) => [f.id as number, f]));
+  let model = m;
+  for (const f of m.favorites) {
+    const item = listed.get(f.id);
+    if (f.state === 'unknown') {
+      if (item) model = withFavorite(model, { ...f, state: 'live', listId: (item.favorite_list_id ?? null) as number | null, haveIt: (item.have_it ?? null) as boolean | null });
+      continue;
+    }
+    if (f.state === 'gone') {
+      if (item) return { model, failure: { requirements: ['FAV-32'], message: `${where} lists favorite ${f.id}, deleted earlier in this sequence` } };
+      continue;
+    }
+    const requirements = requirementsOf(f);
+    if (item) {
+      const differs = sameAsModel(m, f, item, where, requirements);
+      if (differs) return { model, failure: differs };
+      if (!belongs(f)) return { model, failure: { requirements, message: `${where} lists favorite ${f.id} (${describeList(m, f.listId)}, have_it ${show(f.haveIt)}), which it should not` } };
+    } else if (complete && belongs(f)) {
+      return { model, failure: { requirements, message: `${where} does not list favorite ${f.id} (${describeList(m, f.listId)}, have_it ${show(f.haveIt)})` } };
+    }
+  }
+  return { model };
+}
+
+/** Passes when a step's answer kept the rules (for unit tests and messages). */
+export function verdict(result: StepResult): CheckResult {
+  return result.failure ? fail(`[${result.failure.requirements.join(', ')}] ${result.failure.message}`) : pass();
+}

@@ -1,0 +1,74 @@
+// The model-based favorites suite (suites/favorites-model.suite.ts), run through the real CLI: it
+// passes against the reference (default data; other data under a base path with the auth server
+// on another origin), leaves the reference's data as it found it, stays within 120 requests, and
+// fails under each favorites fault a random sequence can reach, naming the fault's requirement and
+// printing the shrunk sequence as HTTP calls with its seed.
+// The fault runs replay a seed (CATALOGUE_SEED) found to reach the fault: a default run draws its
+// own seed, and with about 40 calls in all it reaches the multi-step faults only in some runs.
+import { describe, expect, test } from 'vitest';
+import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
+import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+
+const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+
+/** Faults the model test catches, each with a seed whose sequences reach it on the default data. */
+const CAUGHT: Record<string, number> = {
+  'auto-list-not-created': 7919,
+  'auto-list-ignores-category': 7919,
+  'have-it-keeps-list': 7919,
+  'have-it-honours-list-id': 7919,
+  'favorite-list-id-ignored-on-update': 23757,
+  'new-list-name-keeps-have-it': 7919,
+  'new-list-name-duplicates-list': 7919,
+  'invalid-new-list-name-422': 7919,
+  'owned-favorites-listed': 23757,
+  'owned-param-ignored': 15838,
+  'duplicate-custom-list-accepted': 23757,
+  'favorite-delete-missing-204': 7919,
+};
+
+async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; unchanged: boolean }> {
+  const ref = await startReference({ limits: LIMITS, ...options });
+  try {
+    const before = ref.stateDigest();
+    const run = await runCli([...targetArgs(ref), 'favorites-model'], env, 240_000);
+    return { run, unchanged: ref.stateDigest() === before };
+  } finally {
+    await ref.close();
+  }
+}
+
+const summary = (run: CliRun) =>
+  run.stdout + run.stderr + JSON.stringify(run.results?.tests.map((t) => ({ title: t.title, status: t.status, findings: t.findings })), null, 1);
+
+describe.concurrent('the model-based favorites suite against the reference', () => {
+  test('passes on the default data within 120 requests and leaves the data unchanged', { timeout: 300_000 }, async () => {
+    const { run, unchanged } = await runSuite({});
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
+    expect(run.results!.requests.total).toBeLessThanOrEqual(120);
+    expect(unchanged, 'the run left data behind').toBe(true);
+  });
+
+  test('passes on other data, under a base path, with the auth server on another origin', { timeout: 300_000 }, async () => {
+    const { run, unchanged } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
+    expect(unchanged, 'the run left data behind').toBe(true);
+  });
+
+  for (const [fault, seed] of Object.entries(CAUGHT)) {
+    const requirement = FAULTS[fault]!.requirement;
+    test(`${fault}: fails naming ${requirement}, with the sequence and the seed`, { timeout: 300_000 }, async () => {
+      const { run, unchanged } = await runSuite({ fault }, { CATALOGUE_SEED: String(seed) });
+      expect(run.code, summary(run)).toBe(1);
+      const findings = run.results!.tests.flatMap((t) => t.findings.filter((f) => f.severity === 'MUST'));
+      const finding = findings.find((f) => f.requirements.includes(requirement));
+      expect(finding, summary(run)).toBeDefined();
+      expect(finding!.message).toMatch(/the shortest failing sequence found \(\d+ calls/);
+      expect(finding!.message).toMatch(/\n {2}1\. (GET|POST|PUT|DELETE) \/\S+/);
+      expect(finding!.message).toContain(`CATALOGUE_SEED=${seed}`);
+      expect(unchanged, 'the run left data behind').toBe(true);
+    });
+  }
+});
