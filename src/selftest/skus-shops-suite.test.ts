@@ -51,20 +51,5 @@ test('passes unchanged on other data, under a base path, with the auth server on
 });
 
 describe.concurrent('against a reference with one product fault', () => {
-  for (const fault of CAUGHT) {
-    test(`${fault}: fails, naming ${FAULTS[fault]!.requirement}`, async () => {
-      const ref = await startReference({ fault, basePath: '/api', limits: LIMITS });
-      try {
-        const run = await runCli([...targetArgs(ref), ...SUITES]);
-        expect(run.code, run.stdout + run.stderr).toBe(1);
-        const failed = run.results!.tests.filter((t) => t.status === 'failed');
-        const named = failed.flatMap((t) => t.findings.flatMap((f) => f.requirements));
-        expect(named, JSON.stringify(failed.map((t) => [t.title, t.findings]))).toContain(FAULTS[fault]!.requirement);
-        expect(run.junit).toContain('replay: curl');
-        expect(run.junit).toMatch(/\/api\/(skus|shops|products)/);
-      } finally {
-        await ref.close();
-      }
-    });
-  }
+  // Each fault of CAUGHT failing this suite, naming its requirement: src/selftest/mutation.test.ts.
 });

@@ -1,0 +1,67 @@
+// The mutation score of the suites: for each fault switch of the reference (a realistic single
+// bug, src/reference/faults/), start the reference with that fault, run the suites that catch it
+// (src/selftest/fault-coverage.ts) through the real CLI, and require a MUST failure naming the
+// requirement the fault is named after, with no secret in the reports. A fault the suites do not
+// catch is a missing test, not a fault to delete: the score must stay 100%. (That the fault-free
+// reference gives no failure and no warning is src/selftest/full-run.test.ts.)
+import { afterAll, describe, expect, test } from 'vitest';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../reference/faults.ts';
+import { startReference } from '../reference/server.ts';
+import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { CAUGHT_BY, FAULT_SETUP } from './fault-coverage.ts';
+
+const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+
+/** The suites that catch each fault, from the CAUGHT_BY keys ("user, notifications, logout"). */
+const SUITES_OF = new Map<FaultName, string[]>(
+  Object.entries(CAUGHT_BY).flatMap(([key, faults]) => faults.map((fault) => [fault as FaultName, key.split(', ')] as const)),
+);
+
+const caught = new Set<FaultName>();
+
+function mustRequirements(run: CliRun): string[] {
+  return run.results!.tests.filter((t) => t.status === 'failed').flatMap((t) => t.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements));
+}
+
+function secretsLeaked(run: CliRun, clientSecret: string): string[] {
+  const text = run.allReportText() + run.stdout + run.stderr;
+  const leaks: string[] = [];
+  if (text.includes(clientSecret)) leaks.push('the client secret');
+  // Not "Bearer realm=..." (WWW-Authenticate): a token is 8 or more token characters.
+  if (/Bearer (?!\[REDACTED\])[A-Za-z0-9._~+/-]{8,}/.test(text)) leaks.push('a bearer token');
+  if (/(oauth_token|access_token|refresh_token|client_secret|code)=(?!\[REDACTED\])[A-Za-z0-9%._~+/=-]{6,}/.test(text)) leaks.push('a token or code in a URL or form');
+  if (/"(access_token|refresh_token)"\s*:\s*"(?!\[REDACTED\])/.test(text)) leaks.push('a token in a JSON body');
+  return leaks;
+}
+
+describe.concurrent('each fault of the reference fails the suites that catch it, naming its requirement', () => {
+  for (const fault of FAULT_NAMES) {
+    const requirement = FAULTS[fault]!.requirement;
+    const setup = FAULT_SETUP[fault] ?? {};
+    const suites = setup.suites ?? SUITES_OF.get(fault) ?? [];
+    test(`${fault} (${requirement}): ${suites.join(', ') || 'no suite'}`, async () => {
+      expect(suites, `no suite catches ${fault}: add a test that does (src/selftest/fault-coverage.ts)`).not.toEqual([]);
+      const ref = await startReference({ limits: LIMITS, basePath: '/api', authOrigin: 'separate', ...setup.options, fault });
+      try {
+        // An expired token too, so that the expired-token checks run (a deployment's run names one).
+        const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), ...setup.env };
+        const run = await runCli([...targetArgs(ref), ...suites], env, 300_000);
+        const summary = `${run.stdout}\n${run.stderr}`;
+        expect(run.code, summary).toBe(1);
+        expect(mustRequirements(run), summary).toContain(requirement);
+        expect(secretsLeaked(run, ref.client.secret), 'secrets in the reports').toEqual([]);
+        caught.add(fault);
+      } finally {
+        await ref.close();
+      }
+    });
+  }
+
+  afterAll(() => {
+    const total = FAULT_NAMES.length;
+    const score = ((100 * caught.size) / total).toFixed(1);
+    console.log(`mutation score: ${caught.size} of ${total} faults caught (${score}%)`);
+    const missed = FAULT_NAMES.filter((f) => !caught.has(f));
+    if (missed.length) console.log(`not caught: ${missed.join(', ')}`);
+  });
+});
