@@ -13,7 +13,7 @@ const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 async function runSuite(options: ReferenceOptions, version?: string): Promise<CliRun> {
   const ref = await startReference({ limits: LIMITS, ...options });
   try {
-    return await runCli([...targetArgs(ref), 'favorites'], version ? { CATALOGUE_API_VERSION: version } : {});
+    return await runCli([...targetArgs(ref), 'favorites.suite'], version ? { CATALOGUE_API_VERSION: version } : {});
   } finally {
     await ref.close();
   }
@@ -54,7 +54,7 @@ describe.concurrent('the favorites suite against the reference', () => {
   test('the read profile skips the three write tests and still passes', async () => {
     const ref = await startReference({ limits: LIMITS });
     try {
-      const run = await runCli([...targetArgs(ref), 'favorites'], { CATALOGUE_PROFILES: 'read' });
+      const run = await runCli([...targetArgs(ref), 'favorites.suite'], { CATALOGUE_PROFILES: 'read' });
       expect(run.code, summary(run)).toBe(0);
       expect(run.results!.tests.filter((t) => t.status === 'skipped').length).toBe(3);
     } finally {

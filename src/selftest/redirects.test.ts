@@ -21,7 +21,7 @@ describe.concurrent('a deployment whose base URL redirects', () => {
         const before = ref.stateDigest();
         const args = targetArgs(ref);
         args[1] = ref.movedBaseUrl!;
-        const run = await runCli([...args, suite]);
+        const run = await runCli([...args, `${suite}.suite`]);
         expect(run.code, run.stdout + run.stderr).toBe(0);
         expect(run.results!.summary.failed).toBe(0);
         expect(run.results!.summary.passed).toBeGreaterThan(5);
