@@ -1,5 +1,7 @@
 // Spec: States and transitions (the four favorite rows); Endpoints > Favorites (every endpoint);
-// Resources and their fields > Favorite list, Favorite; Errors (404 on deleting a missing
+// Resources and their fields > Favorite list, Favorite; GET /favorites order (creation date
+// descending by default, ascending with order_dir=asc: the created_at of each listing, pre-existing
+// favorites included, follow the direction, ties in any order); Errors (404 on deleting a missing
 // favorite or favorite list); Versioning > Change history 3.2.0 (owned favorites left out of the
 // listings) and 3.1.0 (the errors body).
 // A model-based test: random sequences of favorite-list and favorite calls (fast-check commands),
@@ -267,15 +269,16 @@ class ListLists extends Base {
   }
 }
 
+/** GET /favorites, owned=true or not, in the default order or with order_dir=asc. */
 class ListFavorites extends Base {
-  constructor(readonly owned: boolean) {
+  constructor(readonly owned: boolean, readonly asc: boolean) {
     super();
   }
   resolve(): Action {
-    return { type: 'listFavorites', owned: this.owned };
+    return { type: 'listFavorites', owned: this.owned, ...(this.asc ? { orderDir: 'asc' as const } : {}) };
   }
   toString(): string {
-    return `ListFavorites(${this.owned})`;
+    return `ListFavorites(${this.owned}, ${this.asc ? 'asc' : 'default'})`;
   }
 }
 
@@ -303,7 +306,7 @@ function commandArbitraries(world: World): fc.Arbitrary<Cmd>[] {
   const read = fc.oneof(
     n.map((i): Cmd => new GetFavorite(i)),
     fc.constant<Cmd>(new ListLists()),
-    fc.boolean().map((owned): Cmd => new ListFavorites(owned)),
+    fc.tuple(fc.boolean(), fc.boolean()).map(([owned, asc]): Cmd => new ListFavorites(owned, asc)),
     n.map((i): Cmd => new ListListFavorites(i)),
   );
   // Picked with equal chances: the writes that change a favorite come twice.
@@ -405,7 +408,7 @@ async function freeSkus(t: ConformanceContext, counter: { spent: number }, autoC
 conformanceTest(
   'random sequences of list and favorite calls keep to the States and transitions table and the Favorites endpoints (model-based)',
   {
-    requirements: ['FAV-9', 'FAV-10', 'FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'FAV-19', 'FAV-20', 'FAV-21', 'FAV-22', 'FAV-23', 'FAV-24', 'FAV-26', 'FAV-27', 'FAV-28', 'FAV-29', 'FAV-31', 'FAV-32', 'FAV-33', 'CHG-2'],
+    requirements: ['FAV-9', 'FAV-10', 'FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'FAV-19', 'FAV-20', 'FAV-21', 'FAV-22', 'FAV-23', 'FAV-24', 'FAV-25', 'FAV-26', 'FAV-27', 'FAV-28', 'FAV-29', 'FAV-31', 'FAV-32', 'FAV-33', 'CHG-2'],
     profile: 'write',
     requests: REQUESTS,
     timeoutMs: 10 * 60_000,

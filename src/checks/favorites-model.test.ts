@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatCall, initialModel, requestOf, step, type Action, type FavoritesModel } from './favorites-model.ts';
+import { formatCall, initialModel, listedInCreationOrder, requestOf, step, type Action, type FavoritesModel } from './favorites-model.ts';
 
 const FLAGS = { excludesOwned: true, normalizedErrors: true };
 const base = (): FavoritesModel => initialModel([{ id: -1, name: 'Phones', category_id: 7, type: 'auto' }], FLAGS);
@@ -86,6 +86,31 @@ describe('lists, deletes and listings', () => {
     expect(run(m, [[{ type: 'listFavorites', owned: true }, 200, page([fav(2, -1, null, 5).favorite])]]).failed).toContain('FAV-24');
     const old = { ...m, excludesOwned: false };
     expect(run(old, [[{ type: 'listFavorites', owned: false }, 200, page([])]]).failed).toContain('CHG-2');
+  });
+  test('GET /favorites: creation date descending by default, ascending with order_dir=asc; ties in any order', () => {
+    const at = (id: number, created_at: unknown) => ({ id, created_at });
+    const w = 'GET /favorites';
+    const oldNew = [at(1, '2017-01-01T10:00:00Z'), at(2, '2017-01-01T10:00:00Z'), at(3, '2024-05-05T08:00:00+02:00')];
+    expect(listedInCreationOrder(oldNew, 'asc', w).ok).toBe(true);
+    expect(listedInCreationOrder([...oldNew].reverse(), 'desc', w).ok).toBe(true);
+    expect(listedInCreationOrder([...oldNew].reverse(), 'asc', w)).toMatchObject({ ok: false });
+    expect(listedInCreationOrder(oldNew, 'desc', w)).toMatchObject({ ok: false });
+    // Equal timestamps (one sequence's favorites), written differently, in either order.
+    const ties = [at(5, '2024-05-05T06:00:00Z'), at(4, '2024-05-05T08:00:00+02:00'), at(6, '2024-05-05T06:00:00.000Z')];
+    expect(listedInCreationOrder(ties, 'asc', w).ok).toBe(true);
+    expect(listedInCreationOrder(ties, 'desc', w).ok).toBe(true);
+    // Empty, one item, unreadable created_at: nothing to judge; an unreadable one does not hide a wrong pair.
+    expect(listedInCreationOrder([], 'asc', w).ok).toBe(true);
+    expect(listedInCreationOrder([at(1, 'x')], 'desc', w).ok).toBe(true);
+    expect(listedInCreationOrder([at(3, '2024-01-01T00:00:00Z'), at(9, null), at(1, '2017-01-01T00:00:00Z')], 'asc', w)).toMatchObject({ ok: false });
+    expect(listedInCreationOrder([at(3, '2024-01-01T00:00:00Z'), at(9, null), at(1, '2017-01-01T00:00:00Z')], 'desc', w).ok).toBe(true);
+    // Through the model: FAV-25 on the listing, with order_dir=asc in the request.
+    const page = (items: unknown[]) => ({ favorites: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
+    const items = [{ ...fav(2, -1).favorite, created_at: '2024-01-01T00:00:00Z' }, { ...fav(3, -1).favorite, created_at: '2017-01-01T00:00:00Z' }];
+    expect(run(base(), [[{ type: 'listFavorites', owned: false, orderDir: 'asc' }, 200, page(items)]]).failed).toEqual(['FAV-25']);
+    expect(run(base(), [[{ type: 'listFavorites', owned: false }, 200, page(items)]]).failed).toBeUndefined();
+    expect(run(base(), [[{ type: 'listFavorites', owned: false }, 200, page([...items].reverse())]]).failed).toEqual(['FAV-25']);
+    expect(formatCall(requestOf({ type: 'listFavorites', owned: false, orderDir: 'asc' }))).toBe('GET /favorites?per=100&order_dir=asc');
   });
   test('requestOf and formatCall give the HTTP call', () => {
     expect(formatCall(requestOf({ type: 'updateFavorite', favoriteId: 3, haveIt: true, favoriteListId: 5 }))).toBe('PUT /favorites/3 {"favorite":{"have_it":true,"favorite_list_id":5}}');

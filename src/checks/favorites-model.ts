@@ -53,7 +53,7 @@ export type Action =
   | { type: 'deleteFavorite'; favoriteId: number }
   | { type: 'getFavorite'; favoriteId: number }
   | { type: 'listLists' }
-  | { type: 'listFavorites'; owned: boolean }
+  | { type: 'listFavorites'; owned: boolean; /** order_dir=asc sent; absent: the default order (creation date descending). */ orderDir?: 'asc' }
   | { type: 'listListFavorites'; listId: number };
 
 export interface HttpCall {
@@ -105,7 +105,7 @@ export function requestOf(action: Action): HttpCall {
     case 'listLists':
       return { method: 'GET', path: '/favorite_lists', query: { per: LISTING_PER } };
     case 'listFavorites':
-      return { method: 'GET', path: '/favorites', query: action.owned ? { per: LISTING_PER, owned: 'true' } : { per: LISTING_PER } };
+      return { method: 'GET', path: '/favorites', query: { per: LISTING_PER, ...(action.owned ? { owned: 'true' } : {}), ...(action.orderDir ? { order_dir: action.orderDir } : {}) } };
     case 'listListFavorites':
       return { method: 'GET', path: `/favorite_lists/${action.listId}/favorites`, query: { per: LISTING_PER } };
   }
@@ -482,6 +482,8 @@ function listFavorites(m: FavoritesModel, a: Extract<Action, { type: 'listFavori
       ? fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-26', 'CHG-2')
       : undefined;
   if (shape) return { model: m, failure: shape };
+  const order = fromCheck(listedInCreationOrder(items, a.orderDir ?? 'desc', where), 'FAV-25');
+  if (order) return { model: m, failure: order };
   // Before 3.2.0 the default listing holds owned favorites too (Change history 3.2.0).
   return judgeListed(m, items, read.complete, where, (f) => (a.owned ? isOwnedModel(f) : !isOwnedModel(f) || !m.excludesOwned), (f) => (a.owned ? ['FAV-24'] : isOwnedModel(f) ? ['CHG-2'] : ['FAV-23']));
 }
@@ -499,6 +501,28 @@ function listListFavorites(m: FavoritesModel, a: Extract<Action, { type: 'listLi
   const owned = fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-28');
   if (owned) return { model: m, failure: owned };
   return judgeListed(m, items, read.complete, where, (f) => f.listId === a.listId && !isOwnedModel(f), () => ['FAV-27']);
+}
+
+/**
+ * GET /favorites is ordered by creation date: descending by default, ascending with order_dir=asc
+ * (Endpoints > Favorites). Judged on the page as answered, every listed favorite included (those
+ * the run did not make too): the created_at of consecutive favorites follow the direction; equal
+ * timestamps (favorites created in the same second) may come in any order, and a favorite whose
+ * created_at is not a timestamp is passed over (its shape is judged elsewhere).
+ */
+export function listedInCreationOrder(items: readonly { id?: unknown; created_at?: unknown }[], dir: 'asc' | 'desc', where: string): CheckResult {
+  let previous: { item: { id?: unknown; created_at?: unknown }; ms: number } | null = null;
+  for (const item of items) {
+    const ms = typeof item.created_at === 'string' ? Date.parse(item.created_at) : NaN;
+    if (Number.isNaN(ms)) continue;
+    if (previous && (dir === 'asc' ? ms < previous.ms : ms > previous.ms)) {
+      return fail(
+        `${where} lists favorite ${show(item.id)} (created_at ${show(item.created_at)}) after favorite ${show(previous.item.id)} (created_at ${show(previous.item.created_at)}): expected creation date ${dir === 'asc' ? 'ascending (order_dir=asc)' : 'descending (the default)'}`,
+      );
+    }
+    previous = { item, ms };
+  }
+  return pass();
 }
 
 /**

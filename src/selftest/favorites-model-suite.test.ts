@@ -1,8 +1,9 @@
 // The model-based favorites suite (suites/favorites-model.suite.ts), run through the real CLI: it
 // passes against the reference (default data; other data under a base path with the auth server
-// on another origin), leaves the reference's data as it found it, stays within 120 requests, and
-// fails under each favorites fault a random sequence can reach, naming the fault's requirement and
-// printing the shrunk sequence as HTTP calls with its seed.
+// on another origin; API version 3.1), leaves the reference's data as it found it, stays within 120
+// requests, and fails under each favorites fault a random sequence can reach (owned-excluded-before-3-2
+// under API version 3.1, where it shows), naming the fault's requirement and printing the shrunk
+// sequence as HTTP calls with its seed.
 // The fault runs replay a seed (CATALOGUE_SEED) found to reach the fault: a default run draws its
 // own seed, and with about 40 calls in all it reaches the multi-step faults only in some runs.
 import { describe, expect, test } from 'vitest';
@@ -25,6 +26,13 @@ const CAUGHT: Record<string, number> = {
   'owned-param-ignored': 15838,
   'duplicate-custom-list-accepted': 23757,
   'favorite-delete-missing-204': 7919,
+  'favorites-order-dir-ignored': 15838,
+};
+
+/** Faults that show only under an older API version: the version, and a seed that reaches the fault. */
+const CAUGHT_UNDER_VERSION: Record<string, { version: string; seed: number }> = {
+  // Change history 3.2.0: before 3.2 the default listing holds the owned favorites.
+  'owned-excluded-before-3-2': { version: '3.1', seed: 23757 },
 };
 
 async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; unchanged: boolean }> {
@@ -57,10 +65,22 @@ describe.concurrent('the model-based favorites suite against the reference', () 
     expect(unchanged, 'the run left data behind').toBe(true);
   });
 
-  for (const [fault, seed] of Object.entries(CAUGHT)) {
+  test('passes with CATALOGUE_API_VERSION 3.1 (owned favorites in the default listing)', { timeout: 300_000 }, async () => {
+    const { run, unchanged } = await runSuite({}, { CATALOGUE_API_VERSION: '3.1', CATALOGUE_SEED: String(CAUGHT_UNDER_VERSION['owned-excluded-before-3-2']!.seed) });
+    expect(run.code, summary(run)).toBe(0);
+    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
+    expect(run.results!.requests.total).toBeLessThanOrEqual(120);
+    expect(unchanged, 'the run left data behind').toBe(true);
+  });
+
+  const cases = [
+    ...Object.entries(CAUGHT).map(([fault, seed]) => ({ fault, seed, env: {} as Record<string, string>, label: '' })),
+    ...Object.entries(CAUGHT_UNDER_VERSION).map(([fault, { version, seed }]) => ({ fault, seed, env: { CATALOGUE_API_VERSION: version }, label: ` (API version ${version})` })),
+  ];
+  for (const { fault, seed, env, label } of cases) {
     const requirement = FAULTS[fault]!.requirement;
-    test(`${fault}: fails naming ${requirement}, with the sequence and the seed`, { timeout: 300_000 }, async () => {
-      const { run, unchanged } = await runSuite({ fault }, { CATALOGUE_SEED: String(seed) });
+    test(`${fault}${label}: fails naming ${requirement}, with the sequence and the seed`, { timeout: 300_000 }, async () => {
+      const { run, unchanged } = await runSuite({ fault }, { ...env, CATALOGUE_SEED: String(seed) });
       expect(run.code, summary(run)).toBe(1);
       const findings = run.results!.tests.flatMap((t) => t.findings.filter((f) => f.severity === 'MUST'));
       const finding = findings.find((f) => f.requirements.includes(requirement));
