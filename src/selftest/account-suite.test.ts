@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { CAUGHT_BY } from './fault-coverage.ts';
 import { ACCOUNT_FAULTS } from '../reference/faults/account.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { type CliRun, runAgainstReference, runCli, runSummary, targetArgs } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const SUITES = ['user', 'notifications', 'logout'];
@@ -15,20 +15,11 @@ const SUITES = ['user', 'notifications', 'logout'];
 const CAUGHT = CAUGHT_BY['user, notifications, logout'];
 
 async function runSuites(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; unchanged: boolean }> {
-  const ref = await startReference({ limits: LIMITS, ...options });
-  try {
-    const before = ref.stateDigest();
-    const run = await runCli([...targetArgs(ref), ...SUITES], env);
-    return { run, unchanged: ref.stateDigest() === before };
-  } finally {
-    await ref.close();
-  }
+  const { run, changed } = await runAgainstReference(SUITES, options, env);
+  return { run, unchanged: !changed };
 }
 
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
+
 
 const skippedTitles = (run: CliRun) => run.results!.tests.filter((t) => t.status === 'skipped').map((t) => t.title);
 
@@ -39,9 +30,9 @@ test('every account fault is caught', () => {
 describe.concurrent('the user, notifications and logout suites against the reference', () => {
   test('pass on the default data, leave the data unchanged, within 120 requests; only the destructive test skips', async () => {
     const { run, unchanged } = await runSuites({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
-    expect(skippedTitles(run).sort(), summary(run)).toEqual([
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
+    expect(skippedTitles(run).sort(), runSummary(run)).toEqual([
       'POST /notifications/view > makes an unviewed notification viewed (is_viewed false -> true, 204); cannot be undone',
     ]);
     expect(run.results!.tests.at(-1)!.title, 'logout runs last').toMatch(/^DELETE \/user\/logout/);
@@ -52,23 +43,23 @@ describe.concurrent('the user, notifications and logout suites against the refer
 
   test('pass unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const { run, unchanged } = await runSuites({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
     expect(unchanged).toBe(true);
   });
 
   test('pass when logout ends every token of the user (its effect is not shown): logout runs after all else', async () => {
     const { run } = await runSuites({ logoutEnds: 'all-user-tokens' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
   });
 
   test('logout skips, saying why, when the kit cannot get a user token of its own (here consent is denied)', async () => {
     const ref = await startReference({ limits: LIMITS, consent: 'deny' });
     try {
       const run = await runCli([...targetArgs(ref), 'logout']);
-      expect(run.code, summary(run)).toBe(0);
-      expect(run.results!.tests.map((t) => [t.status, t.message]), summary(run)).toEqual([
+      expect(run.code, runSummary(run)).toBe(0);
+      expect(run.results!.tests.map((t) => [t.status, t.message]), runSummary(run)).toEqual([
         ['skipped', 'no user token of its own: the deployment redirected with error=access_denied'],
       ]);
     } finally {
@@ -78,22 +69,22 @@ describe.concurrent('the user, notifications and logout suites against the refer
 
   test('pass with the destructive profile (an unviewed notification gets viewed)', async () => {
     const { run } = await runSuites({}, { CATALOGUE_PROFILES: 'read,write,destructive' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
   });
 
   for (const version of ['3.1', '3']) {
     test(`pass with API version ${version} (the 3.2.0 user endpoints skip)`, async () => {
       const { run } = await runSuites({}, { CATALOGUE_API_VERSION: version });
-      expect(run.code, summary(run)).toBe(0);
-      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+      expect(run.code, runSummary(run)).toBe(0);
+      expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
     });
   }
 
   test('the read profile skips every write and still passes', async () => {
     const { run, unchanged } = await runSuites({}, { CATALOGUE_PROFILES: 'read' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(skippedTitles(run).length, summary(run)).toBe(7);
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(skippedTitles(run).length, runSummary(run)).toBe(7);
     expect(unchanged).toBe(true);
   });
 

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { FAULTS, startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { type CliRun, runCli, runSummary, targetArgs } from '../testing/cli.ts';
 
 const HIGH = { perMinute: 1_000_000, perDay: 1_000_000 };
 /** Low enough to be reached in seconds, high enough that the OAuth window never makes the run wait. */
@@ -64,10 +64,6 @@ async function runSuites(options: ReferenceOptions, env: Record<string, string> 
   }
 }
 
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
 
 const byTitle = (run: CliRun, part: string) => run.results!.tests.find((t) => t.title.includes(part))!;
 
@@ -78,25 +74,25 @@ test('the caught faults name known MUST requirements', () => {
 describe.concurrent('the conditional-requests and rate-limits suites against the reference', () => {
   test('pass on the default data within 40 requests, the destructive tests skipped, the data unchanged', async () => {
     const { run, changed } = await runSuites({});
-    expect(run.code, summary(run)).toBe(0);
+    expect(run.code, runSummary(run)).toBe(0);
     // The one warning: X-RateLimit-Limit is not the spec's 100 (the self-test's limit is a million).
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, passed: 4, warned: 1, skipped: 2 });
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 4, warned: 1, skipped: 2 });
     for (const t of run.results!.tests.filter((x) => x.status === 'skipped')) expect(t.message).toMatch(/profile destructive is not enabled/);
-    expect(run.results!.requests.total, summary(run)).toBeLessThanOrEqual(40);
+    expect(run.results!.requests.total, runSummary(run)).toBeLessThanOrEqual(40);
     expect(changed, 'the suites left the data changed').toBe(false);
   });
 
   test('pass unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const { run, changed } = await runSuites({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, passed: 4, warned: 1, skipped: 2 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 4, warned: 1, skipped: 2 });
     expect(changed).toBe(false);
   });
 
   test("at the reference's default limits (100 a minute): pass without a warning, and no request gets a 403", async () => {
     const { run, changed, statuses } = await runSuites({ limits: { perMinute: 100, perDay: 1000 } }, {}, SUITES, true);
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, passed: 5, warned: 0, skipped: 2 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 5, warned: 0, skipped: 2 });
     expect(statuses.length).toBeGreaterThan(20);
     expect(statuses.filter((s) => s === 403 || s === 429)).toEqual([]);
     expect(changed).toBe(false);
@@ -104,24 +100,24 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
 
   test('the read profile skips the write test and still passes', async () => {
     const { run } = await runSuites({}, { CATALOGUE_PROFILES: 'read' });
-    expect(run.code, summary(run)).toBe(0);
+    expect(run.code, runSummary(run)).toBe(0);
     expect(byTitle(run, 'after the resource changes').status).toBe('skipped');
   });
 
   test('destructive, with low limits: the per-minute 403 with {message} and the daily lock-out are seen', async () => {
     const { run, changed } = await runSuites({ limits: LOW }, DESTRUCTIVE, ['rate-limits', 'daily-limit']);
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, skipped: 0 });
-    expect(byTitle(run, 'over the per-minute limit').status, summary(run)).toBe('passed');
-    expect(byTitle(run, 'past the daily call limit').status, summary(run)).toBe('passed');
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, skipped: 0 });
+    expect(byTitle(run, 'over the per-minute limit').status, runSummary(run)).toBe('passed');
+    expect(byTitle(run, 'past the daily call limit').status, runSummary(run)).toBe('passed');
     expect(changed).toBe(false);
   });
 
   test('destructive, when the budget cannot reach the daily limit: the lock-out test is skipped saying so', async () => {
     const { run } = await runSuites({}, { ...DESTRUCTIVE, CATALOGUE_MAX_REQUESTS: '40' }, ['rate-limits', 'daily-limit']);
-    expect(run.code, summary(run)).toBe(0);
+    expect(run.code, runSummary(run)).toBe(0);
     const daily = byTitle(run, 'past the daily call limit');
-    expect(daily.status, summary(run)).toBe('skipped');
+    expect(daily.status, runSummary(run)).toBe('skipped');
     expect(daily.message).toMatch(/daily call limit was not reached within the run's request budget/);
   });
 
@@ -134,11 +130,11 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
         runSuites({ fault, basePath: '/api', limits: LOW }, DESTRUCTIVE, ['rate-limits']),
         runSuites({ fault }),
       ]);
-      expect(destructive.run.code, summary(destructive.run)).toBe(1);
+      expect(destructive.run.code, runSummary(destructive.run)).toBe(1);
       const failed = byTitle(destructive.run, 'over the per-minute limit');
-      expect(failed.status, summary(destructive.run)).toBe('failed');
+      expect(failed.status, runSummary(destructive.run)).toBe('failed');
       expect(failed.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements)).toContain(requirement);
-      expect(plain.run.code, summary(plain.run)).toBe(0);
+      expect(plain.run.code, runSummary(plain.run)).toBe(0);
     });
   }
 });

@@ -5,28 +5,14 @@
 import { describe, expect, test } from 'vitest';
 import { CAUGHT_BY } from './fault-coverage.ts';
 import { CATALOG_FAULTS } from '../reference/faults/catalog.ts';
-import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
+import { FAULTS, type ReferenceOptions } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
-
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+import { type CliRun, runAgainstReference, runSummary } from '../testing/cli.ts';
 
 /** Faults this suite catches. */
 const CAUGHT = CAUGHT_BY['category-listings'];
 
-async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<CliRun> {
-  const ref = await startReference({ limits: LIMITS, ...options });
-  try {
-    return await runCli([...targetArgs(ref), 'category-listings'], env);
-  } finally {
-    await ref.close();
-  }
-}
-
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, findings: t.findings })), null, 1);
+const runSuite = async (options: ReferenceOptions, env: Record<string, string> = {}): Promise<CliRun> => (await runAgainstReference(['category-listings'], options, env)).run;
 
 test('every fault listed is a catalog fault naming a known requirement', () => {
   for (const fault of CAUGHT) {
@@ -38,8 +24,8 @@ test('every fault listed is a catalog fault naming a known requirement', () => {
 describe.concurrent('the category listings suite against the reference', () => {
   test('passes on the default data: no failure, no warning, no skip, within 120 requests', async () => {
     const run = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
     expect(run.results!.summary.passed).toBeGreaterThanOrEqual(15);
     expect(run.results!.requests.total).toBeLessThanOrEqual(120);
     const known = requirements();
@@ -48,15 +34,15 @@ describe.concurrent('the category listings suite against the reference', () => {
 
   test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const run = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
   });
 
   for (const version of ['3.2', '3.1', '3.0', '3']) {
     test(`passes with API version ${version}`, async () => {
       const run = await runSuite({}, { CATALOGUE_API_VERSION: version });
-      expect(run.code, summary(run)).toBe(0);
-      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+      expect(run.code, runSummary(run)).toBe(0);
+      expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
     });
   }
 

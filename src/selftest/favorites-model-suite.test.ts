@@ -7,10 +7,8 @@
 // The fault runs replay a seed (CATALOGUE_SEED) found to reach the fault: a default run draws its
 // own seed, and with about 40 calls in all it reaches the multi-step faults only in some runs.
 import { describe, expect, test } from 'vitest';
-import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
-
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+import { FAULTS, type ReferenceOptions } from '../reference/server.ts';
+import { type CliRun, runAgainstReference, runSummary } from '../testing/cli.ts';
 
 /** Faults the model test catches, each with a seed whose sequences reach it on the default data. */
 const CAUGHT: Record<string, number> = {
@@ -36,39 +34,30 @@ const CAUGHT_UNDER_VERSION: Record<string, { version: string; seed: number }> = 
 };
 
 async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; unchanged: boolean }> {
-  const ref = await startReference({ limits: LIMITS, ...options });
-  try {
-    const before = ref.stateDigest();
-    const run = await runCli([...targetArgs(ref), 'favorites-model'], env, 240_000);
-    return { run, unchanged: ref.stateDigest() === before };
-  } finally {
-    await ref.close();
-  }
+  const { run, changed } = await runAgainstReference(['favorites-model'], options, env, 240_000);
+  return { run, unchanged: !changed };
 }
-
-const summary = (run: CliRun) =>
-  run.stdout + run.stderr + JSON.stringify(run.results?.tests.map((t) => ({ title: t.title, status: t.status, findings: t.findings })), null, 1);
 
 describe.concurrent('the model-based favorites suite against the reference', () => {
   test('passes on the default data within 120 requests and leaves the data unchanged', { timeout: 300_000 }, async () => {
     const { run, unchanged } = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
     expect(run.results!.requests.total).toBeLessThanOrEqual(120);
     expect(unchanged, 'the run left data behind').toBe(true);
   });
 
   test('passes on other data, under a base path, with the auth server on another origin', { timeout: 300_000 }, async () => {
     const { run, unchanged } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
     expect(unchanged, 'the run left data behind').toBe(true);
   });
 
   test('passes with CATALOGUE_API_VERSION 3.1 (owned favorites in the default listing)', { timeout: 300_000 }, async () => {
     const { run, unchanged } = await runSuite({}, { CATALOGUE_API_VERSION: '3.1', CATALOGUE_SEED: String(CAUGHT_UNDER_VERSION['owned-excluded-before-3-2']!.seed) });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 1 });
     expect(run.results!.requests.total).toBeLessThanOrEqual(120);
     expect(unchanged, 'the run left data behind').toBe(true);
   });
@@ -81,10 +70,10 @@ describe.concurrent('the model-based favorites suite against the reference', () 
     const requirement = FAULTS[fault]!.requirement;
     test(`${fault}${label}: fails naming ${requirement}, with the sequence and the seed`, { timeout: 300_000 }, async () => {
       const { run, unchanged } = await runSuite({ fault }, { ...env, CATALOGUE_SEED: String(seed) });
-      expect(run.code, summary(run)).toBe(1);
+      expect(run.code, runSummary(run)).toBe(1);
       const findings = run.results!.tests.flatMap((t) => t.findings.filter((f) => f.severity === 'MUST'));
       const finding = findings.find((f) => f.requirements.includes(requirement));
-      expect(finding, summary(run)).toBeDefined();
+      expect(finding, runSummary(run)).toBeDefined();
       expect(finding!.message).toMatch(/the shortest failing sequence found \(\d+ calls/);
       expect(finding!.message).toMatch(/\n {2}1\. (GET|POST|PUT|DELETE) \/\S+/);
       expect(finding!.message).toContain(`CATALOGUE_SEED=${seed}`);

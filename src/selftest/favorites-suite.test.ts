@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { CAUGHT_BY } from './fault-coverage.ts';
 import { FAVORITE_FAULTS } from '../reference/faults/favorites.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { type CliRun, runCli, runSummary, targetArgs } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
@@ -19,10 +19,6 @@ async function runSuite(options: ReferenceOptions, version?: string): Promise<Cl
   }
 }
 
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, findings: t.findings })), null, 1);
 
 test('the favorites suite is listed as catching every favorites fault', () => {
   expect([...CAUGHT_BY.favorites].sort()).toEqual(Object.keys(FAVORITE_FAULTS).sort());
@@ -31,23 +27,23 @@ test('the favorites suite is listed as catching every favorites fault', () => {
 describe.concurrent('the favorites suite against the reference', () => {
   test('passes on the default data: no failure, no warning, no skip, within 120 requests', async () => {
     const run = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
     expect(run.results!.summary.passed).toBeGreaterThanOrEqual(9);
     expect(run.results!.requests.total).toBeLessThanOrEqual(120);
   });
 
   test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const run = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
   });
 
   for (const version of ['3.1', '3']) {
     test(`passes with API version ${version} (owned favorites listed before 3.2.0)`, async () => {
       const run = await runSuite({}, version);
-      expect(run.code, summary(run)).toBe(0);
-      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+      expect(run.code, runSummary(run)).toBe(0);
+      expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
     });
   }
 
@@ -55,7 +51,7 @@ describe.concurrent('the favorites suite against the reference', () => {
     const ref = await startReference({ limits: LIMITS });
     try {
       const run = await runCli([...targetArgs(ref), 'favorites.suite'], { CATALOGUE_PROFILES: 'read' });
-      expect(run.code, summary(run)).toBe(0);
+      expect(run.code, runSummary(run)).toBe(0);
       expect(run.results!.tests.filter((t) => t.status === 'skipped').length).toBe(3);
     } finally {
       await ref.close();

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { type CliRun, runAgainstReference, runCli, runSummary, targetArgs } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const SUITE = 'fieldsets';
@@ -21,19 +21,9 @@ const CAUGHT = CAUGHT_BY.fieldsets;
 /** Faults a property finds (the others are judged by a test of fixed requests). */
 const PROPERTY_FAULTS = new Set<string>(CAUGHT.filter((f) => f !== 'fieldsets-applied-in-3-0'));
 
-async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<CliRun> {
-  const ref = await startReference({ limits: LIMITS, ...options });
-  try {
-    return await runCli([...targetArgs(ref), SUITE], env);
-  } finally {
-    await ref.close();
-  }
-}
+const runSuite = async (options: ReferenceOptions, env: Record<string, string> = {}): Promise<CliRun> => (await runAgainstReference([SUITE], options, env)).run;
 
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
+
 
 /**
  * Runs the suite through a proxy in front of the reference's API that records each request's
@@ -79,28 +69,28 @@ test('every fault the suite is said to catch exists, and breaks a fieldset or li
 describe.concurrent('the fieldsets suite against the reference', () => {
   test(`passes on the default data: no failure, no warning, no skip, within ${MAX_REQUESTS} requests`, async () => {
     const run = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ passed: 3, failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ passed: 3, failed: 0, warned: 0, skipped: 0 });
     expect(run.results!.requests.total).toBeLessThanOrEqual(MAX_REQUESTS);
   });
 
   test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const run = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ passed: 3, failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ passed: 3, failed: 0, warned: 0, skipped: 0 });
     expect(run.results!.requests.total).toBeLessThanOrEqual(MAX_REQUESTS);
   });
 
   test('passes with API version 3.1 (the latest 3.1 patch has fieldsets)', async () => {
     const run = await runSuite({}, { CATALOGUE_API_VERSION: '3.1' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ passed: 3, failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ passed: 3, failed: 0, warned: 0, skipped: 0 });
   });
 
   test('with API version 3 (the oldest, 3.0): the fieldset tests skip with the reason, the 3.0 test passes', async () => {
     const run = await runSuite({}, { CATALOGUE_API_VERSION: '3' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ passed: 1, failed: 0, warned: 0, skipped: 2 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ passed: 1, failed: 0, warned: 0, skipped: 2 });
     for (const t of run.results!.tests.filter((x) => x.status === 'skipped')) expect(t.message).toMatch(/sparse fieldsets arrived in 3\.1\.1/);
   });
 
@@ -110,7 +100,7 @@ describe.concurrent('the fieldsets suite against the reference', () => {
       recordedRun({ CATALOGUE_SEED: '20240310' }),
       recordedRun({ CATALOGUE_SEED: '7' }),
     ]);
-    for (const { run } of [a, b, c]) expect(run.code, summary(run)).toBe(0);
+    for (const { run } of [a, b, c]) expect(run.code, runSummary(run)).toBe(0);
     expect(a.requests.length).toBeGreaterThan(30);
     expect(b.requests).toEqual(a.requests);
     expect(c.requests).not.toEqual(a.requests);
@@ -119,12 +109,12 @@ describe.concurrent('the fieldsets suite against the reference', () => {
   test('a failure names its seed, and CATALOGUE_SEED=<seed> reproduces the same shrunk request', async () => {
     const fault = 'association-fieldset-ignored';
     const first = await runSuite({ fault });
-    expect(first.code, summary(first)).toBe(1);
+    expect(first.code, runSummary(first)).toBe(1);
     const message = mustFindings(first)[0]!.message;
     const seed = /fast-check seed (-?\d+)/.exec(message)?.[1];
     expect(seed, message).toBeDefined();
     const again = await runSuite({ fault }, { CATALOGUE_SEED: seed! });
-    expect(again.code, summary(again)).toBe(1);
+    expect(again.code, runSummary(again)).toBe(1);
     const replayed = mustFindings(again)[0]!.message;
     expect(replayed).toContain(`fast-check seed ${seed}, from CATALOGUE_SEED`);
     const request = (m: string) => portless(/Shrunk counterexample: (GET \S+)/.exec(m)?.[1] ?? '');
@@ -136,9 +126,9 @@ describe.concurrent('the fieldsets suite against the reference', () => {
     const requirement = FAULTS[fault]!.requirement;
     test(`${fault}: fails, naming ${requirement}, with the request${PROPERTY_FAULTS.has(fault) ? ', the seed and the shrunk counterexample' : ''}`, async () => {
       const run = await runSuite({ fault, basePath: '/api' });
-      expect(run.code, summary(run)).toBe(1);
+      expect(run.code, runSummary(run)).toBe(1);
       const findings = mustFindings(run).filter((f) => f.requirements.includes(requirement));
-      expect(findings.length, summary(run)).toBeGreaterThan(0);
+      expect(findings.length, runSummary(run)).toBeGreaterThan(0);
       for (const f of findings) {
         expect(f.message).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/\S+\?\S+/);
         if (PROPERTY_FAULTS.has(fault)) expect(f.message).toMatch(/fast-check seed -?\d+.*CATALOGUE_SEED=-?\d+ replays it\)\. Shrunk counterexample: GET /);

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { type CliRun, runCli, runSummary, targetArgs } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 /** Hard cap of a default run of the suite, token requests included. */
@@ -28,10 +28,6 @@ async function runSuite(options: ReferenceOptions, env: Record<string, string> =
   }
 }
 
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
 
 const skipped = (run: CliRun) => run.results!.tests.filter((t) => t.status === 'skipped');
 
@@ -42,8 +38,8 @@ test('every caught fault names a known MUST requirement', () => {
 describe.concurrent('the oauth suite against the reference', () => {
   test(`passes within ${REQUEST_CAP} requests, only the denial test skipped (consent is automatic), data unchanged, no secret in the reports`, async () => {
     const { run, changed, secrets } = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
     expect(skipped(run)[0]!.message).toContain('consents at once');
     expect(run.results!.requests.total).toBeLessThanOrEqual(REQUEST_CAP);
     expect(changed, 'the suite left the data changed').toBe(false);
@@ -56,19 +52,19 @@ describe.concurrent('the oauth suite against the reference', () => {
 
   test('passes on other data, under a base path, with the auth server on another origin', async () => {
     const { run, changed } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
     expect(run.results!.requests.total).toBeLessThanOrEqual(REQUEST_CAP);
     expect(changed).toBe(false);
   });
 
   test('consent denied at once: the denial test runs and passes; those that need a code skip with the reason', async () => {
     const { run, changed } = await runSuite({ consent: 'deny' });
-    expect(run.code, summary(run)).toBe(0);
+    expect(run.code, runSummary(run)).toBe(0);
     const denial = run.results!.tests.find((t) => t.title.includes('denial'))!;
-    expect(denial.status, summary(run)).toBe('passed');
+    expect(denial.status, runSummary(run)).toBe('passed');
     const skips = skipped(run);
-    expect(skips.map((t) => t.title).sort(), summary(run)).toEqual(
+    expect(skips.map((t) => t.title).sort(), runSummary(run)).toEqual(
       run.results!.tests.filter((t) => /consent redirect carries the code|refresh grant|scope public alone/.test(t.title)).map((t) => t.title).sort(),
     );
     for (const skip of skips) expect(skip.message).toContain('error=access_denied');
@@ -78,21 +74,21 @@ describe.concurrent('the oauth suite against the reference', () => {
 
   test('consent shown as a page: the code-flow tests skip with the reason, the rest passes', async () => {
     const { run } = await runSuite({ consent: 'page' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, skipped: 4 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, skipped: 4 });
     for (const skip of skipped(run)) expect(skip.message).toContain('consent page');
   });
 
   test('publish_sku_review_actions refused by the authorization step: passes all the same', async () => {
     const { run, changed } = await runSuite({ reviewActionsScope: 'refused' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
     expect(changed).toBe(false);
   });
 
   test('without an expired token the expired-token test skips with the reason', async () => {
     const { run } = await runSuite({}, { CATALOGUE_EXPIRED_TOKEN: '' });
-    expect(run.code, summary(run)).toBe(0);
+    expect(run.code, runSummary(run)).toBe(0);
     expect(skipped(run).map((t) => t.message)).toContain('no expired token (CATALOGUE_EXPIRED_TOKEN)');
   });
 

@@ -5,12 +5,11 @@
 // fault of the reference, naming the requirement the fault breaks.
 import { describe, expect, test } from 'vitest';
 import { PAGINATION_FAULTS } from '../reference/faults/pagination.ts';
-import { FAULTS, startReference, type FaultName, type ReferenceOptions } from '../reference/server.ts';
+import { FAULTS, type FaultName, type ReferenceOptions } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { type CliRun, runAgainstReference, runSummary } from '../testing/cli.ts';
 
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 /** Hard cap of a default run of the suite, token and discovery requests included. */
 const REQUEST_CAP = 90;
 /** Paginated collections of the spec (schemas/endpoints.json), one test each. */
@@ -29,21 +28,7 @@ const CAUGHT: readonly FaultName[] = [
   'link-next-drops-query',
 ];
 
-async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; changed: boolean }> {
-  const ref = await startReference({ limits: LIMITS, ...options });
-  try {
-    const before = ref.stateDigest();
-    const run = await runCli([...targetArgs(ref), 'pagination'], env);
-    return { run, changed: ref.stateDigest() !== before };
-  } finally {
-    await ref.close();
-  }
-}
-
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
+const runSuite = (options: ReferenceOptions, env: Record<string, string> = {}) => runAgainstReference(['pagination'], options, env);
 
 const skipped = (run: CliRun) => run.results!.tests.filter((t) => t.status === 'skipped');
 
@@ -58,40 +43,40 @@ test('the caught faults include every new pagination fault, each naming a known 
 describe.concurrent('the pagination suite against the reference', () => {
   test(`passes within ${REQUEST_CAP} requests, one test per paginated collection, data unchanged`, async () => {
     const { run, changed } = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
+    expect(run.code, runSummary(run)).toBe(0);
     expect(run.results!.tests.length).toBe(COLLECTIONS);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
     // A shop's search by shop_uid finds its one product: that collection cannot be paged.
-    for (const t of skipped(run)) expect(t.message, summary(run)).toMatch(TOO_FEW);
-    expect(run.results!.summary.passed, summary(run)).toBeGreaterThanOrEqual(COLLECTIONS - 2);
-    expect(run.results!.requests.total, summary(run)).toBeLessThanOrEqual(REQUEST_CAP);
+    for (const t of skipped(run)) expect(t.message, runSummary(run)).toMatch(TOO_FEW);
+    expect(run.results!.summary.passed, runSummary(run)).toBeGreaterThanOrEqual(COLLECTIONS - 2);
+    expect(run.results!.requests.total, runSummary(run)).toBeLessThanOrEqual(REQUEST_CAP);
     expect(changed, 'the suite left the data changed').toBe(false);
   });
 
   test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const { run, changed } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
-    for (const t of skipped(run)) expect(t.message, summary(run)).toMatch(TOO_FEW);
-    expect(run.results!.summary.passed, summary(run)).toBeGreaterThanOrEqual(COLLECTIONS - 2);
-    expect(run.results!.requests.total, summary(run)).toBeLessThanOrEqual(REQUEST_CAP);
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
+    for (const t of skipped(run)) expect(t.message, runSummary(run)).toMatch(TOO_FEW);
+    expect(run.results!.summary.passed, runSummary(run)).toBeGreaterThanOrEqual(COLLECTIONS - 2);
+    expect(run.results!.requests.total, runSummary(run)).toBeLessThanOrEqual(REQUEST_CAP);
     expect(changed).toBe(false);
   });
 
   test('without a user token (consent denied): the user collections skip with the reason, the rest passes', async () => {
     const { run } = await runSuite({ consent: 'deny' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
     const userSkips = skipped(run).filter((t) => !TOO_FEW.test(t.message));
-    expect(userSkips.length, summary(run)).toBe(USER_COLLECTIONS);
-    for (const t of userSkips) expect(t.message, summary(run)).toMatch(/access_denied|user token/);
+    expect(userSkips.length, runSummary(run)).toBe(USER_COLLECTIONS);
+    for (const t of userSkips) expect(t.message, runSummary(run)).toMatch(/access_denied|user token/);
   });
 
   test('passes with API version 3.1 (no saved orders list before 3.2.0: skipped with the reason)', async () => {
     const { run } = await runSuite({}, { CATALOGUE_API_VERSION: '3.1' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
-    expect(skipped(run).map((t) => t.message).find((m) => m.includes('saved_orders')), summary(run)).toContain('came with 3.2.0');
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
+    expect(skipped(run).map((t) => t.message).find((m) => m.includes('saved_orders')), runSummary(run)).toContain('came with 3.2.0');
   });
 
   // Each fault of CAUGHT failing this suite, naming its requirement: src/selftest/mutation.test.ts.

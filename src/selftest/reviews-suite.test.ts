@@ -1,35 +1,19 @@
 // The reviews suite (suites/reviews.suite.ts), run through the real CLI: it must pass against the
 // reference (whose authorization step grants publish_sku_review_actions, or refuses it as the
-// spec's step-1 table allows, so that the kit's user token lacks it; also with other data, a base path, the auth server on another
-// origin, and older API versions), leave the reference's data as it found it, and fail against
-// each review fault of the reference, naming the requirement the fault breaks.
+// spec's step-1 table allows, so that the kit's user token lacks it; also with other data, a base
+// path, the auth server on another origin, and older API versions) and leave the reference's data
+// as it found it. Its faults: src/selftest/mutation.test.ts.
 import { describe, expect, test } from 'vitest';
 import { CAUGHT_BY } from './fault-coverage.ts';
 import { REVIEW_FAULTS } from '../reference/faults/reviews.ts';
-import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
+import { FAULTS, type ReferenceOptions } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
-
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+import { runAgainstReference, runSummary } from '../testing/cli.ts';
 
 /** Review faults the suite catches. */
 const CAUGHT = CAUGHT_BY.reviews;
 
-async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; changed: boolean }> {
-  const ref = await startReference({ limits: LIMITS, ...options });
-  try {
-    const before = ref.stateDigest();
-    const run = await runCli([...targetArgs(ref), 'reviews'], env);
-    return { run, changed: ref.stateDigest() !== before };
-  } finally {
-    await ref.close();
-  }
-}
-
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
+const runSuite = (options: ReferenceOptions, env: Record<string, string> = {}) => runAgainstReference(['reviews'], options, env);
 
 test('the list of caught faults is every review fault, each naming a known requirement', () => {
   expect([...CAUGHT].sort()).toEqual(Object.keys(REVIEW_FAULTS).sort());
@@ -39,8 +23,8 @@ test('the list of caught faults is every review fault, each naming a known requi
 describe.concurrent('the reviews suite against the reference', () => {
   test('with a token that may vote: passes with no failure, warning or skip, within 120 requests, and leaves the data unchanged', async () => {
     const { run, changed } = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
     expect(run.results!.summary.passed).toBeGreaterThanOrEqual(8);
     expect(run.results!.requests.total).toBeLessThanOrEqual(120);
     expect(changed, 'the suite left the data changed').toBe(false);
@@ -48,8 +32,8 @@ describe.concurrent('the reviews suite against the reference', () => {
 
   test('when the authorization step refuses publish_sku_review_actions: passes, the vote test skipped with its reason', async () => {
     const { run, changed } = await runSuite({ reviewActionsScope: 'refused' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 1 });
     const skipped = run.results!.tests.find((t) => t.status === 'skipped')!;
     expect(skipped.message).toContain('publish_sku_review_actions');
     expect(run.results!.requests.total).toBeLessThanOrEqual(120);
@@ -58,23 +42,23 @@ describe.concurrent('the reviews suite against the reference', () => {
 
   test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const { run, changed } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
     expect(changed).toBe(false);
   });
 
   for (const version of ['3.1', '3']) {
     test(`passes with API version ${version} (no review writes, forms or later fields)`, async () => {
       const { run } = await runSuite({}, { CATALOGUE_API_VERSION: version });
-      expect(run.code, summary(run)).toBe(0);
-      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0 });
+      expect(run.code, runSummary(run)).toBe(0);
+      expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
     });
   }
 
   test('the read profile skips the two write tests and still passes', async () => {
     const { run, changed } = await runSuite({}, { CATALOGUE_PROFILES: 'read' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.tests.filter((t) => t.status === 'skipped').length, summary(run)).toBe(2);
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.tests.filter((t) => t.status === 'skipped').length, runSummary(run)).toBe(2);
     expect(changed).toBe(false);
   });
 

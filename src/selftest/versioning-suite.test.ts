@@ -5,12 +5,10 @@
 // reference, naming the requirement the fault breaks.
 import { describe, expect, test } from 'vitest';
 import { VERSIONING_FAULTS } from '../reference/faults/versioning.ts';
-import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
+import { FAULTS, type ReferenceOptions } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
-
-const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+import { runAgainstReference, runSummary } from '../testing/cli.ts';
 
 /** Faults the suite catches. */
 const CAUGHT = CAUGHT_BY.versioning;
@@ -21,21 +19,7 @@ const OTHER_VERSIONS_SKIPPED = 4;
 const DEFAULT_CAP = 40;
 const PER_EXTRA_VERSION = 12;
 
-async function runSuite(options: ReferenceOptions, env: Record<string, string> = {}): Promise<{ run: CliRun; changed: boolean }> {
-  const ref = await startReference({ limits: LIMITS, ...options });
-  try {
-    const before = ref.stateDigest();
-    const run = await runCli([...targetArgs(ref), 'versioning'], env);
-    return { run, changed: ref.stateDigest() !== before };
-  } finally {
-    await ref.close();
-  }
-}
-
-const summary = (run: CliRun) =>
-  run.stdout +
-  run.stderr +
-  JSON.stringify(run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings })), null, 1);
+const runSuite = (options: ReferenceOptions, env: Record<string, string> = {}) => runAgainstReference(['versioning'], options, env);
 
 test('the caught faults include every fault of faults/versioning.ts, each naming a known requirement', () => {
   for (const fault of Object.keys(VERSIONING_FAULTS)) expect(CAUGHT).toContain(fault);
@@ -45,23 +29,23 @@ test('the caught faults include every fault of faults/versioning.ts, each naming
 describe.concurrent('the versioning suite against the reference', () => {
   test(`passes with no failure, warning or skip, within ${DEFAULT_CAP} requests, and leaves the data unchanged`, async () => {
     const { run, changed } = await runSuite({});
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED, passed: 7 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED, passed: 7 });
     expect(run.results!.requests.total).toBeLessThanOrEqual(DEFAULT_CAP);
     expect(changed, 'the suite left the data changed').toBe(false);
   });
 
   test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const { run, changed } = await runSuite({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED });
     expect(changed).toBe(false);
   });
 
   test('CATALOGUE_VERSIONS=3.0,3.1,3.2 (every version the reference serves): passes, the fields of each version checked', async () => {
     const { run, changed } = await runSuite({ dataset: 'alt' }, { CATALOGUE_VERSIONS: '3.0,3.1,3.2' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 11 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: 0, passed: 11 });
     for (const version of ['3.0', '3.1', '3.2']) expect(run.results!.tests.filter((t) => t.title.includes(`version ${version}:`)).length).toBe(2);
     expect(run.results!.requests.total).toBeLessThanOrEqual(DEFAULT_CAP + 2 * PER_EXTRA_VERSION);
     expect(changed).toBe(false);
@@ -70,15 +54,15 @@ describe.concurrent('the versioning suite against the reference', () => {
   for (const version of ['3.1', '3.0']) {
     test(`passes with API version ${version}`, async () => {
       const { run } = await runSuite({}, { CATALOGUE_API_VERSION: version });
-      expect(run.code, summary(run)).toBe(0);
-      expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED });
+      expect(run.code, runSummary(run)).toBe(0);
+      expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED });
     });
   }
 
   test('passes with API version 3 (major only): the patch test is skipped with its reason', async () => {
     const { run } = await runSuite({}, { CATALOGUE_API_VERSION: '3' });
-    expect(run.code, summary(run)).toBe(0);
-    expect(run.results!.summary, summary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED + 1 });
+    expect(run.code, runSummary(run)).toBe(0);
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0, skipped: OTHER_VERSIONS_SKIPPED + 1 });
     expect(run.results!.tests.filter((t) => t.status === 'skipped').map((t) => t.message)).toContainEqual(expect.stringContaining('names no minor version'));
   });
 

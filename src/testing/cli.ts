@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../run.ts';
-import type { RunningReference } from '../reference/server.ts';
+import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 
 export interface CliRun {
   code: number | null;
@@ -77,4 +77,35 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
 /** CLI arguments that point the kit at a running reference server. */
 export function targetArgs(ref: RunningReference): string[] {
   return ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--redirect-uri', ref.client.redirectUri];
+}
+
+/** Limits a self-test's reference runs with, so that pacing never waits (unless the test is about the limits). */
+export const SELFTEST_LIMITS = Object.freeze({ perMinute: 1_000_000, perDay: 1_000_000 });
+
+/**
+ * Starts the reference (SELFTEST_LIMITS unless `options` says otherwise), runs the named suites
+ * against it through the CLI, and closes it. `changed`: whether the run left its data changed.
+ */
+export async function runAgainstReference(
+  suites: readonly string[],
+  options: ReferenceOptions = {},
+  env: Record<string, string> = {},
+  timeoutMs?: number,
+): Promise<{ run: CliRun; changed: boolean }> {
+  const ref = await startReference({ limits: SELFTEST_LIMITS, ...options });
+  try {
+    const before = ref.stateDigest();
+    const run = await runCli([...targetArgs(ref), ...suites], env, timeoutMs);
+    return { run, changed: ref.stateDigest() !== before };
+  } finally {
+    await ref.close();
+  }
+}
+
+/** What a failed expectation shows: the CLI's output and every test that did not pass. */
+export function runSummary(run: CliRun): string {
+  const notPassed = run.results?.tests
+    .filter((t) => t.status !== 'passed')
+    .map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings }));
+  return run.stdout + run.stderr + JSON.stringify(notPassed, null, 1);
 }
