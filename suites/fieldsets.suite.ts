@@ -72,7 +72,7 @@ const SHRINK_REQUESTS = 12;
 
 /** Runs reserved from the budget, at the default budget's scale (a larger budget draws on what is left). */
 const ROOT_RUNS = runsFor(16);
-const ROOT_SETUP = 7; // a products listing, then six resources answered without fieldsets
+const ROOT_SETUP = 11; // a products listing, then ten resources answered without fieldsets
 const LINK_RUNS = runsFor(18);
 const LINK_SETUP = 16; // a products listing, up to 3 location listings, 12 answers without fieldsets
 
@@ -326,6 +326,16 @@ async function rootFieldsets(t: ConformanceContext): Promise<void> {
     { endpoint: 'GET /skus/:id/products', path: `/skus/${skuId}/products`, key: 'products', single: false, noun: 'product', schema: 'resources/product.json' },
   ];
   if (shopId !== null) resources.push({ endpoint: 'GET /shops/:id', path: `/shops/${shopId}`, key: 'shop', single: true, noun: 'shop', schema: 'resources/shop.json' });
+  // More of the public collections; a role the deployment cannot fill leaves its resource out.
+  const optional = async (role: string): Promise<number | null> => t.discover(role).catch(() => null);
+  const reviewed = await optional('skuWithReviews');
+  if (reviewed !== null) resources.push({ endpoint: 'GET /skus/:id/reviews', path: `/skus/${reviewed}/reviews`, key: 'reviews', single: false, noun: 'review', schema: 'resources/sku-review.json' });
+  const shopReviewed = await optional('shopWithReviews');
+  if (shopReviewed !== null) resources.push({ endpoint: 'GET /shops/:id/reviews', path: `/shops/${shopReviewed}/reviews`, key: 'reviews', single: false, noun: 'shop review', schema: 'resources/shop-review.json' });
+  resources.push(
+    { endpoint: 'GET /manufacturers/:id/skus', path: `/manufacturers/${manufacturer}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' },
+    { endpoint: 'GET /categories/:id/manufacturers', path: `/categories/${leaf}/manufacturers`, key: 'manufacturers', single: false, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
+  );
 
   const notes: string[] = [];
   const served: Served[] = [];
