@@ -1,0 +1,187 @@
+// The passive judge (npm run validate-traffic) on HAR files recorded from the reference server,
+// with and without faults, and on hand-made HAR files with what real exports contain.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FAULTS, startReference } from '../reference/server.ts';
+import { appToken } from '../reference/testkit.ts';
+import { main } from './main.ts';
+import { HarRecorder, type HarEntryJson } from './record.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'har-test-'));
+const VND = 'application/vnd.service+json';
+
+/** Records the same requests against a reference (base path /api) with the given fault. */
+async function recordReference(fault: string | null, file: string): Promise<{ path: string; token: string }> {
+  const ref = await startReference({ basePath: '/api', fault });
+  try {
+    const token = await appToken(ref);
+    const rec = new HarRecorder();
+    const auth = { Authorization: `Bearer ${token}`, Accept: `${VND}; version=3.2` };
+    await rec.fetch(`${ref.baseUrl}/categories`, { headers: auth });
+    await rec.fetch(`${ref.baseUrl}/categories?per=2`, { headers: auth });
+    await rec.fetch(`${ref.baseUrl}/categories/root`, { headers: { Accept: VND, Authorization: `Bearer ${token}` } });
+    await rec.fetch(`${ref.baseUrl}/categories/999999`, { headers: auth });
+    await rec.fetch(`${ref.baseUrl}/categories/root?oauth_token=${encodeURIComponent(token)}`, { headers: { Accept: VND } });
+    return { path: rec.write(join(dir, file)), token };
+  } finally {
+    await ref.close();
+  }
+}
+
+interface Ran {
+  code: number;
+  out: string;
+  results: { summary: Record<string, number>; tests: { title: string; status: string; requirements: string[]; message: string; findings: { requirements: string[]; severity: string }[] }[] };
+  junit: string;
+  json: string;
+}
+
+let runs = 0;
+function run(...args: string[]): Ran {
+  const reportDir = join(dir, `reports-${++runs}`);
+  const lines: string[] = [];
+  const code = main([...args, '--report-dir', reportDir], (t) => lines.push(t), {});
+  let json = '';
+  let junit = '';
+  try {
+    json = readFileSync(join(reportDir, 'results.json'), 'utf8');
+    junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8');
+  } catch {
+    // no reports (exit 2)
+  }
+  return { code, out: lines.join('\n'), results: json ? JSON.parse(json) : { summary: {}, tests: [] }, junit, json };
+}
+
+function hand(file: string, entries: Partial<HarEntryJson>[] | unknown): string {
+  const path = join(dir, file);
+  writeFileSync(path, JSON.stringify({ log: { version: '1.2', creator: { name: 'hand', version: '0' }, entries } }));
+  return path;
+}
+
+function entry(url: string, status: number, text: string | undefined, extra: { encoding?: string; headers?: Record<string, string> } = {}): HarEntryJson {
+  const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30), ...extra.headers };
+  return {
+    startedDateTime: new Date().toISOString(),
+    time: 5,
+    request: { method: 'GET', url, httpVersion: 'HTTP/1.1', headers: [{ name: 'Accept', value: VND }], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+      cookies: [],
+      content: { size: text?.length ?? 0, mimeType: 'application/json', ...(text !== undefined ? { text } : {}), ...(extra.encoding ? { encoding: extra.encoding } : {}) },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    },
+    cache: {},
+    timings: { send: 0, wait: 5, receive: 0 },
+  };
+}
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('validate-traffic on traffic recorded from the reference server', () => {
+  it('passes the reference without faults, and no token of the HAR reaches a report', async () => {
+    const { path, token } = await recordReference(null, 'clean.har');
+    const r = run(path, '--base-path', '/api');
+    const failed = r.results.tests.filter((t) => t.status === 'failed');
+    expect(failed.map((t) => `${t.title}: ${t.message}`)).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(r.results.summary['passed']).toBeGreaterThan(10);
+    // Every entry is judged (no "not an API v3 exchange" skip) and the pagination rules ran.
+    expect(r.results.tests.filter((t) => t.message.startsWith('not an API v3 exchange'))).toEqual([]);
+    expect(r.results.tests.some((t) => t.requirements.includes('PAG-5') && t.status === 'passed')).toBe(true);
+    expect(r.results.tests.some((t) => t.requirements.includes('ERR-2') && t.status === 'passed')).toBe(true);
+    for (const text of [r.json, r.junit, r.out]) {
+      expect(text.length).toBeGreaterThan(0);
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(encodeURIComponent(token));
+    }
+    expect(r.json).toContain('oauth_token=[REDACTED]');
+  });
+
+  it('without --base-path, the same traffic is not API v3 traffic', async () => {
+    const { path } = await recordReference(null, 'no-base.har');
+    const r = run(path);
+    expect(r.code).toBe(0);
+    expect(r.results.tests.every((t) => t.status === 'skipped' && t.message.startsWith('not an API v3 exchange: '))).toBe(true);
+  });
+
+  for (const fault of ['not-found-wrong-body', 'ratelimit-headers-missing-on-errors', 'pagination-total-pages-off-by-one', 'null-field-omitted']) {
+    it(`fails the reference with fault ${fault}, naming ${FAULTS[fault]!.requirement}`, async () => {
+      const { path } = await recordReference(fault, `${fault}.har`);
+      const r = run(path, '--base-path', '/api');
+      expect(r.code).toBe(1);
+      const failed = r.results.tests.filter((t) => t.status === 'failed');
+      const named = failed.flatMap((t) => t.findings.flatMap((f) => f.requirements));
+      expect(named).toContain(FAULTS[fault]!.requirement);
+      expect(r.out).toContain('FAIL');
+    });
+  }
+});
+
+describe('validate-traffic on hand-made HAR files', () => {
+  const category = JSON.stringify({ category: { id: 1 } });
+
+  it('a body not recorded is skipped as such; the headers are still judged', () => {
+    const r = run(hand('no-body.har', [entry('https://api.example/categories/root', 200, undefined)]));
+    expect(r.code).toBe(0);
+    const body = r.results.tests.find((t) => t.title.includes('body as documented'))!;
+    expect(body.status).toBe('skipped');
+    expect(body.message).toBe('body not recorded');
+    expect(r.results.tests.some((t) => t.requirements.includes('RATE-4') && t.status === 'passed')).toBe(true);
+  });
+
+  it('a base64 body is decoded before it is judged', () => {
+    const errors = JSON.stringify({ errors: [{ code: 'not_found', messages: ['no such category'] }] });
+    const r = run(hand('base64.har', [entry('https://api.example/categories/9', 404, Buffer.from(errors).toString('base64'), { encoding: 'base64' })]));
+    expect(r.results.tests.filter((t) => t.status === 'failed')).toEqual([]);
+    expect(r.results.tests.some((t) => t.requirements.includes('ERR-2') && t.status === 'passed')).toBe(true);
+    expect(r.code).toBe(0);
+  });
+
+  it('a broken body fails the schema record (MUST, exit 1)', () => {
+    const r = run(hand('broken.har', [entry('https://api.example/categories/root', 200, category)]));
+    expect(r.code).toBe(1);
+    expect(r.results.tests.find((t) => t.title.includes('body as documented'))!.status).toBe('failed');
+  });
+
+  it('non-API entries and entries of other hosts are skipped with their URL', () => {
+    const r = run(
+      hand('mixed.har', [entry('https://api.example/favicon.ico', 200, ''), entry('https://cdn.other.example/static/app.js', 200, 'x'), entry('https://api.example/v2/categories', 200, '{}')]),
+      '--base-path',
+      '/v3',
+    );
+    expect(r.code).toBe(0);
+    expect(r.results.tests.map((t) => [t.status, t.message])).toEqual([
+      ['skipped', 'not an API v3 exchange: https://api.example/favicon.ico'],
+      ['skipped', 'not an API v3 exchange: https://cdn.other.example/static/app.js'],
+      ['skipped', 'not an API v3 exchange: https://api.example/v2/categories'],
+    ]);
+  });
+
+  it('a null where the schema types non-null only warns; an omitted field fails with GEN-8', () => {
+    const ref = { id: 1, name: null };
+    const r = run(hand('nulls.har', [entry('https://api.example/categories/root', 200, JSON.stringify({ category: ref }))]));
+    const body = r.results.tests.find((t) => t.title.includes('body as documented'))!;
+    expect(body.findings.some((f) => f.requirements.includes('GEN-8'))).toBe(true);
+  });
+
+  it('a malformed HAR is one clear line and exit 2', () => {
+    const path = join(dir, 'malformed.har');
+    writeFileSync(path, '{"log": {"entries": [');
+    const r = run(path);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/^validate-traffic: .*malformed\.har: not valid JSON/);
+    expect(r.out.split('\n')).toHaveLength(1);
+    const notHar = run(hand('not-har.har', 'nope'));
+    expect(notHar.code).toBe(2);
+    expect(notHar.out).toContain('log.entries is not an array');
+    expect(run(join(dir, 'missing.har')).code).toBe(2);
+    expect(run().code).toBe(2);
+  });
+});
