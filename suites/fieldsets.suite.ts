@@ -56,6 +56,7 @@ import {
   type FieldsetRule,
   type Json,
 } from '../src/checks/fieldsets.ts';
+import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { MEDIA_TYPE, type HttpResponse } from '../src/http/client.ts';
 import { SchemaRegistry } from '../src/schemas/validator.ts';
@@ -72,7 +73,7 @@ const SHRINK_REQUESTS = 12;
 
 /** Runs reserved from the budget, at the default budget's scale (a larger budget draws on what is left). */
 const ROOT_RUNS = runsFor(16);
-const ROOT_SETUP = 11; // a products listing, then ten resources answered without fieldsets
+const ROOT_SETUP = 14; // a products listing, then thirteen resources answered without fieldsets
 const LINK_RUNS = runsFor(18);
 const LINK_SETUP = 16; // a products listing, up to 3 location listings, 12 answers without fieldsets
 
@@ -108,6 +109,8 @@ function add(list: Finding[], result: CheckResult, ids: string[]): void {
 interface Request {
   path: string;
   query: Record<string, string>;
+  /** The run's user token for the user's own resources; else the application token. */
+  auth?: 'user';
 }
 
 /** "GET <exact URL> (readable query)" */
@@ -150,7 +153,7 @@ async function checkProperty<C>(
     const request = options.request(c);
     let verdict: Verdict;
     try {
-      verdict = options.judge(c, await t.api.get(request.path, { query: request.query }));
+      verdict = options.judge(c, await t.api.get(request.path, { query: request.query, auth: request.auth ?? 'app' }));
     } catch (error) {
       aborted = new Aborted(error);
       return true;
@@ -173,7 +176,7 @@ async function checkProperty<C>(
   // The shrunk counterexample, asked once more: its exchange is the finding's evidence.
   const counterexample = details.counterexample[0];
   const request = options.request(counterexample);
-  const again = options.judge(counterexample, await t.api.get(request.path, { query: request.query }));
+  const again = options.judge(counterexample, await t.api.get(request.path, { query: request.query, auth: request.auth ?? 'app' }));
   const where =
     `${name}: failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s) ` +
     `(fast-check seed ${details.seed}${given ? ', from CATALOGUE_SEED' : ''}, path ${details.counterexamplePath}; CATALOGUE_SEED=${details.seed} replays it). ` +
@@ -202,6 +205,8 @@ interface Resource {
   noun: string;
   /** Schema of one item (schemas/resources/). */
   schema: string;
+  /** 'user' for the user's own resources. */
+  auth?: 'user';
 }
 
 /** The items of an answer: the object under the singular key, or the array under the plural one; null when the envelope is not there. */
@@ -231,7 +236,17 @@ function readAnswer(response: HttpResponse, r: Resource): { body: Json; items: J
 
 /** GET without fieldsets; null (with the reason in `notes`) when the answer is not usable: the endpoint's own suite judges that. */
 async function baseline(t: ConformanceContext, r: Resource, query: Record<string, string>, notes: string[]): Promise<{ body: Json; items: Json[] } | null> {
-  const response = await t.api.get(r.path, { query });
+  let response: HttpResponse;
+  try {
+    response = await t.api.get(r.path, { query, auth: r.auth ?? 'app' });
+  } catch (error) {
+    // No user token: the user's resources are left out, the others still judged.
+    if (r.auth === 'user' && error instanceof PrerequisiteMissing) {
+      notes.push(`${r.endpoint} left out: ${error.message}`);
+      return null;
+    }
+    throw error;
+  }
   const answer = readAnswer(response, r);
   if (typeof answer === 'string') {
     notes.push(`${describeRequest(t, { path: r.path, query })} ${answer}`);
@@ -335,6 +350,10 @@ async function rootFieldsets(t: ConformanceContext): Promise<void> {
   resources.push(
     { endpoint: 'GET /manufacturers/:id/skus', path: `/manufacturers/${manufacturer}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' },
     { endpoint: 'GET /categories/:id/manufacturers', path: `/categories/${leaf}/manufacturers`, key: 'manufacturers', single: false, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
+    // The user's own resources, with the run's user token (left out without one).
+    { endpoint: 'GET /user', path: '/user', key: 'user', single: true, noun: 'user', schema: 'resources/user.json', auth: 'user' },
+    { endpoint: 'GET /favorite_lists', path: '/favorite_lists', key: 'favorite_lists', single: false, noun: 'favorite list', schema: 'resources/favorite-list.json', auth: 'user' },
+    { endpoint: 'GET /notifications', path: '/notifications', key: 'notifications', single: false, noun: 'notification', schema: 'resources/notification.json', auth: 'user' },
   );
 
   const notes: string[] = [];
@@ -369,7 +388,7 @@ async function rootFieldsets(t: ConformanceContext): Promise<void> {
   await checkProperty(t, 'fields[root] / fields_except[root]', arbitrary, {
     runs: runsFor(16, t.run.maxRequests),
     examples,
-    request: (c) => ({ path: served[c.r]!.path, query: fieldsetQuery('root', c.set) }),
+    request: (c) => ({ path: served[c.r]!.path, query: fieldsetQuery('root', c.set), ...(served[c.r]!.auth ? { auth: served[c.r]!.auth } : {}) }),
     judge: (c, response) => {
       const s = served[c.r]!;
       const verdict = noFinding();
