@@ -73,7 +73,7 @@ const SHRINK_REQUESTS = 12;
 
 /** Runs reserved from the budget, at the default budget's scale (a larger budget draws on what is left). */
 const ROOT_RUNS = runsFor(16);
-const ROOT_SETUP = 14; // a products listing, then thirteen resources answered without fieldsets
+const ROOT_SETUP = 21; // a products listing, then twenty resources answered without fieldsets
 const LINK_RUNS = runsFor(18);
 const LINK_SETUP = 16; // a products listing, up to 3 location listings, 12 answers without fieldsets
 
@@ -350,11 +350,20 @@ async function rootFieldsets(t: ConformanceContext): Promise<void> {
   resources.push(
     { endpoint: 'GET /manufacturers/:id/skus', path: `/manufacturers/${manufacturer}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' },
     { endpoint: 'GET /categories/:id/manufacturers', path: `/categories/${leaf}/manufacturers`, key: 'manufacturers', single: false, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
+    { endpoint: 'GET /categories', path: '/categories', key: 'categories', single: false, noun: 'category', schema: 'resources/category.json' },
+    { endpoint: 'GET /categories/:category_id/filter_groups', path: `/categories/${leaf}/filter_groups`, key: 'filter_groups', single: false, noun: 'filter group', schema: 'resources/filter-group.json' },
+    { endpoint: 'GET /manufacturers', path: '/manufacturers', key: 'manufacturers', single: false, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
+    { endpoint: 'GET /manufacturers/:id/categories', path: `/manufacturers/${manufacturer}/categories`, key: 'categories', single: false, noun: 'category', schema: 'resources/category.json' },
     // The user's own resources, with the run's user token (left out without one).
     { endpoint: 'GET /user', path: '/user', key: 'user', single: true, noun: 'user', schema: 'resources/user.json', auth: 'user' },
     { endpoint: 'GET /favorite_lists', path: '/favorite_lists', key: 'favorite_lists', single: false, noun: 'favorite list', schema: 'resources/favorite-list.json', auth: 'user' },
     { endpoint: 'GET /notifications', path: '/notifications', key: 'notifications', single: false, noun: 'notification', schema: 'resources/notification.json', auth: 'user' },
+    { endpoint: 'GET /favorites', path: '/favorites', key: 'favorites', single: false, noun: 'favorite', schema: 'resources/favorite.json', auth: 'user' },
+    { endpoint: 'GET /user/addresses', path: '/user/addresses', key: 'addresses', single: false, noun: 'address', schema: 'resources/address.json', auth: 'user' },
   );
+  if (shopId !== null) {
+    resources.push({ endpoint: 'GET /shops/:shop_id/locations', path: `/shops/${shopId}/locations`, key: 'locations', single: false, noun: 'location', schema: 'resources/location.json' });
+  }
 
   const notes: string[] = [];
   const served: Served[] = [];
