@@ -73,7 +73,7 @@ const SHRINK_REQUESTS = 12;
 
 /** Runs reserved from the budget, at the default budget's scale (a larger budget draws on what is left). */
 const ROOT_RUNS = runsFor(16);
-const ROOT_SETUP = 21; // a products listing, then twenty resources answered without fieldsets
+const ROOT_SETUP = 26; // a products listing, then 25 resources answered without fieldsets
 const LINK_RUNS = runsFor(18);
 const LINK_SETUP = 16; // a products listing, up to 3 location listings, 12 answers without fieldsets
 
@@ -351,6 +351,8 @@ async function rootFieldsets(t: ConformanceContext): Promise<void> {
     { endpoint: 'GET /manufacturers/:id/skus', path: `/manufacturers/${manufacturer}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' },
     { endpoint: 'GET /categories/:id/manufacturers', path: `/categories/${leaf}/manufacturers`, key: 'manufacturers', single: false, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
     { endpoint: 'GET /categories', path: '/categories', key: 'categories', single: false, noun: 'category', schema: 'resources/category.json' },
+    { endpoint: 'GET /categories/root', path: '/categories/root', key: 'category', single: true, noun: 'category', schema: 'resources/category-detail.json' },
+    { endpoint: 'GET /categories/:id/parent', path: `/categories/${leaf}/parent`, key: 'category', single: true, noun: 'category', schema: 'resources/category-detail.json' },
     { endpoint: 'GET /categories/:category_id/filter_groups', path: `/categories/${leaf}/filter_groups`, key: 'filter_groups', single: false, noun: 'filter group', schema: 'resources/filter-group.json' },
     { endpoint: 'GET /manufacturers', path: '/manufacturers', key: 'manufacturers', single: false, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
     { endpoint: 'GET /manufacturers/:id/categories', path: `/manufacturers/${manufacturer}/categories`, key: 'categories', single: false, noun: 'category', schema: 'resources/category.json' },
@@ -360,7 +362,13 @@ async function rootFieldsets(t: ConformanceContext): Promise<void> {
     { endpoint: 'GET /notifications', path: '/notifications', key: 'notifications', single: false, noun: 'notification', schema: 'resources/notification.json', auth: 'user' },
     { endpoint: 'GET /favorites', path: '/favorites', key: 'favorites', single: false, noun: 'favorite', schema: 'resources/favorite.json', auth: 'user' },
     { endpoint: 'GET /user/addresses', path: '/user/addresses', key: 'addresses', single: false, noun: 'address', schema: 'resources/address.json', auth: 'user' },
+    { endpoint: 'GET /user/saved_orders', path: '/user/saved_orders', key: 'saved_orders', single: false, noun: 'saved order', schema: 'resources/saved-order.json', auth: 'user' },
+    { endpoint: 'GET /personalization', path: '/personalization', key: 'personalization', single: true, noun: 'personalization', schema: 'resources/personalization.json', auth: 'user' },
   );
+  const favoriteList = await optional('favoriteList');
+  if (favoriteList !== null) {
+    resources.push({ endpoint: 'GET /favorite_lists/:id/favorites', path: `/favorite_lists/${favoriteList}/favorites`, key: 'favorites', single: false, noun: 'favorite', schema: 'resources/favorite.json', auth: 'user' });
+  }
   if (shopId !== null) {
     resources.push({ endpoint: 'GET /shops/:shop_id/locations', path: `/shops/${shopId}/locations`, key: 'locations', single: false, noun: 'location', schema: 'resources/location.json' });
   }
