@@ -4,7 +4,7 @@
 // that is not HAR).
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RunResults, Status, TestRecord } from '../report/results.ts';
+import { resultsOf, type RunResults, type TestRecord } from '../report/results.ts';
 import { terminalSummary } from '../report/terminal.ts';
 import { writeReports, type RunInfo } from '../report/write.ts';
 import { judgeExchange, latestSchemaVersion } from './judge.ts';
@@ -48,16 +48,7 @@ export function judgeFiles(files: readonly string[], basePath: string): RunResul
     const suite = basename(file).replace(/\.har$/i, '');
     for (const entry of readHar(file)) tests.push(...judgeExchange(entry, { basePath, suite }));
   }
-  const ids = new Set<string>();
-  for (const test of tests) {
-    let id = test.id;
-    for (let n = 2; ids.has(id); n++) id = `${test.id}-${n}`;
-    test.id = id;
-    ids.add(id);
-  }
-  const summary: Record<Status, number> = { passed: 0, failed: 0, warned: 0, skipped: 0 };
-  for (const test of tests) summary[test.status]++;
-  return { summary, tests, problems: [] };
+  return resultsOf(tests, []);
 }
 
 export function exitCodeOf(results: RunResults): number {

@@ -107,6 +107,11 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: Re
     for (const testCase of module.children.allTests()) tests.push(recordFor(testCase, suite));
   }
   for (const error of unhandled) problems.push(`unhandled error during the run: ${secrets.scrub(error.message)}`);
+  return resultsOf(tests, problems);
+}
+
+/** Run results from test records (a live run's or a HAR's): ids made unique, statuses counted. */
+export function resultsOf(tests: TestRecord[], problems: string[]): RunResults {
   const ids = new Set<string>();
   for (const test of tests) {
     // Two tests of one suite with one title would share an id; keep ids unique and stable.
