@@ -129,9 +129,12 @@ export function fieldsetsApply(ctx: Pick<ApiContext, 'version' | 'fault'>): bool
 function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T) => Json, links: readonly Link<T>[]): { roots: Json[]; top: Json } {
   const requests = requestedLinks(ctx, links);
   const useFieldsets = fieldsetsApply(ctx);
-  const rootSet = fieldsetFor(ctx, 'root');
+  // The fault's bug: the search endpoints read fields[...] only.
+  const exceptIgnored = ctx.fault === 'fields-except-ignored-on-search' && /(^|\/)(search|autocomplete)$/.test(ctx.path);
+  const fieldsetOf = (target: string): Fieldset => (exceptIgnored ? { ...fieldsetFor(ctx, target), except: [] } : fieldsetFor(ctx, target));
+  const rootSet = fieldsetOf('root');
   // The fault's bug: fieldsets are read for the root target only.
-  const linkSets = new Map(requests.map((r) => [r.link.name, ctx.fault === 'association-fieldset-ignored' ? { only: null, except: [] } : fieldsetFor(ctx, r.link.name)]));
+  const linkSets = new Map(requests.map((r) => [r.link.name, ctx.fault === 'association-fieldset-ignored' ? { only: null, except: [] } : fieldsetOf(r.link.name)]));
   // The fault's bug: the root fieldset is applied to the embedded object as well.
   const setFor = (name: string): Fieldset => (ctx.fault === 'embedded-trimmed-by-root-fieldset' ? rootSet : linkSets.get(name)!);
   const shapeLinked = (name: string, obj: Json | null): Json | null =>

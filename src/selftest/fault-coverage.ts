@@ -106,6 +106,7 @@ export const CAUGHT_BY = {
     'embedded-trimmed-by-root-fieldset',
     'embed-ids-not-array',
     'fieldsets-applied-in-3-0',
+    'fields-except-ignored-on-search',
     'association-fieldset-ignored',
     'included-array-misses-linked-objects',
   ],

@@ -141,6 +141,15 @@ export const PROTOCOL_PROBES: ProbeTable = {
     return r.status === 200 && 'shop_ids' in (r.body.product as Json) && !Array.isArray(r.body.product.shop_ids);
   },
 
+  'fields-except-ignored-on-search': async (ref, { app: token }) => {
+    // A shop's product search by a product's own shop_uid, with fields_except[root]=price: no product keeps its price.
+    const product = await someProduct(ref, token);
+    if (!product) return false;
+    const r = await get(ref, `/shops/${product.shop_id}/products/search?shop_uid=${encodeURIComponent(String(product.shop_uid))}&fields_except[root]=price`, { token });
+    const found = r.body?.products as Json[] | undefined;
+    return r.status === 200 && Array.isArray(found) && found.some((p) => 'price' in p);
+  },
+
   'association-fieldset-ignored': async (ref, { app: token }) => {
     // fields[root] names the shop and fields[shop] two of its fields: the embedded shop keeps
     // exactly those two. (A root fieldset applied to the shop would trim it to its id.)

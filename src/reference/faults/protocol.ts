@@ -60,6 +60,11 @@ export const PROTOCOL_FAULTS = {
     requirement: 'LINK-3',
     description: 'include=<name> fills the top-level array from the first parent only, so the ids the other parents carry resolve to no object.',
   },
+  'fields-except-ignored-on-search': {
+    requirement: 'FIELDS-2',
+    description:
+      'fields_except[...] is ignored by the search endpoints (/search, /autocomplete, /shops/search, /shops/:shop_id/products/search), whose answers honour fields[...] only.',
+  },
   'fieldsets-applied-in-3-0': {
     requirement: 'CHG-5',
     description: 'Sparse fieldsets are applied to 3.0 requests although they arrived in 3.1.1.',

@@ -28,7 +28,7 @@ import type { ApiContext, RouteModule } from '../router.ts';
 import { prng } from '../data.ts';
 import { round2 } from '../serializers/product.ts';
 import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
-import { respondMany } from '../shape.ts';
+import { respondMany, respondOne } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
 import { findById } from './params.ts';
 import { productJson, productListing, respondProducts, type ProductEntry } from './products.ts';
@@ -137,6 +137,7 @@ export const skuRoutes: RouteModule = (router) => {
 
   router.get('/skus/:id/price_history', (ctx) => {
     const sku = findSku(ctx);
-    return { status: 200, body: { history: { average: priceHistory(ctx, sku) } } };
+    // Shaped like every other resource, so sparse fieldsets apply to history too.
+    return respondOne(ctx, 'history', sku, (s) => ({ average: priceHistory(ctx, s) }));
   });
 };
