@@ -9,6 +9,7 @@ import { startVitest } from 'vitest/node';
 import { AuthError, loopbackConsent } from './auth/tokens.ts';
 import type { KitConfig } from './config/config.ts';
 import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
+import { HarWriteError, startHarRecording, type HarRecording } from './har/write.ts';
 import type { RunContext } from './harness/run-context.ts';
 import { createRunServices } from './harness/run-services.ts';
 import { secrets } from './http/redact.ts';
@@ -52,8 +53,18 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const { config, print } = options;
   const startedAt = new Date().toISOString();
   const cleanups: (() => Promise<void>)[] = [];
+  let har: HarRecording | null = null;
   try {
     ensureWritable(config.reportDir);
+    // Before the first request, so that the HAR holds every one of them (the preflight's token request too).
+    if (config.har !== null) {
+      try {
+        har = startHarRecording(config.har);
+      } catch (error) {
+        if (error instanceof HarWriteError) throw new RunError(error.message);
+        throw error;
+      }
+    }
 
     let reference: RunningReference | null = null;
     if (config.baseUrl === null) {
@@ -113,6 +124,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       expiredToken,
       seed: config.seed,
       maxRequests: config.maxRequests,
+      harParts: har?.partsDir ?? null,
     };
 
     const collector = new ResultsCollector();
@@ -157,8 +169,22 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     }
     results.problems.push(...services.problems);
 
+    // After every pass: no worker appends any more.
+    const harNotes: string[] = [];
+    let harWritten: string | null = null;
+    if (har) {
+      try {
+        const merged = har.finish();
+        harWritten = har.path;
+        if (merged.brokenLines) harNotes.push(`HAR: ${merged.brokenLines} unreadable recorded lines left out of ${har.path}`);
+        if (merged.lost) results.problems.push(`HAR: ${merged.lost} exchanges could not be recorded in ${har.path}`);
+      } catch (error) {
+        results.problems.push(error instanceof HarWriteError ? error.message : `HAR file ${har.path} cannot be written: ${(error as Error).message}`);
+      }
+    }
+
     const exitCode = results.summary.failed > 0 ? EXIT.FAIL : results.problems.length > 0 ? EXIT.ERROR : EXIT.PASS;
-    const notes = [...discovery.wrongHints.map((h) => `discovery hint ${h}`)];
+    const notes = [...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
     if (pacer.waitedMs > 0) notes.push(`waited ${Math.round(pacer.waitedMs / 1000)} s in all to stay inside the rate limit`);
     const run: RunInfo = {
       target: baseUrl,
@@ -173,9 +199,18 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       notes,
     };
     const paths = writeReports(config.reportDir, results, run);
-    print(terminalSummary(results, run, paths));
+    print(terminalSummary(results, run, harWritten ? { ...paths, har: harWritten } : paths));
     return { exitCode, results };
   } finally {
+    // A run that stopped early still leaves the exchanges it made.
+    if (har && !har.finished) {
+      try {
+        har.finish();
+        print(`HAR: ${har.path}`);
+      } catch (error) {
+        print(`HAR: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }
 }

@@ -90,9 +90,17 @@ describe('loadConfig', () => {
       fixturesFile: null,
       maxRequests: 900,
       reportDir: resolve(dir, 'reports'),
+      har: null,
       suitesDir: null,
       timeoutMs: 15_000,
     });
+  });
+
+  test('HAR file: resolved under cwd; a directory is a ConfigError naming the key', () => {
+    expect(loadConfig(sources({ flags: { CATALOGUE_HAR: 'out/run.har' } })).har).toBe(join(dir, 'out/run.har'));
+    expect(loadConfig(sources({ env: { CATALOGUE_HAR: '/tmp/x/run.har' } })).har).toBe('/tmp/x/run.har');
+    const error = configError(() => loadConfig(sources({ env: { CATALOGUE_HAR: '.' } })));
+    expect(error.message).toBe(`CATALOGUE_HAR (--har): ${dir} is a directory; name the HAR file to write`);
   });
 
   test('flag wins over environment, which wins over .env', () => {

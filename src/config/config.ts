@@ -36,6 +36,8 @@ export interface KitConfig {
   fixturesFile: string | null;
   maxRequests: number;
   reportDir: string;
+  /** CATALOGUE_HAR: absolute path of the HAR file the run's exchanges are written to; null: none. */
+  har: string | null;
   /** Absolute; null: the kit's own suites/. */
   suitesDir: string | null;
   timeoutMs: number;
@@ -240,6 +242,7 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     fixturesFile,
     maxRequests: count('CATALOGUE_MAX_REQUESTS', 900, 1, DAILY_LIMIT),
     reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
+    har: harFile(raw('CATALOGUE_HAR'), sources.cwd, name('CATALOGUE_HAR')),
     suitesDir: suitesDir(raw('CATALOGUE_SUITES_DIR'), sources.cwd, name('CATALOGUE_SUITES_DIR')),
     timeoutMs: count('CATALOGUE_TIMEOUT_MS', 15_000, 100, 600_000),
     seed: seed(),
@@ -251,6 +254,14 @@ function suitesDir(value: string | undefined, cwd: string, keyName: string): str
   const dir = resolve(cwd, value);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`${keyName}: ${dir} is not a directory`);
   return dir;
+}
+
+/** Whether the file can really be written is found out before the run's first request (run.ts); a directory is a mistake now. */
+function harFile(value: string | undefined, cwd: string, keyName: string): string | null {
+  if (value === undefined) return null;
+  const path = resolve(cwd, value);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new ConfigError(`${keyName}: ${path} is a directory; name the HAR file to write`);
+  return path;
 }
 
 function readFixtures(path: string, keyName: string): Record<string, number> {

@@ -105,6 +105,14 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     default: 'reports',
   },
   {
+    env: 'CATALOGUE_HAR',
+    flag: '--har',
+    kind: 'file',
+    description:
+      'HAR 1.2 file to write every HTTP exchange of the run into (token requests, discovery and redirect hops included), redacted: evidence, and input of npm run validate-traffic.',
+    default: 'none written',
+  },
+  {
     env: 'CATALOGUE_SUITES_DIR',
     flag: '--suites-dir',
     kind: 'dir',

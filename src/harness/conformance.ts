@@ -12,6 +12,7 @@ import type { CheckResult } from '../checks/check.ts';
 import { bodyIsJson } from '../checks/http.ts';
 import { remoteServices } from '../coordinator/coordinator.ts';
 import type { RunServices } from '../coordinator/services.ts';
+import { recordHopsInto } from '../har/write.ts';
 import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
@@ -54,6 +55,7 @@ function workerState() {
     if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
     secrets.add(run.expiredToken);
     secrets.add(run.client.secret);
+    if (run.harParts) recordHopsInto(run.harParts);
     worker = {
       run,
       services: remoteServices(run.coordinator),

@@ -22,6 +22,8 @@ export interface RunContext {
   maxRequests: number;
   /** CATALOGUE_EXPIRED_TOKEN (the embedded reference mints one), for the expired-token checks; a secret. */
   expiredToken: string | null;
+  /** CATALOGUE_HAR: the directory where each worker appends its exchanges as HAR entries; absent or null: nothing recorded. */
+  harParts?: string | null;
 }
 
 /** MUST: a failure fails the run. WARN: what the spec leaves open; a failure only warns. */

@@ -2,7 +2,7 @@
 // undici underneath; redirects are followed here, not by undici, so that each hop is counted,
 // paced and recorded, and so that a token never travels to another origin.
 import { Agent, request as undiciRequest } from 'undici';
-import { recordExchange, type Exchange } from './exchange.ts';
+import { recordExchange, type Exchange, type RawExchange } from './exchange.ts';
 
 export const MEDIA_TYPE = 'application/vnd.service+json';
 export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -115,6 +115,22 @@ export function appendQuery(url: URL, query?: Query): void {
 }
 
 const sharedAgent = new Agent({ keepAliveTimeout: 4_000, connections: 16 });
+
+/** One hop as sent and received, whole and not yet redacted, with the time it started (ms since the epoch). */
+export interface RecordedHop extends RawExchange {
+  startedMs: number;
+}
+
+/**
+ * Receives every hop of every HttpClient of this process (the run's HAR, CATALOGUE_HAR); null
+ * when nothing records, and then no record of the hop is even built. The recorder redacts what it keeps.
+ */
+let hopRecorder: ((hop: RecordedHop) => void) | null = null;
+
+/** Installs (or with null removes) the process's hop recorder. */
+export function setHopRecorder(recorder: ((hop: RecordedHop) => void) | null): void {
+  hopRecorder = recorder;
+}
 
 export class HttpClient {
   readonly #options: HttpClientOptions;
@@ -231,6 +247,12 @@ export class HttpClient {
     | { error?: undefined; status: number; headers: Record<string, string>; text: string; exchange: Exchange }
   > {
     const started = performance.now();
+    const startedMs = Date.now();
+    // Every way out of this hop records it: redacted and cut for the report, whole for a recorder.
+    const record = (raw: RawExchange): Exchange => {
+      hopRecorder?.({ ...raw, startedMs });
+      return recordExchange(raw);
+    };
     const maxBody = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const timeoutMs = this.#options.timeoutMs;
     const signal = AbortSignal.timeout(timeoutMs);
@@ -256,16 +278,16 @@ export class HttpClient {
         if (size > maxBody) {
           response.body.destroy();
           const error = { kind: 'too-large' as const, message: `${info.method} ${pathOf(info.url)}: response body exceeds ${maxBody} bytes` };
-          return { error, exchange: recordExchange({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
+          return { error, exchange: record({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
         }
         chunks.push(chunk as Buffer);
       }
       const text = Buffer.concat(chunks).toString('utf8');
-      const exchange = recordExchange({ ...base, status, responseHeaders, responseBody: text, durationMs: performance.now() - started });
+      const exchange = record({ ...base, status, responseHeaders, responseBody: text, durationMs: performance.now() - started });
       return { status, headers: responseHeaders, text, exchange };
     } catch (caught) {
       const error = describeTransportError(caught, info, timeoutMs, status !== null);
-      return { error, exchange: recordExchange({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
+      return { error, exchange: record({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
     }
   }
 }

@@ -22,7 +22,7 @@ function findingBlock(test: TestRecord, finding: Finding, label: string): string
   return lines;
 }
 
-export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string } | null): string {
+export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; har?: string } | null): string {
   const out: string[] = [];
   const target = run.referenceServer ? `${run.target} (embedded reference server)` : run.target;
   out.push(`catalogue-conformance: ${target}, API version ${run.apiVersion}, profiles ${run.profiles.join(',')}`, '');
@@ -50,6 +50,7 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   out.push(`Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped (${results.tests.length} in all)`);
   out.push(`Requests: ${run.requests.total} of a budget of ${run.requests.budget}`);
   if (reportPaths) out.push(`Reports: ${reportPaths.junit}, ${reportPaths.json}`);
+  if (reportPaths?.har) out.push(`HAR: ${reportPaths.har}`);
   const verdict =
     run.exitCode === 0 ? 'PASS: no MUST requirement failed' : run.exitCode === 1 ? 'FAIL: MUST requirements failed' : 'ERROR: the run could not be carried out';
   out.push(verdict);
