@@ -22,31 +22,16 @@ import {
   laterVersion,
   objectsAt,
   sinceVersions,
-  versionedFields,
   type Located,
-  type SchemaDocument,
-  type VersionedField,
   type VersionExpectation,
 } from '../src/checks/versioning.ts';
 import { MEDIA_TYPE, type HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Auth } from '../src/harness/api.ts';
 import { requirements } from '../src/requirements/catalogue.ts';
-import { SCHEMA_BASE, SchemaRegistry } from '../src/schemas/validator.ts';
+import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 
 type Json = Record<string, unknown>;
-
-/** Version of each field, from the schemas' x-since. */
-const fieldsCache = new Map<string, VersionedField[]>();
-function fieldsOf(schemaId: string): VersionedField[] {
-  let fields = fieldsCache.get(schemaId);
-  if (!fields) {
-    const registry = SchemaRegistry.shared();
-    fields = versionedFields(SCHEMA_BASE + schemaId, (fullId) => registry.doc(fullId.slice(SCHEMA_BASE.length)) as unknown as SchemaDocument);
-    fieldsCache.set(schemaId, fields);
-  }
-  return fields;
-}
 
 /** Change history version -> its requirement id (CHG-n), read from the catalogue's quotes. */
 const ROWS = changeHistoryRows(requirements().values());
@@ -56,7 +41,7 @@ const ROWS = changeHistoryRows(requirements().values());
  * names the row of the field as well as the rule (`ids`).
  */
 function judge(t: ConformanceContext, objects: readonly Located[], schemaId: string, expectation: VersionExpectation, ...ids: string[]): void {
-  const fields = fieldsOf(schemaId);
+  const fields = versionedFieldsOf(schemaId);
   for (const since of sinceVersions(fields)) {
     const row = ROWS.get(since);
     t.must(fieldsMatchVersion(objects, fields.filter((f) => f.since === since), expectation), ...ids, ...(row ? [row] : []));

@@ -1,4 +1,5 @@
-// `npm run conformance -- [options] [suite ...]`. Anything that stops the run is one line on
+// `npm run conformance -- [options] [suite ...]`, and `npm run conformance -- validate-traffic
+// <file.har> ...` (see src/har/main.ts). Anything that stops the run is one line on
 // stderr and exit code 2, never a stack trace (set CATALOGUE_DEBUG=1 to see one).
 import { ConfigError, dotenvValues, helpText, loadConfig, parseCommandLine } from '../config/config.ts';
 import { secrets } from '../http/redact.ts';
@@ -17,6 +18,11 @@ process.on('uncaughtException', (error) => stop(`internal error: ${error.message
 
 async function main(): Promise<void> {
   const cwd = process.cwd();
+  // `validate-traffic <file.har> ...`: the passive judge of recorded traffic (src/har/main.ts).
+  if (process.argv[2] === 'validate-traffic') {
+    const { main: validateTraffic } = await import('../har/main.ts');
+    process.exit(validateTraffic(process.argv.slice(3)));
+  }
   let exitCode: number;
   try {
     const command = parseCommandLine(process.argv.slice(2));

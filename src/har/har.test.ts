@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULTS, startReference } from '../reference/server.ts';
 import { appToken } from '../reference/testkit.ts';
+import { runCli } from '../testing/cli.ts';
 import { main } from './main.ts';
 import { HarRecorder, type HarEntryJson } from './record.ts';
 
@@ -183,5 +184,113 @@ describe('validate-traffic on hand-made HAR files', () => {
     expect(notHar.out).toContain('log.entries is not an array');
     expect(run(join(dir, 'missing.har')).code).toBe(2);
     expect(run().code).toBe(2);
+  });
+});
+
+describe('validate-traffic: which entries are the API\'s, and the rules of one exchange', () => {
+  const errors = JSON.stringify({ errors: [{ code: 'RecordNotFound', messages: ['no such category'] }] });
+  /** An entry without any sign of the API (no media type, no X-RateLimit-* headers). */
+  const silent = (url: string, status: number, text: string, type = 'text/html'): HarEntryJson => {
+    const e = entry(url, status, text, { headers: { 'content-type': type } });
+    e.request.headers = [{ name: 'Accept', value: '*/*' }];
+    e.response.headers = e.response.headers.filter((h) => !h.name.startsWith('x-ratelimit'));
+    return e;
+  };
+
+  it('entries of a host that never shows itself as the API are skipped with the reason; --host judges them', () => {
+    const file = hand('hosts.har', [entry('https://api.example/categories/9', 404, errors), silent('https://www.other.example/search?q=ab', 200, '<html></html>')]);
+    const inferred = run(file);
+    expect(inferred.code).toBe(0);
+    const other = inferred.results.tests.find((t) => t.title.includes('www.other.example'))!;
+    expect(other.status).toBe('skipped');
+    expect(other.message).toMatch(/no entry of www\.other\.example shows it is the API .* --host or --base-url/);
+    const named = run(file, '--host', 'api.example');
+    expect(named.results.tests.find((t) => t.title.includes('www.other.example'))!.message).toBe('another host (www.other.example) than the API\'s (api.example)');
+    // Named as the API's, its HTML answer to /search is judged, and fails.
+    const judged = run(file, '--base-url', 'https://www.other.example/');
+    expect(judged.code).toBe(1);
+    expect(judged.results.tests.filter((t) => t.status === 'failed').flatMap((t) => t.requirements)).toContain('GEN-4');
+  });
+
+  it('an entry of the API host before the host showed itself is judged once it does, in the file\'s order', () => {
+    const r = run(hand('late.har', [silent('https://api.example/categories/root', 500, 'Internal Server Error', 'text/plain'), entry('https://api.example/categories/9', 404, errors)]));
+    expect(r.code).toBe(1);
+    expect(r.results.tests[0]!.title).toMatch(/^#1 GET https:\/\/api\.example\/categories\/root > /);
+    expect(r.results.tests.filter((t) => t.status === 'failed').flatMap((t) => t.requirements)).toEqual(expect.arrayContaining(['ERR-2', 'GEN-4', 'RATE-4']));
+  });
+
+  it('a JSON body must come with a JSON Content-Type (GEN-4)', () => {
+    const r = run(hand('type.har', [entry('https://api.example/categories/9', 404, errors, { headers: { 'content-type': 'text/html' } })]));
+    expect(r.code).toBe(1);
+    const rule = r.results.tests.find((t) => t.requirements.includes('GEN-4'))!;
+    expect(rule.status).toBe('failed');
+    expect(rule.message).toContain('JSON body sent as Content-Type text/html');
+  });
+
+  it('204 and 201 bodies as the spec gives them: a DELETE answered 204 with a body fails', () => {
+    const e = entry('https://api.example/favorites/5', 204, JSON.stringify({ favorite: { id: 5 } }));
+    e.request.method = 'DELETE';
+    const empty = entry('https://api.example/favorites/5', 204, '');
+    empty.request.method = 'DELETE';
+    const r = run(hand('deleted.har', [e, empty]));
+    expect(r.code).toBe(1);
+    const [withBody, withoutBody] = r.results.tests.filter((t) => t.title.includes('body as documented'));
+    expect(withBody!.status).toBe('failed');
+    expect(withoutBody!.status).toBe('passed');
+  });
+
+  it('fields newer than the version asked only warn, naming the Change history row', async () => {
+    const ref = await startReference({});
+    try {
+      const token = await appToken(ref);
+      const rec = new HarRecorder();
+      // Answered as 3.2, recorded as if 3.0 had been asked: family_id (3.1.2) is newer than 3.0.
+      await rec.fetch(`${ref.baseUrl}/categories/root`, { headers: { Authorization: `Bearer ${token}`, Accept: `${VND}; version=3.2` } });
+      const recorded = rec.entries[0]!;
+      recorded.request.headers = recorded.request.headers.map((h) => (h.name === 'Accept' ? { ...h, value: `${VND}; version=3.0` } : h));
+      const r = run(rec.write(join(dir, 'newer.har')));
+      expect(r.code).toBe(0);
+      const newer = r.results.tests.find((t) => t.title.includes('no field newer than the version asked (version=3.0)'))!;
+      expect(newer.status).toBe('warned');
+      expect(newer.requirements).toEqual(expect.arrayContaining(['VER-9', 'CHG-4']));
+      expect(newer.message).toContain('family_id');
+      // Asked without a version: the latest is served, so nothing is too new and the rule is not recorded.
+      recorded.request.headers = recorded.request.headers.map((h) => (h.name === 'Accept' ? { ...h, value: VND } : h));
+      const latest = run(rec.write(join(dir, 'latest.har')));
+      expect(latest.results.tests.some((t) => t.title.includes('no field newer'))).toBe(false);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('rules of one listing: 25 per page by default (PAG-2), Link URLs that keep per (PAG-5), no match_count outside search (CAT-14)', () => {
+    const page = (per: number, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ categories: Array.from({ length: per }, (_, i) => ({ id: i + 1, ...extra })), meta: { pagination: { total_results: 60, total_pages: Math.ceil(60 / per), page: 1, per } } });
+    const link = (next: string) => ({ link: `<${next}>; rel="next", <${next.replace('page=2', 'page=3')}>; rel="last"` });
+    const r = run(
+      hand('listing.har', [
+        entry('https://api.example/categories', 200, page(20), { headers: link('https://api.example/categories?page=2') }),
+        entry('https://api.example/categories?per=10', 200, page(10, { match_count: 0 }), { headers: link('https://api.example/categories?page=2') }),
+      ]),
+    );
+    const failed = (rule: string) => r.results.tests.filter((t) => t.title.includes(rule)).map((t) => t.status);
+    expect(failed('25 items per page when no per is sent')).toEqual(['failed']);
+    expect(failed('the Link URLs keep per')).toEqual(['passed', 'failed']);
+    expect(failed('no match_count on categories outside search')).toEqual(['passed', 'failed']);
+    expect(r.code).toBe(1);
+  });
+
+  it('filter groups come with Cache-Control max-age=300, private (CAT-25)', () => {
+    const groups = JSON.stringify({ filter_groups: [], meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 } } });
+    const r = run(hand('groups.har', [entry('https://api.example/categories/4/filter_groups', 200, groups), entry('https://api.example/categories/4/filter_groups', 200, groups, { headers: { 'cache-control': 'private, max-age=300' } })]));
+    expect(r.results.tests.filter((t) => t.requirements.includes('CAT-25')).map((t) => t.status)).toEqual(['failed', 'passed']);
+  });
+
+  it('is a subcommand of the CLI too: npm run conformance -- validate-traffic <file>', async () => {
+    const cli = await runCli(['validate-traffic', hand('cli.har', [entry('https://api.example/categories/9', 404, errors)])]);
+    expect(cli.code, cli.stdout + cli.stderr).toBe(0);
+    expect(cli.results!.summary.passed).toBeGreaterThan(0);
+    const failing = await runCli(['validate-traffic', hand('cli-fail.har', [entry('https://api.example/categories/root', 200, '{"category": {"id": 1}}')])]);
+    expect(failing.code).toBe(1);
   });
 });

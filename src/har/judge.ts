@@ -4,15 +4,21 @@
 // Every rule is the live suites' function; this module only picks the rules that apply, the
 // requirement ids and the severities, and turns their results into TestRecords.
 import type { CheckResult } from '../checks/check.ts';
-import { isPlainObject } from '../checks/check.ts';
+import { allOf, fail, isPlainObject, pass } from '../checks/check.ts';
 import { notModifiedHasNoBody } from '../checks/caching.ts';
+import { bodyIsJson } from '../checks/http.ts';
+import { changeHistoryRows, fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../checks/versioning.ts';
+import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
+import { requirements as catalogue } from '../requirements/catalogue.ts';
 import { OBSERVED_RULES, type ObservationScope } from '../checks/observed-rules.ts';
-import { nextAndLastLinksWhileMorePages, paginationIsConsistent, paginationMetaIsWellFormed, readPagination } from '../checks/pagination.ts';
+import { hasNoMatchCount } from '../checks/categories.ts';
+import { cachedPrivatelyFor300 } from '../checks/listings.ts';
+import { defaultPageSizeIs25, linkTargets, nextAndLastLinksWhileMorePages, paginationIsConsistent, paginationMetaIsWellFormed, queryDroppedBy, readPagination } from '../checks/pagination.ts';
 import type { Finding } from '../harness/run-context.ts';
 import { recordExchange, type Exchange } from '../http/exchange.ts';
 import { redactBodyText, redactUrl, secrets } from '../http/redact.ts';
 import { slug, type Status, type TestRecord } from '../report/results.ts';
-import { formatViolation, SchemaRegistry, type Violation } from '../schemas/validator.ts';
+import { formatViolation, SCHEMA_BASE, SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { HarExchange } from './read.ts';
 
 export interface JudgeOptions {
@@ -55,6 +61,21 @@ export function matchEndpoint(method: string, apiPath: string): string | null {
     if (fits && (!best || literals > best.literals)) best = { endpoint: t.endpoint, literals };
   }
   return best?.endpoint ?? null;
+}
+
+/** The authorization server's endpoint ("POST {auth_url}/oauth2/token") whose path the URL's path ends with, or null. */
+export function matchAuthEndpoint(method: string, url: string): string | null {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname.replace(/\/+$/, '');
+  } catch {
+    return null;
+  }
+  for (const endpoint of Object.keys(SchemaRegistry.shared().endpointIndex().auth)) {
+    const [m = '', path = ''] = endpoint.split(' ');
+    if (m === method && path.startsWith('{auth_url}/') && pathname.endsWith(path.slice('{auth_url}'.length))) return endpoint;
+  }
+  return null;
 }
 
 /** The path below the base path, or null when the URL is not under it. */
@@ -131,6 +152,54 @@ export function learnSecrets(h: HarExchange): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Fields of later versions
+
+/** Change history version -> its requirement id (CHG-n), read from the catalogue's quotes. */
+let rows: Map<string, string> | undefined;
+
+/** The resource objects of a response body, with the schema of each: the top-level keys (and meta) whose schema refers to a whole document. */
+function resourcesOf(responseSchema: string, body: unknown, where: string): { schemaId: string; objects: Located[] }[] {
+  const registry = SchemaRegistry.shared();
+  const doc = registry.doc(responseSchema) as { $id: string; properties?: Record<string, unknown> };
+  const out: { schemaId: string; objects: Located[] }[] = [];
+  const refOf = (node: unknown): string | null => {
+    if (!isPlainObject(node)) return null;
+    const ref = typeof node['$ref'] === 'string' ? node['$ref'] : isPlainObject(node['items']) && typeof node['items']['$ref'] === 'string' ? node['items']['$ref'] : null;
+    return ref && !ref.includes('#') ? new URL(ref, doc.$id).toString().slice(SCHEMA_BASE.length) : null;
+  };
+  for (const [key, node] of Object.entries(doc.properties ?? {})) {
+    const ref = refOf(node);
+    if (ref) out.push({ schemaId: ref, objects: objectsAt(body, [key], where) });
+    else if (key === 'meta' && isPlainObject(node) && isPlainObject(node['properties'])) {
+      for (const [metaKey, metaNode] of Object.entries(node['properties'])) {
+        const metaRef = refOf(metaNode);
+        if (metaRef) out.push({ schemaId: metaRef, objects: objectsAt(body, ['meta', metaKey], where) });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Fields a later version than the one asked added (the schemas' x-since): WARN, one finding per
+ * Change history row. A request without version asks for the latest: nothing is too new then.
+ */
+function laterFields(responseSchema: string, body: unknown, version: string, asked: string, where: string): { result: CheckResult; ids: string[] }[] {
+  rows ??= changeHistoryRows(catalogue().values());
+  const out: { result: CheckResult; ids: string[] }[] = [];
+  for (const { schemaId, objects } of resourcesOf(responseSchema, body, where)) {
+    // Absence is what is judged here: presence is the schema's (required from its version on).
+    const fields = versionedFieldsOf(schemaId).map((f) => ({ ...f, required: false }));
+    for (const since of sinceVersions(fields)) {
+      const result = fieldsMatchVersion(objects, fields.filter((f) => f.since === since), { asked, version });
+      const row = rows.get(since);
+      if (!result.ok) out.push({ result, ids: [version.includes('.') ? 'VER-9' : 'VER-8', ...(row ? [row] : [])] });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Records
 
 interface Verdict {
@@ -169,6 +238,29 @@ function fromViolations(schemaId: string, violations: Violation[], where: string
   return { status: 'passed', message: '', failures, warnings };
 }
 
+/** The violations left when absent fields are allowed: no absent field, and no failed choice of alternatives that only absent fields explain. */
+function withoutAbsence(violations: readonly Violation[]): Violation[] {
+  const explains = (v: Violation, o: Violation) => o !== v && (o.pointer === v.pointer || o.pointer.startsWith(`${v.pointer === '/' ? '' : v.pointer}/`));
+  return violations.filter((v) => !v.absent && !(v.alternatives && !violations.some((o) => explains(v, o) && !o.absent && !o.alternatives)));
+}
+
+/** Whether the request asked for sparse fieldsets (General conventions 7). */
+function hasFieldsets(url: string): boolean {
+  try {
+    return [...new URL(url).searchParams.keys()].some((k) => /^fields(_except)?\[/.test(k));
+  } catch {
+    return false;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The collection array of a paginated body: its one top-level array (besides meta); null when not exactly one. */
 function collectionItems(body: Record<string, unknown>): unknown[] | null {
   const arrays = Object.entries(body).filter(([key, value]) => key !== 'meta' && Array.isArray(value));
@@ -179,8 +271,42 @@ function positiveInt(value: string | null): number | undefined {
   return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
+/** Whether an entry shows itself as the API's: the spec's media type asked or answered, or the rate-limit headers every answer carries. */
+export function speaksApi(h: HarExchange): boolean {
+  return /vnd\.service\+json/i.test(h.requestHeaders['accept'] ?? '') || /vnd\.service\+json/i.test(h.responseHeaders['content-type'] ?? '') || 'x-ratelimit-limit' in h.responseHeaders;
+}
+
+/** The one record of an entry that is not judged, with the reason. */
+export function skippedExchange(h: HarExchange, options: JudgeOptions, reason: string): TestRecord {
+  learnSecrets(h);
+  const url = redactUrl(h.url);
+  return {
+    id: `${options.suite}/${slug(`${h.index} exchange`)}`,
+    title: `#${h.index} ${h.method} ${url}`,
+    suite: options.suite,
+    requirements: [],
+    severity: 'MUST',
+    profile: 'read',
+    status: 'skipped',
+    message: secrets.scrub(reason),
+    failures: [],
+    warnings: [],
+    exchanges: [],
+    omittedExchanges: 0,
+    requests: 0,
+    durationMs: 0,
+  };
+}
+
 /** Every record one HAR entry gives: one per rule that applies, or one skipped record. */
 export function judgeExchange(h: HarExchange, options: JudgeOptions): TestRecord[] {
+  const records = judgeEntry(h, options);
+  // Reports show the exchange of a failed or warned record only: the others need not keep the body.
+  for (const r of records) if (r.status === 'passed' || r.status === 'skipped') r.exchanges = [];
+  return records;
+}
+
+function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   learnSecrets(h);
   const url = redactUrl(h.url);
   const name = `#${h.index} ${h.method} ${url}`;
@@ -218,12 +344,26 @@ export function judgeExchange(h: HarExchange, options: JudgeOptions): TestRecord
   const apiPath = apiPathOf(h.url, options.basePath);
   const endpoint = apiPath === null ? null : matchEndpoint(h.method, apiPath);
   if (apiPath === null || endpoint === null) {
-    add(null, [], 'MUST', skipped(`not an API v3 exchange: ${url}`));
+    // The authorization server's endpoints (any origin, any path prefix): their bodies only, as the
+    // live run judges them (the API's rules, such as the rate-limit headers, are not stated for them).
+    const auth = matchAuthEndpoint(h.method, h.url);
+    if (auth !== 'POST {auth_url}/oauth2/token') return [skippedExchange(h, options, auth ? `the authorization step is judged live (its redirect and consent): ${url}` : `not an API v3 exchange: ${url}`)];
+    const grant = new URLSearchParams(h.requestBody ?? '').get('grant_type') ?? (parseJson(h.requestBody ?? '') as { grant_type?: unknown } | undefined)?.grant_type;
+    // The refresh response's shape is not specified (AUTH-24): only the two documented grants are judged.
+    const ids = grant === 'client_credentials' ? ['AUTH-7'] : grant === 'authorization_code' ? ['AUTH-19'] : null;
+    if (ids === null) return [skippedExchange(h, options, `a token request with grant_type ${String(grant ?? '(none recorded)')}: its answer's shape is not specified`)];
+    const rule = `token response as documented for grant_type=${String(grant)}`;
+    if (h.body === undefined) add(rule, ids, 'MUST', skipped(h.bodyNote ?? 'body not recorded'));
+    else {
+      const verdict = SchemaRegistry.shared().validateExchange(auth, h.status, h.body, latestSchemaVersion());
+      add(rule, ids, 'MUST', fromViolations(verdict.schema ?? `${auth} ${h.status}`, verdict.violations, `${h.method} ${new URL(h.url).pathname}`, ids));
+    }
     return records;
   }
   const version = requestedVersion(h.requestHeaders);
+  const asked = /version\s*=/i.test(h.requestHeaders['accept'] ?? '') ? `version=${version}` : 'no version parameter';
   const where = `${h.method} ${apiPath}`;
-  const notRecorded = skipped('body not recorded');
+  const notRecorded = skipped(h.bodyNote ?? 'body not recorded');
 
   // 1. The body by status, for the version asked.
   const schemaIds = h.status >= 400 ? ['ERR-2'] : ['GEN-7'];
@@ -231,12 +371,27 @@ export function judgeExchange(h: HarExchange, options: JudgeOptions): TestRecord
     add(`body as documented for ${endpoint} ${h.status} (version ${version})`, schemaIds, 'MUST', notRecorded);
   } else {
     const verdict = SchemaRegistry.shared().validateExchange(endpoint, h.status, h.body, version);
+    // Sparse fieldsets (fields[...], fields_except[...]) leave documented fields out on purpose:
+    // an absent field is not judged then (which fields stay is the fieldsets suite's, live).
+    const trimmed = hasFieldsets(h.url);
+    const violations = trimmed ? withoutAbsence(verdict.violations) : verdict.violations;
     add(
-      `body as documented for ${endpoint} ${h.status} (version ${version})`,
+      `body as documented for ${endpoint} ${h.status} (version ${version}${trimmed ? '; fields left out by the sparse fieldsets asked not required' : ''})`,
       schemaIds,
       'MUST',
-      fromViolations(verdict.schema ?? `${endpoint} ${h.status}`, verdict.violations, where, schemaIds),
+      fromViolations(verdict.schema ?? `${endpoint} ${h.status}`, violations, where, schemaIds),
     );
+    // A JSON body comes with a JSON content type (documented empty bodies and redirects aside).
+    if (h.body.trim() !== '' && h.status !== 304 && (h.status < 300 || h.status >= 400)) {
+      add('a JSON body with a JSON Content-Type', ['GEN-4'], 'MUST', fromCheck(bodyIsJson({ status: h.status, headers: recorded.responseHeaders, text: h.body }), ['GEN-4']));
+    }
+    // Fields newer than the version asked: the spec does not say the answer must lack them, so WARN.
+    const parsed = parseJson(h.body);
+    if (verdict.schema && h.status >= 200 && h.status < 300 && asked !== 'no version parameter' && parsed !== undefined) {
+      const found = laterFields(verdict.schema, parsed, version, asked, where);
+      const ids = found.length ? [...new Set(found.flatMap((f) => f.ids))] : [version.includes('.') ? 'VER-9' : 'VER-8'];
+      add(`no field newer than the version asked (${asked})`, ids, 'WARN', fromCheck(allOf(found.map((f) => f.result)), ids, 'WARN'));
+    }
   }
 
   // 2. The rules every answer of the API obeys.
@@ -282,10 +437,30 @@ export function judgeExchange(h: HarExchange, options: JudgeOptions): TestRecord
         items === null ? skipped('the body has no single collection array to count') : fromCheck(paginationIsConsistent(p, items.length, asked), ['PAG-1']),
       );
       add('a Link header with rel=next and rel=last while other pages exist', ['PAG-5'], 'MUST', fromCheck(nextAndLastLinksWhileMorePages(recorded.responseHeaders, p), ['PAG-5']));
+      if (requested.per === undefined) add('25 items per page when no per is sent', ['PAG-2'], 'MUST', fromCheck(defaultPageSizeIs25(p), ['PAG-2']));
+      // The Link URLs lead to pages of the same listing: a dropped per changes the pages (MUST);
+      // another dropped parameter may change nothing, so it only warns.
+      const targets = linkTargets(h.responseHeaders, h.url);
+      if (targets?.size) {
+        const dropped = [...targets].flatMap(([rel, target]) => queryDroppedBy(target, h.url).map((d) => `rel=${rel} lacks ${d}`));
+        const perDropped = dropped.filter((d) => / lacks per=/.test(d));
+        add('the Link URLs keep per', ['PAG-5'], 'MUST', fromCheck(perDropped.length ? fail(`the Link URLs do not carry the request's per: ${perDropped.join('; ')}`) : pass(), ['PAG-5']));
+        const others = dropped.filter((d) => !perDropped.includes(d));
+        if (others.length) add('the Link URLs keep the request\'s other parameters', ['PAG-5'], 'WARN', fromCheck(fail(`the Link URLs do not carry parameters of the request: ${others.join('; ')}`), ['PAG-5'], 'WARN'));
+      }
     }
   }
 
-  // 4. 304 without a body.
+  // 4. Rules of particular endpoints that one exchange shows.
+  if (h.status === 200 && endpoint === 'GET /categories/:category_id/filter_groups') {
+    add('Cache-Control: max-age=300, private', ['CAT-25'], 'MUST', fromCheck(cachedPrivatelyFor300(recorded.responseHeaders), ['CAT-25']));
+  }
+  if (h.status === 200 && endpoint !== 'GET /search' && isPlainObject(body)) {
+    const categories = [...(isPlainObject(body['category']) ? [body['category']] : []), ...(Array.isArray(body['categories']) ? body['categories'].filter(isPlainObject) : [])];
+    if (categories.length) add('no match_count on categories outside search', ['CAT-14'], 'MUST', fromCheck(allOf(categories.map(hasNoMatchCount)), ['CAT-14']));
+  }
+
+  // 5. 304 without a body.
   if (h.status === 304) {
     add(
       '304 Not Modified has no body',

@@ -1,5 +1,9 @@
-// npm run validate-traffic -- <file.har> [more.har] [--base-path /api] [--report-dir DIR]
-// Judges recorded traffic passively (no request is made) and writes the reports of a live run.
+// npm run validate-traffic -- <file.har> [more.har] [--base-url URL | --host HOST --base-path /api] [--report-dir DIR]
+// (also `npm run conformance -- validate-traffic ...`). Judges recorded traffic passively (no
+// request is made) and writes the reports of a live run.
+// Which entries are the API's: those of the hosts named (--host, --base-url); when none is named,
+// those of every host that shows itself as the API in some entry (the spec's media type asked or
+// answered, or X-RateLimit-* headers). Entries of other hosts are skipped with the reason.
 // Exit 0: no MUST failed; 1: a MUST failed; 2: the traffic could not be judged (arguments, a file
 // that is not HAR).
 import { basename, resolve } from 'node:path';
@@ -7,20 +11,33 @@ import { pathToFileURL } from 'node:url';
 import { resultsOf, type RunResults, type TestRecord } from '../report/results.ts';
 import { terminalSummary } from '../report/terminal.ts';
 import { writeReports, type RunInfo } from '../report/write.ts';
-import { judgeExchange, latestSchemaVersion } from './judge.ts';
-import { HarError, readHar } from './read.ts';
+import { apiPathOf, judgeExchange, latestSchemaVersion, matchEndpoint, skippedExchange, speaksApi } from './judge.ts';
+import { HarError, harExchanges, type HarExchange } from './read.ts';
 
-export const USAGE = 'usage: npm run validate-traffic -- <file.har> [more.har] [--base-path /api] [--report-dir DIR]';
+export const USAGE = 'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--report-dir DIR]';
 
 export interface TrafficArgs {
   files: string[];
   basePath: string;
   reportDir: string;
+  /** host[:port] of the API, lower case; empty: inferred from the traffic. */
+  hosts: string[];
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): TrafficArgs {
   const files: string[] = [];
+  const hosts: string[] = [];
   let basePath = '';
+  const baseUrl = (text: string): void => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new HarError(`--base-url ${text} is not a URL; ${USAGE}`);
+    }
+    hosts.push(url.host.toLowerCase());
+    basePath = url.pathname;
+  };
   let reportDir = env['CATALOGUE_REPORT_DIR'] ?? 'reports';
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -31,6 +48,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     };
     if (arg === '--base-path') basePath = value();
     else if (arg.startsWith('--base-path=')) basePath = arg.slice('--base-path='.length);
+    else if (arg === '--host') hosts.push(value().toLowerCase());
+    else if (arg.startsWith('--host=')) hosts.push(arg.slice('--host='.length).toLowerCase());
+    else if (arg === '--base-url') baseUrl(value());
+    else if (arg.startsWith('--base-url=')) baseUrl(arg.slice('--base-url='.length));
     else if (arg === '--report-dir') reportDir = value();
     else if (arg.startsWith('--report-dir=')) reportDir = arg.slice('--report-dir='.length);
     else if (arg.startsWith('--')) throw new HarError(`unknown option ${arg}; ${USAGE}`);
@@ -38,17 +59,55 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   }
   if (!files.length) throw new HarError(`no HAR file given; ${USAGE}`);
   if (basePath !== '' && !basePath.startsWith('/')) basePath = `/${basePath}`;
-  return { files, basePath: basePath.replace(/\/+$/, ''), reportDir: resolve(cwd, reportDir) };
+  return { files, basePath: basePath.replace(/\/+$/, ''), reportDir: resolve(cwd, reportDir), hosts };
 }
 
-/** Judges every entry of the files; throws HarError when a file cannot be read as HAR. */
-export function judgeFiles(files: readonly string[], basePath: string): RunResults {
-  const tests: TestRecord[] = [];
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return '';
+  }
+};
+
+/** Judges every entry of the files, in their order; throws HarError when a file cannot be read as HAR. */
+export function judgeFiles(files: readonly string[], basePath: string, hosts: readonly string[] = []): RunResults {
+  const named = new Set(hosts);
+  const speaking = new Set<string>();
+  // Entries of a host not yet seen speaking as the API that match an endpoint: judged once it does, else skipped at the end.
+  const waiting = new Map<string, { entry: HarExchange; suite: string; slot: TestRecord[] }[]>();
+  const slots: TestRecord[][] = [];
   for (const file of files) {
     const suite = basename(file).replace(/\.har$/i, '');
-    for (const entry of readHar(file)) tests.push(...judgeExchange(entry, { basePath, suite }));
+    for (const entry of harExchanges(file)) {
+      const slot: TestRecord[] = [];
+      slots.push(slot);
+      const host = hostOf(entry.url);
+      if (named.size) {
+        if (named.has(host)) slot.push(...judgeExchange(entry, { basePath, suite }));
+        else slot.push(skippedExchange(entry, { basePath, suite }, `another host (${host || 'no host'}) than the API's (${[...named].join(', ')})`));
+        continue;
+      }
+      if (!speaking.has(host) && speaksApi(entry)) {
+        speaking.add(host);
+        for (const w of waiting.get(host) ?? []) w.slot.push(...judgeExchange(w.entry, { basePath, suite: w.suite }));
+        waiting.delete(host);
+      }
+      const apiPath = apiPathOf(entry.url, basePath);
+      if (speaking.has(host) || apiPath === null || matchEndpoint(entry.method, apiPath) === null) slot.push(...judgeExchange(entry, { basePath, suite }));
+      else {
+        const list = waiting.get(host) ?? [];
+        list.push({ entry, suite, slot });
+        waiting.set(host, list);
+      }
+    }
   }
-  return resultsOf(tests, []);
+  for (const [host, entries] of waiting) {
+    for (const w of entries) {
+      w.slot.push(skippedExchange(w.entry, { basePath, suite: w.suite }, `not judged: no entry of ${host || 'its host'} shows it is the API (the media type application/vnd.service+json or X-RateLimit-* headers); name the API's host with --host or --base-url to judge it`));
+    }
+  }
+  return resultsOf(slots.flat(), []);
 }
 
 export function exitCodeOf(results: RunResults): number {
@@ -62,7 +121,7 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
   let results: RunResults;
   try {
     args = parseArgs(argv, env);
-    results = judgeFiles(args.files, args.basePath);
+    results = judgeFiles(args.files, args.basePath, args.hosts);
   } catch (error) {
     if (error instanceof HarError) {
       print(`validate-traffic: ${error.message}`);
@@ -81,7 +140,10 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
     finishedAt: new Date().toISOString(),
     requests: { total: 0, budget: 0 },
     exitCode,
-    notes: args.basePath ? [`base path ${args.basePath}`] : [],
+    notes: [
+      ...(args.basePath ? [`base path ${args.basePath}`] : []),
+      args.hosts.length ? `API host(s): ${args.hosts.join(', ')}` : 'API host(s) inferred from the traffic (the media type or X-RateLimit-* headers)',
+    ],
   };
   let paths: { junit: string; json: string };
   try {

@@ -17,31 +17,72 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 
 /** Shorter values are not redacted by value: they would blank out ordinary text. */
 const MIN_SECRET_LENGTH = 6;
+/** Above this many secrets, scrub scans the text once instead of searching for each secret. */
+const SCAN_THRESHOLD = 32;
 
 export class SecretRegistry {
   readonly #values = new Set<string>();
+  /** Longest first (a secret containing another is replaced whole); rebuilt after an add. */
+  #sorted: string[] | null = null;
+  /** Secrets by their first MIN_SECRET_LENGTH characters, for scrubbing with many secrets. */
+  #byPrefix: Map<string, string[]> | null = null;
 
   add(value: string | null | undefined): void {
     if (!value || value.length < MIN_SECRET_LENGTH) return;
+    const before = this.#values.size;
     this.#values.add(value);
     // The same secret may appear URL-encoded (a code in a Location header, a form body).
     const encoded = encodeURIComponent(value);
     if (encoded !== value) this.#values.add(encoded);
     const formEncoded = new URLSearchParams({ v: value }).toString().slice(2);
     if (formEncoded !== value) this.#values.add(formEncoded);
+    if (this.#values.size !== before) this.#sorted = this.#byPrefix = null;
   }
 
   values(): string[] {
-    // Longest first, so a secret containing another is replaced whole.
-    return [...this.#values].sort((a, b) => b.length - a.length);
+    return (this.#sorted ??= [...this.#values].sort((a, b) => b.length - a.length));
   }
 
   scrub(text: string): string {
-    let out = text;
-    for (const value of this.values()) {
-      if (out.includes(value)) out = out.split(value).join(REDACTED);
+    const values = this.values();
+    // A few secrets (a live run): one search per secret. Many (recorded traffic of many users):
+    // one pass over the text, looking secrets up by prefix, so the cost does not grow with their number.
+    if (values.length <= SCAN_THRESHOLD) {
+      let out = text;
+      for (const value of values) {
+        if (out.includes(value)) out = out.split(value).join(REDACTED);
+      }
+      return out;
     }
-    return out;
+    return this.#scrubByPrefix(text);
+  }
+
+  #scrubByPrefix(text: string): string {
+    if (!this.#byPrefix) {
+      this.#byPrefix = new Map();
+      for (const value of this.values()) {
+        const key = value.slice(0, MIN_SECRET_LENGTH);
+        const list = this.#byPrefix.get(key);
+        if (list) list.push(value);
+        else this.#byPrefix.set(key, [value]);
+      }
+    }
+    const parts: string[] = [];
+    let copied = 0;
+    for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; ) {
+      const candidates = this.#byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH));
+      const found = candidates?.find((v) => text.startsWith(v, i));
+      if (found === undefined) {
+        i++;
+        continue;
+      }
+      parts.push(text.slice(copied, i), REDACTED);
+      i += found.length;
+      copied = i;
+    }
+    if (copied === 0) return text;
+    parts.push(text.slice(copied));
+    return parts.join('');
   }
 }
 

@@ -37,6 +37,9 @@ export function expectationFor(index: EndpointIndex, endpoint: string, status: n
   if (!own) throw new Error(`"${endpoint}" is not an endpoint of schemas/endpoints.json (write it as the spec does, e.g. "GET /skus/:id/reviews")`);
   const exact = own[String(status)];
   if (exact) return { expectation: exact, key: String(status) };
+  // A class the endpoint documents itself ("4xx" of the token endpoint).
+  const ownClass = own[`${Math.floor(status / 100)}xx`];
+  if (ownClass) return { expectation: ownClass, key: `${Math.floor(status / 100)}xx` };
   // The defaults are for the API; the OAuth endpoints document their own statuses.
   if (!index.endpoints[endpoint]) return null;
   const klass = `${Math.floor(status / 100)}xx`;

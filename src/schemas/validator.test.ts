@@ -157,8 +157,10 @@ describe('validateExchange: the schema by endpoint and status (schemas/endpoints
     const undocumented = check('GET /categories', 201, '{}');
     expect(undocumented.expectation).toBeNull();
     expect(formatViolation(undocumented.violations[0]!, 'GET /categories')).toBe('GET /categories: (status): expected a status documented for GET /categories (200, 304, 403, 4xx, 5xx), got status 201');
-    // The OAuth endpoints document their own statuses; the API's defaults do not apply to them.
-    expect(check('POST {auth_url}/oauth2/token', 400, '{}').expectation).toBeNull();
+    // The OAuth endpoints document their own statuses (the token endpoint's "4xx": any body, RFC
+    // 6749's errors); the API's defaults do not apply to them.
+    expect(check('POST {auth_url}/oauth2/token', 400, '{}')).toMatchObject({ expectation: { body: 'any' }, violations: [] });
+    expect(check('POST {auth_url}/oauth2/token', 500, '{}').expectation).toBeNull();
   });
 
   test('an endpoint written otherwise than in the spec is an error in the caller', () => {

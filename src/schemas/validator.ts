@@ -24,6 +24,8 @@ export interface Violation {
   nullValue: boolean;
   /** A required field is absent. */
   absent: boolean;
+  /** A choice between alternatives (anyOf, oneOf, if) failed: the other violations at or below the pointer say why. */
+  alternatives?: boolean;
 }
 
 /** What validateExchange found: the expectation endpoints.json gives, the schema used, the violations. */
@@ -325,7 +327,9 @@ function describe(error: ErrorObject, data: unknown): Violation {
     default:
       expected = error.message ?? error.keyword;
   }
-  return { pointer: pointer || '/', expected, actual, nullValue: error.keyword === 'type' && actualValue === null, absent: error.keyword === 'required' };
+  const violation: Violation = { pointer: pointer || '/', expected, actual, nullValue: error.keyword === 'type' && actualValue === null, absent: error.keyword === 'required' };
+  if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') violation.alternatives = true;
+  return violation;
 }
 
 /** "/reviews/3/rating: expected integer, got "4" (string)"; with an endpoint, prefixed by it ("GET /skus/12/reviews: ..."). */
