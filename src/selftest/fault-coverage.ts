@@ -148,6 +148,48 @@ export interface FaultSetup {
 const LOW_LIMITS = { perMinute: 20, perDay: 80 };
 const DESTRUCTIVE = { CATALOGUE_PROFILES: 'read,write,destructive', CATALOGUE_MAX_REQUESTS: '1000' };
 
+/**
+ * Faults that show in a single exchange, by the rules validate-traffic judges (schemas by status
+ * and version, content type, error body, rate-limit headers, pagination arithmetic and Link, 304):
+ * the mutation test requires the passive judge to find each in the HAR of the fault's run.
+ */
+export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
+  // Bodies against the schema of their status and version
+  'null-field-omitted',
+  'not-found-wrong-body',
+  'unauthorized-messages-string',
+  'unstructured-address-fields-not-null',
+  'review-aggregation-score-string',
+  'new-review-form-has-selected',
+  'created-review-rating-string',
+  'review-delete-returns-200-with-body',
+  'flag-unknown-reason-accepted',
+  'user-email-missing-in-3-2',
+  'address-region-as-id',
+  'logout-returns-body',
+  'notifications-view-returns-body',
+  'missing-token-answered-403',
+  'ratelimit-status-429',
+  'version-patch-not-ignored',
+  'unknown-minor-gives-oldest',
+  'version-unspecified-gives-oldest',
+  // Pagination, Link, rate-limit headers
+  'pagination-total-pages-off-by-one',
+  'manufacturer-skus-total-counts-page',
+  'page-param-ignored',
+  'shop-reviews-per-ignored',
+  'default-per-not-25',
+  'link-header-missing',
+  'link-next-drops-query',
+  'favorites-link-missing',
+  'ratelimit-headers-missing-on-errors',
+  'ratelimit-headers-missing-on-304',
+  'ratelimit-reset-in-milliseconds',
+  // Rules of one endpoint
+  'filter-groups-cache-control-missing',
+  'match-count-outside-search',
+]);
+
 export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
   // Viewing an unviewed notification cannot be undone: the destructive profile only.
   'notifications-view-not-persisted': { env: { CATALOGUE_PROFILES: 'read,write,destructive' } },

@@ -4,11 +4,15 @@
 // requirement the fault is named after, with no secret in the reports. A fault the suites do not
 // catch is a missing test, not a fault to delete: the score must stay 100%. (That the fault-free
 // reference gives no failure and no warning is src/selftest/full-run.test.ts.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { judgeFiles } from '../har/main.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../reference/faults.ts';
 import { startReference } from '../reference/server.ts';
 import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
-import { CAUGHT_BY, FAULT_SETUP } from './fault-coverage.ts';
+import { CAUGHT_BY, FAULT_SETUP, SEEN_IN_ONE_EXCHANGE } from './fault-coverage.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
@@ -18,6 +22,13 @@ const SUITES_OF = new Map<FaultName, string[]>(
 );
 
 const caught = new Set<FaultName>();
+/**
+ * Faults the passive judge (npm run validate-traffic) reported in the HAR of the same run: any MUST
+ * failure (the fault-free reference's HAR has none, src/selftest/full-run.test.ts), and those
+ * whose failures name the fault's own requirement.
+ */
+const reportedPassively = new Set<FaultName>();
+const namedPassively = new Set<FaultName>();
 
 function mustRequirements(run: CliRun): string[] {
   return run.results!.tests.filter((t) => t.status === 'failed').flatMap((t) => t.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements));
@@ -42,9 +53,12 @@ describe.concurrent('each fault of the reference fails the suites that catch it,
     test(`${fault} (${requirement}): ${suites.join(', ') || 'no suite'}`, async () => {
       expect(suites, `no suite catches ${fault}: add a test that does (src/selftest/fault-coverage.ts)`).not.toEqual([]);
       const ref = await startReference({ limits: LIMITS, basePath: '/api', authOrigin: 'separate', ...setup.options, fault });
+      const harDir = mkdtempSync(join(tmpdir(), 'cc-mutation-har-'));
       try {
         // An expired token too, so that the expired-token checks run (a deployment's run names one).
-        const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), ...setup.env };
+        // The run's exchanges go to a HAR too, for the passive judge.
+        const har = join(harDir, 'run.har');
+        const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...setup.env };
         // "<name>.suite": a bare name is a substring filter ("favorites" would match favorites-model too).
         const run = await runCli([...targetArgs(ref), ...suites.map((name) => `${name}.suite`)], env, 300_000);
         const summary = `${run.stdout}\n${run.stderr}`;
@@ -52,8 +66,14 @@ describe.concurrent('each fault of the reference fails the suites that catch it,
         expect(mustRequirements(run), summary).toContain(requirement);
         expect(secretsLeaked(run, ref.client.secret), 'secrets in the reports').toEqual([]);
         caught.add(fault);
+        // Passively: the same exchanges, judged one by one. A fault that shows in one exchange must be found there.
+        const passive = judgeFiles([har], '/api').tests.filter((t) => t.status === 'failed').flatMap((t) => t.failures.flatMap((f) => f.requirements));
+        if (passive.length) reportedPassively.add(fault);
+        if (passive.includes(requirement)) namedPassively.add(fault);
+        if (SEEN_IN_ONE_EXCHANGE.has(fault)) expect(passive.length, `validate-traffic on the run's HAR misses ${fault}`).toBeGreaterThan(0);
       } finally {
         await ref.close();
+        rmSync(harDir, { recursive: true, force: true });
       }
     });
   }
@@ -64,5 +84,12 @@ describe.concurrent('each fault of the reference fails the suites that catch it,
     console.log(`mutation score: ${caught.size} of ${total} faults caught (${score}%)`);
     const missed = FAULT_NAMES.filter((f) => !caught.has(f));
     if (missed.length) console.log(`not caught: ${missed.join(', ')}`);
+    console.log(
+      `passive judge (validate-traffic) on the same runs' HAR: ${reportedPassively.size} faults reported (${namedPassively.size} by their own requirement), ` +
+        `${SEEN_IN_ONE_EXCHANGE.size} required (they show in one exchange)`,
+    );
+    const unlisted = [...reportedPassively].filter((f) => !SEEN_IN_ONE_EXCHANGE.has(f));
+    if (unlisted.length) console.log(`reported passively but not listed in SEEN_IN_ONE_EXCHANGE: ${unlisted.join(', ')}`);
+    console.log(`reported passively under another requirement: ${[...reportedPassively].filter((f) => !namedPassively.has(f)).join(', ') || 'none'}`);
   });
 });
