@@ -204,6 +204,15 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
     const other = inferred.results.tests.find((t) => t.title.includes('www.other.example'))!;
     expect(other.status).toBe('skipped');
     expect(other.message).toMatch(/no entry of www\.other\.example shows it is the API .* --host or --base-url/);
+    // A third party's sign-in (a token endpoint of a host that is not the API's) is not judged as the API's.
+    const token = silent('https://accounts.other.example/oauth2/token', 200, '{"id_token":"x"}', 'application/json');
+    token.request.method = 'POST';
+    token.request.postData = { mimeType: 'application/x-www-form-urlencoded', text: 'grant_type=authorization_code&code=abcdef123' };
+    const signIn = run(hand('sign-in.har', [entry('https://api.example/categories/9', 404, errors), token]));
+    expect(signIn.code).toBe(0);
+    expect(signIn.results.tests.find((t) => t.title.includes('accounts.other.example'))!.message).toMatch(/^not judged: no entry of accounts\.other\.example shows it is the API/);
+    // Named, it is judged (and this answer is no token response).
+    expect(run(hand('sign-in-named.har', [token]), '--host', 'accounts.other.example').code).toBe(1);
     const named = run(file, '--host', 'api.example');
     expect(named.results.tests.find((t) => t.title.includes('www.other.example'))!.message).toBe('another host (www.other.example) than the API\'s (api.example)');
     // Named as the API's, its HTML answer to /search is judged, and fails.

@@ -3,7 +3,8 @@
 // request is made) and writes the reports of a live run.
 // Which entries are the API's: those of the hosts named (--host, --base-url); when none is named,
 // those of every host that shows itself as the API in some entry (the spec's media type asked or
-// answered, or X-RateLimit-* headers). Entries of other hosts are skipped with the reason.
+// answered, or X-RateLimit-* headers); an authorization server on another origin is judged only
+// when named. Entries of other hosts are skipped with the reason.
 // Exit 0: no MUST failed; 1: a MUST failed; 2: the traffic could not be judged (arguments, a file
 // that is not HAR).
 import { basename, resolve } from 'node:path';
@@ -11,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { resultsOf, type RunResults, type TestRecord } from '../report/results.ts';
 import { terminalSummary } from '../report/terminal.ts';
 import { writeReports, type RunInfo } from '../report/write.ts';
-import { apiPathOf, judgeExchange, latestSchemaVersion, matchEndpoint, skippedExchange, speaksApi } from './judge.ts';
+import { apiPathOf, judgeExchange, latestSchemaVersion, matchAuthEndpoint, matchEndpoint, skippedExchange, speaksApi } from './judge.ts';
 import { HarError, harExchanges, type HarExchange } from './read.ts';
 
 export const USAGE = 'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--report-dir DIR]';
@@ -93,8 +94,10 @@ export function judgeFiles(files: readonly string[], basePath: string, hosts: re
         for (const w of waiting.get(host) ?? []) w.slot.push(...judgeExchange(w.entry, { basePath, suite: w.suite }));
         waiting.delete(host);
       }
+      // An API path, or a token endpoint (a third party's sign-in must not be judged as the API's), waits for its host.
       const apiPath = apiPathOf(entry.url, basePath);
-      if (speaking.has(host) || apiPath === null || matchEndpoint(entry.method, apiPath) === null) slot.push(...judgeExchange(entry, { basePath, suite }));
+      const endpointLike = (apiPath !== null && matchEndpoint(entry.method, apiPath) !== null) || matchAuthEndpoint(entry.method, entry.url) !== null;
+      if (speaking.has(host) || !endpointLike) slot.push(...judgeExchange(entry, { basePath, suite }));
       else {
         const list = waiting.get(host) ?? [];
         list.push({ entry, suite, slot });
