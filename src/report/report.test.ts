@@ -4,7 +4,8 @@ import { secrets } from '../http/redact.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import { slug } from './results.ts';
 import { terminalSummary } from './terminal.ts';
-import { junitXml, resultsJson, type RunInfo } from './write.ts';
+import junitModule, { type Builder } from 'junit-report-builder';
+import { junitXml, resultsJson, systemOut as systemOutOf, type RunInfo } from './write.ts';
 
 const TOKEN = 'planted-access-token-0123456789';
 secrets.add(TOKEN);
@@ -68,6 +69,34 @@ const run: RunInfo = {
   notes: [],
 };
 
+// The file as one junit-report-builder tree writes it: the oracle for the chunked writer.
+function junitInOneTree(res: RunResults, info: RunInfo): string {
+  const factory: Builder = ((junitModule as unknown as { default?: Builder }).default as Builder | undefined) ?? (junitModule as unknown as Builder);
+  const builder = factory.newBuilder();
+  builder.name(`catalogue-conformance ${info.target}`);
+  const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
+  for (const test of res.tests) {
+    let suite = suites.get(test.suite);
+    if (!suite) {
+      suite = builder.testSuite().name(test.suite).timestamp(info.startedAt);
+      suite.property('target', info.target).property('api_version', info.apiVersion);
+      suites.set(test.suite, suite);
+    }
+    const testCase = suite.testCase().className(test.suite).name(test.title).time(test.durationMs / 1000);
+    for (const id of test.requirements) testCase.property('requirement', id);
+    testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
+    if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
+    if (test.status === 'skipped') testCase.skipped().property('skip_reason', test.message);
+    const out = systemOutOf(test);
+    if (out) testCase.standardOutput(out);
+  }
+  if (res.problems.length) {
+    const suite = builder.testSuite().name('run');
+    for (const problem of res.problems) suite.testCase().className('run').name('run could be carried out').error(problem);
+  }
+  return secrets.scrub(builder.build());
+}
+
 describe('report outputs', () => {
   test('results.json has the documented shape and no secret', () => {
     const text = resultsJson(results, run);
@@ -109,5 +138,39 @@ describe('report outputs', () => {
 
   test('test ids are readable slugs of the title', () => {
     expect(slug('GET /categories/:id > answers {category}')).toBe('get-categories-id-answers-category');
+  });
+
+  describe('written in pieces, the same text as written whole', () => {
+    const many: RunResults = {
+      summary: { passed: 0, failed: 0, warned: 0, skipped: 0 },
+      tests: Array.from({ length: 1700 }, (_, i) =>
+        i % 97 === 0
+          ? { ...failing, id: `s${i % 3}/f${i}`, suite: `suite "${i % 3}" & <co>` }
+          : i % 89 === 0
+            ? { ...skipped, id: `s${i % 3}/s${i}`, suite: `suite "${i % 3}" & <co>` }
+            : record({ id: `s${i % 3}/t${i}`, suite: `suite "${i % 3}" & <co>`, title: `GET /x/${i}\tnew\nline` }),
+      ),
+      problems: [`suite x could not run: token ${TOKEN}`, 'a <second> & "problem"'],
+    };
+    const odd: RunInfo = { ...run, target: 'http://h/api?a=1&b="2"\n<x>' };
+
+    test('junit.xml: chunks of test cases under hand-written wrappers equal one junit-report-builder tree', () => {
+      expect(junitXml(results, run)).toBe(junitInOneTree(results, run));
+      expect(junitXml(many, odd)).toBe(junitInOneTree(many, odd));
+      expect(junitXml(many, odd)).not.toContain(TOKEN);
+    });
+
+    test('results.json: one test at a time, the text of JSON.stringify(document, null, 2)', () => {
+      for (const [res, info] of [
+        [results, run],
+        [many, odd],
+        [{ ...results, tests: [] }, run],
+      ] as const) {
+        const text = resultsJson(res, info);
+        expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+        expect(JSON.parse(text).tests).toHaveLength(res.tests.length);
+        expect(text).not.toContain(TOKEN);
+      }
+    });
   });
 });

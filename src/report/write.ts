@@ -1,6 +1,6 @@
 // Writes a run's results: results.json and junit.xml in the report directory. Every byte written
 // passes a last scrub of all secrets the run knows, whatever layer produced it.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { ensureDir } from '../util/fs.ts';
 import { join } from 'node:path';
 import junitModule, { type Builder } from 'junit-report-builder';
@@ -28,10 +28,36 @@ export interface RunInfo {
   notes: string[];
 }
 
-export function resultsJson(results: RunResults, run: RunInfo): string {
+/** results.json in pieces (one per test), so a run of 200,000 tests never holds the whole text. */
+export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator<string> {
   const document = {
     summary: results.summary,
-    tests: results.tests.map((t) => ({
+    tests: TESTS_PLACEHOLDER,
+    requests: run.requests,
+    run: {
+      target: run.target,
+      authUrl: run.authUrl,
+      referenceServer: run.referenceServer,
+      apiVersion: run.apiVersion,
+      profiles: run.profiles,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      exitCode: run.exitCode,
+      notes: run.notes,
+    },
+    problems: results.problems,
+  };
+  // The document with its tests left out, split where they go: the same text as one
+  // JSON.stringify(document, null, 2) of the whole, with tests at two levels of indentation.
+  const [head, tail] = JSON.stringify(document, null, 2).split(JSON.stringify(TESTS_PLACEHOLDER)) as [string, string];
+  if (!results.tests.length) {
+    yield secrets.scrub(`${head}[]${tail}\n`);
+    return;
+  }
+  yield secrets.scrub(`${head}[`);
+  let separator = '\n    ';
+  for (const t of results.tests) {
+    const test = {
       id: t.id,
       title: t.title,
       requirements: t.requirements,
@@ -48,25 +74,21 @@ export function resultsJson(results: RunResults, run: RunInfo): string {
       })),
       requests: t.requests,
       durationMs: t.durationMs,
-    })),
-    requests: run.requests,
-    run: {
-      target: run.target,
-      authUrl: run.authUrl,
-      referenceServer: run.referenceServer,
-      apiVersion: run.apiVersion,
-      profiles: run.profiles,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
-      exitCode: run.exitCode,
-      notes: run.notes,
-    },
-    problems: results.problems,
-  };
-  return secrets.scrub(`${JSON.stringify(document, null, 2)}\n`);
+    };
+    // JSON text holds no raw newline inside strings, so every line break is indentation.
+    yield secrets.scrub(separator + JSON.stringify(test, null, 2).replace(/\n/g, '\n    '));
+    separator = ',\n    ';
+  }
+  yield secrets.scrub(`\n  ]${tail}\n`);
 }
 
-function systemOut(test: TestRecord): string {
+const TESTS_PLACEHOLDER = '\u0000tests\u0000';
+
+export function resultsJson(results: RunResults, run: RunInfo): string {
+  return [...resultsJsonChunks(results, run)].join('');
+}
+
+export function systemOut(test: TestRecord): string {
   const parts: string[] = [];
   const details = (f: Finding) => (f.details?.length ? `\n${f.details.map((d) => `  - ${d}`).join('\n')}` : '');
   for (const f of test.failures) parts.push(`FAIL [${f.requirements.join(', ')}] ${f.message}${details(f)}`);
@@ -80,37 +102,104 @@ function systemOut(test: TestRecord): string {
   return parts.join('\n\n');
 }
 
-export function junitXml(results: RunResults, run: RunInfo): string {
+// Test cases per junit-report-builder tree: the builder holds a whole tree in memory before it
+// writes a byte, which for 200,000 tests (a large HAR judged) passed a gigabyte.
+const CASES_PER_CHUNK = 500;
+
+function escapeAttribute(value: string): string {
+  // As xmlbuilder escapes attribute values (the builder writes the rest of the file).
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;').replace(/\r/g, '&#xD;');
+}
+
+function openTag(name: string, attributes: Record<string, string | number>): string {
+  return `<${name}${Object.entries(attributes).map(([k, v]) => ` ${k}="${escapeAttribute(String(v))}"`).join('')}>`;
+}
+
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+}
+
+const countsOf = (tests: readonly TestRecord[], errors = 0): Counts => ({
+  tests: tests.length + errors,
+  failures: tests.filter((t) => t.status === 'failed').length,
+  errors,
+  skipped: tests.filter((t) => t.status === 'skipped').length,
+});
+
+/**
+ * The <testcase> elements of one chunk, as junit-report-builder writes them at their depth in
+ * the file: built inside a suite of their own, and cut out of it.
+ */
+function testCaseElements(suiteName: string, fill: (suite: ReturnType<Builder['testSuite']>) => void): string {
   const builder = junitFactory.newBuilder();
-  builder.name(`catalogue-conformance ${run.target}`);
-  const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
+  const suite = builder.testSuite().name(suiteName);
+  fill(suite);
+  const lines = builder.build().split('\n');
+  // <?xml?>, <testsuites>, <testsuite> ... </testsuite>, </testsuites>
+  return lines.slice(3, lines.lastIndexOf('  </testsuite>')).join('\n');
+}
+
+function addTestCase(suite: ReturnType<Builder['testSuite']>, test: TestRecord): void {
+  const testCase = suite.testCase().className(test.suite).name(test.title).time(test.durationMs / 1000);
+  for (const id of test.requirements) testCase.property('requirement', id);
+  testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
+  if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
+  if (test.status === 'skipped') testCase.skipped().property('skip_reason', test.message);
+  const out = systemOut(test);
+  if (out) testCase.standardOutput(out);
+}
+
+/** junit.xml in pieces: the wrapper elements with their counts, then the test cases a chunk at a time. */
+export function* junitXmlChunks(results: RunResults, run: RunInfo): Generator<string> {
+  const suites = new Map<string, TestRecord[]>();
   for (const test of results.tests) {
-    let suite = suites.get(test.suite);
-    if (!suite) {
-      suite = builder.testSuite().name(test.suite).timestamp(run.startedAt);
-      suite.property('target', run.target).property('api_version', run.apiVersion);
-      suites.set(test.suite, suite);
+    const list = suites.get(test.suite);
+    if (list) list.push(test);
+    else suites.set(test.suite, [test]);
+  }
+  const problems = results.problems.length;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n${secrets.scrub(openTag('testsuites', { name: `catalogue-conformance ${run.target}`, ...countsOf(results.tests, problems) }))}\n`;
+  for (const [name, tests] of suites) {
+    yield secrets.scrub(`  ${openTag('testsuite', { name, timestamp: run.startedAt, ...countsOf(tests) })}\n`);
+    yield secrets.scrub(
+      `    <properties>\n      <property name="target" value="${escapeAttribute(run.target)}"/>\n      <property name="api_version" value="${escapeAttribute(run.apiVersion)}"/>\n    </properties>\n`,
+    );
+    for (let i = 0; i < tests.length; i += CASES_PER_CHUNK) {
+      const chunk = tests.slice(i, i + CASES_PER_CHUNK);
+      yield `${secrets.scrub(testCaseElements(name, (suite) => chunk.forEach((test) => addTestCase(suite, test))))}\n`;
     }
-    const testCase = suite.testCase().className(test.suite).name(test.title).time(test.durationMs / 1000);
-    for (const id of test.requirements) testCase.property('requirement', id);
-    testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
-    if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
-    if (test.status === 'skipped') testCase.skipped().property('skip_reason', test.message);
-    const out = systemOut(test);
-    if (out) testCase.standardOutput(out);
+    yield '  </testsuite>\n';
   }
-  if (results.problems.length) {
-    const suite = builder.testSuite().name('run');
-    for (const problem of results.problems) suite.testCase().className('run').name('run could be carried out').error(problem);
+  if (problems) {
+    yield `  ${openTag('testsuite', { name: 'run', tests: problems, failures: 0, errors: problems, skipped: 0 })}\n`;
+    yield `${secrets.scrub(testCaseElements('run', (suite) => results.problems.forEach((problem) => suite.testCase().className('run').name('run could be carried out').error(problem))))}\n`;
+    yield '  </testsuite>\n';
   }
-  return secrets.scrub(builder.build());
+  yield '</testsuites>';
+}
+
+export function junitXml(results: RunResults, run: RunInfo): string {
+  return [...junitXmlChunks(results, run)].join('');
+}
+
+/** Writes the pieces one after another: the whole text is never held. */
+function writeChunks(path: string, chunks: Iterable<string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const chunk of chunks) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function writeReports(dir: string, results: RunResults, run: RunInfo): { junit: string; json: string } {
   ensureDir(dir);
   const junit = join(dir, 'junit.xml');
   const json = join(dir, 'results.json');
-  writeFileSync(junit, junitXml(results, run));
-  writeFileSync(json, resultsJson(results, run));
+  writeChunks(junit, junitXmlChunks(results, run));
+  writeChunks(json, resultsJsonChunks(results, run));
   return { junit, json };
 }
