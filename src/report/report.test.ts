@@ -161,11 +161,12 @@ describe('report outputs', () => {
     });
 
     test('results.json: one test at a time, the text of JSON.stringify(document, null, 2)', () => {
-      for (const [res, info] of [
+      const cases: [RunResults, RunInfo][] = [
         [results, run],
         [many, odd],
         [{ ...results, tests: [] }, run],
-      ] as const) {
+      ];
+      for (const [res, info] of cases) {
         const text = resultsJson(res, info);
         expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
         expect(JSON.parse(text).tests).toHaveLength(res.tests.length);
