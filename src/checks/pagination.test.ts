@@ -7,6 +7,9 @@ import {
   linkedPageIs,
   linkTargets,
   nextAndLastLinksWhileMorePages,
+  pageIsTheOneAsked,
+  pagesAndItemsAgree,
+  perIsTheOneAsked,
   pagesAreDisjoint,
   pagesCoverCollection,
   queryDroppedBy,
@@ -88,5 +91,26 @@ describe('paging through a collection', () => {
     expect(smallPageSize(50)).toBe(24);
     expect(smallPageSize(51)).toBe(10);
     expect(smallPageSize(5000)).toBe(10);
+  });
+});
+
+describe('page, per and the arithmetic apart (PAG-3, PAG-4, PAG-1), as the passive judge cites them', () => {
+  const p = { total_results: 5, total_pages: 3, page: 1, per: 2 };
+  test('pageIsTheOneAsked: the page asked, page 1 when none was', () => {
+    expect(pageIsTheOneAsked(p, undefined).ok).toBe(true);
+    expect(pageIsTheOneAsked(p, 1).ok).toBe(true);
+    expect(pageIsTheOneAsked(p, 2)).toEqual({ ok: false, message: 'page is 1, but page 2 was asked for' });
+    expect(pageIsTheOneAsked({ ...p, page: 2 }, undefined).ok).toBe(false);
+  });
+  test('perIsTheOneAsked: the per asked; nothing to judge without one', () => {
+    expect(perIsTheOneAsked(p, 2).ok).toBe(true);
+    expect(perIsTheOneAsked(p, undefined).ok).toBe(true);
+    expect(perIsTheOneAsked(p, 10)).toEqual({ ok: false, message: 'per is 2, but per=10 was asked for' });
+  });
+  test('pagesAndItemsAgree: total_pages from total_results and per, and the items of the page', () => {
+    expect(pagesAndItemsAgree(p, 2).ok).toBe(true);
+    expect(pagesAndItemsAgree({ ...p, total_pages: 2 }, 2).ok).toBe(false);
+    expect(pagesAndItemsAgree({ ...p, page: 3 }, 1).ok).toBe(true);
+    expect(pagesAndItemsAgree(p, 1).ok).toBe(false);
   });
 });

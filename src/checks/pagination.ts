@@ -1,6 +1,6 @@
 // Checks of paginated collections: meta.pagination (convention 2) and the Link header (General
 // rules 2).
-import { fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
 
 export interface Pagination {
   total_results: number;
@@ -42,14 +42,16 @@ export function paginationIsConsistent(
   itemCount: number,
   requested: { page?: number; per?: number } = {},
 ): CheckResult {
+  return allOf([pagesAndItemsAgree(p, itemCount), pageIsTheOneAsked(p, requested.page), perIsTheOneAsked(p, requested.per)]);
+}
+
+/** total_pages follows from total_results and per, and the page holds the items it should (PAG-1). */
+export function pagesAndItemsAgree(p: Pagination, itemCount: number): CheckResult {
   const problems: string[] = [];
   const expectedPages = Math.ceil(p.total_results / p.per);
   // An empty collection has no page, or one empty page: the spec does not say which.
   const pagesOk = p.total_results === 0 ? p.total_pages === 0 || p.total_pages === 1 : p.total_pages === expectedPages;
   if (!pagesOk) problems.push(`total_pages is ${p.total_pages}, but ${p.total_results} results at ${p.per} per page make ${expectedPages}`);
-  const page = requested.page ?? 1;
-  if (p.page !== page) problems.push(`page is ${p.page}, but page ${page} was asked for`);
-  if (requested.per !== undefined && p.per !== requested.per) problems.push(`per is ${p.per}, but per=${requested.per} was asked for`);
   let expectedItems: number;
   if (p.page < p.total_pages) expectedItems = p.per;
   else if (p.page === p.total_pages) expectedItems = p.total_results - (p.total_pages - 1) * p.per;
@@ -58,6 +60,17 @@ export function paginationIsConsistent(
     problems.push(`page ${p.page} of ${p.total_pages} holds ${itemCount} items, expected ${expectedItems} (${p.total_results} results, ${p.per} per page)`);
   }
   return problems.length ? fail(problems.join('; ')) : pass();
+}
+
+/** `page` (1-based, default 1) selects the page (PAG-3). */
+export function pageIsTheOneAsked(p: Pagination, page: number | undefined): CheckResult {
+  const asked = page ?? 1;
+  return p.page === asked ? pass() : fail(`page is ${p.page}, but page ${asked} was asked for${page === undefined ? ' (no page sent: the default)' : ''}`);
+}
+
+/** `per` sets the page size (PAG-4); without per, the default is defaultPageSizeIs25's. */
+export function perIsTheOneAsked(p: Pagination, per: number | undefined): CheckResult {
+  return per === undefined || p.per === per ? pass() : fail(`per is ${p.per}, but per=${per} was asked for`);
 }
 
 /** General rules 2: collections return 25 items per page by default. */
