@@ -9,6 +9,7 @@ import {
   objectsAt,
   sinceVersions,
   versionedFields,
+  versionRuleOf,
   type SchemaDocument,
   type VersionedField,
 } from './versioning.ts';
@@ -113,4 +114,15 @@ test('objectsAt and sinceVersions', () => {
   ]);
   expect(objectsAt({ meta: {} }, ['meta', 'available_filters'], 'GET /x')).toEqual([]);
   expect(sinceVersions([{ path: ['a'], since: '3.0.10', required: true }, { path: ['b'], since: '3.0.9', required: true }])).toEqual(['3.0.9', '3.0.10']);
+});
+
+test('versionRuleOf names the Versioning rule by which the Accept header picks the version', () => {
+  const known = ['3.0.1', '3.1.3', '3.2.1'];
+  const vnd = 'application/vnd.service+json';
+  expect(versionRuleOf(undefined, known)).toBe('VER-7');
+  expect(versionRuleOf(vnd, known)).toBe('VER-7');
+  expect(versionRuleOf(`${vnd}; version=3`, known)).toBe('VER-8');
+  expect(versionRuleOf(`${vnd}; version=3.1.7`, known)).toBe('VER-5');
+  expect(versionRuleOf(`${vnd}; version="3.1"`, known)).toBe('VER-9');
+  expect(versionRuleOf(`${vnd}; version=3.9`, known)).toBe('VER-10');
 });

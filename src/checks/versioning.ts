@@ -187,6 +187,22 @@ export function changeHistoryRows(requirements: Iterable<RowRequirement>): Map<s
   return rows;
 }
 
+/**
+ * The Versioning rule by which an Accept header's version parameter picks the version served,
+ * given the versions the Change history lists (major.minor.patch): VER-7 (none sent), VER-8 (a
+ * major only), VER-5 (a patch sent: ignored), VER-9 (a minor that exists), VER-10 (a minor that
+ * does not: the previous one).
+ */
+export function versionRuleOf(accept: string | undefined, known: readonly string[]): string {
+  const asked = /(?:^|;)\s*version\s*=\s*"?(\d+(?:\.\d+)*)/i.exec(accept ?? '')?.[1];
+  if (asked === undefined) return 'VER-7';
+  const parts = asked.split('.');
+  if (parts.length === 1) return 'VER-8';
+  if (parts.length > 2) return 'VER-5';
+  const minor = `${parts[0]}.${parts[1]}`;
+  return known.some((v) => v.split('.').slice(0, 2).join('.') === minor) ? 'VER-9' : 'VER-10';
+}
+
 /** The objects of an answer at `key` (an object, or each element of an array), located for messages. */
 export function objectsAt(body: unknown, key: readonly string[], where: string): Located[] {
   let current: unknown = body;

@@ -13,6 +13,9 @@ export type ApiError = {
   }[];
 };
 
+/** 403: {message} over the rate limit, or the errors format (Errors; Limits) (schemas/common/forbidden.json) */
+export type Forbidden = RateLimit | ApiError;
+
 /** meta.pagination (General conventions 2) (schemas/common/pagination.json) */
 export type Pagination = {
   total_results: number;

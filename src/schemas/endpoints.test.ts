@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { BODY_KINDS, type StatusMap } from './endpoints.ts';
 import { SPEC_ENDPOINTS } from './spec-endpoints.ts';
 import { SchemaRegistry } from './validator.ts';
+import { requirements } from '../requirements/catalogue.ts';
 
 const VERSIONS = ['3', '3.0', '3.1', '3.2'];
 const registry = SchemaRegistry.load();
@@ -20,7 +21,13 @@ function statusProblems(where: string, statuses: StatusMap): string[] {
     const wantsSchema = expectation.body === 'json' || expectation.body === 'json-or-empty';
     if (wantsSchema && !expectation.schema) problems.push(`${at}: body ${expectation.body} without a schema`);
     if (!wantsSchema && expectation.schema) problems.push(`${at}: a schema for body ${expectation.body}`);
-    const unknownKeys = Object.keys(expectation).filter((k) => k !== 'body' && k !== 'schema');
+    const unknownKeys = Object.keys(expectation).filter((k) => k !== 'body' && k !== 'schema' && k !== 'requirements');
+    for (const id of expectation.requirements ?? []) {
+      const known = requirements().get(id);
+      // A body that breaks the entry fails the run: only MUST statements may be cited.
+      if (!known) problems.push(`${at}: requirement ${id} is not in the catalogue`);
+      else if (known.level !== 'MUST') problems.push(`${at}: requirement ${id} is ${known.level}, not MUST`);
+    }
     if (unknownKeys.length) problems.push(`${at}: unknown keys ${unknownKeys.join(', ')}`);
   }
   return problems;
@@ -36,7 +43,7 @@ describe('schemas/endpoints.json', () => {
 
   test('has the defaults: 304, 403 (rate limit), 4xx and 5xx (errors)', () => {
     expect(Object.keys(index.defaults).sort()).toEqual(['304', '403', '4xx', '5xx']);
-    expect(index.defaults['403']?.schema).toBe('common/rate-limit.json');
+    expect(index.defaults['403']?.schema).toBe('common/forbidden.json');
     expect(index.defaults['4xx']?.schema).toBe('common/error.json');
   });
 
@@ -49,6 +56,27 @@ describe('schemas/endpoints.json', () => {
       ]),
     ];
     expect(problems).toEqual([]);
+  });
+
+  test("every API endpoint's statuses cite its row of the spec's Endpoints tables, the defaults the Errors rows", () => {
+    const rowsOf = (endpoint: string): string[] => {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      const row = new RegExp(`\\|\\s*${method}\\s*\\|\\s*\`?${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?\\s*\\|`);
+      return [...requirements().values()].filter((r) => r.level === 'MUST' && r.quote.some((q) => row.test(q))).map((r) => r.id);
+    };
+    const problems: string[] = [];
+    for (const [endpoint, statuses] of Object.entries(index.endpoints)) {
+      const rows = rowsOf(endpoint);
+      if (!rows.length) problems.push(`${endpoint}: no row of the catalogue quotes it`);
+      for (const [status, expectation] of Object.entries(statuses)) {
+        const cited = expectation.requirements ?? [];
+        if (status.startsWith('2') && rows.some((id) => !cited.includes(id))) problems.push(`${endpoint} ${status} cites ${cited.join(', ') || 'nothing'}, not its rows ${rows.join(', ')}`);
+        if (/^[45]/.test(status) && !cited.includes('ERR-2')) problems.push(`${endpoint} ${status}: an error body, but ERR-2 is not cited`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(index.defaults['403']?.requirements).toEqual(['ERR-7', 'ERR-2']);
+    expect(index.defaults['4xx']?.requirements).toEqual(['ERR-2']);
   });
 
   test('every schema it names exists and compiles for every version', () => {

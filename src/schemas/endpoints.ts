@@ -10,6 +10,8 @@ export interface BodyExpectation {
   body: BodyKind;
   /** Schema id relative to schemas/ (e.g. "responses/sku.json"); present for json and json-or-empty. */
   schema?: string;
+  /** The spec statements that document this status (the endpoint's table row; the Errors rows for the defaults). */
+  requirements?: string[];
 }
 
 /** Status ("200", "422") or class ("4xx", "5xx") -> expectation. */
@@ -55,4 +57,10 @@ export function documentedStatuses(index: EndpointIndex, endpoint: string): stri
   const own = Object.keys(index.endpoints[endpoint] ?? index.auth[endpoint] ?? {});
   const defaults = index.endpoints[endpoint] ? Object.keys(index.defaults) : [];
   return [...new Set([...own, ...defaults])];
+}
+
+/** The requirements of every status an endpoint documents itself (its table row): cited for a status it does not document. */
+export function endpointRequirements(index: EndpointIndex, endpoint: string): string[] {
+  const own = index.endpoints[endpoint] ?? index.auth[endpoint] ?? {};
+  return [...new Set(Object.values(own).flatMap((e) => e.requirements ?? []))];
 }

@@ -138,7 +138,12 @@ describe('validateExchange: the schema by endpoint and status (schemas/endpoints
 
   test('the defaults answer 304, 403 and the other 4xx and 5xx', () => {
     expect(check('GET /categories/:id', 304, '')).toMatchObject({ expectation: { body: 'empty' }, schema: null, violations: [] });
-    expect(check('GET /categories/:id', 403, '{"message":"Rate limit exceeded"}')).toMatchObject({ schema: 'common/rate-limit.json', violations: [] });
+    expect(check('GET /categories/:id', 403, '{"message":"Rate limit exceeded"}')).toMatchObject({ schema: 'common/forbidden.json', violations: [] });
+    // A refused permission: 401 or 403, the spec names neither; its 403 carries the errors format.
+    expect(check('POST /favorites', 403, '{"errors":[{"code":"Forbidden","messages":["needs favorites"]}]}')).toMatchObject({ schema: 'common/forbidden.json', violations: [] });
+    const neither = check('GET /categories/:id', 403, '{"error":"forbidden"}');
+    expect(neither.violations.length).toBeGreaterThan(0);
+    expect(neither.requirements).toEqual(['ERR-7', 'ERR-2']);
     expect(check('GET /categories/:id', 404, '{"errors":[{"code":"RecordNotFound","messages":["no category 9"]}]}')).toMatchObject({ schema: 'common/error.json', violations: [] });
     expect(check('GET /categories/:id', 500, '{"errors":[]}').violations.map((v) => formatViolation(v))).toEqual(['/errors: expected at least 1 items, got 0 items']);
     expect(check('GET /search', 422, '{"errors":[{"code":"InvalidSearch","messages":["too short"]}]}')).toMatchObject({ schema: 'common/error.json', violations: [] });
@@ -171,5 +176,32 @@ describe('validateExchange: the schema by endpoint and status (schemas/endpoints
 describe('SchemaRegistry.shared', () => {
   test('one registry per process, whoever asks', () => {
     expect(SchemaRegistry.shared()).toBe(SchemaRegistry.shared());
+  });
+});
+
+describe('the requirements a violation cites (x-requirements, x-since, endpoints.json)', () => {
+  const real = SchemaRegistry.load();
+  const cited = (endpoint: string, status: number, body: unknown, version = '3.2') =>
+    real.validateExchange(endpoint, status, JSON.stringify(body), version).violations.map((v) => ({ pointer: v.pointer, requirements: v.requirements, since: v.since }));
+
+  test("the innermost annotated node's ids; an absent field its property's own row", () => {
+    const aggregation = { reviews: [], meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 }, sku_reviews_aggregation: [{ label: 'a', score: '4', style: 's' }] } };
+    expect(cited('GET /skus/:id/reviews', 200, aggregation)).toEqual([{ pointer: '/meta/sku_reviews_aggregation/0/score', requirements: ['REV-6'], since: undefined }]);
+    const root = cited('GET /categories/root', 200, { category: { id: 1 } });
+    // parent_id has its own row (CAT-6); name has none but the table's (CAT-4).
+    expect(root.find((v) => v.pointer === '/category/parent_id')?.requirements).toEqual(['CAT-6']);
+    expect(root.find((v) => v.pointer === '/category/name')?.requirements).toEqual(['CAT-4']);
+  });
+
+  test('an absent field a later version added names that version; absent at an older version it is no violation', () => {
+    expect(cited('GET /user', 200, { user: { id: 1 } }).find((v) => v.pointer === '/user/email')?.since).toBe('3.2.0');
+    expect(cited('GET /user', 200, { user: { id: 1 } }, '3.1').find((v) => v.pointer === '/user/email')).toBeUndefined();
+  });
+
+  test("a verdict carries the status's documenting requirements: the endpoint's row, the Errors rows, the rows for an undocumented status", () => {
+    expect(real.validateExchange('GET /categories/root', 200, '{}', '3.2').requirements).toEqual(['CAT-18']);
+    expect(real.validateExchange('GET /categories/root', 404, '{}', '3.2').requirements).toEqual(['ERR-2']);
+    expect(real.validateExchange('DELETE /user/logout', 204, '', '3.2').requirements).toEqual(['USER-26']);
+    expect(real.requirementsFor('POST /notifications/view', 200)).toEqual(['NOTIF-10']);
   });
 });

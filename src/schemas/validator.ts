@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
-import { documentedStatuses, expectationFor, loadEndpointIndex, type BodyExpectation, type EndpointIndex } from './endpoints.ts';
+import { documentedStatuses, endpointRequirements, expectationFor, loadEndpointIndex, type BodyExpectation, type EndpointIndex } from './endpoints.ts';
 import { versionServes } from '../util/version.ts';
 
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
@@ -26,6 +26,13 @@ export interface Violation {
   absent: boolean;
   /** A choice between alternatives (anyOf, oneOf, if) failed: the other violations at or below the pointer say why. */
   alternatives?: boolean;
+  /**
+   * The spec statements the broken schema part encodes: the `x-requirements` of the innermost
+   * schema node at or above the failing keyword (for an absent field, its property's own).
+   */
+  requirements?: string[];
+  /** An absent field that a later version added: the Change history's version (its schema's x-since). */
+  since?: string;
 }
 
 /** What validateExchange found: the expectation endpoints.json gives, the schema used, the violations. */
@@ -35,11 +42,23 @@ export interface ExchangeVerdict {
   /** The schema the body was validated against, or null (empty body, any body, undocumented status). */
   schema: string | null;
   violations: Violation[];
+  /**
+   * The spec statements that document this status of the endpoint (endpoints.json's
+   * `requirements`: the endpoint's row of the spec's tables, the Errors rows of the defaults);
+   * for a status the endpoint does not document, its rows for the statuses it does.
+   */
+  requirements: string[];
 }
 
 const SHARED = Symbol.for('catalogue-conformance.schema-registry');
 
-type SchemaDoc = Record<string, unknown> & { $id: string; 'x-since'?: Record<string, string> };
+type SchemaDoc = Record<string, unknown> & { $id: string; 'x-since'?: Record<string, string>; 'x-requirements'?: string[] };
+
+/** What a schema node is part of: the requirements in force there (innermost x-requirements) and its document. */
+interface NodeOwner {
+  requirements: string[] | undefined;
+  doc: SchemaDoc;
+}
 
 /** Does a field added in `since` (major.minor.patch) exist in the requested version (major[.minor])? */
 export function sinceApplies(since: string, requested: string): boolean {
@@ -51,6 +70,8 @@ export class SchemaRegistry {
   readonly #dir: string;
   readonly #byVersion = new Map<string, Ajv2020>();
   readonly #compiled = new Map<string, ValidateFunction>();
+  /** Every node of the schemas compiled (per version: forVersion copies) -> its owner. */
+  readonly #owners = new WeakMap<object, NodeOwner>();
   #index: EndpointIndex | undefined;
 
   constructor(docs: SchemaDoc[], dir: string = SCHEMAS_DIR) {
@@ -121,7 +142,26 @@ export class SchemaRegistry {
       this.#compiled.set(key, validateFn);
     }
     if (validateFn(data)) return [];
-    return withoutEchoes(validateFn.errors ?? []).map((e) => describe(e, data));
+    return withoutEchoes(validateFn.errors ?? []).map((e) => this.#cited(e, describe(e, data)));
+  }
+
+  /** The violation with the requirements and version its schema node names. */
+  #cited(error: ErrorObject, violation: Violation): Violation {
+    const node = error.parentSchema;
+    const owner = node ? this.#owners.get(node) : undefined;
+    if (!owner) return violation;
+    let requirements = owner.requirements;
+    if (error.keyword === 'required') {
+      const missing = String((error.params as Record<string, unknown>)['missingProperty']);
+      // The absent field's own row, when its property node names one.
+      const property = (node?.['properties'] as Record<string, unknown> | undefined)?.[missing];
+      const own = property && typeof property === 'object' ? (property as SchemaDoc)['x-requirements'] : undefined;
+      if (own?.length) requirements = own;
+      const since = owner.doc['x-since']?.[missing];
+      if (since) violation.since = since;
+    }
+    if (requirements?.length) violation.requirements = requirements;
+    return violation;
   }
 
   /** schemas/endpoints.json of this registry's folder. */
@@ -134,23 +174,37 @@ export class SchemaRegistry {
    * `endpoint` (the spec's string, e.g. "GET /skus/:id/reviews") and `status`; the defaults give
    * 304, 403 and the other 4xx and 5xx. A status the index does not document is one violation.
    */
+  /** The requirements that document `status` of `endpoint` (see ExchangeVerdict.requirements). */
+  requirementsFor(endpoint: string, status: number): string[] {
+    const index = this.endpointIndex();
+    const found = expectationFor(index, endpoint, status);
+    return found ? (found.expectation.requirements ?? []) : endpointRequirements(index, endpoint);
+  }
+
   validateExchange(endpoint: string, status: number, body: string, version: string): ExchangeVerdict {
     const index = this.endpointIndex();
     const found = expectationFor(index, endpoint, status);
     if (!found) {
       const documented = documentedStatuses(index, endpoint).join(', ');
-      return { expectation: null, schema: null, violations: [{ pointer: '(status)', expected: `a status documented for ${endpoint} (${documented})`, actual: `status ${status}`, nullValue: false, absent: false }] };
+      return {
+        expectation: null,
+        schema: null,
+        violations: [{ pointer: '(status)', expected: `a status documented for ${endpoint} (${documented})`, actual: `status ${status}`, nullValue: false, absent: false }],
+        requirements: endpointRequirements(index, endpoint),
+      };
     }
     const { expectation } = found;
     const schema = expectation.schema ?? null;
+    const requirements = expectation.requirements ?? [];
     const bodyViolation = (expected: string): ExchangeVerdict => ({
       expectation,
       schema,
       violations: [{ pointer: '/', expected, actual: brief(body.length > 60 ? `${body.slice(0, 60)}...` : body), nullValue: false, absent: false }],
+      requirements,
     });
     const empty = body.trim() === '';
     if (expectation.body === 'any' || (expectation.body === 'empty' && empty) || (expectation.body === 'json-or-empty' && empty)) {
-      return { expectation, schema: null, violations: [] };
+      return { expectation, schema: null, violations: [], requirements };
     }
     if (expectation.body === 'empty') return bodyViolation(`an empty body (status ${status})`);
     let data: unknown;
@@ -160,21 +214,36 @@ export class SchemaRegistry {
       return bodyViolation(expectation.body === 'json-or-empty' ? 'a JSON body or none' : 'a JSON body');
     }
     if (!schema) throw new Error(`schemas/endpoints.json: ${endpoint} ${found.key} has body ${expectation.body} but no schema`);
-    return { expectation, schema, violations: this.validate(schema, data, version) };
+    return { expectation, schema, violations: this.validate(schema, data, version), requirements };
   }
 
   #ajv(version: string): Ajv2020 {
     let ajv = this.#byVersion.get(version);
     if (!ajv) {
       // strictRequired is off: it cannot see properties a schema takes from another through allOf.
-      ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
+      // verbose: errors carry their schema node (parentSchema), which #owners maps to its requirements.
+      ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, verbose: true });
       addFormats(ajv);
       ajv.addKeyword({ keyword: 'x-since', schemaType: 'object' });
-      for (const doc of this.#docs) ajv.addSchema(forVersion(doc, version));
+      ajv.addKeyword({ keyword: 'x-requirements', schemaType: 'array' });
+      for (const doc of this.#docs) {
+        const copy = forVersion(doc, version);
+        ownNodes(this.#owners, copy, copy, undefined);
+        ajv.addSchema(copy);
+      }
       this.#byVersion.set(version, ajv);
     }
     return ajv;
   }
+}
+
+/** The nodes of a schema document with the innermost x-requirements above them. */
+function ownNodes(owners: WeakMap<object, NodeOwner>, node: unknown, doc: SchemaDoc, inherited: string[] | undefined): void {
+  if (!node || typeof node !== 'object') return;
+  const own = Array.isArray(node) ? undefined : (node as SchemaDoc)['x-requirements'];
+  const requirements = own?.length ? own : inherited;
+  owners.set(node, { requirements, doc });
+  for (const [key, child] of Object.entries(node)) if (key !== 'x-requirements' && key !== 'x-since') ownNodes(owners, child, doc, requirements);
 }
 
 /** A copy of the schema whose `required` lists leave out fields newer than the version. */
