@@ -295,6 +295,56 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
     expect(r.results.tests.filter((t) => t.requirements.includes('CAT-25')).map((t) => t.status)).toEqual(['failed', 'passed']);
   });
 
+  it('each finding names the requirement broken: the endpoint\'s row, the schema part\'s, the version rule, page and per apart', () => {
+    const withAccept = (e: HarEntryJson, accept: string, method = 'GET'): HarEntryJson => {
+      e.request.method = method;
+      e.request.headers = [{ name: 'Accept', value: accept }];
+      return e;
+    };
+    const listing = (page: number, per: number) => JSON.stringify({ categories: [], meta: { pagination: { total_results: 0, total_pages: 0, page, per } } });
+    const aggregation = JSON.stringify({
+      reviews: [],
+      meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 }, sku_reviews_aggregation: [{ label: 'overall', score: '4', style: 'stars' }] },
+    });
+    const refused = JSON.stringify({ errors: [{ code: 'Forbidden', messages: ['needs the favorites permission'] }] });
+    const r = run(
+      hand('cited.har', [
+        /* 1 */ entry('https://api.example/categories?page=2', 200, listing(1, 25)),
+        /* 2 */ entry('https://api.example/categories?per=10', 200, listing(1, 25)),
+        /* 3 */ entry('https://api.example/categories/root', 429, JSON.stringify({ message: 'Rate limit exceeded' })),
+        /* 4 */ entry('https://api.example/favorites', 403, refused),
+        /* 5 */ entry('https://api.example/favorites', 403, JSON.stringify({ error: 'forbidden' })),
+        /* 6 */ withAccept(entry('https://api.example/favorites/5', 200, ''), VND, 'DELETE'),
+        /* 7 */ entry('https://api.example/skus/7/reviews', 200, aggregation),
+        /* 8 */ withAccept(entry('https://api.example/user', 200, JSON.stringify({ user: { id: 1 } })), `${VND}; version=3.2.7`),
+        /* 9 */ withAccept(entry('https://api.example/user', 200, JSON.stringify({ user: { id: 1 } })), VND),
+        /* 10 */ withAccept(entry('https://api.example/user', 200, JSON.stringify({ user: { id: 1 } })), `${VND}; version=3.9`),
+      ]),
+    );
+    const cited = (index: number, rule: string) => {
+      const test = r.results.tests.find((t) => t.title.startsWith(`#${index} `) && t.title.includes(rule));
+      expect(test, `#${index} ${rule}`).toBeDefined();
+      return test!.status === 'failed' ? test!.findings.flatMap((f) => f.requirements) : test!.status;
+    };
+    expect(cited(1, 'page is the page asked')).toEqual(['PAG-3']);
+    expect(cited(1, 'agrees with itself and the items')).toBe('passed');
+    expect(cited(2, 'per is the per asked')).toEqual(['PAG-4']);
+    expect(cited(3, 'over the rate limit the answer is 403')).toEqual(['RATE-8', 'ERR-7']);
+    // A refused permission may be 403 with the errors format (401 or 403: the spec names neither).
+    expect(cited(4, 'body as documented')).toBe('passed');
+    expect(cited(5, 'body as documented')).toEqual(expect.arrayContaining(['ERR-7', 'ERR-2']));
+    // A status the endpoint does not document: its row (DELETE /favorites/:id, 204 empty).
+    expect(cited(6, 'body as documented')).toEqual(expect.arrayContaining(['FAV-32']));
+    // The endpoint's row and the schema part's own requirement (meta.sku_reviews_aggregation).
+    expect(cited(7, 'body as documented')).toEqual(expect.arrayContaining(['REV-16', 'REV-6']));
+    expect(cited(7, 'body as documented')).not.toContain('GEN-7');
+    // Fields of 3.2.0 absent: the Change history row, and the rule that chose the version.
+    expect(cited(8, 'body as documented')).toEqual(expect.arrayContaining(['USER-12', 'CHG-2', 'VER-5', 'GEN-8']));
+    expect(cited(9, 'body as documented')).toEqual(expect.arrayContaining(['CHG-2', 'VER-7']));
+    expect(cited(10, 'body as documented')).toEqual(expect.arrayContaining(['CHG-2', 'VER-10']));
+    expect(cited(10, 'body as documented')).not.toContain('VER-7');
+  });
+
   it('is a subcommand of the CLI too: npm run conformance -- validate-traffic <file>', async () => {
     const cli = await runCli(['validate-traffic', hand('cli.har', [entry('https://api.example/categories/9', 404, errors)])]);
     expect(cli.code, cli.stdout + cli.stderr).toBe(0);

@@ -5,15 +5,16 @@
 // requirement ids and the severities, and turns their results into TestRecords.
 import type { CheckResult } from '../checks/check.ts';
 import { allOf, fail, isPlainObject, pass } from '../checks/check.ts';
-import { notModifiedHasNoBody } from '../checks/caching.ts';
+import { isRateLimitStatus, notModifiedHasNoBody } from '../checks/caching.ts';
 import { bodyIsJson } from '../checks/http.ts';
+import { violationRequirements, versionRuleOfAccept } from '../schemas/cited-requirements.ts';
 import { changeHistoryRows, fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../checks/versioning.ts';
 import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
 import { requirements as catalogue } from '../requirements/catalogue.ts';
 import { OBSERVED_RULES, type ObservationScope } from '../checks/observed-rules.ts';
 import { hasNoMatchCount } from '../checks/categories.ts';
 import { cachedPrivatelyFor300 } from '../checks/listings.ts';
-import { defaultPageSizeIs25, linkTargets, nextAndLastLinksWhileMorePages, paginationIsConsistent, paginationMetaIsWellFormed, queryDroppedBy, readPagination } from '../checks/pagination.ts';
+import { defaultPageSizeIs25, linkTargets, nextAndLastLinksWhileMorePages, pageIsTheOneAsked, pagesAndItemsAgree, perIsTheOneAsked, paginationMetaIsWellFormed, queryDroppedBy, readPagination } from '../checks/pagination.ts';
 import type { Finding } from '../harness/run-context.ts';
 import { recordExchange, type Exchange } from '../http/exchange.ts';
 import { redactBodyText, redactUrl, secrets } from '../http/redact.ts';
@@ -219,10 +220,18 @@ function fromCheck(result: CheckResult, requirements: string[], severity: 'MUST'
     : { status: 'warned', message: `[${requirements.join(', ')}] ${finding.message}`, failures: [], warnings: [finding] };
 }
 
-/** As ConformanceContext#violations: null where the schema types non-null warns (GEN-8), the rest is MUST (GEN-8 too when a field is absent). */
-function fromViolations(schemaId: string, violations: Violation[], where: string, requirements: string[]): Verdict {
+/**
+ * As ConformanceContext#violations: null where the schema types non-null warns (GEN-8), the rest is
+ * MUST (GEN-8 too when a field is absent). Each finding cites `requirements` and what its
+ * violations' schema parts name (violationRequirements); an absent field of a later version also
+ * the Versioning rule that chose the version (`versionRule`).
+ */
+function fromViolations(schemaId: string, violations: Violation[], where: string, requirements: string[], versionRule?: string): Verdict {
   const hard = violations.filter((v) => !v.nullValue);
   const nulls = violations.filter((v) => v.nullValue);
+  const cited = (vs: Violation[], extra: string[]): string[] => [
+    ...new Set([...requirements, ...violationRequirements(vs), ...(versionRule && vs.some((v) => v.since) ? [versionRule] : []), ...extra]),
+  ];
   const finding = (vs: Violation[], ids: string[], severity: 'MUST' | 'WARN', prefix = ''): Finding => {
     const lines = vs.map((v) => secrets.scrub(formatViolation(v, where)));
     const more = vs.length > 1 ? `; ${vs.length - 1} more in the report` : '';
@@ -230,8 +239,8 @@ function fromViolations(schemaId: string, violations: Violation[], where: string
     if (vs.length > 1) f.details = lines;
     return f;
   };
-  const warnings = nulls.length ? [finding(nulls, [...requirements, 'GEN-8'], 'WARN', 'null where the spec gives a non-null type: ')] : [];
-  const failures = hard.length ? [finding(hard, hard.some((v) => v.absent) ? [...requirements, 'GEN-8'] : requirements, 'MUST')] : [];
+  const warnings = nulls.length ? [finding(nulls, cited(nulls, ['GEN-8']), 'WARN', 'null where the spec gives a non-null type: ')] : [];
+  const failures = hard.length ? [finding(hard, cited(hard, hard.some((v) => v.absent) ? ['GEN-8'] : []), 'MUST')] : [];
   const lines = (fs: Finding[]) => fs.map((f) => `[${f.requirements.join(', ')}] ${f.message}`).join('\n');
   if (failures.length) return { status: 'failed', message: lines(failures), failures, warnings };
   if (warnings.length) return { status: 'warned', message: lines(warnings), failures, warnings };
@@ -366,7 +375,9 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   const notRecorded = skipped(h.bodyNote ?? 'body not recorded');
 
   // 1. The body by status, for the version asked.
-  const schemaIds = h.status >= 400 ? ['ERR-2'] : ['GEN-7'];
+  // Cited: the endpoint's row for the status (the Errors rows for the defaults), and what the broken schema parts name.
+  const documented = SchemaRegistry.shared().requirementsFor(endpoint, h.status);
+  const schemaIds = documented.length ? documented : h.status >= 400 ? ['ERR-2'] : ['GEN-7'];
   if (h.body === undefined) {
     add(`body as documented for ${endpoint} ${h.status} (version ${version})`, schemaIds, 'MUST', notRecorded);
   } else {
@@ -379,7 +390,7 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
       `body as documented for ${endpoint} ${h.status} (version ${version}${trimmed ? '; fields left out by the sparse fieldsets asked not required' : ''})`,
       schemaIds,
       'MUST',
-      fromViolations(verdict.schema ?? `${endpoint} ${h.status}`, violations, where, schemaIds),
+      fromViolations(verdict.schema ?? `${endpoint} ${h.status}`, violations, where, schemaIds, versionRuleOfAccept(h.requestHeaders['accept'])),
     );
     // A JSON body comes with a JSON content type (documented empty bodies and redirects aside).
     if (h.body.trim() !== '' && h.status !== 304 && (h.status < 300 || h.status >= 400)) {
@@ -431,11 +442,13 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
       if (requested.page !== undefined) asked.page = requested.page;
       if (requested.per !== undefined) asked.per = requested.per;
       add(
-        'meta.pagination agrees with itself, the request and the items',
+        'meta.pagination agrees with itself and the items',
         ['PAG-1'],
         'MUST',
-        items === null ? skipped('the body has no single collection array to count') : fromCheck(paginationIsConsistent(p, items.length, asked), ['PAG-1']),
+        items === null ? skipped('the body has no single collection array to count') : fromCheck(pagesAndItemsAgree(p, items.length), ['PAG-1']),
       );
+      add(`meta.pagination.page is the page asked (${asked.page ?? '1, the default'})`, ['PAG-3'], 'MUST', fromCheck(pageIsTheOneAsked(p, asked.page), ['PAG-3']));
+      if (asked.per !== undefined) add(`meta.pagination.per is the per asked (${asked.per})`, ['PAG-4'], 'MUST', fromCheck(perIsTheOneAsked(p, asked.per), ['PAG-4']));
       add('a Link header with rel=next and rel=last while other pages exist', ['PAG-5'], 'MUST', fromCheck(nextAndLastLinksWhileMorePages(recorded.responseHeaders, p), ['PAG-5']));
       if (requested.per === undefined) add('25 items per page when no per is sent', ['PAG-2'], 'MUST', fromCheck(defaultPageSizeIs25(p), ['PAG-2']));
       // The Link URLs lead to pages of the same listing: a dropped per changes the pages (MUST);
@@ -459,6 +472,9 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     const categories = [...(isPlainObject(body['category']) ? [body['category']] : []), ...(Array.isArray(body['categories']) ? body['categories'].filter(isPlainObject) : [])];
     if (categories.length) add('no match_count on categories outside search', ['CAT-14'], 'MUST', fromCheck(allOf(categories.map(hasNoMatchCount)), ['CAT-14']));
   }
+
+  // 429 Too Many Requests is a rate-limit answer by its definition (RFC 6585): the spec's is 403.
+  if (h.status === 429) add('over the rate limit the answer is 403', ['RATE-8', 'ERR-7'], 'MUST', fromCheck(isRateLimitStatus(h.status, where), ['RATE-8', 'ERR-7']));
 
   // 5. 304 without a body.
   if (h.status === 304) {

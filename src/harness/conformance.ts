@@ -5,6 +5,7 @@
 //   t.require(check, ids) - the same, but the test stops (what follows would be meaningless);
 //   t.warn(check, ids)    - a failure is a warning: the spec leaves the point open.
 // Skips (profile off, budget, no user token, nothing to discover) always carry their reason.
+import { violationRequirements } from '../schemas/cited-requirements.ts';
 import { inject, test } from 'vitest';
 import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
@@ -209,13 +210,16 @@ export class ConformanceContext {
       const more = vs.length > 1 ? `; ${vs.length - 1} more in the report` : '';
       return { message: `${lines[0]} (${schemaId}${more})`, details: vs.length > 1 ? lines : undefined };
     };
+    // The test's ids, and what the broken schema parts name (x-requirements, a later version's row): as the passive judge cites them.
+    const base = requirementIds.length ? requirementIds : this.#meta.requirements;
+    const cited = (vs: Violation[], extra: string[]): string[] => [...new Set([...base, ...violationRequirements(vs), ...extra])];
     if (nulls.length) {
       const { message, details } = finding(nulls);
-      this.#record({ ok: false, message: `null where the spec gives a non-null type: ${message}` }, [...requirementIds, 'GEN-8'], 'WARN', details);
+      this.#record({ ok: false, message: `null where the spec gives a non-null type: ${message}` }, cited(nulls, ['GEN-8']), 'WARN', details);
     }
     if (!hard.length) return true;
     // An absent field breaks "blank fields are present with value null; they are never omitted" too.
-    const ids = hard.some((v) => v.absent) ? [...requirementIds, 'GEN-8'] : requirementIds;
+    const ids = cited(hard, hard.some((v) => v.absent) ? ['GEN-8'] : []);
     const { message, details } = finding(hard);
     return this.#record({ ok: false, message }, ids, 'MUST', details);
   }

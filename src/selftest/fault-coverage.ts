@@ -151,7 +151,11 @@ const DESTRUCTIVE = { CATALOGUE_PROFILES: 'read,write,destructive', CATALOGUE_MA
 /**
  * Faults that show in a single exchange, by the rules validate-traffic judges (schemas by status
  * and version, content type, error body, rate-limit headers, pagination arithmetic and Link, 304):
- * the mutation test requires the passive judge to find each in the HAR of the fault's run.
+ * the mutation test requires the passive judge to find each in the HAR of the fault's run, under
+ * the fault's own requirement.
+ * Not here although one exchange carries it: missing-token-answered-403. A 403 with the errors
+ * body is what a refused permission may get (401 or 403, the spec names neither), and only the
+ * request's intent (no credentials) tells the two apart: a HAR may drop the Authorization header.
  */
 export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
   // Bodies against the schema of their status and version
@@ -168,7 +172,6 @@ export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
   'address-region-as-id',
   'logout-returns-body',
   'notifications-view-returns-body',
-  'missing-token-answered-403',
   'ratelimit-status-429',
   'version-patch-not-ignored',
   'unknown-minor-gives-oldest',

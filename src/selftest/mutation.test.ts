@@ -70,7 +70,7 @@ describe.concurrent('each fault of the reference fails the suites that catch it,
         const passive = judgeFiles([har], '/api').tests.filter((t) => t.status === 'failed').flatMap((t) => t.failures.flatMap((f) => f.requirements));
         if (passive.length) reportedPassively.add(fault);
         if (passive.includes(requirement)) namedPassively.add(fault);
-        if (SEEN_IN_ONE_EXCHANGE.has(fault)) expect(passive.length, `validate-traffic on the run's HAR misses ${fault}`).toBeGreaterThan(0);
+        if (SEEN_IN_ONE_EXCHANGE.has(fault)) expect(passive, `validate-traffic on the run's HAR misses ${fault} or reports it under other requirements`).toContain(requirement);
       } finally {
         await ref.close();
         rmSync(harDir, { recursive: true, force: true });
@@ -86,7 +86,7 @@ describe.concurrent('each fault of the reference fails the suites that catch it,
     if (missed.length) console.log(`not caught: ${missed.join(', ')}`);
     console.log(
       `passive judge (validate-traffic) on the same runs' HAR: ${reportedPassively.size} faults reported (${namedPassively.size} by their own requirement), ` +
-        `${SEEN_IN_ONE_EXCHANGE.size} required (they show in one exchange)`,
+        `${SEEN_IN_ONE_EXCHANGE.size} required by their own requirement (they show in one exchange)`,
     );
     const unlisted = [...reportedPassively].filter((f) => !SEEN_IN_ONE_EXCHANGE.has(f));
     if (unlisted.length) console.log(`reported passively but not listed in SEEN_IN_ONE_EXCHANGE: ${unlisted.join(', ')}`);
