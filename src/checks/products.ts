@@ -194,6 +194,12 @@ export function specificationsInOrder(specifications: readonly Json[]): CheckRes
   return pass();
 }
 
+/** SKU-14: SKU specifications are not paginated: no meta.pagination. */
+export function specificationsNotPaginated(body: unknown): CheckResult {
+  const meta = isPlainObject(body) ? body['meta'] : undefined;
+  return isPlainObject(meta) && 'pagination' in meta ? fail(`meta has pagination ${show(meta['pagination'])}: the endpoint has no pagination`) : pass();
+}
+
 /** include=group: a top-level groups array, and a group_id on each specification naming one of them. */
 export function groupsIncluded(body: unknown): CheckResult {
   if (!isPlainObject(body)) return fail(`body is ${show(body)}`);

@@ -345,6 +345,36 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
     expect(cited(10, 'body as documented')).not.toContain('VER-7');
   });
 
+  it('rules of one answer: the root (CAT-6), review_score (SHOP-3), specifications unpaginated (SKU-14) and with their groups (LINK-5), price history of the last 6 months (HIST-3)', () => {
+    const spec = (groupId?: number) => ({ id: 1, name: 'RAM', values: ['8 GB'], order: 1, unit: '', ...(groupId === undefined ? {} : { group_id: groupId }) });
+    const r = run(
+      hand('answers.har', [
+        /* 1 */ entry('https://api.example/categories/root', 200, JSON.stringify({ category: { id: 1, parent_id: null } })),
+        /* 2 */ entry('https://api.example/categories/root', 200, JSON.stringify({ category: { id: 1, parent_id: 0 } })),
+        /* 3 */ entry('https://api.example/shops/4', 200, JSON.stringify({ shop: { id: 4, review_score: 4.25 } })),
+        /* 4 */ entry('https://api.example/shops/4', 200, JSON.stringify({ shop: { id: 4, review_score: 4.3 } })),
+        /* 5 */ entry('https://api.example/skus/7/specifications', 200, JSON.stringify({ specifications: [spec()], meta: { pagination: { total_results: 1, total_pages: 1, page: 1, per: 25 } } })),
+        /* 6 */ entry('https://api.example/skus/7/specifications?include=group', 200, JSON.stringify({ specifications: [spec(2)], meta: {} })),
+        /* 7 */ entry('https://api.example/skus/7/specifications?include=group', 200, JSON.stringify({ specifications: [spec(2)], groups: [{ id: 2, name: 'Memory', order: 1 }], meta: {} })),
+        /* 8 */ entry('https://api.example/skus/7/price_history', 200, JSON.stringify({ history: { average: [{ date: '2020-01-01', price: 1 }] } })),
+        /* 9 */ entry('https://api.example/skus/7/price_history', 200, JSON.stringify({ history: { average: [{ date: new Date().toISOString().slice(0, 10), price: 1 }] } })),
+        // Sparse fieldsets may leave out parent_id and group_id: not judged by these rules.
+        /* 10 */ entry('https://api.example/categories/root?fields[root]=id', 200, JSON.stringify({ category: { id: 1 } })),
+        /* 11 */ entry('https://api.example/skus/7/specifications?include=group&fields_except[root]=group_id', 200, JSON.stringify({ specifications: [spec()], meta: {} })),
+      ]),
+    );
+    const status = (index: number, rule: string) => r.results.tests.find((t) => t.title.startsWith(`#${index} `) && t.title.includes(rule))?.status;
+    expect([status(1, 'parent_id 0'), status(2, 'parent_id 0')]).toEqual(['failed', 'passed']);
+    expect([status(3, 'review_score rounded'), status(4, 'review_score rounded')]).toEqual(['failed', 'passed']);
+    expect([status(5, 'not paginated'), status(6, 'not paginated')]).toEqual(['failed', 'passed']);
+    expect([status(6, 'a top-level groups array'), status(7, 'a top-level groups array'), status(5, 'a top-level groups array')]).toEqual(['failed', 'passed', undefined]);
+    expect([status(8, 'within the 6 months'), status(9, 'within the 6 months')]).toEqual(['failed', 'passed']);
+    expect([status(10, 'parent_id 0'), status(11, 'a top-level groups array')]).toEqual([undefined, undefined]);
+    const failed = r.results.tests.filter((t) => t.status === 'failed').flatMap((t) => t.requirements);
+    expect(failed).toEqual(expect.arrayContaining(['CAT-6', 'SHOP-3', 'SKU-14', 'LINK-5', 'HIST-3']));
+    expect(r.results.tests.filter((t) => /^#1[01] /.test(t.title) && t.status === 'failed')).toEqual([]);
+  });
+
   it('is a subcommand of the CLI too: npm run conformance -- validate-traffic <file>', async () => {
     const cli = await runCli(['validate-traffic', hand('cli.har', [entry('https://api.example/categories/9', 404, errors)])]);
     expect(cli.code, cli.stdout + cli.stderr).toBe(0);

@@ -12,7 +12,9 @@ import { changeHistoryRows, fieldsMatchVersion, objectsAt, sinceVersions, type L
 import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
 import { requirements as catalogue } from '../requirements/catalogue.ts';
 import { OBSERVED_RULES, type ObservationScope } from '../checks/observed-rules.ts';
-import { hasNoMatchCount } from '../checks/categories.ts';
+import { hasNoMatchCount, isRootCategory } from '../checks/categories.ts';
+import { groupsIncluded, historyWithinSixMonths, reviewScoreRounded, specificationsNotPaginated } from '../checks/products.ts';
+import { versionServes } from '../util/version.ts';
 import { cachedPrivatelyFor300 } from '../checks/listings.ts';
 import { defaultPageSizeIs25, linkTargets, nextAndLastLinksWhileMorePages, pageIsTheOneAsked, pagesAndItemsAgree, perIsTheOneAsked, paginationMetaIsWellFormed, queryDroppedBy, readPagination } from '../checks/pagination.ts';
 import type { Finding } from '../harness/run-context.ts';
@@ -471,6 +473,31 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   if (h.status === 200 && endpoint !== 'GET /search' && isPlainObject(body)) {
     const categories = [...(isPlainObject(body['category']) ? [body['category']] : []), ...(Array.isArray(body['categories']) ? body['categories'].filter(isPlainObject) : [])];
     if (categories.length) add('no match_count on categories outside search', ['CAT-14'], 'MUST', fromCheck(allOf(categories.map(hasNoMatchCount)), ['CAT-14']));
+  }
+
+  if (h.status === 200 && isPlainObject(body)) {
+    const json = body;
+    // What sparse fieldsets leave out is not judged here (the schema rule allows it; the fieldsets suite judges it live).
+    const trimmed = hasFieldsets(h.url);
+    if (endpoint === 'GET /categories/root' && isPlainObject(json['category']) && 'parent_id' in json['category']) {
+      add('the root category has parent_id 0', ['CAT-18', 'CAT-6'], 'MUST', fromCheck(isRootCategory({ id: json['category']['id'], ...json['category'] }), ['CAT-18', 'CAT-6']));
+    }
+    if ((endpoint === 'GET /shops/:id' || endpoint === 'GET /shops/search') && versionServes(version, '3.0.23')) {
+      const shops = [...(isPlainObject(json['shop']) ? [json['shop']] : []), ...(Array.isArray(json['shops']) ? json['shops'].filter(isPlainObject) : [])];
+      if (shops.length) add('review_score rounded to 1 decimal', ['SHOP-3', 'CHG-7'], 'MUST', fromCheck(allOf(shops.map(reviewScoreRounded)), ['SHOP-3', 'CHG-7']));
+    }
+    if (endpoint === 'GET /skus/:id/specifications') add('not paginated: no meta.pagination', ['SKU-14'], 'MUST', fromCheck(specificationsNotPaginated(json), ['SKU-14']));
+    const include = new URL(h.url).searchParams.getAll('include').flatMap((v) => v.split(','));
+    const specifications = Array.isArray(json['specifications']) ? json['specifications'] : [];
+    if ((endpoint === 'GET /skus/:id/specifications' || endpoint === 'GET /categories/:id/specifications') && include.includes('group') && specifications.length && !trimmed) {
+      add('include=group: a top-level groups array and a group_id on each specification', ['LINK-5', 'LINK-3'], 'MUST', fromCheck(groupsIncluded(json), ['LINK-5', 'LINK-3']));
+    }
+    const history = json['history'];
+    if (endpoint === 'GET /skus/:id/price_history' && isPlainObject(history) && Array.isArray(history['average']) && !Number.isNaN(h.startedMs)) {
+      // "The last 6 months" of the entry's own time (its startedDateTime), not of today.
+      const points = history['average'].filter(isPlainObject);
+      add('price history within the 6 months before the entry', ['HIST-3', 'HIST-6'], 'MUST', fromCheck(historyWithinSixMonths(points, new Date(h.startedMs)), ['HIST-3', 'HIST-6']));
+    }
   }
 
   // 429 Too Many Requests is a rate-limit answer by its definition (RFC 6585): the spec's is 403.

@@ -191,6 +191,11 @@ export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
   // Rules of one endpoint
   'filter-groups-cache-control-missing',
   'match-count-outside-search',
+  'root-parent-id-null',
+  'shop-review-score-not-rounded',
+  'sku-specifications-paginated',
+  'specifications-groups-array-missing',
+  'price-history-older-than-six-months',
 ]);
 
 export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
