@@ -476,23 +476,22 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   }
 
   if (h.status === 200 && isPlainObject(body)) {
-    const json = body;
     // What sparse fieldsets leave out is not judged here (the schema rule allows it; the fieldsets suite judges it live).
     const trimmed = hasFieldsets(h.url);
-    if (endpoint === 'GET /categories/root' && isPlainObject(json['category']) && 'parent_id' in json['category']) {
-      add('the root category has parent_id 0', ['CAT-18', 'CAT-6'], 'MUST', fromCheck(isRootCategory({ id: json['category']['id'], ...json['category'] }), ['CAT-18', 'CAT-6']));
+    if (endpoint === 'GET /categories/root' && isPlainObject(body['category']) && 'parent_id' in body['category']) {
+      add('the root category has parent_id 0', ['CAT-18', 'CAT-6'], 'MUST', fromCheck(isRootCategory({ id: body['category']['id'], ...body['category'] }), ['CAT-18', 'CAT-6']));
     }
     if ((endpoint === 'GET /shops/:id' || endpoint === 'GET /shops/search') && versionServes(version, '3.0.23')) {
-      const shops = [...(isPlainObject(json['shop']) ? [json['shop']] : []), ...(Array.isArray(json['shops']) ? json['shops'].filter(isPlainObject) : [])];
+      const shops = [...(isPlainObject(body['shop']) ? [body['shop']] : []), ...(Array.isArray(body['shops']) ? body['shops'].filter(isPlainObject) : [])];
       if (shops.length) add('review_score rounded to 1 decimal', ['SHOP-3', 'CHG-7'], 'MUST', fromCheck(allOf(shops.map(reviewScoreRounded)), ['SHOP-3', 'CHG-7']));
     }
-    if (endpoint === 'GET /skus/:id/specifications') add('not paginated: no meta.pagination', ['SKU-14'], 'MUST', fromCheck(specificationsNotPaginated(json), ['SKU-14']));
+    if (endpoint === 'GET /skus/:id/specifications') add('not paginated: no meta.pagination', ['SKU-14'], 'MUST', fromCheck(specificationsNotPaginated(body), ['SKU-14']));
     const include = new URL(h.url).searchParams.getAll('include').flatMap((v) => v.split(','));
-    const specifications = Array.isArray(json['specifications']) ? json['specifications'] : [];
+    const specifications = Array.isArray(body['specifications']) ? body['specifications'] : [];
     if ((endpoint === 'GET /skus/:id/specifications' || endpoint === 'GET /categories/:id/specifications') && include.includes('group') && specifications.length && !trimmed) {
-      add('include=group: a top-level groups array and a group_id on each specification', ['LINK-5', 'LINK-3'], 'MUST', fromCheck(groupsIncluded(json), ['LINK-5', 'LINK-3']));
+      add('include=group: a top-level groups array and a group_id on each specification', ['LINK-5', 'LINK-3'], 'MUST', fromCheck(groupsIncluded(body), ['LINK-5', 'LINK-3']));
     }
-    const history = json['history'];
+    const history = body['history'];
     if (endpoint === 'GET /skus/:id/price_history' && isPlainObject(history) && Array.isArray(history['average']) && !Number.isNaN(h.startedMs)) {
       // "The last 6 months" of the entry's own time (its startedDateTime), not of today.
       const points = history['average'].filter(isPlainObject);
