@@ -33,7 +33,7 @@ import {
   type Json,
 } from '../src/checks/listings.ts';
 import { defaultPageSizeIs25, paginationIsConsistent, paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
-import { groupsIncluded, specificationsInOrder, versionServes } from '../src/checks/products.ts';
+import { groupsIncluded, specificationsInOrder } from '../src/checks/products.ts';
 import { namesAreOrdered, pricesAreOrdered, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
 import type { HttpResponse, Query } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
@@ -82,17 +82,13 @@ async function specificationsOf(t: ConformanceContext, categoryId: number, query
   return { body, specifications: (body['specifications'] as unknown[]).filter(isPlainObject), response };
 }
 
-/** Skips a test of something the Change history added after the version the run asks for. */
-function requireVersion(t: ConformanceContext, since: string, what: string): void {
-  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
-}
 
 /** An id far above any a catalogue hands out. */
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
 describe('GET /categories/:id/specifications', () => {
   conformanceTest('answers {specifications} of a leaf: empty values, in the order of the order field, no group_id', { requirements: ['CAT-20', 'SPEC-1', 'SPEC-2', 'SPEC-4', 'CHG-5', 'CHG-7'], requests: 1 }, async (t) => {
-    requireVersion(t, '3.1.1', 'The category specifications endpoint');
+    t.requireFeature('category-specifications', 'The category specifications endpoint');
     const leafId = await t.discover('leafCategory');
     const { body, specifications, response } = await specificationsOf(t, leafId, {});
     // Schema: Specification fields, values an empty array (SPEC-2).
@@ -104,7 +100,7 @@ describe('GET /categories/:id/specifications', () => {
   });
 
   conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { requirements: ['LINK-5', 'LINK-4', 'LINK-3', 'SPEC-5', 'CAT-20'], requests: 1 }, async (t) => {
-    requireVersion(t, '3.1.1', 'The category specifications endpoint');
+    t.requireFeature('category-specifications', 'The category specifications endpoint');
     const leafId = await t.discover('leafCategory');
     const { body, specifications, response } = await specificationsOf(t, leafId, { include: 'group' });
     if (!specifications.length) t.skip(`leaf category ${leafId} has no specifications`);
@@ -294,7 +290,7 @@ describe('GET /categories/:category_id/skus', () => {
   }
 
   conformanceTest('shop_ids[] with a key of available_filters.shops lists as many SKUs as its count, all of the leaf', { requirements: ['CAT-32', 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
-    requireVersion(t, '3.2.1', 'The shop_ids[] filter of the category SKU listing');
+    t.requireFeature('sku-listing-filters', 'The shop_ids[] filter of the category SKU listing');
     const { leafId, all, available } = await leafWithAvailableFilters(t);
     // "shops (objects mapping id to number of matching SKUs)": with no other filter, that many.
     const chosen = chooseFilter(available['shops'], all.pagination.total_results);
@@ -313,7 +309,7 @@ describe('GET /categories/:category_id/skus', () => {
     ['availability', 'availabilities', 'CAT-34'],
   ] as const) {
     conformanceTest(`${param} with the id of an option of available_filters.${key} is accepted and narrows the SKUs of the leaf`, { requirements: [requirement, 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
-      requireVersion(t, '3.2.1', `The ${param} filter of the category SKU listing`);
+      t.requireFeature('sku-listing-filters', `The ${param} filter of the category SKU listing`);
       const { leafId, all, available } = await leafWithAvailableFilters(t);
       const options = available[key];
       t.require(Array.isArray(options) ? pass() : fail(`meta.available_filters.${key} is ${show(options)}, expected an array of {id, label, count}`), 'FILT-3', requirement);
@@ -342,7 +338,7 @@ describe('GET /categories/:category_id/skus', () => {
   });
 
   conformanceTest('with a user token every SKU carries favorited (true or false)', { requirements: ['SKU-7', 'CHG-6'], requests: 1 }, async (t) => {
-    requireVersion(t, '3.1.0', 'favorited on category SKUs');
+    t.requireFeature('favorited-on-category-skus', 'favorited on category SKUs');
     const leafId = await t.discover('leafCategory');
     const user = await t.api.get(`/categories/${leafId}/skus`, { auth: 'user' });
     t.require(hasStatus(user, 200), 'CAT-26', 'SKU-7');
@@ -358,7 +354,7 @@ describe('an unknown category', () => {
   conformanceTest('answers 404 with RecordNotFound on its specifications, manufacturers, filter groups and SKUs', { requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'ERR-16'], requests: 4 }, async (t) => {
     const missing = unknownId();
     const paths = [
-      ...(versionServes(t.run.apiVersion, '3.1.1') ? [`/categories/${missing}/specifications`] : []),
+      ...(t.has('sparse-fieldsets') ? [`/categories/${missing}/specifications`] : []),
       `/categories/${missing}/manufacturers`,
       `/categories/${missing}/filter_groups`,
       `/categories/${missing}/skus`,
@@ -367,7 +363,7 @@ describe('an unknown category', () => {
       const response = await t.api.get(path);
       if (response.status === 200) t.skip(`GET ${path} answered 200: the deployment has a category ${missing}; no unknown id to ask for`);
       if (!t.must(hasStatus(response, 404).ok ? pass() : fail(`GET ${path}: status ${response.status}, expected 404`), 'ERR-9')) continue;
-      if (!versionServes(t.run.apiVersion, '3.1.0')) continue; // the normalized error format came with 3.1.0
+      if (!t.has('normalized-errors')) continue; // the normalized error format came with 3.1.0
       const body = t.json(response, 'GEN-4');
       if (Array.isArray(body) && body.length === 0) {
         // The spec's own example for a missing category: an empty array (ERR-16 contradicts ERR-2).

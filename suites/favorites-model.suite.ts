@@ -11,7 +11,6 @@
 // and what a sequence created is deleted after it, also when a step failed.
 import fc from 'fast-check';
 import { fail, show } from '../src/checks/check.ts';
-import { excludesOwnedByDefault, hasNormalizedErrors } from '../src/checks/favorites.ts';
 import {
   autoListOf,
   customListNamed,
@@ -379,8 +378,8 @@ async function favoritedSkuIds(t: ConformanceContext, counter: { spent: number }
  * category, then other leaves of GET /categories, those without an auto list of the user first.
  */
 async function freeSkus(t: ConformanceContext, counter: { spent: number }, autoCategories: ReadonlySet<unknown>): Promise<Sku[]> {
-  const favorited = hasNormalizedErrors(t.run.apiVersion) ? null : await favoritedSkuIds(t, counter);
-  if (!hasNormalizedErrors(t.run.apiVersion) && !favorited) t.skip('the SKU listing has no favorited field before 3.1.0 and the user has more than 100 favorites: cannot tell which SKUs are free');
+  const favorited = t.has('normalized-errors') ? null : await favoritedSkuIds(t, counter);
+  if (!t.has('normalized-errors') && !favorited) t.skip('the SKU listing has no favorited field before 3.1.0 and the user has more than 100 favorites: cannot tell which SKUs are free');
   const leafId = await t.discover('leafCategory');
   counter.spent++;
   const categories = await t.api.get('/categories', { query: { per: 100 } });
@@ -423,7 +422,7 @@ conformanceTest(
     const sweeper = new Session(t, counter);
     const sweptLeft = await sweeper.cleanup({ ...initialModel([], { excludesOwned: true, normalizedErrors: true }), lists: stale.map((id) => ({ id, name: null, kind: 'custom', categoryId: null, ours: true, state: 'live' })) });
     const known = lists.filter((l) => Number.isInteger(l['id']) && !stale.includes(l['id'] as number)) as { id: number }[];
-    const flags = { excludesOwned: excludesOwnedByDefault(t.run.apiVersion), normalizedErrors: hasNormalizedErrors(t.run.apiVersion) };
+    const flags = { excludesOwned: t.has('owned-excluded-by-default'), normalizedErrors: t.has('normalized-errors') };
     const start = initialModel(known, flags);
     const autoCategories = new Set(start.lists.filter((l) => l.kind === 'auto').map((l) => l.categoryId));
     const skus = await freeSkus(t, counter, autoCategories);

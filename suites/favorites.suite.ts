@@ -11,8 +11,6 @@ import {
   allInList,
   becameOwned,
   distinctCreationTimes,
-  excludesOwnedByDefault,
-  hasNormalizedErrors,
   haveItIsNull,
   holdsNoOwnedFavorites,
   holdsOnlyOwnedFavorites,
@@ -115,7 +113,7 @@ async function favoritedSkuIds(t: ConformanceContext): Promise<Set<number>> {
 
 /** Whether the category SKU listing carries favorited (3.1.0 on); otherwise the user's favorites are read. */
 async function knownFavorited(t: ConformanceContext): Promise<Set<number> | null> {
-  return hasNormalizedErrors(t.run.apiVersion) ? null : favoritedSkuIds(t);
+  return t.has('normalized-errors') ? null : favoritedSkuIds(t);
 }
 
 /**
@@ -187,7 +185,7 @@ async function remove(t: ConformanceContext, paths: string[]): Promise<void> {
 /** A 404 for a missing record: RecordNotFound in the {errors} format (3.1.0 on). */
 function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requirements: string[]): void {
   t.require(hasStatus(response, 404), ...requirements);
-  if (!hasNormalizedErrors(t.run.apiVersion)) return;
+  if (!t.has('normalized-errors')) return;
   const body = t.json(response, 'GEN-4');
   t.must(errorBodyIsWellFormed(body), 'ERR-2');
   t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
@@ -220,7 +218,7 @@ describe('GET /favorites', () => {
   conformanceTest('leaves owned favorites out unless owned=true (3.2.0), and owned=true lists only owned ones', { requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'], requests: 3 }, async (t) => {
     const owned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
     t.must(holdsOnlyOwnedFavorites(owned.favorites, 'GET /favorites?owned=true'), 'FAV-24', 'FAV-6');
-    if (excludesOwnedByDefault(t.run.apiVersion)) {
+    if (t.has('owned-excluded-by-default')) {
       // Owned favorites may be old: both ends of the listing are looked at.
       for (const query of [{}, { order_dir: 'asc' }] as Record<string, string>[]) {
         const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', query, 'FAV-23');
@@ -264,7 +262,7 @@ describe('GET /categories/:id/favorites', () => {
   conformanceTest('answers {favorites, meta} with the favorites permission; an application token is refused', { requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', `/categories/${leafId}/favorites`, {}, 'CAT-22', 'SCOPE-3');
-    if (excludesOwnedByDefault(t.run.apiVersion)) t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${leafId}/favorites`), 'CHG-2');
+    if (t.has('owned-excluded-by-default')) t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${leafId}/favorites`), 'CHG-2');
     const refused = await t.api.get(`/categories/${leafId}/favorites`, { auth: 'app', renewOn401: false });
     t.must(isRefused(refused.status, `GET /categories/${leafId}/favorites with an application token`), 'CAT-23');
   });
@@ -284,7 +282,7 @@ describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
         if (Number.isInteger(second) && second !== list.id) cleanup.push(`/favorite_lists/${String(second)}`);
       }
       t.must(isErrorStatus(again.status, `POST /favorite_lists with the existing custom name ${show(name)}`), 'FAV-20');
-      if (again.status >= 400 && again.status < 500 && hasNormalizedErrors(t.run.apiVersion)) t.must(errorBodyIsWellFormed(t.json(again, 'GEN-4')), 'ERR-2');
+      if (again.status >= 400 && again.status < 500 && t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(again, 'GEN-4')), 'ERR-2');
       // Which error: not shown (ERR-18); a 4xx is what a client can act on.
       t.warn(again.status >= 400 && again.status < 500 ? pass() : fail(`a duplicate custom name answered ${again.status}, not a 4xx`), 'ERR-18');
 
@@ -399,7 +397,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
           t.must(onlyOwned.favorites.some((f) => f.id === favorite.id) ? pass() : fail(`GET /favorites?owned=true does not list the owned favorite ${favorite.id}`), 'FAV-24');
           const listing = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
           const listed = listing.favorites.some((f) => f.id === favorite.id);
-          if (excludesOwnedByDefault(t.run.apiVersion)) {
+          if (t.has('owned-excluded-by-default')) {
             t.must(listed ? fail(`GET /favorites lists the owned favorite ${favorite.id} without owned=true`) : pass(), 'FAV-26', 'CHG-2');
           } else if (!listed) {
             // Newest first: it must come before any favorite created earlier than it.

@@ -26,7 +26,6 @@ import {
   readPagination,
   type Pagination,
 } from '../src/checks/pagination.ts';
-import { versionServes } from '../src/checks/products.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Query } from '../src/http/client.ts';
 
@@ -65,9 +64,6 @@ async function viewAndCheck(t: ConformanceContext, id: number): Promise<void> {
   t.must(isViewed(after, id), 'EVT-13', 'NOTIF-6');
 }
 
-function requireVersion(t: ConformanceContext, since: string, what: string): void {
-  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
-}
 
 describe('GET /notifications', () => {
   conformanceTest('answers {notifications, meta}, 25 per page by default, and page/per select a page', { requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 }, async (t) => {
@@ -89,13 +85,13 @@ describe('GET /notifications', () => {
     'embeds per etype as the Events section says: sku, category_name for price kinds, the reviewing user and review_rating for sku_review',
     { requirements: ['EVT-10', 'EVT-11', 'EVT-12', 'NOTIF-2', 'NOTIF-3', 'NOTIF-4', 'NOTIF-5', 'EVT-2', 'CHG-18', 'CHG-20'], requests: 1 },
     async (t) => {
-      requireVersion(t, '3.0.10', 'Embedded notification associations');
+      t.requireFeature('notification-embeds', 'Embedded notification associations');
       const { notifications } = await listNotifications(t, { per: PER });
       if (notifications.length === 0) t.skip('the user has no notification');
       t.must(everyNotification(notifications, embedsSku), 'EVT-10', 'CHG-20');
       t.must(everyNotification(notifications, carriesCategoryName), 'EVT-11', 'NOTIF-2');
       t.must(everyNotification(notifications, embedsReviewer), 'EVT-12', 'NOTIF-5');
-      if (versionServes(t.run.apiVersion, '3.0.12')) t.must(everyNotification(notifications, carriesReviewRating), 'NOTIF-3', 'CHG-18');
+      if (t.has('notification-review-rating')) t.must(everyNotification(notifications, carriesReviewRating), 'NOTIF-3', 'CHG-18');
       t.must(everyNotification(notifications, carriesReviewText), 'NOTIF-4');
     },
   );
@@ -115,7 +111,7 @@ describe('GET /notifications/:id', () => {
     const response = await t.api.get(`/notifications/${missing}`, USER);
     if (response.status === 200) t.skip(`the user has a notification with id ${missing}; no unknown id to ask for`);
     t.must(hasStatus(response, 404), 'ERR-9');
-    if (response.status === 404 && versionServes(t.run.apiVersion, '3.1.0')) {
+    if (response.status === 404 && t.has('normalized-errors')) {
       const body = t.json(response, 'GEN-4');
       t.must(errorBodyIsWellFormed(body), 'ERR-2');
       t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
@@ -129,7 +125,7 @@ describe('POST /notifications/view', () => {
     'with the id of an already viewed notification: 204, empty body, and is_viewed stays true (nothing changes)',
     { requirements: ['NOTIF-10', 'NOTIF-6', 'EVT-13', 'CHG-19'], profile: 'write', requests: 3 },
     async (t) => {
-      requireVersion(t, '3.0.11', 'POST /notifications/view');
+      t.requireFeature('notifications-view', 'POST /notifications/view');
       const { notifications } = await listNotifications(t, { per: PER });
       const viewed = notifications.find((n) => n['is_viewed'] === true && Number.isInteger(n['id']));
       if (!viewed) {
@@ -145,7 +141,7 @@ describe('POST /notifications/view', () => {
     'makes an unviewed notification viewed (is_viewed false -> true, 204); cannot be undone',
     { requirements: ['EVT-13', 'NOTIF-6', 'NOTIF-10'], profile: 'destructive', requests: 3 },
     async (t) => {
-      requireVersion(t, '3.0.11', 'POST /notifications/view');
+      t.requireFeature('notifications-view', 'POST /notifications/view');
       const { notifications } = await listNotifications(t, { per: PER });
       const unviewed = notifications.find((n) => n['is_viewed'] === false && Number.isInteger(n['id']));
       if (!unviewed) return t.skip(`none of the first ${notifications.length} notifications is unviewed`);

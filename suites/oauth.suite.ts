@@ -12,7 +12,6 @@
 // Every token and code the suite obtains is registered as a secret before it is used.
 import { describe } from 'vitest';
 import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
-import { hasNormalizedErrors } from '../src/checks/favorites.ts';
 import { hasStatus, isRefused } from '../src/checks/http.ts';
 import {
   APP_TOKEN_LIFETIME_S,
@@ -248,7 +247,7 @@ function otherRedirectUri(uri: string): string {
 /** 401 with the errors body (from 3.1.0, the normalized error format). */
 function unauthorized(t: ConformanceContext, response: HttpResponse, what: string, ...ids: string[]): void {
   t.must(hasStatus(response, 401), ...ids);
-  if (response.status === 401 && hasNormalizedErrors(t.run.apiVersion)) {
+  if (response.status === 401 && t.has('normalized-errors')) {
     let body: unknown = null;
     try {
       body = response.json();

@@ -45,7 +45,7 @@ import type { HttpResponse } from '../src/http/client.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Query } from '../src/harness/requests.ts';
-import { versionServes } from '../src/util/version.ts';
+import type { Feature } from '../src/rules/change-history.ts';
 
 type Json = Record<string, unknown>;
 
@@ -63,8 +63,8 @@ interface Collection {
   /** Requirement ids of the endpoint's own table row. */
   ids: string[];
   auth: 'app' | 'user';
-  /** The version that added the endpoint (Change history). */
-  since?: string;
+  /** The Change history's name for the endpoint, when a later version added it. */
+  feature?: Feature;
   /** How the test finds the path and query (discovery; `extra` requests of its own). */
   target: (t: ConformanceContext) => Promise<Target>;
   extra?: number;
@@ -167,7 +167,7 @@ const COLLECTIONS: Collection[] = [
   { endpoint: 'GET /shops/search', key: 'shops', ids: ['SHOP-15'], auth: 'app', target: shopSearchTarget, widen: firstLetter, extra: 2 },
   { endpoint: 'GET /shops/:id/reviews', key: 'reviews', ids: ['SHOP-16'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/reviews`) },
   { endpoint: 'GET /shops/:shop_id/locations', key: 'locations', ids: ['SHOP-17'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/locations`) },
-  { endpoint: 'GET /user/saved_orders', key: 'saved_orders', ids: ['USER-24'], auth: 'user', since: '3.2.0', target: fixed('/user/saved_orders') },
+  { endpoint: 'GET /user/saved_orders', key: 'saved_orders', ids: ['USER-24'], auth: 'user', feature: 'saved-orders', target: fixed('/user/saved_orders') },
   { endpoint: 'GET /favorite_lists', key: 'favorite_lists', ids: ['FAV-18'], auth: 'user', target: fixed('/favorite_lists') },
   { endpoint: 'GET /favorites', key: 'favorites', ids: ['FAV-23'], auth: 'user', target: fixed('/favorites') },
   { endpoint: 'GET /favorite_lists/:id/favorites', key: 'favorites', ids: ['FAV-27'], auth: 'user', target: byRole('favoriteList', (id) => `/favorite_lists/${id}/favorites`) },
@@ -209,7 +209,7 @@ const sameOrigin = (a: string, b: string): boolean => {
 };
 
 async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
-  if (c.since && !versionServes(t.run.apiVersion, c.since)) t.skip(`${c.endpoint} came with ${c.since}; the run asks for version ${t.run.apiVersion}`);
+  if (c.feature) t.requireFeature(c.feature, c.endpoint);
   let target = await c.target(t);
   let first = await fetchPage(t, c, t.api.url(target.path, target.query), `${c.endpoint} without page or per`, c.ids);
   const wider = first.pagination.total_results < 2 && c.widen ? c.widen(target) : null;

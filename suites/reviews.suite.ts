@@ -11,7 +11,7 @@ import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
-import { versionServes } from '../src/checks/products.ts';
+import { fieldSince } from '../src/schemas/versioned-fields.ts';
 import {
   aggregationWellFormed,
   demotedAfterNonDemoted,
@@ -59,10 +59,6 @@ const USER = { auth: 'user' as const };
 /** Vote and flag requests that may be refused: a 401 must not make the harness drop the run's token. */
 const NO_RENEW = { renewOn401: false };
 
-/** Skips a test of something the Change history added after the version the run asks for. */
-function requireVersion(t: ConformanceContext, since: string, what: string): void {
-  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
-}
 
 /** An id far above any a catalogue hands out. */
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
@@ -263,7 +259,7 @@ async function removeReview(t: ConformanceContext, skuId: number, id: number): P
 /** A 404 for a missing record: RecordNotFound in the {errors} format (3.1.0 on). */
 function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requirements: string[]): void {
   t.must(hasStatus(response, 404), 'ERR-9', ...requirements);
-  if (response.status !== 404 || !versionServes(t.run.apiVersion, '3.1.0')) return;
+  if (response.status !== 404 || !t.has('normalized-errors')) return;
   const body = t.json(response, 'GEN-4');
   t.must(errorBodyIsWellFormed(body), 'ERR-2');
   t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
@@ -276,7 +272,7 @@ describe('GET /skus/:id/reviews', () => {
     'answers {reviews, meta} of SKU reviews, paginated, non-demoted first and most recent first, without user fields for an application token; an unknown SKU is 404',
     { requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'], requests: 8 + ORDER_SKUS_SCANNED * 2 },
     async (t) => {
-      const ordered = versionServes(t.run.apiVersion, '3.0.2');
+      const ordered = t.has('reviews-recent-non-demoted-first');
       let widest: Listing | null = null;
       for (const sku of (await mostReviewed(t)).slice(0, ORDER_SKUS_SCANNED)) {
         const listing = await firstReviews(t, sku.id, 'app', 'REV-4');
@@ -306,7 +302,7 @@ describe('GET /skus/:id/reviews', () => {
   );
 
   conformanceTest('include_meta=sku_reviews_aggregation adds meta.sku_reviews_aggregation: [{label, score (integer), style}]', { requirements: ['REV-17', 'REV-6', 'CHG-3'], requests: 8 + 3 }, async (t) => {
-    requireVersion(t, '3.1.3', 'meta.sku_reviews_aggregation');
+    t.requireFeature('review-aggregation', 'meta.sku_reviews_aggregation');
     let seen = false;
     for (const sku of (await mostReviewed(t)).slice(0, 3)) {
       const listing = await listReviews(t, sku.id, { include_meta: 'sku_reviews_aggregation' }, 'app', 'REV-17', 'REV-6');
@@ -321,7 +317,7 @@ describe('GET /skus/:id/reviews', () => {
   });
 
   conformanceTest('the most_helpful sort is accepted (its parameter name is not shown: the reference names it sort)', { requirements: ['REV-19', 'REV-20', 'CHG-3'], requests: 8 + 2 }, async (t) => {
-    requireVersion(t, '3.1.3', 'sorting by most_helpful');
+    t.requireFeature('most-helpful-sort', 'sorting by most_helpful');
     const sku = (await mostReviewed(t))[0]!;
     const recent = await t.api.get(`/skus/${sku.id}/reviews`, { query: { sort: 'most_recent' } });
     const helpful = await t.api.get(`/skus/${sku.id}/reviews`, { query: { sort: 'most_helpful' } });
@@ -338,16 +334,13 @@ describe('GET /skus/:id/reviews', () => {
   });
 
   conformanceTest('a user token gets voted, flagged and helpful on every review, and own_review (3.1.3)', { requirements: ['REV-3', 'REV-5', 'REV-2', 'CHG-3', 'CHG-8', 'CHG-9', 'CHG-13'], requests: 8 + 3 }, async (t) => {
-    const fields = [
-      ['voted', '3.0.17'],
-      ['flagged', '3.0.21'],
-      ['helpful', '3.0.22'],
-    ].flatMap(([f, since]) => (versionServes(t.run.apiVersion, since!) ? [f!] : []));
+    // Each from the version that added it (the schema's x-since).
+    const fields = ['voted', 'flagged', 'helpful'].filter((f) => t.version.serves(fieldSince('resources/sku-review.json', f) ?? '3.0.0'));
     for (const sku of (await mostReviewed(t)).slice(0, 3)) {
       const listing = await firstReviews(t, sku.id, 'user', 'REV-3');
       if (!listing.reviews.length) continue;
       t.must(userFieldsPresent(listing.reviews, fields), 'REV-3', 'CHG-8', 'CHG-9', 'CHG-13');
-      if (versionServes(t.run.apiVersion, '3.1.3')) t.must(ownReviewExposed(listing.reviews), 'REV-5', 'CHG-3');
+      if (t.has('own-review')) t.must(ownReviewExposed(listing.reviews), 'REV-5', 'CHG-3');
       return;
     }
     t.skip('discovery: none of the SKUs looked at has a review');
@@ -367,7 +360,7 @@ describe('GET /flags', () => {
 
 describe('GET /skus/:id/reviews/new', () => {
   conformanceTest('answers {review_form} with questions, and without rating, review or selected (edit form only)', { requirements: ['REV-21', 'REV-12', 'REV-13', 'REV-14', 'CHG-2'], requests: 8 + 1 }, async (t) => {
-    requireVersion(t, '3.2.0', 'the review forms (with review create, update and delete)');
+    t.requireFeature('review-writes', 'the review forms (with review create, update and delete)');
     const sku = (await skuCandidates(t)).find((s) => s.reviewable && !s.future) ?? (await skuCandidates(t))[0]!;
     const { form } = await newForm(t, sku.id);
     t.must(newFormHasNoEditFields(form), 'REV-13');
@@ -379,7 +372,7 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
     'creates a review (201 {sku_review} with the rating sent), the edit form selects its answers, PUT is 200 {sku_review}, DELETE is 204 empty, then 404',
     { requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'], profile: 'write', requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 5 },
     async (t) => {
-      requireVersion(t, '3.2.0', 'review create, update and delete');
+      t.requireFeature('review-writes', 'review create, update and delete');
       await withOwnReview(t, async ({ skuId, id, answerIds }) => {
         const path = `/skus/${skuId}/reviews/${id}`;
         const edit = await t.api.get(`${path}/edit`, USER);
@@ -417,7 +410,7 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
       requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 9,
     },
     async (t) => {
-      requireVersion(t, '3.2.0', 'review create and delete (the kit votes and flags only on a review it wrote and deletes)');
+      t.requireFeature('review-writes', 'review create and delete (the kit votes and flags only on a review it wrote and deletes)');
       await withOwnReview(t, async ({ skuId, id }) => {
         const votes = `/skus/${skuId}/reviews/${id}/votes`;
         const flags = `/skus/${skuId}/reviews/${id}/flags`;
@@ -470,7 +463,7 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
           if (bad.status >= 400 && bad.status < 500) {
             // 400 (incorrect parameter) or 422 (failed validation): which one is not shown.
             t.warn(bad.status === 400 || bad.status === 422 ? pass() : fail(`an unknown flag reason answered ${bad.status}, expected 400 or 422`), 'ERR-4', 'ERR-11');
-            if (versionServes(t.run.apiVersion, '3.1.0')) t.must(errorBodyIsWellFormed(t.json(bad, 'GEN-4')), 'ERR-2');
+            if (t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(bad, 'GEN-4')), 'ERR-2');
           }
         } else if (!isRefused(flag.status, '').ok) {
           t.must(flag.status >= 400 && flag.status < 500 ? pass() : fail(`POST ${flags} answered ${flag.status}`), 'REV-28');

@@ -16,7 +16,6 @@ import {
   ratingBreakdownConsistent,
   reviewScoreRounded,
   unstructuredAddressIsNull,
-  versionServes,
   type Json,
 } from '../src/checks/products.ts';
 import type { HttpResponse } from '../src/http/client.ts';
@@ -66,17 +65,13 @@ async function locationsOf(t: ConformanceContext, shopId: number, query: Query =
   return { locations: (body['locations'] as unknown[]).filter(isPlainObject), body, response };
 }
 
-/** Skips a test of something the Change history added after the version the run asks for. */
-function requireVersion(t: ConformanceContext, since: string, what: string): void {
-  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
-}
 
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
 function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, what: string, ...requirements: string[]): void {
   t.must(hasStatus(response, 404), 'ERR-9', ...requirements);
   if (response.status !== 404) return;
-  if (!versionServes(t.run.apiVersion, '3.1.0')) return; // the normalized error format came with 3.1.0
+  if (!t.has('normalized-errors')) return; // the normalized error format came with 3.1.0
   const body = t.json(response, 'GEN-4');
   t.must(errorBodyIsWellFormed(body), 'ERR-2');
   t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
@@ -89,12 +84,12 @@ describe('GET /shops/:id', () => {
     const { shop, response } = await getShop(t, id!);
     t.must(shop['id'] === id ? pass() : fail(`asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
     t.response('GET /shops/:id', response, 'SHOP-1', 'SHOP-4', 'SHOP-5', 'SHOP-7');
-    if (versionServes(t.run.apiVersion, '3.0.23')) t.must(reviewScoreRounded(shop), 'SHOP-3', 'CHG-7');
+    if (t.has('review-score-rounded')) t.must(reviewScoreRounded(shop), 'SHOP-3', 'CHG-7');
     t.undocumentedFields('resources/shop.json', shop, `shop ${id}`, 'SHOP-1');
   });
 
   conformanceTest('every shop of a SKU has review_score rounded to 1 decimal', { requirements: ['SHOP-3', 'CHG-7'], requests: 4 + SHOPS_SCANNED }, async (t) => {
-    requireVersion(t, '3.0.23', 'review_score rounded to 1 decimal');
+    t.requireFeature('review-score-rounded', 'review_score rounded to 1 decimal');
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     const shops: Json[] = [];
     for (const id of ids) shops.push((await getShop(t, id)).shop);
@@ -124,14 +119,14 @@ describe('GET /shops/search', () => {
     t.must(isPlainObject(body['meta']) ? pass() : fail(`meta is ${show(body['meta'])}, expected an object`), 'SHOP-15');
     t.response('GET /shops/search', response, 'SHOP-15', 'SHOP-1');
     const shops = (body['shops'] as unknown[]).filter(isPlainObject);
-    if (versionServes(t.run.apiVersion, '3.0.23')) t.must(allOf(shops.map(reviewScoreRounded)), 'SHOP-3');
+    if (t.has('review-score-rounded')) t.must(allOf(shops.map(reviewScoreRounded)), 'SHOP-3');
     t.warn(shops.some((s) => s['id'] === id) ? pass() : fail(`searching q=${q} did not list shop ${id} (${name})`), 'SHOP-15');
   });
 });
 
 describe('GET /shops/:id/reviews', () => {
   conformanceTest('answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts', { requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
-    requireVersion(t, '3.0.23', 'shop_rating_breakdown');
+    t.requireFeature('shop-rating-breakdown', 'shop_rating_breakdown');
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     let reviewed: { body: Json; response: HttpResponse } | null = null;
     for (const id of ids) {
@@ -154,7 +149,7 @@ describe('GET /shops/:id/reviews', () => {
 
 describe('GET /shops/:shop_id/products/search', () => {
   conformanceTest('shop_uid finds the product of that shop with that shop_uid', { requirements: ['PRD-11', 'CHG-30'], requests: 4 }, async (t) => {
-    requireVersion(t, '3.0.1', 'Shop product search by shop_uid');
+    t.requireFeature('shop-product-search', 'Shop product search by shop_uid');
     const product = (await someProducts(t)).find((p) => typeof p['shop_uid'] === 'string' && p['shop_uid'] !== '');
     if (!product) return t.skip('no listed product has a shop_uid');
     const shopId = product['shop_id'] as number;
@@ -171,7 +166,7 @@ describe('GET /shops/:shop_id/products/search', () => {
 
 describe('GET /shops/:shop_id/locations', () => {
   conformanceTest('answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location', { requirements: ['SHOP-17', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
-    requireVersion(t, '3.0.16', 'format on Location');
+    t.requireFeature('location-format', 'format on Location');
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     let sample: { shopId: number; locations: Json[]; response: HttpResponse } | null = null;
     let unstructured: Json | null = null;

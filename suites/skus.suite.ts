@@ -28,7 +28,6 @@ import {
   sizeFilterKeepsExactly,
   specificationsInOrder,
   specificationsNotPaginated,
-  versionServes,
   zeroInstallmentsFalseReading,
   type Json,
   type ProductList,
@@ -155,10 +154,6 @@ async function someProducts(t: ConformanceContext, query: Query = {}): Promise<{
   return { sku, ...listed };
 }
 
-/** Skips a test of something the Change history added after the version the run asks for. */
-function requireVersion(t: ConformanceContext, since: string, what: string): void {
-  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
-}
 
 /** An id far above any a catalogue hands out. */
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
@@ -168,7 +163,7 @@ function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, pat
   if (response.status === 200) t.skip(`the deployment answers ${path} with 200: no unknown id to ask for`);
   t.must(hasStatus(response, 404), 'ERR-9');
   if (response.status !== 404) return;
-  if (!versionServes(t.run.apiVersion, '3.1.0')) return; // the normalized error format came with 3.1.0
+  if (!t.has('normalized-errors')) return; // the normalized error format came with 3.1.0
   const body = t.json(response, 'GEN-4');
   t.must(errorBodyIsWellFormed(body), 'ERR-2');
   t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
@@ -191,7 +186,7 @@ describe('GET /skus/:id/products', () => {
   });
 
   conformanceTest('order_by=final_price orders by blp.final_price, which includes shipping and payment method cost', { requirements: ['PRD-14', 'PRD-5'], requests: 3 }, async (t) => {
-    requireVersion(t, '3.2.0', 'blp on Product');
+    t.requireFeature('product-blp', 'blp on Product');
     const { products, meta } = await someProducts(t, { order_by: 'final_price' });
     t.must(productsByFinalPrice(products), 'PRD-14');
     t.must(allOf(products.map(finalPriceIncludesCosts)), 'PRD-14', 'PRD-5');
@@ -201,7 +196,7 @@ describe('GET /skus/:id/products', () => {
   });
 
   conformanceTest('a future SKU has an empty product list', { requirements: ['SKU-11', 'SKU-5', 'CHG-26'], requests: 15 }, async (t) => {
-    requireVersion(t, '3.0.5', 'An empty product list for future SKUs');
+    t.requireFeature('future-skus-no-products', 'An empty product list for future SKUs');
     const sku = await findSku(t, 'future SKU (future true)', (skus) => skus.find((s) => s['future'] === true));
     const { products, meta } = await productsOf(t, sku['id'] as number);
     t.must(products.length === 0 ? pass() : fail(`future SKU ${show(sku['id'])} lists ${products.length} products`), 'SKU-11', 'SKU-5', 'CHG-26');
@@ -210,7 +205,7 @@ describe('GET /skus/:id/products', () => {
   });
 
   conformanceTest('size=x keeps exactly the products with a size from x up to but excluding x+1', { requirements: ['PRD-15', 'CHG-1'], requests: 15 }, async (t) => {
-    requireVersion(t, '3.2.1', 'The size filter of SKU products');
+    t.requireFeature('product-filters', 'The size filter of SKU products');
     const sku = await findSku(t, 'SKU with sizes', (skus) => skus.find((s) => s['future'] !== true && Array.isArray(s['sizes']) && s['sizes'].length > 0), true);
     const all = await productsOf(t, sku['id'] as number);
     const probe = chooseSizeProbe(all.products);
@@ -222,7 +217,7 @@ describe('GET /skus/:id/products', () => {
   });
 
   conformanceTest('distance (km), availability=0 and zero_installments=true/false answer 200 with a part of the list, every product of that SKU', { requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'], requests: 10 }, async (t) => {
-    requireVersion(t, '3.2.1', 'The distance, availability and zero_installments filters of SKU products');
+    t.requireFeature('product-filters', 'The distance, availability and zero_installments filters of SKU products');
     const skuId = (await skuWithProducts(t))['id'] as number;
     const { list: whole, filterMeta } = await unfilteredWithFilterMeta(t, skuId);
     // What a filter keeps cannot be told from outside (shop locations, delivery days and
@@ -253,7 +248,7 @@ describe('GET /skus/:id/products', () => {
   });
 
   conformanceTest('include_meta[]=filters adds meta.filters', { requirements: ['PRD-19', 'FILT-5'], requests: 3 }, async (t) => {
-    requireVersion(t, '3.2.1', 'The filters of SKU products');
+    t.requireFeature('product-filters', 'The filters of SKU products');
     const sku = await skuWithProducts(t);
     const { meta, body } = await productsOf(t, sku['id'] as number, { 'include_meta[]': ['filters'] });
     t.require(isPlainObject(meta['filters']) ? pass() : fail(`include_meta[]=filters: meta.filters is ${show(meta['filters'])}`), 'PRD-19', 'FILT-5');
@@ -278,7 +273,7 @@ describe('GET /skus/:id/product_cards', () => {
 
 describe('GET /skus/:id/specifications', () => {
   conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { requirements: ['SKU-13', 'CHG-7', 'SKU-9'], requests: 3 }, async (t) => {
-    requireVersion(t, '3.0.23', 'Order on specifications');
+    t.requireFeature('specifications-ordered', 'Order on specifications');
     const sku = await skuWithProducts(t);
     const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, {}, 'SKU-13');
     t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
@@ -313,7 +308,7 @@ describe('GET /skus/:id/specifications', () => {
 
 describe('GET /skus/:id/price_history', () => {
   conformanceTest('answers {history: {average}} of YYYY-MM-DD dates within the last 6 months', { requirements: ['SKU-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6'], requests: 3 }, async (t) => {
-    requireVersion(t, '3.0.15', 'The price_history endpoint');
+    t.requireFeature('price-history', 'The price_history endpoint');
     const sku = await skuWithProducts(t);
     const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/price_history`, {}, 'SKU-15');
     t.require(hasSingleEnvelope(body, 'history'), 'GEN-7', 'SKU-15');
@@ -324,7 +319,7 @@ describe('GET /skus/:id/price_history', () => {
     t.must(historyDatesAreDays(points), 'HIST-1', 'HIST-2');
     t.must(historyWithinSixMonths(points, new Date()), 'HIST-3', 'HIST-6');
     // What makes a SKU "too new" is not stated: a history of a few days is only noted.
-    if (versionServes(t.run.apiVersion, '3.2.0')) t.warn(historyNotOfAFewDays(points), 'HIST-4');
+    if (t.has('too-new-no-history')) t.warn(historyNotOfAFewDays(points), 'HIST-4');
   });
 });
 
@@ -347,7 +342,7 @@ describe('GET /products/:id', () => {
 describe('unknown ids', () => {
   conformanceTest('a SKU or product that does not exist answers 404 with RecordNotFound', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 5 }, async (t) => {
     const id = unknownId();
-    for (const path of [`/skus/${id}/products`, `/skus/${id}/product_cards`, `/skus/${id}/specifications`, ...(versionServes(t.run.apiVersion, '3.0.15') ? [`/skus/${id}/price_history`] : []), `/products/${id}`]) {
+    for (const path of [`/skus/${id}/products`, `/skus/${id}/product_cards`, `/skus/${id}/specifications`, ...(t.has('price-history') ? [`/skus/${id}/price_history`] : []), `/products/${id}`]) {
       expectRecordNotFound(t, await t.api.get(path), path);
     }
   });

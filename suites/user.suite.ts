@@ -18,7 +18,8 @@ import { fail, isPlainObject, pass, show } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, paginationIsConsistent, paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
-import { versionServes } from '../src/checks/products.ts';
+import { changeRow } from '../src/rules/change-history.ts';
+import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 
@@ -30,16 +31,7 @@ const ADDRESS_PREFIX = 'cc-address-';
 /** A 1x1 PNG, bare base64 (no data-URI preamble). */
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-/** User fields by the Change history entry that added them. */
-const USER_FIELDS_SINCE: readonly { since: string; fields: string[]; requirement: string }[] = [
-  { since: '3.0.23', fields: ['type'], requirement: 'CHG-7' },
-  { since: '3.2.0', fields: ['created_at', 'email', 'birthyear', 'mobile', 'stats', 'email_notifications'], requirement: 'CHG-2' },
-  { since: '3.2.1', fields: ['is_staff'], requirement: 'CHG-1' },
-];
 
-function requireVersion(t: ConformanceContext, since: string, what: string): void {
-  if (!versionServes(t.run.apiVersion, since)) t.skip(`${what} came with ${since}; the run asks for version ${t.run.apiVersion}`);
-}
 
 /** The body's single resource under `key`; stops the test unless the status is `status`. */
 function single(t: ConformanceContext, response: HttpResponse, status: number, key: string, ...requirements: string[]): Json {
@@ -101,8 +93,11 @@ async function removeAddresses(t: ConformanceContext, ids: readonly number[]): P
 describe('GET /user', () => {
   conformanceTest('answers {user} with the User fields of the version asked for', { requirements: ['USER-12', 'USER-2', 'USER-4', 'USER-5', 'USER-6', 'USER-7', 'CHG-2', 'CHG-1', 'CHG-7'], requests: 1 }, async (t) => {
     const user = await getUser(t);
-    for (const { since, fields, requirement } of USER_FIELDS_SINCE) {
-      if (versionServes(t.run.apiVersion, since)) t.must(hasFields(user, fields, `the user (version ${t.run.apiVersion}, fields of ${since})`), requirement, 'USER-2');
+    // User fields by the Change history row that added them (the schema's x-since).
+    const bySince = new Map<string, string[]>();
+    for (const f of versionedFieldsOf('resources/user.json')) if (f.path.length === 1) bySince.set(f.since, [...(bySince.get(f.since) ?? []), f.path[0]!]);
+    for (const [since, fields] of bySince) {
+      if (t.version.serves(since)) t.must(hasFields(user, fields, `the user (${t.version.describe()}, fields of ${since})`), changeRow(since)?.requirement ?? 'USER-2', 'USER-2');
     }
     t.undocumentedFields('resources/user.json', user, 'the user', 'USER-2', 'CHG-7');
   });
@@ -110,7 +105,7 @@ describe('GET /user', () => {
 
 describe('PATCH /user', () => {
   conformanceTest('changes sex (or birthyear) and answers 200 {user} with the change; the original value is put back', { requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 3 }, async (t) => {
-    requireVersion(t, '3.2.0', 'PATCH /user (profile update)');
+    t.requireFeature('profile-update', 'PATCH /user (profile update)');
     const original = await getUser(t);
     let field: 'sex' | 'birthyear';
     let value: unknown;
@@ -141,7 +136,7 @@ describe('PATCH /user', () => {
     'takes avatar_preset (a file name from /user/avatars) and avatar (bare base64 of an image); the original preset is put back',
     { requirements: ['USER-13', 'USER-14', 'USER-15', 'USER-17', 'USER-5'], profile: 'write', requests: 6 },
     async (t) => {
-      requireVersion(t, '3.2.0', 'PATCH /user (profile update)');
+      t.requireFeature('profile-update', 'PATCH /user (profile update)');
       const original = await getUser(t);
       const response = await t.api.get('/user/avatars', USER);
       t.require(hasStatus(response, 200), 'USER-17');
@@ -184,7 +179,7 @@ describe('PATCH /user', () => {
             : fail(`PATCH /user with an avatar sent as a data: URI (with its preamble) answered ${dataUri.status}; the spec asks for base64 without a data-URI preamble`),
           'USER-15',
         );
-        if (dataUri.status >= 400 && dataUri.status < 500 && versionServes(t.run.apiVersion, '3.1.0')) t.must(errorBodyIsWellFormed(t.json(dataUri, 'GEN-4')), 'ERR-2');
+        if (dataUri.status >= 400 && dataUri.status < 500 && t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(dataUri, 'GEN-4')), 'ERR-2');
       } finally {
         if (changed) {
           const restored = await patchUser(t, { avatar_preset: avatarFileName(before) });
@@ -214,7 +209,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
     'POST with a numeric zip is 201 {address} with the region name; PUT is 200 with the change; DELETE is 204, then 404',
     { requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2'], profile: 'write', requests: 9 },
     async (t) => {
-      requireVersion(t, '3.2.0', 'Address create, update and delete');
+      t.requireFeature('address-writes', 'Address create, update and delete');
       const existing = await getAddresses(t);
       // Leftovers of an interrupted earlier run.
       const stale = existing.filter((a) => typeof a['label'] === 'string' && a['label'].startsWith(ADDRESS_PREFIX) && Number.isInteger(a['id']));
@@ -275,7 +270,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
         if (deleted.status === 204) created.splice(created.indexOf(id), 1);
         const twice = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
         t.must(hasStatus(twice, 404), 'ERR-9', 'USER-23');
-        if (twice.status === 404 && versionServes(t.run.apiVersion, '3.1.0')) {
+        if (twice.status === 404 && t.has('normalized-errors')) {
           const body = t.json(twice, 'GEN-4');
           t.must(errorBodyIsWellFormed(body), 'ERR-2');
           t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
@@ -289,7 +284,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
 
 describe('GET /user/saved_orders', () => {
   conformanceTest('answers {saved_orders, meta} of Saved orders, 25 per page by default', { requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'], requests: 1 }, async (t) => {
-    requireVersion(t, '3.2.0', 'The saved orders list');
+    t.requireFeature('saved-orders', 'The saved orders list');
     const response = await t.api.get('/user/saved_orders', USER);
     t.require(hasStatus(response, 200), 'USER-24');
     const body = t.json<Json>(response, 'GEN-4');

@@ -11,30 +11,21 @@
 // resources come from the discovered leaf category, its SKUs, their products and shops.
 //
 // What the spec leaves open is not required: the answer to a version it does not define (another
-// major, a malformed value), which 3.0.x patch a major alone gives (the oldest served), and the
-// latest version's number (VER-13): the latest must show at least the fields of the latest version
-// the run names (CATALOGUE_API_VERSION, CATALOGUE_VERSIONS).
+// major, a malformed value), which patch a major alone gives (the oldest served), and the latest
+// version's number (VER-13): the latest must show at least the fields of the patch level the
+// deployment implements (CATALOGUE_IMPLEMENTS). Which version each request is served comes from
+// VersionScope (src/rules/version-scope.ts), which also knows the oldest series the deployment is
+// known to serve (CATALOGUE_VERSIONS): a major alone gets nothing of a later series than that.
 import { isPlainObject } from '../src/checks/check.ts';
 import { hasStatus } from '../src/checks/http.ts';
-import {
-  changeHistoryRows,
-  fieldsMatchVersion,
-  laterVersion,
-  objectsAt,
-  sinceVersions,
-  type Located,
-  type VersionExpectation,
-} from '../src/checks/versioning.ts';
-import { MEDIA_TYPE, type HttpResponse } from '../src/http/client.ts';
+import { fieldsMatchVersion, laterVersion, objectsAt, sinceVersions, type Located, type VersionExpectation } from '../src/checks/versioning.ts';
+import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Auth } from '../src/harness/api.ts';
-import { requirements } from '../src/requirements/catalogue.ts';
+import { changeRow } from '../src/rules/change-history.ts';
 import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 
 type Json = Record<string, unknown>;
-
-/** Change history version -> its requirement id (CHG-n), read from the catalogue's quotes. */
-const ROWS = changeHistoryRows(requirements().values());
 
 /**
  * Judges the objects against the version, one finding per Change history row, so each failure
@@ -43,13 +34,19 @@ const ROWS = changeHistoryRows(requirements().values());
 function judge(t: ConformanceContext, objects: readonly Located[], schemaId: string, expectation: VersionExpectation, ...ids: string[]): void {
   const fields = versionedFieldsOf(schemaId);
   for (const since of sinceVersions(fields)) {
-    const row = ROWS.get(since);
+    const row = changeRow(since)?.requirement;
     t.must(fieldsMatchVersion(objects, fields.filter((f) => f.since === since), expectation), ...ids, ...(row ? [row] : []));
   }
 }
 
-/** `Accept: application/vnd.service+json; version=<v>`; null: the media type with no version parameter. */
-const acceptFor = (version: string | null): string => (version === null ? MEDIA_TYPE : `${MEDIA_TYPE}; version=${version}`);
+/** `Accept: <the vendor media type>; version=<v>`; null: the media type with no version parameter. */
+const acceptFor = (t: ConformanceContext, version: string | null): string => (version === null ? t.run.mediaType : `${t.run.mediaType}; version=${version}`);
+
+/** What a request asking `version` (null: none) must be served, and how it asked, for messages. */
+const expecting = (t: ConformanceContext, version: string | null, asked = version === null ? `Accept: ${t.run.mediaType} (no version parameter)` : `version=${version}`): VersionExpectation => ({
+  asked,
+  scope: t.versionFor(version),
+});
 
 /** The latest version the run names: the latest the deployment serves is at least this one. */
 const latestNamed = (t: ConformanceContext): string => [t.run.apiVersion, ...t.run.versions].reduce(laterVersion);
@@ -84,8 +81,7 @@ conformanceTest(
   'rule 3: the media type with no version parameter is served the latest version (at least the latest the run names)',
   { requirements: ['VER-7', 'VER-2'], requests: 2 },
   async (t) => {
-    const latest = latestNamed(t);
-    await ruleCase(t, acceptFor(null), { asked: `Accept: ${MEDIA_TYPE} (no version parameter)`, version: latest, orLater: true }, 'VER-7');
+    await ruleCase(t, acceptFor(t, null), expecting(t, null), 'VER-7');
   },
 );
 
@@ -94,14 +90,15 @@ conformanceTest(
   { requirements: ['VER-7'], severity: 'WARN', requests: 2 },
   async (t) => {
     // The spec asks clients to send the media type (General rules 1): without it, the answer is open.
-    await ruleCase(t, null, { asked: 'a request without an Accept header', version: latestNamed(t), orLater: true }, 'VER-7');
+    await ruleCase(t, null, expecting(t, null, 'a request without an Accept header'), 'VER-7');
   },
 );
 
 conformanceTest('rule 4: the major version alone (version=3) is served the oldest version', { requirements: ['VER-8', 'VER-2'], requests: 2 }, async (t) => {
   const major = majorOf(latestNamed(t));
-  // The oldest of the major: nothing of a later minor. Which .0 patch it is, is not stated.
-  await ruleCase(t, acceptFor(major), { asked: `version=${major}`, version: major }, 'VER-8');
+  // The oldest version the deployment serves: nothing of a series later than the oldest it is
+  // known to serve (CATALOGUE_VERSIONS). Which patch of that series it is, is not stated.
+  await ruleCase(t, acceptFor(t, major), expecting(t, major), 'VER-8');
 });
 
 conformanceTest(
@@ -111,7 +108,7 @@ conformanceTest(
     const version = latestNamed(t);
     if (!version.includes('.')) t.skip(`the run names no minor version (${version})`);
     for (const patch of ['0', '9']) {
-      await ruleCase(t, acceptFor(`${version}.${patch}`), { asked: `version=${version}.${patch}`, version }, 'VER-5');
+      await ruleCase(t, acceptFor(t, `${version}.${patch}`), expecting(t, `${version}.${patch}`), 'VER-5');
     }
   },
 );
@@ -122,7 +119,7 @@ conformanceTest(
   async (t) => {
     const latest = latestNamed(t);
     const requested = `${majorOf(latest)}.999`;
-    await ruleCase(t, acceptFor(requested), { asked: `version=${requested}`, version: latest, orLater: true }, 'VER-10');
+    await ruleCase(t, acceptFor(t, requested), expecting(t, requested), 'VER-10');
   },
 );
 
@@ -143,7 +140,6 @@ function requireNamed(t: ConformanceContext, version: string): void {
 const MATRIX_REQUESTS = 9;
 
 for (const version of VERSIONS) {
-  const expectation: VersionExpectation = { asked: `version=${version}`, version };
   const ids = ['VER-9'];
 
   conformanceTest(
@@ -151,7 +147,8 @@ for (const version of VERSIONS) {
     { requirements: ['VER-9', 'VER-2', 'CHG-1', 'CHG-2', 'CHG-3', 'CHG-4', 'CHG-5', 'CHG-6', 'CHG-7'], requests: MATRIX_REQUESTS },
     async (t) => {
       requireNamed(t, version);
-      const accept = acceptFor(version);
+      const accept = acceptFor(t, version);
+      const expectation = expecting(t, version);
       const leaf = await t.discover('leafCategory');
       const check = async (path: string, key: readonly string[], schemaId: string, query?: Record<string, string | readonly string[]>): Promise<Json | null> => {
         const body = okBody(t, await getAs(t, path, accept, query), ...ids);
@@ -187,7 +184,8 @@ for (const version of VERSIONS) {
     { requirements: ['VER-9', 'VER-2', 'CHG-1', 'CHG-2', 'CHG-7', 'CHG-18', 'CHG-21'], requests: 2 },
     async (t) => {
       requireNamed(t, version);
-      const accept = acceptFor(version);
+      const accept = acceptFor(t, version);
+      const expectation = expecting(t, version);
       let judged = 0;
       // Which permissions /user needs is not shown, and a deployment may grant the kit's user token
       // fewer scopes than asked: a refusal is not this suite's to judge.

@@ -1,12 +1,11 @@
 // Each favorites check passes what the spec allows and fails what it forbids.
+import { VersionScope } from '../rules/version-scope.ts';
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from './check.ts';
 import {
   allInList,
   becameOwned,
   distinctCreationTimes,
-  excludesOwnedByDefault,
-  hasNormalizedErrors,
   haveItIsNull,
   holdsNoOwnedFavorites,
   holdsOnlyOwnedFavorites,
@@ -43,9 +42,10 @@ describe('owned favorites', () => {
     failsWith(listIdSentWithHaveItIgnored({ id: 1, have_it: true, favorite_list_id: 7 }, 7), /moved into that list/);
   });
   test('version gates: exclusion from 3.2.0, {errors} from 3.1.0; a bare 3 is the oldest', () => {
-    expect(['3', '3.0', '3.1'].map(excludesOwnedByDefault)).toEqual([false, false, false]);
-    expect(['3.2', '3.4'].map(excludesOwnedByDefault)).toEqual([true, true]);
-    expect(['3', '3.0', '3.1', '3.2'].map(hasNormalizedErrors)).toEqual([false, false, true, true]);
+    const has = (feature: 'owned-excluded-by-default' | 'normalized-errors') => (asked: string) => new VersionScope({ asked }).has(feature);
+    expect(['3', '3.0', '3.1'].map(has('owned-excluded-by-default'))).toEqual([false, false, false]);
+    expect(['3.2', '3.4'].map(has('owned-excluded-by-default'))).toEqual([true, true]);
+    expect(['3', '3.0', '3.1', '3.2'].map(has('normalized-errors'))).toEqual([false, false, true, true]);
   });
 });
 

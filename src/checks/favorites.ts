@@ -1,7 +1,6 @@
 // Checks of favorite lists and favorites (Resources > Favorite list, Favorite; States and
 // transitions; Endpoints > Favorites). Pure functions over what the server sent.
 import { fail, pass, show, type CheckResult } from './check.ts';
-import { versionServes } from '../util/version.ts';
 
 export interface FavoriteLike {
   id?: unknown;
@@ -138,17 +137,3 @@ export function oneListNamed(lists: readonly FavoriteListLike[], name: string, i
   return named[0]!.id === id ? pass() : fail(`the list named ${show(name)} has id ${show(named[0]!.id)}, but the favorite is in list ${show(id)}`);
 }
 
-/**
- * Whether the owned favorites are left out of GET /favorites for this API version: Change history
- * 3.2.0 "favorites listings exclude owned favorites unless owned=true". A bare major version
- * ("3") gives the oldest version (Versioning rule 4); a minor version at or above 2 gives 3.2 or
- * later, since 3.2 exists (rule 5).
- */
-export function excludesOwnedByDefault(apiVersion: string): boolean {
-  return versionServes(apiVersion, '3.2.0');
-}
-
-/** Whether the normalized {errors: [...]} format applies (Change history 3.1.0). */
-export function hasNormalizedErrors(apiVersion: string): boolean {
-  return versionServes(apiVersion, '3.1.0');
-}

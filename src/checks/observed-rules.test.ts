@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
+import { VersionScope } from '../rules/version-scope.ts';
 import { ExchangeObserver, mergeObservations, VIOLATIONS_KEPT } from '../harness/observations.ts';
-import { endpointOf, errorBodyOf, isApiExchange, OBSERVED_RULES } from './observed-rules.ts';
+import { endpointOf, errorBodyOf, isApiExchange, isOAuthUrl, OBSERVED_RULES } from './observed-rules.ts';
 
 const BASE = 'https://api.example.com/api';
 
@@ -44,16 +45,28 @@ describe('errorBodyOf (ERR-2)', () => {
 
   test('applies to 4xx and 5xx of the API from 3.1.0 on', () => {
     const rule = OBSERVED_RULES.find((r) => r.id === 'error-body')!;
-    expect(rule.applies(exchange(404, ''), { baseUrl: BASE, apiVersion: '3.2' })).toBe(true);
-    expect(rule.applies(exchange(404, ''), { baseUrl: BASE, apiVersion: '3.0' })).toBe(false);
-    expect(rule.applies(exchange(200, ''), { baseUrl: BASE, apiVersion: '3.2' })).toBe(false);
-    expect(rule.applies(exchange(400, '', 'https://auth.example.com/oauth2/token', 'POST'), { baseUrl: BASE, apiVersion: '3.2' })).toBe(false);
+    expect(rule.applies(exchange(404, ''), { baseUrl: BASE, version: new VersionScope({ asked: '3.2' }) })).toBe(true);
+    expect(rule.applies(exchange(404, ''), { baseUrl: BASE, version: new VersionScope({ asked: '3.0' }) })).toBe(false);
+    expect(rule.applies(exchange(200, ''), { baseUrl: BASE, version: new VersionScope({ asked: '3.2' }) })).toBe(false);
+    expect(rule.applies(exchange(400, '', 'https://auth.example.com/oauth2/token', 'POST'), { baseUrl: BASE, version: new VersionScope({ asked: '3.2' }) })).toBe(false);
+  });
+
+  test('never applies to the OAuth endpoints, even on the API origin under its base path', () => {
+    const same = { baseUrl: BASE, authUrl: BASE, version: new VersionScope({ asked: '3.2' }) };
+    for (const rule of OBSERVED_RULES) {
+      expect(rule.applies(exchange(400, '{"error":"invalid_grant"}', `${BASE}/oauth2/token`, 'POST'), same), rule.id).toBe(false);
+      expect(rule.applies(exchange(400, '{"error":"invalid_request"}', `${BASE}/oauth2/authorizations/new?client_id=x`), same), rule.id).toBe(false);
+      // An auth URL with a path of its own: its /oauth2/ endpoints are not the API's either.
+      const prefixed = { ...same, authUrl: `${BASE}/auth` };
+      expect(rule.applies(exchange(400, '{}', `${BASE}/auth/oauth2/whatever`, 'POST'), prefixed), rule.id).toBe(false);
+    }
+    expect(isOAuthUrl(`${BASE}/categories`, BASE)).toBe(false);
   });
 });
 
 describe('the run-wide tally', () => {
   test('counts every exchange a rule applies to, keeps the first violations and merges across tests', () => {
-    const observer = new ExchangeObserver({ baseUrl: BASE, apiVersion: '3.2' });
+    const observer = new ExchangeObserver({ baseUrl: BASE, version: new VersionScope({ asked: '3.2' }) });
     observer.see(exchange(200, '{}'), 'a');
     observer.see(exchange(404, '{"errors":[{"code":"RecordNotFound","messages":["no"]}]}'), 'a');
     for (let i = 0; i < VIOLATIONS_KEPT + 2; i++) observer.see(exchange(401, '{}', `${BASE}/user`), `test ${i}`);

@@ -3,7 +3,7 @@
 // it). Each rule says which exchanges it applies to and checks one exchange with a pure function;
 // suites/last/observed.suite.ts reports, per rule, the exchanges that broke it.
 import type { Exchange } from '../http/exchange.ts';
-import { versionServes } from '../util/version.ts';
+import type { VersionScope } from '../rules/version-scope.ts';
 import { fail, isPlainObject, pass, type CheckResult } from './check.ts';
 import { rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from './caching.ts';
 import { errorBodyIsWellFormed } from './errors.ts';
@@ -12,7 +12,28 @@ import { errorBodyIsWellFormed } from './errors.ts';
 export interface ObservationScope {
   /** The API's base URL: rules about "the API" leave the auth server's exchanges alone. */
   baseUrl: string;
-  apiVersion: string;
+  /** Where the OAuth endpoints live, when known: their exchanges are never the API's, even on its origin. */
+  authUrl?: string;
+  /** The version the exchanges are served (the version asked, at the deployment's patch level). */
+  version: VersionScope;
+}
+
+/**
+ * Whether a URL is one of the OAuth endpoints ({auth_url}/oauth2/token, .../oauth2/authorizations/new,
+ * and the form a consent page posts to): they follow OAuth 2.0, not the API's rules (errors
+ * format, rate-limit headers), wherever they are served. The API has no /oauth2/ path of its own.
+ */
+export function isOAuthUrl(url: string, authUrl?: string): boolean {
+  try {
+    const target = new URL(url);
+    if (/\/oauth2\/(token|authorizations(\/new)?)\/?$/.test(target.pathname)) return true;
+    if (!authUrl) return false;
+    const auth = new URL(authUrl);
+    const prefix = auth.pathname.replace(/\/+$/, '');
+    return target.origin === auth.origin && target.pathname.startsWith(`${prefix}/oauth2/`);
+  } catch {
+    return false;
+  }
 }
 
 export interface ObservedRule {
@@ -25,9 +46,9 @@ export interface ObservedRule {
   check(exchange: Exchange, nowMs: number): CheckResult;
 }
 
-/** Whether the exchange is a request to the API (under the base URL), answered. */
-export function isApiExchange(exchange: Exchange, baseUrl: string): boolean {
-  if (exchange.status === null) return false;
+/** Whether the exchange is a request to the API (under the base URL, not an OAuth endpoint), answered. */
+export function isApiExchange(exchange: Exchange, baseUrl: string, authUrl?: string): boolean {
+  if (exchange.status === null || isOAuthUrl(exchange.url, authUrl)) return false;
   try {
     const url = new URL(exchange.url);
     const base = new URL(baseUrl);
@@ -90,21 +111,21 @@ export const OBSERVED_RULES: readonly ObservedRule[] = [
     title: 'every 4xx and 5xx answer of the API has the body {errors: [{code, messages}]} (403 {message} for the rate limit)',
     requirements: ['ERR-2'],
     applies: (exchange, scope) =>
-      isApiExchange(exchange, scope.baseUrl) && exchange.status! >= 400 && exchange.method !== 'HEAD' && versionServes(scope.apiVersion, '3.1.0'),
+      isApiExchange(exchange, scope.baseUrl, scope.authUrl) && exchange.status! >= 400 && exchange.method !== 'HEAD' && scope.version.has('normalized-errors'),
     check: errorBodyOf,
   },
   {
     id: 'rate-limit-headers',
     title: 'every answer of the API, 2xx, 304 and 4xx alike, carries X-RateLimit-Limit, -Remaining and -Reset',
     requirements: ['RATE-4'],
-    applies: (exchange, scope) => isApiExchange(exchange, scope.baseUrl) && isAnswer(exchange),
+    applies: (exchange, scope) => isApiExchange(exchange, scope.baseUrl, scope.authUrl) && isAnswer(exchange),
     check: (exchange) => rateLimitHeadersPresent(exchange.responseHeaders, described(exchange)),
   },
   {
     id: 'rate-limit-values',
     title: 'X-RateLimit-Limit and -Remaining are whole numbers (Remaining at most Limit) and -Reset is UTC epoch seconds within the coming minute',
     requirements: ['RATE-5', 'RATE-6', 'RATE-7'],
-    applies: (exchange, scope) => isApiExchange(exchange, scope.baseUrl) && isAnswer(exchange) && rateLimitHeadersPresent(exchange.responseHeaders).ok,
+    applies: (exchange, scope) => isApiExchange(exchange, scope.baseUrl, scope.authUrl) && isAnswer(exchange) && rateLimitHeadersPresent(exchange.responseHeaders).ok,
     check: (exchange, nowMs) => {
       const values = rateLimitValuesAreWellFormed(exchange.responseHeaders, described(exchange));
       return values.ok ? resetIsEpochSecondsWithinAMinute(exchange.responseHeaders, nowMs, described(exchange)) : values;

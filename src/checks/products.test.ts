@@ -27,7 +27,6 @@ import {
   sizeFilterKeepsExactly,
   specificationsInOrder,
   unstructuredAddressIsNull,
-  versionServes,
   zeroInstallmentsFalseReading,
   type ProductList,
 } from './products.ts';
@@ -212,17 +211,3 @@ describe('shops', () => {
   });
 });
 
-describe('versions', () => {
-  test('versionServes', () => {
-    expect(versionServes('3.2', '3.2.1')).toBe(true);
-    expect(versionServes('3.2', '3.2.0')).toBe(true);
-    expect(versionServes('3.1', '3.2.0')).toBe(false);
-    expect(versionServes('3.1', '3.0.23')).toBe(true);
-    expect(versionServes('3.0', '3.0.23')).toBe(true);
-    expect(versionServes('3.0', '3.1.0')).toBe(false);
-    expect(versionServes('3', '3.0.5')).toBe(false);
-    expect(versionServes('3', '3.0.0')).toBe(true);
-    expect(versionServes('3.4', '3.2.1')).toBe(true);
-    expect(versionServes('4', '3.2.1')).toBe(true);
-  });
-});

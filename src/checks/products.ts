@@ -322,4 +322,3 @@ export function locationEmbedsAddress(location: Json): CheckResult {
 }
 
 /** Version gates of the suites: one rule for the whole kit. */
-export { versionServes } from '../util/version.ts';

@@ -1,18 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { requirements } from '../requirements/catalogue.ts';
+import { changeRow } from '../rules/change-history.ts';
+import { VersionScope } from '../rules/version-scope.ts';
 import { SCHEMA_BASE, SchemaRegistry } from '../schemas/validator.ts';
-import {
-  changeHistoryRows,
-  expectedPresence,
-  fieldsMatchVersion,
-  laterVersion,
-  objectsAt,
-  sinceVersions,
-  versionedFields,
-  versionRuleOf,
-  type SchemaDocument,
-  type VersionedField,
-} from './versioning.ts';
+import { earlierVersion, fieldsMatchVersion, laterVersion, objectsAt, sinceVersions, versionedFields, type SchemaDocument, type VersionedField } from './versioning.ts';
 
 const registry = SchemaRegistry.shared();
 const lookup = (fullId: string) => registry.doc(fullId.slice(SCHEMA_BASE.length)) as unknown as SchemaDocument;
@@ -39,26 +29,12 @@ describe('versionedFields (from the schemas x-since)', () => {
   });
 });
 
-describe('expectedPresence', () => {
-  test('a minor gives its series with the latest fixes; later series absent', () => {
-    expect(expectedPresence('3.1', '3.1.2', true)).toBe('present');
-    expect(expectedPresence('3.1', '3.2.0', true)).toBe('absent');
-    expect(expectedPresence('3.0', '3.0.23', true)).toBe('present');
-    expect(expectedPresence('3.2', '3.2.1', false)).toBe('either');
-  });
-  test('a major alone: the oldest, whose 3.0.x patch is not known', () => {
-    expect(expectedPresence('3', '3.0.7', true)).toBe('either');
-    expect(expectedPresence('3', '3.1.0', true)).toBe('absent');
-  });
-  test('the latest (orLater) never asks for absence', () => {
-    expect(expectedPresence('3.1', '3.2.0', true, true)).toBe('either');
-    expect(expectedPresence('3.1', '3.1.3', true, true)).toBe('present');
-  });
-  test('laterVersion', () => {
-    expect(laterVersion('3.1', '3.2')).toBe('3.2');
-    expect(laterVersion('3.10', '3.2')).toBe('3.10');
-    expect(laterVersion('3', '3.0')).toBe('3.0');
-  });
+test('laterVersion and earlierVersion', () => {
+  expect(laterVersion('3.1', '3.2')).toBe('3.2');
+  expect(laterVersion('3.10', '3.2')).toBe('3.10');
+  expect(laterVersion('3', '3.0')).toBe('3.0');
+  expect(earlierVersion('3.1', '3.2')).toBe('3.1');
+  expect(earlierVersion('3.2', '3.0')).toBe('3.0');
 });
 
 describe('fieldsMatchVersion', () => {
@@ -67,43 +43,47 @@ describe('fieldsMatchVersion', () => {
   const v31 = { ...base, family_id: 4 };
   const v32 = { ...v31, reviewable: true, adult: false, show_spec_summary: true, unit_price_label: '' };
   const at = (value: unknown) => [{ where: 'GET /categories/1: category', value }];
+  const asking = (asked: string | null, more: { implements?: string; oldest?: string } = {}) => ({ asked: asked === null ? 'no version' : `version=${asked}`, scope: new VersionScope({ asked, ...more }) });
 
   test('passes when the fields are those of the version', () => {
-    expect(fieldsMatchVersion(at(v31), fields, { asked: 'version=3.1', version: '3.1' })).toEqual({ ok: true });
-    expect(fieldsMatchVersion(at(v32), fields, { asked: 'version=3.2', version: '3.2' })).toEqual({ ok: true });
-    expect(fieldsMatchVersion(at(base), fields, { asked: 'version=3', version: '3' })).toEqual({ ok: true });
-    expect(fieldsMatchVersion(at(v32), fields, { asked: 'no version', version: '3.1', orLater: true })).toEqual({ ok: true });
+    expect(fieldsMatchVersion(at(v31), fields, asking('3.1'))).toEqual({ ok: true });
+    expect(fieldsMatchVersion(at(v32), fields, asking('3.2'))).toEqual({ ok: true });
+    expect(fieldsMatchVersion(at(base), fields, asking('3', { oldest: '3.0' }))).toEqual({ ok: true });
+    expect(fieldsMatchVersion(at(v32), fields, asking(null))).toEqual({ ok: true });
+    // A deployment at 3.1.1 serves version=3.2 as 3.1.1: no family_id (3.1.2) required, nothing of 3.2.
+    expect(fieldsMatchVersion(at(base), fields, asking('3.2', { implements: '3.1.1' }))).toEqual({ ok: true });
+    expect(fieldsMatchVersion(at(v31), fields, asking(null, { implements: '3.1.3' }))).toEqual({ ok: true });
   });
   test('fails on a field served before its version', () => {
-    const r = fieldsMatchVersion(at(v32), fields, { asked: 'version=3.1', version: '3.1' });
+    const r = fieldsMatchVersion(at(v32), fields, asking('3.1'));
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toContain('reviewable is present in the answer to version=3.1, although it came with 3.2.0');
-    const oldest = fieldsMatchVersion(at(v31), fields, { asked: 'version=3', version: '3' });
+    const oldest = fieldsMatchVersion(at(v31), fields, asking('3', { oldest: '3.0' }));
     expect(!oldest.ok && oldest.message).toContain('family_id is present');
+    // Which series a major alone gets is only bounded by the oldest the deployment is known to serve.
+    expect(fieldsMatchVersion(at(v32), fields, asking('3'))).toEqual({ ok: true });
+    expect(fieldsMatchVersion(at(v32), fields, asking('3', { oldest: '3.2' }))).toEqual({ ok: true });
   });
   test('fails on a field absent from its version (a null value counts as present)', () => {
-    const r = fieldsMatchVersion(at(v31), fields, { asked: 'version=3.2', version: '3.2' });
+    const r = fieldsMatchVersion(at(v31), fields, asking('3.2'));
     expect(!r.ok && r.message).toContain('reviewable (Change history 3.2.0) is absent from the answer to version=3.2');
-    expect(fieldsMatchVersion(at({ ...v32, family_id: null }), fields, { asked: 'version=3.2', version: '3.2' })).toEqual({ ok: true });
+    expect(fieldsMatchVersion(at({ ...v32, family_id: null }), fields, asking('3.2'))).toEqual({ ok: true });
+    const latest = fieldsMatchVersion(at(v31), fields, asking(null));
+    expect(!latest.ok && latest.message).toContain('reviewable (Change history 3.2.0) is absent from the answer to no version');
   });
   test('a nested field is judged only when its parent object is there', () => {
     const shop = fieldsOf('resources/shop.json');
     const where = (value: unknown) => [{ where: 'shop', value }];
-    expect(fieldsMatchVersion(where({ shipping: null }), shop, { asked: 'version=3.0', version: '3.0' }).ok).toBe(false); // other 3.0.x fields absent
-    const r = fieldsMatchVersion(where({ shipping: { free: true, shipping_cost_enabled: true } }), shop.filter((f) => f.path.length === 2), { asked: 'version=3.0', version: '3.0' });
+    expect(fieldsMatchVersion(where({ shipping: null }), shop, asking('3.0')).ok).toBe(false); // other 3.0.x fields absent
+    const r = fieldsMatchVersion(where({ shipping: { free: true, shipping_cost_enabled: true } }), shop.filter((f) => f.path.length === 2), asking('3.0'));
     expect(!r.ok && r.message).toContain('shipping.shipping_cost_enabled is present');
-    expect(fieldsMatchVersion(where({ shipping: null }), shop.filter((f) => f.path.length === 2), { asked: 'version=3.0', version: '3.0' })).toEqual({ ok: true });
+    expect(fieldsMatchVersion(where({ shipping: null }), shop.filter((f) => f.path.length === 2), asking('3.0'))).toEqual({ ok: true });
   });
 });
 
-test('changeHistoryRows reads the row ids from the catalogue', () => {
-  const rows = changeHistoryRows(requirements().values());
-  expect(rows.get('3.1.2')).toBe('CHG-4');
-  expect(rows.get('3.2.1')).toBe('CHG-1');
-  expect(rows.get('3.0.7')).toBe('CHG-23');
-  // Every version a schema gives has its row.
+test('every version a schema gives (x-since) is a row of the Change history', () => {
   for (const id of registry.ids().filter((i) => i.startsWith('resources/'))) {
-    for (const since of sinceVersions(fieldsOf(id))) expect(rows.has(since), `${id}: ${since}`).toBe(true);
+    for (const since of sinceVersions(fieldsOf(id))) expect(changeRow(since), `${id}: ${since}`).toBeDefined();
   }
 });
 
@@ -114,15 +94,4 @@ test('objectsAt and sinceVersions', () => {
   ]);
   expect(objectsAt({ meta: {} }, ['meta', 'available_filters'], 'GET /x')).toEqual([]);
   expect(sinceVersions([{ path: ['a'], since: '3.0.10', required: true }, { path: ['b'], since: '3.0.9', required: true }])).toEqual(['3.0.9', '3.0.10']);
-});
-
-test('versionRuleOf names the Versioning rule by which the Accept header picks the version', () => {
-  const known = ['3.0.1', '3.1.3', '3.2.1'];
-  const vnd = 'application/vnd.service+json';
-  expect(versionRuleOf(undefined, known)).toBe('VER-7');
-  expect(versionRuleOf(vnd, known)).toBe('VER-7');
-  expect(versionRuleOf(`${vnd}; version=3`, known)).toBe('VER-8');
-  expect(versionRuleOf(`${vnd}; version=3.1.7`, known)).toBe('VER-5');
-  expect(versionRuleOf(`${vnd}; version="3.1"`, known)).toBe('VER-9');
-  expect(versionRuleOf(`${vnd}; version=3.9`, known)).toBe('VER-10');
 });

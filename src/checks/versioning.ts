@@ -5,9 +5,7 @@
 // Which field came with which version is not a table of this module: it is the `x-since` map of
 // the JSON Schemas (schemas/, from the Change history), walked by `versionedFields`.
 import { allOf, fail, isPlainObject, type CheckResult } from './check.ts';
-import { versionServes } from '../util/version.ts';
-
-export { versionServes };
+import type { VersionScope } from '../rules/version-scope.ts';
 
 /** A field a later version added, found in a schema's `x-since`. */
 export interface VersionedField {
@@ -85,21 +83,9 @@ export function laterVersion(a: string, b: string): string {
   return a.includes('.') ? a : b;
 }
 
-/**
- * Whether a field the Change history dates `since` must be in the answer to `requested`
- * (Accept: version=major[.minor]):
- * - present: the requested series has it (rule 2: a minor gives the latest fixes of its series;
- *   rule 4: a major alone gives the oldest version, taken as M.0.0) and the schema requires it;
- * - absent: it came with a later series (a later minor or major) than the one requested; with a
- *   major alone, fields of that major's .0 patches may be either way (which 3.0.x is the oldest
- *   served is not stated);
- * - either otherwise. `orLater` (the latest version, whose number is not shown) never asks for absence.
- */
-export function expectedPresence(requested: string, since: string, required: boolean, orLater = false): Presence {
-  const [rm, rn] = series(requested);
-  const [sm, sn] = series(since);
-  if (!orLater && (sm > rm || (sm === rm && sn > rn))) return 'absent';
-  return required && versionServes(requested, since) ? 'present' : 'either';
+/** The earlier of two major[.minor] versions. */
+export function earlierVersion(a: string, b: string): string {
+  return laterVersion(a, b) === a ? b : a;
 }
 
 function has(object: Record<string, unknown>, path: readonly string[]): 'yes' | 'no' | 'no-parent' {
@@ -122,32 +108,30 @@ export interface Located {
 export interface VersionExpectation {
   /** How the request named its version, for messages: "version=3", "no version parameter". */
   asked: string;
-  /** The version whose fields the answer must show (major[.minor]). */
-  version: string;
-  /** The version is the latest, at least `version`: only presence is checked. */
-  orLater?: boolean;
+  /** The version served (the Versioning rules applied to what was asked, at the deployment's patch level). */
+  scope: VersionScope;
 }
 
 /**
  * Each versioned field of each object is present when its version is served and absent when it
- * came later (see expectedPresence). A field whose parent object is absent or null is not judged
+ * came later (VersionScope#presence). A field whose parent object is absent or null is not judged
  * (the parent's own entry or the schema says whether that is right).
  */
 export function fieldsMatchVersion(objects: readonly Located[], fields: readonly VersionedField[], expectation: VersionExpectation): CheckResult {
-  const { asked, version, orLater = false } = expectation;
+  const { asked, scope } = expectation;
   const results: CheckResult[] = [];
   for (const { where, value } of objects) {
     if (!isPlainObject(value)) continue;
     for (const field of fields) {
-      const want = expectedPresence(version, field.since, field.required, orLater);
+      const want = scope.presence(field.since, field.required);
       if (want === 'either') continue;
       const found = has(value, field.path);
       if (found === 'no-parent') continue;
       const name = field.path.join('.');
       if (want === 'present' && found === 'no') {
-        results.push(fail(`${where}: ${name} (Change history ${field.since}) is absent from the answer to ${asked}, which must serve ${orLater ? `the latest version (at least ${version})` : `version ${version}`}`));
+        results.push(fail(`${where}: ${name} (Change history ${field.since}) is absent from the answer to ${asked} (${scope.describe()})`));
       } else if (want === 'absent' && found === 'yes') {
-        results.push(fail(`${where}: ${name} is present in the answer to ${asked}, although it came with ${field.since} (Change history), later than the ${version} series the answer must be`));
+        results.push(fail(`${where}: ${name} is present in the answer to ${asked}, although it came with ${field.since} (Change history), later than the ${scope.atMost} series the answer can be (${scope.describe()})`));
       }
     }
   }
@@ -163,44 +147,6 @@ export function sinceVersions(fields: readonly VersionedField[]): string[] {
     return 0;
   };
   return [...new Set(fields.map((f) => f.since))].sort(cmp);
-}
-
-/** A requirement as changeHistoryRows reads it. */
-export interface RowRequirement {
-  id: string;
-  section: string;
-  level: string;
-  quote: readonly string[];
-}
-
-/**
- * version -> requirement id of its Change history row, read from the catalogue's quotes
- * ("| 3.1.2 | 2016-11-24 | family_id on Category |" is CHG-4): no second table.
- */
-export function changeHistoryRows(requirements: Iterable<RowRequirement>): Map<string, string> {
-  const rows = new Map<string, string>();
-  for (const r of requirements) {
-    if (r.section !== 'Versioning > Change history' || r.level !== 'MUST') continue;
-    const m = /^\|\s*(\d+\.\d+\.\d+)\s*\|/.exec(r.quote[0] ?? '');
-    if (m && !rows.has(m[1]!)) rows.set(m[1]!, r.id);
-  }
-  return rows;
-}
-
-/**
- * The Versioning rule by which an Accept header's version parameter picks the version served,
- * given the versions the Change history lists (major.minor.patch): VER-7 (none sent), VER-8 (a
- * major only), VER-5 (a patch sent: ignored), VER-9 (a minor that exists), VER-10 (a minor that
- * does not: the previous one).
- */
-export function versionRuleOf(accept: string | undefined, known: readonly string[]): string {
-  const asked = /(?:^|;)\s*version\s*=\s*"?(\d+(?:\.\d+)*)/i.exec(accept ?? '')?.[1];
-  if (asked === undefined) return 'VER-7';
-  const parts = asked.split('.');
-  if (parts.length === 1) return 'VER-8';
-  if (parts.length > 2) return 'VER-5';
-  const minor = `${parts[0]}.${parts[1]}`;
-  return known.some((v) => v.split('.').slice(0, 2).join('.') === minor) ? 'VER-9' : 'VER-10';
 }
 
 /** The objects of an answer at `key` (an object, or each element of an array), located for messages. */

@@ -83,6 +83,8 @@ describe('loadConfig', () => {
       userRefreshToken: null,
       expiredToken: null,
       apiVersion: '3.2',
+      implements: '3.2.1',
+      mediaType: 'application/vnd.service+json',
       versions: ['3.2'],
       seed: null,
       profiles: ['read', 'write'],
@@ -171,6 +173,14 @@ describe('loadConfig', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_VERSIONS: '3.0, 3.1,3.2,3.1' } })).versions).toEqual(['3.0', '3.1', '3.2']);
   });
 
+  test('patch level and media type: the newest of the Change history and the spec\'s by default', () => {
+    expect(loadConfig(sources())).toMatchObject({ implements: '3.2.1', mediaType: 'application/vnd.service+json' });
+    expect(loadConfig(sources({ env: { CATALOGUE_IMPLEMENTS: '3.1.1', CATALOGUE_MEDIA_TYPE: 'Application/Vnd.Acme+JSON' } }))).toMatchObject({
+      implements: '3.1.1',
+      mediaType: 'application/vnd.acme+json',
+    });
+  });
+
   // Every malformed value: a ConfigError, one line, naming the env key and the flag.
   const malformed: [string, Record<string, string>, string, RegExp][] = [
     ['base URL not a URL', { ...REMOTE, CATALOGUE_BASE_URL: 'api.example.com' }, 'CATALOGUE_BASE_URL (--base-url)', /not a URL/],
@@ -194,6 +204,10 @@ describe('loadConfig', () => {
     ['seed too large', { CATALOGUE_SEED: '99999999999' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
     ['seed with a bad path', { CATALOGUE_SEED: '7919:0:x' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
     ['versions only commas', { CATALOGUE_VERSIONS: ',' }, 'CATALOGUE_VERSIONS (--versions)', /names no version/],
+    ['implements a minor only', { CATALOGUE_IMPLEMENTS: '3.1' }, 'CATALOGUE_IMPLEMENTS (--implements)', /Change history.*"3.1"/],
+    ['implements a version the history lacks', { CATALOGUE_IMPLEMENTS: '3.1.9' }, 'CATALOGUE_IMPLEMENTS (--implements)', /Change history/],
+    ['media type with a parameter', { CATALOGUE_MEDIA_TYPE: 'application/vnd.acme+json; version=3.1' }, 'CATALOGUE_MEDIA_TYPE (--media-type)', /no parameters/],
+    ['media type not JSON', { CATALOGUE_MEDIA_TYPE: 'text/html' }, 'CATALOGUE_MEDIA_TYPE (--media-type)', /JSON media type/],
     ['profiles only commas', { CATALOGUE_PROFILES: ' , ,' }, 'CATALOGUE_PROFILES (--profiles)', /names no profile/],
     ['max requests abc', { CATALOGUE_MAX_REQUESTS: 'abc' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],
     ['max requests 0', { CATALOGUE_MAX_REQUESTS: '0' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /between 1 and 1000, got 0/],

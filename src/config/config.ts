@@ -5,6 +5,8 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { CONFIG_KEYS, PROFILES, type ConfigKey, type Profile } from './keys.ts';
+import { changeHistory, newestVersion } from '../rules/change-history.ts';
+import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -28,6 +30,10 @@ export interface KitConfig {
   expiredToken: string | null;
   /** major.minor as sent in Accept. */
   apiVersion: string;
+  /** CATALOGUE_IMPLEMENTS: the patch level the deployment implements, a version of the Change history. */
+  implements: string;
+  /** CATALOGUE_MEDIA_TYPE: the vendor media type sent in Accept (type/subtype, lower case). */
+  mediaType: string;
   /** major.minor versions the deployment says it serves (CATALOGUE_VERSIONS); default [apiVersion]. */
   versions: string[];
   profiles: Profile[];
@@ -205,6 +211,16 @@ export function loadConfig(sources: ConfigSources): KitConfig {
   // Patch numbers are ignored by the service (Versioning rule 2), so the kit does not send one.
   const apiVersion = version[2] === undefined ? version[1] : `${version[1]}.${version[2]}`;
 
+  const implementsRaw = raw('CATALOGUE_IMPLEMENTS') ?? newestVersion();
+  const known = ['3.0.0', ...changeHistory().map((r) => r.version)];
+  if (!known.includes(implementsRaw)) {
+    throw new ConfigError(`${name('CATALOGUE_IMPLEMENTS')} must be a version of the spec's Change history (major.minor.patch, e.g. 3.1.1; newest ${newestVersion()}), got ${JSON.stringify(implementsRaw)}`);
+  }
+  const mediaType = (raw('CATALOGUE_MEDIA_TYPE') ?? SPEC_MEDIA_TYPE).trim().toLowerCase();
+  if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType) || !/\+json$|\/json$/.test(mediaType)) {
+    throw new ConfigError(`${name('CATALOGUE_MEDIA_TYPE')} must be a JSON media type such as application/vnd.example+json (no parameters: the kit adds version=...), got ${JSON.stringify(raw('CATALOGUE_MEDIA_TYPE'))}`);
+  }
+
   const versions: string[] = raw('CATALOGUE_VERSIONS') === undefined ? [apiVersion] : [];
   for (const part of (raw('CATALOGUE_VERSIONS') ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
     const v = /^3\.(\d+)$/.exec(part);
@@ -236,6 +252,8 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     userRefreshToken: text('CATALOGUE_USER_REFRESH_TOKEN'),
     expiredToken: text('CATALOGUE_EXPIRED_TOKEN'),
     apiVersion,
+    implements: implementsRaw,
+    mediaType,
     versions,
     profiles,
     fixtures,

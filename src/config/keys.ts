@@ -1,7 +1,7 @@
 // The kit's configuration keys: one table drives parsing, `--help` and `.env.example`,
 // so a key cannot be documented in one place and forgotten in another.
 
-export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'versions' | 'profiles' | 'file' | 'count' | 'dir' | 'ms' | 'seed';
+export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'patch' | 'media-type' | 'versions' | 'profiles' | 'file' | 'count' | 'dir' | 'ms' | 'seed';
 
 export interface ConfigKey {
   env: string;
@@ -62,6 +62,22 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     kind: 'version',
     description: 'Version sent in Accept (major.minor; a patch is dropped, as the spec says it is ignored).',
     default: '3.2',
+  },
+  {
+    env: 'CATALOGUE_IMPLEMENTS',
+    flag: '--implements',
+    kind: 'patch',
+    description:
+      "Patch level the deployment implements (major.minor.patch of the spec's Change history, e.g. 3.1.1): changes of later versions are not required of it, and a request for a later minor gets this version.",
+    default: 'the newest of the Change history',
+  },
+  {
+    env: 'CATALOGUE_MEDIA_TYPE',
+    flag: '--media-type',
+    kind: 'media-type',
+    description:
+      "The deployment's vendor media type, sent in Accept with version=... (the spec writes a neutral word in place of the service's name).",
+    default: 'application/vnd.service+json',
   },
   {
     env: 'CATALOGUE_VERSIONS',

@@ -7,14 +7,16 @@ import type { CheckResult } from '../checks/check.ts';
 import { allOf, fail, isPlainObject, pass } from '../checks/check.ts';
 import { isRateLimitStatus, notModifiedHasNoBody } from '../checks/caching.ts';
 import { bodyIsJson } from '../checks/http.ts';
-import { violationRequirements, versionRuleOfAccept } from '../schemas/cited-requirements.ts';
-import { changeHistoryRows, fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../checks/versioning.ts';
+import { violationRequirements } from '../schemas/cited-requirements.ts';
+import { fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../checks/versioning.ts';
+import { changeRow, newestVersion } from '../rules/change-history.ts';
+import { VersionScope } from '../rules/version-scope.ts';
+import { namesMediaType, SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
 import { requirements as catalogue } from '../requirements/catalogue.ts';
 import { OBSERVED_RULES, type ObservationScope } from '../checks/observed-rules.ts';
 import { hasNoMatchCount, isRootCategory } from '../checks/categories.ts';
 import { groupsIncluded, historyWithinSixMonths, reviewScoreRounded, specificationsNotPaginated } from '../checks/products.ts';
-import { versionServes } from '../util/version.ts';
 import { cachedPrivatelyFor300 } from '../checks/listings.ts';
 import { defaultPageSizeIs25, linkTargets, nextAndLastLinksWhileMorePages, pageIsTheOneAsked, pagesAndItemsAgree, perIsTheOneAsked, paginationMetaIsWellFormed, queryDroppedBy, readPagination } from '../checks/pagination.ts';
 import type { Finding } from '../harness/run-context.ts';
@@ -27,6 +29,8 @@ import type { HarExchange } from './read.ts';
 export interface JudgeOptions {
   /** Path prefix of the API on its host, e.g. "/api"; default "" (the API at the root). */
   basePath?: string;
+  /** The patch level the deployment implements (CATALOGUE_IMPLEMENTS, --implements); default the newest of the Change history. */
+  implements?: string;
   /** Suite name of the records (the HAR file's name). */
   suite: string;
 }
@@ -95,33 +99,15 @@ export function apiPathOf(url: string, basePath = ''): string | null {
   return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : null;
 }
 
-let latest: string | undefined;
-
-/** The latest major.minor the schemas know (the highest x-since), what a request without version gets. */
-export function latestSchemaVersion(): string {
-  if (latest) return latest;
-  const registry = SchemaRegistry.shared();
-  const found: number[][] = [[3, 0]];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (isPlainObject(node)) {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === 'x-since' && isPlainObject(value)) {
-          for (const v of Object.values(value)) if (typeof v === 'string') found.push(v.split('.').map(Number));
-        } else walk(value);
-      }
-    }
-  };
-  for (const id of registry.ids()) walk(registry.doc(id));
-  found.sort((a, b) => (a[0]! - b[0]!) || ((a[1] ?? 0) - (b[1] ?? 0)));
-  const top = found[found.length - 1]!;
-  return (latest = `${top[0]}.${top[1] ?? 0}`);
+/** The Accept header's version parameter as sent (major, major.minor or with a patch), or null when there is none. */
+export function askedVersion(headers: Record<string, string>): string | null {
+  const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === 'accept')?.[1] ?? '';
+  return /(?:^|;)\s*version\s*=\s*"?(\d+(?:\.\d+)*)/i.exec(accept)?.[1] ?? null;
 }
 
-/** The version= parameter of the Accept header, or the latest the schemas know. */
-export function requestedVersion(headers: Record<string, string>): string {
-  const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === 'accept')?.[1] ?? '';
-  return /(?:^|;)\s*version\s*=\s*"?(\d+(?:\.\d+)*)/i.exec(accept)?.[1]?.split('.').slice(0, 2).join('.') ?? latestSchemaVersion();
+/** The version an entry was served: what it asked, at the deployment's patch level, bounded by the time of the recording. */
+export function entryScope(h: HarExchange, options: JudgeOptions): VersionScope {
+  return new VersionScope({ asked: askedVersion(h.requestHeaders), implements: options.implements ?? newestVersion(), recordedAt: Number.isNaN(h.startedMs) ? null : h.startedMs });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -157,9 +143,6 @@ export function learnSecrets(h: HarExchange): void {
 // ---------------------------------------------------------------------------------------------
 // Fields of later versions
 
-/** Change history version -> its requirement id (CHG-n), read from the catalogue's quotes. */
-let rows: Map<string, string> | undefined;
-
 /** The resource objects of a response body, with the schema of each: the top-level keys (and meta) whose schema refers to a whole document. */
 function resourcesOf(responseSchema: string, body: unknown, where: string): { schemaId: string; objects: Located[] }[] {
   const registry = SchemaRegistry.shared();
@@ -184,19 +167,18 @@ function resourcesOf(responseSchema: string, body: unknown, where: string): { sc
 }
 
 /**
- * Fields a later version than the one asked added (the schemas' x-since): WARN, one finding per
+ * Fields a later version than the one served added (the schemas' x-since): WARN, one finding per
  * Change history row. A request without version asks for the latest: nothing is too new then.
  */
-function laterFields(responseSchema: string, body: unknown, version: string, asked: string, where: string): { result: CheckResult; ids: string[] }[] {
-  rows ??= changeHistoryRows(catalogue().values());
+function laterFields(responseSchema: string, body: unknown, scope: VersionScope, asked: string, where: string): { result: CheckResult; ids: string[] }[] {
   const out: { result: CheckResult; ids: string[] }[] = [];
   for (const { schemaId, objects } of resourcesOf(responseSchema, body, where)) {
     // Absence is what is judged here: presence is the schema's (required from its version on).
     const fields = versionedFieldsOf(schemaId).map((f) => ({ ...f, required: false }));
     for (const since of sinceVersions(fields)) {
-      const result = fieldsMatchVersion(objects, fields.filter((f) => f.since === since), { asked, version });
-      const row = rows.get(since);
-      if (!result.ok) out.push({ result, ids: [version.includes('.') ? 'VER-9' : 'VER-8', ...(row ? [row] : [])] });
+      const result = fieldsMatchVersion(objects, fields.filter((f) => f.since === since), { asked, scope });
+      const row = changeRow(since)?.requirement;
+      if (!result.ok) out.push({ result, ids: [scope.rule, ...(row ? [row] : [])] });
     }
   }
   return out;
@@ -282,9 +264,9 @@ function positiveInt(value: string | null): number | undefined {
   return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-/** Whether an entry shows itself as the API's: the spec's media type asked or answered, or the rate-limit headers every answer carries. */
-export function speaksApi(h: HarExchange): boolean {
-  return /vnd\.service\+json/i.test(h.requestHeaders['accept'] ?? '') || /vnd\.service\+json/i.test(h.responseHeaders['content-type'] ?? '') || 'x-ratelimit-limit' in h.responseHeaders;
+/** Whether an entry shows itself as the API's: the API's media type asked or answered, or the rate-limit headers every answer carries. */
+export function speaksApi(h: HarExchange, mediaType: string = SPEC_MEDIA_TYPE): boolean {
+  return namesMediaType(h.requestHeaders['accept'], mediaType) || namesMediaType(h.responseHeaders['content-type'], mediaType) || 'x-ratelimit-limit' in h.responseHeaders;
 }
 
 /** The one record of an entry that is not judged, with the reason. */
@@ -366,13 +348,14 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     const rule = `token response as documented for grant_type=${String(grant)}`;
     if (h.body === undefined) add(rule, ids, 'MUST', skipped(h.bodyNote ?? 'body not recorded'));
     else {
-      const verdict = SchemaRegistry.shared().validateExchange(auth, h.status, h.body, latestSchemaVersion());
+      const verdict = SchemaRegistry.shared().validateExchange(auth, h.status, h.body, entryScope(h, options));
       add(rule, ids, 'MUST', fromViolations(verdict.schema ?? `${auth} ${h.status}`, verdict.violations, `${h.method} ${new URL(h.url).pathname}`, ids));
     }
     return records;
   }
-  const version = requestedVersion(h.requestHeaders);
-  const asked = /version\s*=/i.test(h.requestHeaders['accept'] ?? '') ? `version=${version}` : 'no version parameter';
+  const scope = entryScope(h, options);
+  const asked = scope.asked === null ? 'no version parameter' : `version=${scope.asked}`;
+  const version = scope.describe();
   const where = `${h.method} ${apiPath}`;
   const notRecorded = skipped(h.bodyNote ?? 'body not recorded');
 
@@ -383,7 +366,7 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   if (h.body === undefined) {
     add(`body as documented for ${endpoint} ${h.status} (version ${version})`, schemaIds, 'MUST', notRecorded);
   } else {
-    const verdict = SchemaRegistry.shared().validateExchange(endpoint, h.status, h.body, version);
+    const verdict = SchemaRegistry.shared().validateExchange(endpoint, h.status, h.body, scope);
     // Sparse fieldsets (fields[...], fields_except[...]) leave documented fields out on purpose:
     // an absent field is not judged then (which fields stay is the fieldsets suite's, live).
     const trimmed = hasFieldsets(h.url);
@@ -392,7 +375,7 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
       `body as documented for ${endpoint} ${h.status} (version ${version}${trimmed ? '; fields left out by the sparse fieldsets asked not required' : ''})`,
       schemaIds,
       'MUST',
-      fromViolations(verdict.schema ?? `${endpoint} ${h.status}`, violations, where, schemaIds, versionRuleOfAccept(h.requestHeaders['accept'])),
+      fromViolations(verdict.schema ?? `${endpoint} ${h.status}`, violations, where, schemaIds, scope.citedRule()),
     );
     // A JSON body comes with a JSON content type (documented empty bodies and redirects aside).
     if (h.body.trim() !== '' && h.status !== 304 && (h.status < 300 || h.status >= 400)) {
@@ -400,9 +383,9 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     }
     // Fields newer than the version asked: the spec does not say the answer must lack them, so WARN.
     const parsed = parseJson(h.body);
-    if (verdict.schema && h.status >= 200 && h.status < 300 && asked !== 'no version parameter' && parsed !== undefined) {
-      const found = laterFields(verdict.schema, parsed, version, asked, where);
-      const ids = found.length ? [...new Set(found.flatMap((f) => f.ids))] : [version.includes('.') ? 'VER-9' : 'VER-8'];
+    if (verdict.schema && h.status >= 200 && h.status < 300 && scope.asked !== null && parsed !== undefined) {
+      const found = laterFields(verdict.schema, parsed, scope, asked, where);
+      const ids = found.length ? [...new Set(found.flatMap((f) => f.ids))] : [scope.rule];
       add(`no field newer than the version asked (${asked})`, ids, 'WARN', fromCheck(allOf(found.map((f) => f.result)), ids, 'WARN'));
     }
   }
@@ -414,11 +397,11 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   } catch {
     origin = '';
   }
-  const scope: ObservationScope = { baseUrl: `${origin}${(options.basePath ?? '').replace(/\/+$/, '')}`, apiVersion: version };
+  const observation: ObservationScope = { baseUrl: `${origin}${(options.basePath ?? '').replace(/\/+$/, '')}`, version: scope };
   const checked: Exchange = { ...recorded, responseBody: h.body === undefined ? '' : redactBodyText(h.body) };
   const nowMs = h.startedMs + h.timeMs;
   for (const rule of OBSERVED_RULES) {
-    if (!rule.applies(checked, scope)) continue;
+    if (!rule.applies(checked, observation)) continue;
     if (rule.id === 'error-body' && h.body === undefined) add(rule.title, rule.requirements, 'MUST', notRecorded);
     else if (rule.id === 'rate-limit-values' && Number.isNaN(nowMs)) add(rule.title, rule.requirements, 'MUST', skipped('no valid startedDateTime to judge X-RateLimit-Reset by'));
     else add(rule.title, rule.requirements, 'MUST', fromCheck(rule.check(checked, nowMs), rule.requirements));
@@ -481,7 +464,7 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     if (endpoint === 'GET /categories/root' && isPlainObject(body['category']) && 'parent_id' in body['category']) {
       add('the root category has parent_id 0', ['CAT-18', 'CAT-6'], 'MUST', fromCheck(isRootCategory({ id: body['category']['id'], ...body['category'] }), ['CAT-18', 'CAT-6']));
     }
-    if ((endpoint === 'GET /shops/:id' || endpoint === 'GET /shops/search') && versionServes(version, '3.0.23')) {
+    if ((endpoint === 'GET /shops/:id' || endpoint === 'GET /shops/search') && scope.has('review-score-rounded')) {
       const shops = [...(isPlainObject(body['shop']) ? [body['shop']] : []), ...(Array.isArray(body['shops']) ? body['shops'].filter(isPlainObject) : [])];
       if (shops.length) add('review_score rounded to 1 decimal', ['SHOP-3', 'CHG-7'], 'MUST', fromCheck(allOf(shops.map(reviewScoreRounded)), ['SHOP-3', 'CHG-7']));
     }

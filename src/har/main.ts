@@ -12,10 +12,13 @@ import { pathToFileURL } from 'node:url';
 import { resultsOf, type RunResults, type TestRecord } from '../report/results.ts';
 import { terminalSummary } from '../report/terminal.ts';
 import { writeReports, type RunInfo } from '../report/write.ts';
-import { apiPathOf, judgeExchange, latestSchemaVersion, matchAuthEndpoint, matchEndpoint, skippedExchange, speaksApi } from './judge.ts';
+import { newestVersion, changeHistory } from '../rules/change-history.ts';
+import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
+import { apiPathOf, judgeExchange, matchAuthEndpoint, matchEndpoint, skippedExchange, speaksApi, type JudgeOptions } from './judge.ts';
 import { HarError, harExchanges, type HarExchange } from './read.ts';
 
-export const USAGE = 'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--report-dir DIR]';
+export const USAGE =
+  'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--implements 3.x.y] [--media-type application/vnd.x+json] [--report-dir DIR]';
 
 export interface TrafficArgs {
   files: string[];
@@ -23,6 +26,10 @@ export interface TrafficArgs {
   reportDir: string;
   /** host[:port] of the API, lower case; empty: inferred from the traffic. */
   hosts: string[];
+  /** --implements, CATALOGUE_IMPLEMENTS: the patch level the deployment implements. */
+  implements: string;
+  /** --media-type, CATALOGUE_MEDIA_TYPE: the API's vendor media type. */
+  mediaType: string;
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): TrafficArgs {
@@ -40,6 +47,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     basePath = url.pathname;
   };
   let reportDir = env['CATALOGUE_REPORT_DIR'] ?? 'reports';
+  let implementsVersion = env['CATALOGUE_IMPLEMENTS'] ?? newestVersion();
+  let mediaType = env['CATALOGUE_MEDIA_TYPE'] ?? SPEC_MEDIA_TYPE;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -53,6 +62,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     else if (arg.startsWith('--host=')) hosts.push(arg.slice('--host='.length).toLowerCase());
     else if (arg === '--base-url') baseUrl(value());
     else if (arg.startsWith('--base-url=')) baseUrl(arg.slice('--base-url='.length));
+    else if (arg === '--implements') implementsVersion = value();
+    else if (arg.startsWith('--implements=')) implementsVersion = arg.slice('--implements='.length);
+    else if (arg === '--media-type') mediaType = value();
+    else if (arg.startsWith('--media-type=')) mediaType = arg.slice('--media-type='.length);
     else if (arg === '--report-dir') reportDir = value();
     else if (arg.startsWith('--report-dir=')) reportDir = arg.slice('--report-dir='.length);
     else if (arg.startsWith('--')) throw new HarError(`unknown option ${arg}; ${USAGE}`);
@@ -60,7 +73,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   }
   if (!files.length) throw new HarError(`no HAR file given; ${USAGE}`);
   if (basePath !== '' && !basePath.startsWith('/')) basePath = `/${basePath}`;
-  return { files, basePath: basePath.replace(/\/+$/, ''), reportDir: resolve(cwd, reportDir), hosts };
+  const known = ['3.0.0', ...changeHistory().map((r) => r.version)];
+  if (!known.includes(implementsVersion)) throw new HarError(`--implements (CATALOGUE_IMPLEMENTS) must be a version of the spec's Change history, e.g. 3.1.1, got ${JSON.stringify(implementsVersion)}; ${USAGE}`);
+  mediaType = mediaType.trim().toLowerCase();
+  if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType)) throw new HarError(`--media-type (CATALOGUE_MEDIA_TYPE) must be a media type such as application/vnd.example+json, got ${JSON.stringify(mediaType)}; ${USAGE}`);
+  return { files, basePath: basePath.replace(/\/+$/, ''), reportDir: resolve(cwd, reportDir), hosts, implements: implementsVersion, mediaType };
 }
 
 const hostOf = (url: string): string => {
@@ -71,8 +88,24 @@ const hostOf = (url: string): string => {
   }
 };
 
+/** What the judge is told of the deployment: its patch level and media type (defaults: the spec's newest, the spec's). */
+export interface DeploymentClaims {
+  implements?: string;
+  mediaType?: string;
+}
+
+/** The claims a live run's configuration makes (CATALOGUE_IMPLEMENTS, CATALOGUE_MEDIA_TYPE), for judging its HAR alike. */
+export function claimsFromEnv(env: Readonly<Record<string, string | undefined>>): DeploymentClaims {
+  const claims: DeploymentClaims = {};
+  if (env['CATALOGUE_IMPLEMENTS']) claims.implements = env['CATALOGUE_IMPLEMENTS'];
+  if (env['CATALOGUE_MEDIA_TYPE']) claims.mediaType = env['CATALOGUE_MEDIA_TYPE'];
+  return claims;
+}
+
 /** Judges every entry of the files, in their order; throws HarError when a file cannot be read as HAR. */
-export function judgeFiles(files: readonly string[], basePath: string, hosts: readonly string[] = []): RunResults {
+export function judgeFiles(files: readonly string[], basePath: string, hosts: readonly string[] = [], claims: DeploymentClaims = {}): RunResults {
+  const mediaType = claims.mediaType ?? SPEC_MEDIA_TYPE;
+  const judgeOptions = (suite: string): JudgeOptions => ({ basePath, suite, ...(claims.implements ? { implements: claims.implements } : {}) });
   const named = new Set(hosts);
   const speaking = new Set<string>();
   // Entries of a host not yet seen speaking as the API that match an endpoint: judged once it does, else skipped at the end.
@@ -85,19 +118,19 @@ export function judgeFiles(files: readonly string[], basePath: string, hosts: re
       slots.push(slot);
       const host = hostOf(entry.url);
       if (named.size) {
-        if (named.has(host)) slot.push(...judgeExchange(entry, { basePath, suite }));
-        else slot.push(skippedExchange(entry, { basePath, suite }, `another host (${host || 'no host'}) than the API's (${[...named].join(', ')})`));
+        if (named.has(host)) slot.push(...judgeExchange(entry, judgeOptions(suite)));
+        else slot.push(skippedExchange(entry, judgeOptions(suite), `another host (${host || 'no host'}) than the API's (${[...named].join(', ')})`));
         continue;
       }
-      if (!speaking.has(host) && speaksApi(entry)) {
+      if (!speaking.has(host) && speaksApi(entry, mediaType)) {
         speaking.add(host);
-        for (const w of waiting.get(host) ?? []) w.slot.push(...judgeExchange(w.entry, { basePath, suite: w.suite }));
+        for (const w of waiting.get(host) ?? []) w.slot.push(...judgeExchange(w.entry, judgeOptions(w.suite)));
         waiting.delete(host);
       }
       // An API path, or a token endpoint (a third party's sign-in must not be judged as the API's), waits for its host.
       const apiPath = apiPathOf(entry.url, basePath);
       const endpointLike = (apiPath !== null && matchEndpoint(entry.method, apiPath) !== null) || matchAuthEndpoint(entry.method, entry.url) !== null;
-      if (speaking.has(host) || !endpointLike) slot.push(...judgeExchange(entry, { basePath, suite }));
+      if (speaking.has(host) || !endpointLike) slot.push(...judgeExchange(entry, judgeOptions(suite)));
       else {
         const list = waiting.get(host) ?? [];
         list.push({ entry, suite, slot });
@@ -107,7 +140,7 @@ export function judgeFiles(files: readonly string[], basePath: string, hosts: re
   }
   for (const [host, entries] of waiting) {
     for (const w of entries) {
-      w.slot.push(skippedExchange(w.entry, { basePath, suite: w.suite }, `not judged: no entry of ${host || 'its host'} shows it is the API (the media type application/vnd.service+json or X-RateLimit-* headers); name the API's host with --host or --base-url to judge it`));
+      w.slot.push(skippedExchange(w.entry, judgeOptions(w.suite), `not judged: no entry of ${host || 'its host'} shows it is the API (the media type ${mediaType} or X-RateLimit-* headers); name the API's host with --host or --base-url, or its media type with --media-type, to judge it`));
     }
   }
   return resultsOf(slots.flat(), []);
@@ -124,7 +157,7 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
   let results: RunResults;
   try {
     args = parseArgs(argv, env);
-    results = judgeFiles(args.files, args.basePath, args.hosts);
+    results = judgeFiles(args.files, args.basePath, args.hosts, { implements: args.implements, mediaType: args.mediaType });
   } catch (error) {
     if (error instanceof HarError) {
       print(`validate-traffic: ${error.message}`);
@@ -137,7 +170,9 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
     target: `recorded traffic: ${args.files.join(', ')}`,
     authUrl: '',
     referenceServer: false,
-    apiVersion: `as each request asked (none: ${latestSchemaVersion()})`,
+    apiVersion: `as each request asked (none: the latest, ${args.implements})`,
+    implements: args.implements,
+    mediaType: args.mediaType,
     profiles: ['passive'],
     startedAt,
     finishedAt: new Date().toISOString(),

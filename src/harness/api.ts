@@ -32,6 +32,8 @@ export interface ApiRequestOptions extends Omit<RequestOptions, 'token' | 'metho
 export interface ApiClientOptions {
   baseUrl: string;
   apiVersion: string;
+  /** The vendor media type of the Accept header; default the spec's. */
+  mediaType?: string;
   timeoutMs: number;
   maxBodyBytes?: number;
   services: RunServices;
@@ -51,6 +53,7 @@ export class ApiClient {
     const client = (paced: boolean) =>
       new HttpClient({
         apiVersion: options.apiVersion,
+        ...(options.mediaType ? { mediaType: options.mediaType } : {}),
         timeoutMs: options.timeoutMs,
         ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
         hooks: {

@@ -20,6 +20,9 @@ import { secrets } from '../http/redact.ts';
 import { assertKnownRequirements } from '../requirements/catalogue.ts';
 import { formatViolation, SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { Profile } from '../config/keys.ts';
+import type { Feature } from '../rules/change-history.ts';
+import { VersionScope } from '../rules/version-scope.ts';
+import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing } from './api.ts';
 import { ExchangeObserver, type Observations } from './observations.ts';
 import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
@@ -48,7 +51,7 @@ class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
 }
 
-let worker: { run: RunContext; services: RunServices; schemas: SchemaRegistry; observer: ExchangeObserver } | null = null;
+let worker: { run: RunContext; services: RunServices; schemas: SchemaRegistry; observer: ExchangeObserver; version: VersionScope } | null = null;
 
 function workerState() {
   if (!worker) {
@@ -61,10 +64,21 @@ function workerState() {
       run,
       services: remoteServices(run.coordinator),
       schemas: SchemaRegistry.shared(),
-      observer: new ExchangeObserver({ baseUrl: run.baseUrl, apiVersion: run.apiVersion }),
+      version: runScope(run, run.apiVersion),
+      observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, version: runScope(run, run.apiVersion) }),
     };
   }
   return worker;
+}
+
+/**
+ * The version a deployment serves to a request asking `asked` (null: no version parameter): its
+ * patch level (CATALOGUE_IMPLEMENTS), and the oldest series it is known to serve (the earliest of
+ * CATALOGUE_VERSIONS and the version the run asks for), which a major alone gets at most.
+ */
+function runScope(run: RunContext, asked: string | null): VersionScope {
+  const oldest = [run.apiVersion, ...run.versions].filter((v) => v.includes('.')).reduce((a, b) => earlierVersion(a, b), run.apiVersion);
+  return new VersionScope({ asked, implements: run.implements, oldest });
 }
 
 export class ConformanceContext {
@@ -74,10 +88,17 @@ export class ConformanceContext {
   readonly #meta: ConformanceMeta;
   readonly #services: RunServices;
   readonly #schemas: SchemaRegistry;
+  /**
+   * The version the run's requests are served (the version asked, CATALOGUE_API_VERSION, at the
+   * patch level the deployment implements, CATALOGUE_IMPLEMENTS): every version-dependent check
+   * asks it, through `has` and `requireFeature`, never a version number of its own.
+   */
+  readonly version: VersionScope;
 
   constructor(meta: ConformanceMeta, outcome: Outcome, holder: string, title: string) {
     const state = workerState();
     this.run = state.run;
+    this.version = state.version;
     this.#meta = meta;
     this.#outcome = outcome;
     this.#services = state.services;
@@ -85,6 +106,7 @@ export class ConformanceContext {
     this.api = new ApiClient({
       baseUrl: state.run.baseUrl,
       apiVersion: state.run.apiVersion,
+      mediaType: state.run.mediaType,
       timeoutMs: state.run.timeoutMs,
       services: state.services,
       holder,
@@ -139,6 +161,21 @@ export class ConformanceContext {
     throw new PrerequisiteMissing(reason);
   }
 
+  /** The version served to a request of this run that asks `asked` instead (null: no version parameter). */
+  versionFor(asked: string | null): VersionScope {
+    return runScope(this.run, asked);
+  }
+
+  /** Whether the version served has a behaviour or endpoint of the Change history. */
+  has(feature: Feature): boolean {
+    return this.version.has(feature);
+  }
+
+  /** Skips the test, with the reason, when the version served lacks `feature` ("X came with 3.1.3 ..."). */
+  requireFeature(feature: Feature, what: string): void {
+    if (!this.version.has(feature)) this.skip(this.version.missing(feature, what));
+  }
+
   /** The id of a resource filling `role` on this deployment; skips the test when there is none. */
   async discover(role: string): Promise<number> {
     const result = await this.#services.discover(role);
@@ -185,7 +222,7 @@ export class ConformanceContext {
    * in the finding's details (results.json, junit.xml).
    */
   schema(schemaId: string, data: unknown, ...requirementIds: string[]): boolean {
-    const violations = this.#schemas.validate(schemaId, data, this.run.apiVersion);
+    const violations = this.#schemas.validate(schemaId, data, this.version);
     return this.#violations(schemaId, violations, this.#latestEndpoint(), requirementIds);
   }
 
@@ -195,7 +232,7 @@ export class ConformanceContext {
    * and its schema, with the same severities as `schema`.
    */
   response(endpoint: string, response: HttpResponse, ...requirementIds: string[]): boolean {
-    const verdict = this.#schemas.validateExchange(endpoint, response.status, response.text, this.run.apiVersion);
+    const verdict = this.#schemas.validateExchange(endpoint, response.status, response.text, this.version);
     const last = response.exchanges[response.exchanges.length - 1];
     const where = last ? `${last.method} ${this.#apiPath(last.url)}` : endpoint;
     return this.#violations(verdict.schema ?? `${endpoint} ${response.status}`, verdict.violations, where, requirementIds);

@@ -10,6 +10,10 @@ export interface RunContext {
   baseUrl: string;
   authUrl: string;
   apiVersion: string;
+  /** CATALOGUE_IMPLEMENTS: the patch level the deployment implements (a version of the Change history). */
+  implements: string;
+  /** CATALOGUE_MEDIA_TYPE: the vendor media type of the Accept header. */
+  mediaType: string;
   /** Versions the deployment serves (CATALOGUE_VERSIONS), for the versioning suite. */
   versions: string[];
   /** The OAuth client, for the suites that test the OAuth flows themselves; the secret is redacted. */

@@ -12,6 +12,8 @@ export interface RunServicesOptions {
   baseUrl: string;
   tokens: TokenSettings;
   apiVersion: string;
+  /** The vendor media type of the Accept header; default the spec's. */
+  mediaType?: string;
   timeoutMs: number;
   maxRequests: number;
   hints?: Record<string, number>;
@@ -52,7 +54,14 @@ export function createRunServices(options: RunServicesOptions): MainServices {
   let discovery: Discovery | null = null;
   const services = new LocalRunServices(budget, pacer, tokens, () => discovery!);
   const api = (holder: string) =>
-    new ApiClient({ baseUrl: options.baseUrl, apiVersion: options.apiVersion, timeoutMs: options.timeoutMs, services, holder });
+    new ApiClient({
+      baseUrl: options.baseUrl,
+      apiVersion: options.apiVersion,
+      ...(options.mediaType ? { mediaType: options.mediaType } : {}),
+      timeoutMs: options.timeoutMs,
+      services,
+      holder,
+    });
   discovery = new Discovery(api('discovery'), options.hints ?? {});
   return { services, budget, pacer, tokens, discovery, api };
 }

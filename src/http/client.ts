@@ -2,9 +2,11 @@
 // undici underneath; redirects are followed here, not by undici, so that each hop is counted,
 // paced and recorded, and so that a token never travels to another origin.
 import { Agent, request as undiciRequest } from 'undici';
+import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { recordExchange, type Exchange, type RawExchange } from './exchange.ts';
 
-export const MEDIA_TYPE = 'application/vnd.service+json';
+/** The spec's media type (a deployment's own is CATALOGUE_MEDIA_TYPE, passed as `mediaType`). */
+export const MEDIA_TYPE = SPEC_MEDIA_TYPE;
 export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 10;
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -89,6 +91,8 @@ export interface HttpHooks {
 
 export interface HttpClientOptions {
   apiVersion: string;
+  /** The vendor media type of the Accept header (CATALOGUE_MEDIA_TYPE); default the spec's MEDIA_TYPE. */
+  mediaType?: string;
   timeoutMs: number;
   maxBodyBytes?: number;
   hooks?: HttpHooks;
@@ -146,7 +150,7 @@ export class HttpClient {
   }
 
   get acceptHeader(): string {
-    return `${MEDIA_TYPE}; version=${this.#options.apiVersion}`;
+    return `${this.#options.mediaType ?? MEDIA_TYPE}; version=${this.#options.apiVersion}`;
   }
 
   async request(url: string, options: RequestOptions = {}): Promise<HttpResponse> {

@@ -1,5 +1,7 @@
 // The readable summary a run prints: each failure with its requirement ids, what broke, the
 // exchange and a curl line to replay it; warnings; skips grouped by reason; totals.
+import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
+import { newestVersion } from '../rules/change-history.ts';
 import { toCurl } from '../http/exchange.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { secrets } from '../http/redact.ts';
@@ -25,7 +27,10 @@ function findingBlock(test: TestRecord, finding: Finding, label: string): string
 export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; har?: string } | null): string {
   const out: string[] = [];
   const target = run.referenceServer ? `${run.target} (embedded reference server)` : run.target;
-  out.push(`catalogue-conformance: ${target}, API version ${run.apiVersion}, profiles ${run.profiles.join(',')}`, '');
+  // The patch level and media type only when they were set: the defaults are the spec's.
+  const implemented = run.implements && run.implements !== newestVersion() ? `, implements ${run.implements}` : '';
+  const mediaType = run.mediaType && run.mediaType !== SPEC_MEDIA_TYPE ? `, media type ${run.mediaType}` : '';
+  out.push(`catalogue-conformance: ${target}, API version ${run.apiVersion}${implemented}${mediaType}, profiles ${run.profiles.join(',')}`, '');
 
   for (const test of results.tests.filter((t) => t.status === 'failed')) {
     out.push(`FAIL ${test.suite} > ${test.title}`);

@@ -19,6 +19,10 @@ export interface RunInfo {
   authUrl: string;
   referenceServer: boolean;
   apiVersion: string;
+  /** CATALOGUE_IMPLEMENTS: the patch level the deployment was judged at. */
+  implements?: string;
+  /** CATALOGUE_MEDIA_TYPE. */
+  mediaType?: string;
   profiles: string[];
   startedAt: string;
   finishedAt: string;
@@ -39,6 +43,8 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
       authUrl: run.authUrl,
       referenceServer: run.referenceServer,
       apiVersion: run.apiVersion,
+      ...(run.implements ? { implements: run.implements } : {}),
+      ...(run.mediaType ? { mediaType: run.mediaType } : {}),
       profiles: run.profiles,
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,

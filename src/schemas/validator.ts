@@ -1,14 +1,15 @@
 // Validates bodies against the JSON Schemas under schemas/ (draft 2020-12, ajv strict, allErrors).
 // Fields that a later version added (change history) carry an `x-since` map in their schema; they
-// are required only when the run asked for that version or a later one. Schemas are compiled once
-// per version and cached.
+// are required only when the version served has them (VersionScope: the version asked, the patch
+// level the deployment implements, the time of a recording). Schemas are compiled once per set of
+// versions served and cached.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { documentedStatuses, endpointRequirements, expectationFor, loadEndpointIndex, type BodyExpectation, type EndpointIndex } from './endpoints.ts';
-import { versionServes } from '../util/version.ts';
+import { VersionScope } from '../rules/version-scope.ts';
 
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
 
@@ -60,9 +61,16 @@ interface NodeOwner {
   doc: SchemaDoc;
 }
 
-/** Does a field added in `since` (major.minor.patch) exist in the requested version (major[.minor])? */
-export function sinceApplies(since: string, requested: string): boolean {
-  return versionServes(requested, since);
+/** A version asked for (major[.minor], as sent in Accept) or a full scope; a bare version assumes the newest patch level. */
+export type VersionLike = string | VersionScope;
+
+export function scopeOf(version: VersionLike): VersionScope {
+  return typeof version === 'string' ? new VersionScope({ asked: version }) : version;
+}
+
+/** Does a field added in `since` (major.minor.patch) exist in the version served? */
+export function sinceApplies(since: string, version: VersionLike): boolean {
+  return scopeOf(version).serves(since);
 }
 
 export class SchemaRegistry {
@@ -132,11 +140,12 @@ export class SchemaRegistry {
     return [...new Set([...own, ...inherited])];
   }
 
-  validate(id: string, data: unknown, version: string): Violation[] {
-    const key = `${version} ${id}`;
+  validate(id: string, data: unknown, version: VersionLike): Violation[] {
+    const scope = scopeOf(version);
+    const key = `${scope.key} ${id}`;
     let validateFn = this.#compiled.get(key);
     if (!validateFn) {
-      const found = this.#ajv(version).getSchema(SCHEMA_BASE + id);
+      const found = this.#ajv(scope).getSchema(SCHEMA_BASE + id);
       if (!found) throw new Error(`no schema ${id} under schemas/`);
       validateFn = found;
       this.#compiled.set(key, validateFn);
@@ -181,7 +190,7 @@ export class SchemaRegistry {
     return found ? (found.expectation.requirements ?? []) : endpointRequirements(index, endpoint);
   }
 
-  validateExchange(endpoint: string, status: number, body: string, version: string): ExchangeVerdict {
+  validateExchange(endpoint: string, status: number, body: string, version: VersionLike): ExchangeVerdict {
     const index = this.endpointIndex();
     const found = expectationFor(index, endpoint, status);
     if (!found) {
@@ -217,8 +226,8 @@ export class SchemaRegistry {
     return { expectation, schema, violations: this.validate(schema, data, version), requirements };
   }
 
-  #ajv(version: string): Ajv2020 {
-    let ajv = this.#byVersion.get(version);
+  #ajv(scope: VersionScope): Ajv2020 {
+    let ajv = this.#byVersion.get(scope.key);
     if (!ajv) {
       // strictRequired is off: it cannot see properties a schema takes from another through allOf.
       // verbose: errors carry their schema node (parentSchema), which #owners maps to its requirements.
@@ -227,11 +236,11 @@ export class SchemaRegistry {
       ajv.addKeyword({ keyword: 'x-since', schemaType: 'object' });
       ajv.addKeyword({ keyword: 'x-requirements', schemaType: 'array' });
       for (const doc of this.#docs) {
-        const copy = forVersion(doc, version);
+        const copy = forVersion(doc, scope);
         ownNodes(this.#owners, copy, copy, undefined);
         ajv.addSchema(copy);
       }
-      this.#byVersion.set(version, ajv);
+      this.#byVersion.set(scope.key, ajv);
     }
     return ajv;
   }
@@ -246,10 +255,10 @@ function ownNodes(owners: WeakMap<object, NodeOwner>, node: unknown, doc: Schema
   for (const [key, child] of Object.entries(node)) if (key !== 'x-requirements' && key !== 'x-since') ownNodes(owners, child, doc, requirements);
 }
 
-/** A copy of the schema whose `required` lists leave out fields newer than the version. */
-function forVersion(doc: SchemaDoc, version: string): SchemaDoc {
+/** A copy of the schema whose `required` lists leave out fields the version served does not have. */
+function forVersion(doc: SchemaDoc, scope: VersionScope): SchemaDoc {
   const since = doc['x-since'] ?? {};
-  const newer = new Set(Object.entries(since).filter(([, v]) => !sinceApplies(v, version)).map(([field]) => field));
+  const newer = new Set(Object.entries(since).filter(([, v]) => !scope.serves(v)).map(([field]) => field));
   if (newer.size === 0) return doc;
   const prune = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(prune);

@@ -208,6 +208,9 @@ export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
   // Enforcement: provoked by the destructive profile only.
   'ratelimit-status-429': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
   'ratelimit-not-enforced': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
+  // A major alone gets the oldest version the deployment serves: the kit knows it only from CATALOGUE_VERSIONS.
+  'version-major-only-gives-latest': { env: { CATALOGUE_VERSIONS: '3.0,3.1,3.2' } },
+  'family-id-served-in-3-0': { env: { CATALOGUE_VERSIONS: '3.0,3.1,3.2' } },
   // The observed rules judge what other suites exchanged: the notifications suite provokes 401s.
   'unauthorized-messages-string': { suites: ['notifications', 'observed'] },
 };
