@@ -2,7 +2,7 @@
 // General conventions 1-3, Endpoints > General rules 2 (pagination), Errors.
 // Every id comes from discovery: the suite runs unchanged on data it has never seen.
 import { describe } from 'vitest';
-import { allOf, fail, isPlainObject, pass } from '../src/checks/check.ts';
+import { allOf, fail, isPlainObject, pass, typed } from '../src/checks/check.ts';
 import {
   childPathExtendsParentPath,
   childrenCountMatches,
@@ -23,7 +23,7 @@ import {
   noNextLinkOnLastPage,
   paginationIsConsistent,
   paginationMetaIsWellFormed,
-  parseLinkHeader,
+  linkTargets,
   readPagination,
   type Pagination,
 } from '../src/checks/pagination.ts';
@@ -82,7 +82,7 @@ describe('GET /categories/root', () => {
   conformanceTest('answers {category} with every Category field, single-category fields included', { requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
     const root = await getCategory(t, '/categories/root', 'CAT-18');
     t.schema('responses/category.json', { category: root }, 'CAT-4', 'CAT-12');
-    t.must(hasNoMatchCount(root), 'CAT-14');
+    t.warn(hasNoMatchCount(root), 'CAT-14');
     t.undocumentedFields('resources/category-detail.json', root, 'the root category', 'CAT-4');
     warnOnOpenFieldChoices(t, root, true);
   });
@@ -90,7 +90,7 @@ describe('GET /categories/root', () => {
   conformanceTest('is the root: parent_id 0 and a path of its own id alone', { requirements: ['CAT-18', 'CAT-6', 'CAT-9'], requests: 1 }, async (t) => {
     const root = await getCategory(t, '/categories/root', 'CAT-18');
     t.must(isRootCategory(root), 'CAT-18', 'CAT-6');
-    t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : fail(`root id is ${String(root.id)}`), 'CAT-9');
+    t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : typed(root.id, false, `root id is ${String(root.id)}`), 'CAT-9');
     t.must(pathEndsWithParent(root), 'CAT-9');
   });
 });
@@ -101,7 +101,7 @@ describe('GET /categories/:id', () => {
     const category = await getCategory(t, `/categories/${id}`, 'CAT-16');
     t.must(hasId(category, id), 'CAT-16');
     t.schema('responses/category.json', { category }, 'CAT-4', 'CAT-12');
-    t.must(hasNoMatchCount(category), 'CAT-14');
+    t.warn(hasNoMatchCount(category), 'CAT-14');
     t.undocumentedFields('resources/category-detail.json', category, `category ${id}`, 'CAT-4');
     warnOnOpenFieldChoices(t, category, true);
   });
@@ -114,6 +114,7 @@ describe('GET /categories/:id', () => {
       t.skip(`the deployment has a category with id ${missing}; no unknown id to ask for`);
     }
     t.require(hasStatus(response, 404), 'ERR-9');
+    if (!t.has('normalized-errors')) return; // the error format before 3.1.0 is not shown
     const body = t.json(response, 'GEN-4');
     if (Array.isArray(body) && body.length === 0) {
       // The spec's own example for a missing category: an empty array (ERR-16 contradicts ERR-2).
@@ -135,7 +136,7 @@ describe('GET /categories/:id/parent', () => {
     const leafId = await t.discover('leafCategory');
     const child = await getCategory(t, `/categories/${leafId}`, 'CAT-16');
     const parent = await getCategory(t, `/categories/${leafId}/parent`, 'CAT-17');
-    t.must(Number.isInteger(child.parent_id) ? hasId(parent, child.parent_id as number) : fail(`parent_id is ${String(child.parent_id)}`), 'CAT-17');
+    t.must(Number.isInteger(child.parent_id) ? hasId(parent, child.parent_id as number) : typed(child.parent_id, false, `parent_id is ${String(child.parent_id)}`), 'CAT-17');
     t.schema('responses/category.json', { category: parent }, 'CAT-4', 'CAT-12');
     t.must(childPathExtendsParentPath(child, parent), 'CAT-9');
   });
@@ -196,7 +197,8 @@ describe('GET /categories', () => {
     const first = await getCategories(t, '/categories', { per }, 'CAT-15');
     if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: a single page at per=${per}`);
     t.require(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
-    const next = parseLinkHeader(first.headers['link'])!.get('next')!;
+    // Resolved against the request's URL: a Link target may be a relative reference (RFC 8288).
+    const next = linkTargets(first.headers, t.api.url('/categories', { per }))!.get('next')!;
     // The URL is used exactly as given: it must keep the base path and the query (per).
     const response = await t.api.requestUrl('GET', next);
     t.require(hasStatus(response, 200), 'PAG-5');

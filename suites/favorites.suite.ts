@@ -4,23 +4,38 @@
 // Versioning > Change history 3.2.0 (owned favorites left out of the listings).
 // SKUs come from discovery (a leaf category's SKU listing); the suite favorites only SKUs the user
 // has not favorited, names what it creates with a run id, and removes it in a finally block.
+// Readings the spec leaves open: GET /favorite_lists may leave auto lists out (FAV-18); an auto
+// list may be dropped when its last favorite leaves; favorite_list_id, "accepted on update", may
+// be shown in PUT's answer only (FAV-8). Where a favorite's list is not shown, the suite finds it
+// among a list's favorites (GET /favorite_lists/:id/favorites) or the category's; what it cannot
+// see under a reading is a warning, never a failure.
 import { describe } from 'vitest';
-import { fail, pass, show } from '../src/checks/check.ts';
+import { fail, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import {
   allInList,
+  autoListInFavorites,
+  autoListsApart,
   becameOwned,
   distinctCreationTimes,
   haveItIsNull,
   holdsNoOwnedFavorites,
   holdsOnlyOwnedFavorites,
   inAnAutoList,
+  inKnownAutoList,
+  isAutoList,
   isAutoListOfCategory,
   isErrorStatus,
   isInList,
   listIdSentWithHaveItIgnored,
+  listIdsUnshown,
+  listsFavorite,
+  listsNamed,
+  omitsFavorite,
   oneListNamed,
   orderedByCreation,
+  ownership,
+  showsListId,
   type FavoriteLike,
   type FavoriteListLike,
 } from '../src/checks/favorites.ts';
@@ -113,29 +128,41 @@ async function favoritedSkuIds(t: ConformanceContext): Promise<Set<number>> {
 
 /** Whether the category SKU listing carries favorited (3.1.0 on); otherwise the user's favorites are read. */
 async function knownFavorited(t: ConformanceContext): Promise<Set<number> | null> {
-  return t.has('normalized-errors') ? null : favoritedSkuIds(t);
+  return t.has('favorited-on-category-skus') ? null : favoritedSkuIds(t);
 }
+
+/**
+ * Categories to avoid when picking a SKU: a set, or a question asked of each category (whether it
+ * has an auto list, learned from its favorites when GET /favorite_lists lists no auto list).
+ */
+type Avoid = ReadonlySet<unknown> | ((categoryId: number) => Promise<boolean>);
 
 /**
  * A SKU the user has not favorited: from the discovered leaf category, else from other leaf
  * categories of GET /categories (first page of 100); `preferNot` names categories to avoid when
  * possible. `preferred` says whether the SKU avoids them.
  */
-async function findFreeSku(t: ConformanceContext, preferNot: ReadonlySet<unknown> = new Set()): Promise<{ sku: Sku; preferred: boolean }> {
+async function findFreeSku(t: ConformanceContext, preferNot: Avoid = new Set()): Promise<{ sku: Sku; preferred: boolean }> {
   const favorited = await knownFavorited(t);
   const leafId = await t.discover('leafCategory');
   const candidates = [leafId];
+  const known = typeof preferNot === 'function' ? new Set<unknown>() : preferNot;
   const categories = await t.api.get('/categories', { query: { per: 100 } });
   if (categories.status === 200) {
     const listed = categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [];
     const leaves = listed.filter((c) => c.children_count === 0 && Number.isInteger(c.id) && c.id !== leafId).map((c) => c.id as number);
-    candidates.push(...leaves.filter((id) => !preferNot.has(id)), ...leaves.filter((id) => preferNot.has(id)));
+    candidates.push(...leaves.filter((id) => !known.has(id)), ...leaves.filter((id) => known.has(id)));
   }
+  const avoided = new Map<number, boolean>();
+  const avoids = async (categoryId: number): Promise<boolean> => {
+    if (typeof preferNot !== 'function') return preferNot.has(categoryId);
+    if (!avoided.has(categoryId)) avoided.set(categoryId, await preferNot(categoryId));
+    return avoided.get(categoryId)!;
+  };
   let fallback: Sku | undefined;
   for (const categoryId of candidates.slice(0, SKU_CATEGORIES_TRIED)) {
     const skus = await freeSkusOf(t, categoryId, favorited);
-    const sku = skus.find((s) => !preferNot.has(s.category_id));
-    if (sku) return { sku, preferred: true };
+    for (const sku of skus) if (!(await avoids(sku.category_id))) return { sku, preferred: true };
     fallback ??= skus[0];
   }
   if (fallback) return { sku: fallback, preferred: false };
@@ -147,7 +174,7 @@ async function createFavorite(t: ConformanceContext, favorite: Record<string, un
   t.require(hasStatus(response, 201), 'FAV-30', ...requirements);
   const created = single<Favorite>(t, response, 'favorite', 'FAV-30');
   t.response('POST /favorites', response, 'FAV-30', 'FAV-7');
-  t.require(Number.isInteger(created.id) ? pass() : fail(`the created favorite has id ${show(created.id)}`), 'FAV-7');
+  t.require(typed(created.id, Number.isInteger(created.id), `the created favorite has id ${show(created.id)}`), 'FAV-7');
   return created;
 }
 
@@ -164,7 +191,7 @@ async function createList(t: ConformanceContext, name: string): Promise<Favorite
   t.require(hasStatus(response, 201), 'FAV-19');
   const list = single<FavoriteList>(t, response, 'favorite_list', 'FAV-19');
   t.response('POST /favorite_lists', response, 'FAV-19', 'FAV-1', 'FAV-3');
-  t.require(Number.isInteger(list.id) ? pass() : fail(`the created list has id ${show(list.id)}`), 'FAV-1');
+  t.require(typed(list.id, Number.isInteger(list.id), `the created list has id ${show(list.id)}`), 'FAV-1');
   return list;
 }
 
@@ -189,6 +216,32 @@ function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requir
   const body = t.json(response, 'GEN-4');
   t.must(errorBodyIsWellFormed(body), 'ERR-2');
   t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+}
+
+/** The first page (100) of a list's favorites: how a favorite's list is seen when its answer does not show favorite_list_id. */
+async function listFavorites(t: ConformanceContext, listId: number): Promise<Favorite[]> {
+  return (await getFavorites(t, 'GET /favorite_lists/:id/favorites', `/favorite_lists/${listId}/favorites`, { per: 100 }, 'FAV-27')).favorites;
+}
+
+/**
+ * The favorite is in list `listId`: by its favorite_list_id, or, when the answer does not show it
+ * (FAV-8: shown on update only, one reading), by the list's favorites. The favorite was changed
+ * last, so it is on their first page.
+ */
+async function mustBeInList(t: ConformanceContext, favorite: Favorite, listId: number, what: string, ...requirements: string[]): Promise<void> {
+  if (showsListId(favorite)) t.must(isInList(favorite, listId, what), ...requirements);
+  else t.must(listsFavorite(await listFavorites(t, listId), favorite.id, listId, `${what} (favorite_list_id not shown)`), ...requirements);
+}
+
+/**
+ * Favorites of a listing with have_it true whose favorite_list_id is not shown: whether they are
+ * owned (favorite_list_id null) cannot be read, so the owned checks pass them over, with a warning.
+ */
+function warnOwnershipUnseen(t: ConformanceContext, favorites: readonly Favorite[], where: string, ...requirements: string[]): void {
+  const unseen = favorites.filter((f) => ownership(f) === 'unknown');
+  if (unseen.length) {
+    t.warn(fail(`${where}: ${unseen.length} favorites with have_it true show no favorite_list_id (${unseen.slice(0, 5).map((f) => f.id).join(', ')}), so whether they are owned is not judged (favorite_list_id is "accepted on update": shown there only, one reading)`), ...requirements);
+  }
 }
 
 describe('GET /favorite_lists', () => {
@@ -218,11 +271,14 @@ describe('GET /favorites', () => {
   conformanceTest('leaves owned favorites out unless owned=true (3.2.0), and owned=true lists only owned ones', { requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'], requests: 3 }, async (t) => {
     const owned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
     t.must(holdsOnlyOwnedFavorites(owned.favorites, 'GET /favorites?owned=true'), 'FAV-24', 'FAV-6');
+    warnOwnershipUnseen(t, owned.favorites, 'GET /favorites?owned=true', 'FAV-24', 'FAV-8');
     if (t.has('owned-excluded-by-default')) {
       // Owned favorites may be old: both ends of the listing are looked at.
       for (const query of [{}, { order_dir: 'asc' }] as Record<string, string>[]) {
         const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', query, 'FAV-23');
-        t.must(holdsNoOwnedFavorites(favorites, `GET /favorites${'order_dir' in query ? '?order_dir=asc' : ''}`), 'FAV-26', 'CHG-2');
+        const where = `GET /favorites${'order_dir' in query ? '?order_dir=asc' : ''}`;
+        t.must(holdsNoOwnedFavorites(favorites, where), 'FAV-26', 'CHG-2');
+        warnOwnershipUnseen(t, favorites, where, 'FAV-26', 'FAV-8');
       }
     }
   });
@@ -235,7 +291,7 @@ describe('GET /favorites', () => {
       t.require(hasStatus(response, 200), 'FAV-29');
       const favorite = single<Favorite>(t, response, 'favorite', 'FAV-29');
       t.response('GET /favorites/:id', response, 'FAV-29', 'FAV-7');
-      t.must(favorite.id === listed.id ? pass() : fail(`GET /favorites/${listed.id} answered favorite ${show(favorite.id)}`), 'FAV-29');
+      t.must(typed(favorite.id, favorite.id === listed.id, `GET /favorites/${listed.id} answered favorite ${show(favorite.id)}`), 'FAV-29');
     }
     const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
     const response = await t.api.get(`/favorites/${missing}`, USER);
@@ -250,11 +306,20 @@ describe('GET /favorite_lists/:id/favorites', () => {
     t.require(hasStatus(response, 200), 'FAV-18');
     const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
-    const list = body.favorite_lists.find((l) => Number.isInteger(l.id));
-    if (!list) return t.skip('the user has no favorite list');
-    const { favorites } = await getFavorites(t, 'GET /favorite_lists/:id/favorites', `/favorite_lists/${list.id}/favorites`, {}, 'FAV-27');
-    t.must(allInList(favorites, list.id), 'FAV-27');
-    t.must(holdsNoOwnedFavorites(favorites, `GET /favorite_lists/${list.id}/favorites`), 'FAV-28');
+    let listId = body.favorite_lists.find((l) => Number.isInteger(l.id))?.id;
+    if (listId === undefined) {
+      // GET /favorite_lists may list custom lists only (FAV-18): a list a favorite is in will do.
+      const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', { per: 100 }, 'FAV-23');
+      listId = favorites.map((f) => f.favorite_list_id).find((id): id is number => Number.isInteger(id));
+    }
+    if (listId === undefined) return t.skip('the user has no favorite list (none listed, and no favorite shows one)');
+    const { favorites } = await getFavorites(t, 'GET /favorite_lists/:id/favorites', `/favorite_lists/${listId}/favorites`, {}, 'FAV-27');
+    t.must(allInList(favorites, listId), 'FAV-27');
+    t.must(holdsNoOwnedFavorites(favorites, `GET /favorite_lists/${listId}/favorites`), 'FAV-28');
+    const unshown = listIdsUnshown(favorites);
+    if (unshown) {
+      t.warn(fail(`GET /favorite_lists/${listId}/favorites: ${unshown} of its ${favorites.length} favorites show no favorite_list_id, so that they are in list ${listId} and not owned is not judged for them (favorite_list_id is "accepted on update": shown there only, one reading)`), 'FAV-27', 'FAV-28', 'FAV-8');
+    }
   });
 });
 
@@ -262,7 +327,10 @@ describe('GET /categories/:id/favorites', () => {
   conformanceTest('answers {favorites, meta} with the favorites permission; an application token is refused', { requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', `/categories/${leafId}/favorites`, {}, 'CAT-22', 'SCOPE-3');
-    if (t.has('owned-excluded-by-default')) t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${leafId}/favorites`), 'CHG-2');
+    if (t.has('owned-excluded-by-default')) {
+      t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${leafId}/favorites`), 'CHG-2');
+      warnOwnershipUnseen(t, favorites, `GET /categories/${leafId}/favorites`, 'CHG-2', 'FAV-8');
+    }
     const refused = await t.api.get(`/categories/${leafId}/favorites`, { auth: 'app', renewOn401: false });
     t.must(isRefused(refused.status, `GET /categories/${leafId}/favorites with an application token`), 'CAT-23');
   });
@@ -274,8 +342,8 @@ describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
     const list = await createList(t, name);
     const cleanup = [`/favorite_lists/${list.id}`];
     try {
-      t.must(list.name === name ? pass() : fail(`the list was created as ${show(list.name)}, asked ${show(name)}`), 'FAV-19');
-      t.must(list.type === 'custom' ? pass() : fail(`the created list has type ${show(list.type)}, expected "custom"`), 'FAV-3');
+      t.must(typed(list.name, list.name === name, `the list was created as ${show(list.name)}, asked ${show(name)}`), 'FAV-19');
+      t.must(typed(list.type, list.type === 'custom', `the created list has type ${show(list.type)}, expected "custom"`), 'FAV-3');
       const again = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
       if (again.status < 300 && again.status >= 200) {
         const second = again.json<{ favorite_list?: { id?: unknown } }>()?.favorite_list?.id;
@@ -299,40 +367,93 @@ describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
 });
 
 describe('POST /favorites without a list (States and transitions, row 1)', () => {
-  conformanceTest("puts the favorite in the auto list of the SKU's category, created if needed; DELETE is 204, then 404", { requirements: ['FAV-9', 'FAV-10', 'FAV-2', 'FAV-5', 'FAV-30', 'FAV-32', 'FAV-33', 'ERR-10'], profile: 'write', requests: 22 }, async (t) => {
+  conformanceTest("puts the favorite in the auto list of the SKU's category, created if needed; DELETE is 204, then 404", { requirements: ['FAV-9', 'FAV-10', 'FAV-2', 'FAV-5', 'FAV-30', 'FAV-32', 'FAV-33', 'ERR-10'], profile: 'write', requests: 32 }, async (t) => {
     const before = await allLists(t);
     if (!before.complete) t.skip(`the user has more than ${LIST_PAGES * 100} favorite lists`);
-    const autoCategories = new Set(before.lists.filter((l) => l.id < 0).map((l) => l.category_id));
+    // Whether GET /favorite_lists lists auto lists is not shown (FAV-18 reads both ways). When it
+    // lists none, a category's auto list is learned from that category's favorites: one with a
+    // negative favorite_list_id is in it (an auto list is tied to one category).
+    const autoListsBefore = before.lists.filter(isAutoList);
+    const learned = new Map<number, number>();
+    const hasAutoList = async (categoryId: number): Promise<boolean> => {
+      const response = await t.api.get(`/categories/${categoryId}/favorites`, { ...USER, query: { per: 100 } });
+      const favorites = response.status === 200 ? response.json<{ favorites?: unknown }>()?.favorites : undefined;
+      const id = Array.isArray(favorites) ? autoListInFavorites(favorites as FavoriteLike[]) : null;
+      if (id !== null) learned.set(categoryId, id);
+      return id !== null;
+    };
     // A SKU of a category the user has no auto list of, else any free SKU.
-    const { sku, preferred: newAutoList } = await findFreeSku(t, autoCategories);
+    const { sku, preferred: newAutoList } = await findFreeSku(t, autoListsBefore.length ? new Set(autoListsBefore.map((l) => l.category_id)) : hasAutoList);
 
     const favorite = await createFavorite(t, { sku_id: sku.id });
-    const cleanup = [`/favorites/${favorite.id}`];
+    const path = `/favorites/${favorite.id}`;
+    const cleanup = [path];
     try {
-      t.must(favorite.sku_id === sku.id ? pass() : fail(`the favorite was created for SKU ${show(favorite.sku_id)}, asked ${sku.id}`), 'FAV-30');
-      t.require(inAnAutoList(favorite), 'FAV-9', 'FAV-2', ...(newAutoList ? ['FAV-10'] : []));
-      const listId = favorite.favorite_list_id as number;
+      t.must(typed(favorite.sku_id, favorite.sku_id === sku.id, `the favorite was created for SKU ${show(favorite.sku_id)}, asked ${sku.id}`), 'FAV-30');
+      const inAuto = ['FAV-9', 'FAV-2', ...(newAutoList ? ['FAV-10'] : [])];
+      if (showsListId(favorite)) t.require(inAnAutoList(favorite), ...inAuto);
       const after = await allLists(t);
-      const list = after.lists.find((l) => l.id === listId);
-      const existed = before.lists.some((l) => l.id === listId);
-      if (newAutoList && !existed) cleanup.push(`/favorite_lists/${listId}`);
-      t.require(list ? pass() : fail(`the favorite is in list ${listId}, which GET /favorite_lists does not list`), newAutoList ? 'FAV-10' : 'FAV-9', 'FAV-5');
-      t.must(isAutoListOfCategory(list!, sku.category_id), 'FAV-9', 'FAV-5', 'FAV-2');
-      if (newAutoList) {
-        t.must(existed ? fail(`the user had no auto list of category ${sku.category_id}, yet the favorite went into list ${listId}, which existed before`) : pass(), 'FAV-10');
+      const autoListsListed = autoListsBefore.length > 0 || after.lists.some(isAutoList);
+      let listId = showsListId(favorite) ? (favorite.favorite_list_id as number) : null;
+      if (listId === null) {
+        // favorite_list_id is "accepted on update" (FAV-8): shown on update only, one reading. The
+        // favorite is then looked for among the favorites of the auto list of the SKU's category.
+        const auto = after.lists.find((l) => isAutoList(l) && l.category_id === sku.category_id);
+        if (auto) {
+          listId = auto.id;
+          t.must(listsFavorite(await listFavorites(t, auto.id), favorite.id, auto.id, `POST /favorites without a list, SKU ${sku.id} of category ${sku.category_id}`), 'FAV-9', 'FAV-5');
+        } else if (autoListsListed) {
+          t.must(fail(`POST /favorites shows no favorite_list_id, and GET /favorite_lists lists auto lists but none of the SKU's category ${sku.category_id}`), 'FAV-9', ...(newAutoList ? ['FAV-10'] : []), 'FAV-5');
+        } else {
+          t.warn(fail('POST /favorites shows no favorite_list_id and GET /favorite_lists lists no auto list: the list the favorite went into cannot be observed'), 'FAV-9', 'FAV-8', 'FAV-18');
+        }
+      }
+      if (listId !== null) {
+        const list = after.lists.find((l) => l.id === listId);
+        const existed = before.lists.some((l) => l.id === listId) || [...learned.values()].includes(listId);
+        // The auto list this test caused to be created is deleted afterwards (DELETE
+        // /favorite_lists/:id) when GET /favorite_lists shows it was new; when auto lists are not
+        // listed, an empty one may have existed unseen, and it is left.
+        if (newAutoList && !existed && autoListsListed) cleanup.push(`/favorite_lists/${listId}`);
+        if (list) {
+          t.must(isAutoListOfCategory(list, sku.category_id), 'FAV-9', 'FAV-5', 'FAV-2');
+        } else if (autoListsListed) {
+          t.must(fail(`the favorite is in list ${listId}, which GET /favorite_lists does not list (it lists auto lists)`), newAutoList ? 'FAV-10' : 'FAV-9', 'FAV-5');
+        } else {
+          // Auto lists are not listed (FAV-18, one reading), so the list's category is not shown:
+          // the favorite must be in the auto list its category's favorites show (if any), in none
+          // another category's favorites show, and a favorite of a SKU of a second category,
+          // created without a list, must land in another list.
+          t.must(inKnownAutoList(favorite, sku.category_id, learned), 'FAV-9', 'FAV-5');
+          const second = await findFreeSku(t, new Set([sku.category_id]));
+          if (!second.preferred) {
+            t.warn(fail(`no SKU of a second category is free: that auto lists keep to one category is not judged (GET /favorite_lists lists no auto list)`), 'FAV-9');
+          } else {
+            const other = await createFavorite(t, { sku_id: second.sku.id }, 'FAV-9');
+            cleanup.push(`/favorites/${other.id}`);
+            if (showsListId(other)) {
+              t.must(inAnAutoList(other), 'FAV-9', 'FAV-2');
+              t.must(inKnownAutoList(other, second.sku.category_id, learned), 'FAV-9', 'FAV-5');
+            }
+            t.must(autoListsApart({ favorite, categoryId: sku.category_id }, { favorite: other, categoryId: second.sku.category_id }), 'FAV-9', 'FAV-5');
+          }
+        }
+        if (newAutoList && (list || !autoListsListed)) {
+          t.must(existed ? fail(`the user had no auto list of category ${sku.category_id}, yet the favorite went into list ${listId}, which existed before`) : pass(), 'FAV-10');
+        }
       }
 
-      const read = await t.api.get(`/favorites/${favorite.id}`, USER);
+      const read = await t.api.get(path, USER);
       t.must(hasStatus(read, 200), 'FAV-29');
-      const deleted = await t.api.request('DELETE', `/favorites/${favorite.id}`, USER);
+      const deleted = await t.api.request('DELETE', path, USER);
       t.must(hasStatus(deleted, 204), 'FAV-32');
       t.response('DELETE /favorites/:id', deleted, 'FAV-32');
-      if (deleted.status === 204) cleanup.shift();
-      const twice = await t.api.request('DELETE', `/favorites/${favorite.id}`, USER);
+      if (deleted.status === 204) cleanup.splice(cleanup.indexOf(path), 1);
+      const twice = await t.api.request('DELETE', path, USER);
       mustBeNotFound(t, twice, 'FAV-33', 'ERR-10');
     } finally {
-      // The auto list this test caused to be created is deleted too (DELETE /favorite_lists/:id).
-      await remove(t, cleanup);
+      // Favorites first: deleting an auto list would take its favorites with it.
+      await remove(t, cleanup.sort((a, b) => Number(b.startsWith('/favorites/')) - Number(a.startsWith('/favorites/'))));
     }
   });
 });
@@ -340,7 +461,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
 describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
   conformanceTest(
     'moves by favorite_list_id and new_list_name (have_it null), refuses an invalid name with 400, and have_it=true makes it owned whatever list id is sent',
-    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 24 },
+    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 27 },
     async (t) => {
       const { sku } = await findFreeSku(t);
       const named = uniqueName('named');
@@ -351,21 +472,34 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         // Row 4 through POST: a new_list_name that no list has creates that custom list.
         const favorite = await createFavorite(t, { sku_id: sku.id, new_list_name: named }, 'FAV-14');
         cleanup.unshift(`/favorites/${favorite.id}`);
-        t.require(Number.isInteger(favorite.favorite_list_id) ? pass() : fail(`POST with new_list_name gave favorite_list_id ${show(favorite.favorite_list_id)}`), 'FAV-14', 'FAV-15');
-        namedId = favorite.favorite_list_id as number;
-        cleanup.push(`/favorite_lists/${namedId}`);
-        const { lists, complete } = await allLists(t);
-        if (complete) t.must(oneListNamed(lists, named, namedId), 'FAV-14', 'FAV-15');
+        if (showsListId(favorite)) {
+          t.require(Number.isInteger(favorite.favorite_list_id) ? pass() : fail(`POST with new_list_name gave favorite_list_id ${show(favorite.favorite_list_id)}`), 'FAV-14', 'FAV-15');
+          namedId = favorite.favorite_list_id as number;
+          cleanup.push(`/favorite_lists/${namedId}`);
+          const { lists, complete } = await allLists(t);
+          if (complete) t.must(oneListNamed(lists, named, namedId), 'FAV-14', 'FAV-15');
+        } else {
+          // favorite_list_id shown on update only (FAV-8, one reading): the list of that name, as
+          // GET /favorite_lists lists it, must hold the favorite.
+          const { lists, complete } = await allLists(t);
+          const made = listsNamed(lists, named).filter((l): l is FavoriteList => Number.isInteger(l.id));
+          cleanup.push(...made.map((l) => `/favorite_lists/${l.id}`));
+          if (!made.length && !complete) t.skip(`POST with new_list_name shows no favorite_list_id, and the user has more than ${LIST_PAGES * 100} lists: the list of that name cannot be found`);
+          t.require(made.length ? pass() : fail(`POST with new_list_name ${show(named)} shows no favorite_list_id, and GET /favorite_lists lists no list of that name`), 'FAV-14', 'FAV-15');
+          namedId = made[0]!.id;
+          t.must(oneListNamed(lists, named, namedId), 'FAV-14', 'FAV-15');
+          t.must(listsFavorite(await listFavorites(t, namedId), favorite.id, namedId, `POST with new_list_name ${show(named)} (favorite_list_id not shown)`), 'FAV-14', 'FAV-15');
+        }
         t.must(haveItIsNull(favorite, 'POST with new_list_name'), 'FAV-16');
 
         // Row 3: favorite_list_id, with have_it not true.
         if (favorite.have_it === true) t.skip('the new favorite has have_it true: row 3 needs have_it not true');
         const moved = await updateFavorite(t, favorite.id, { have_it: false, favorite_list_id: target.id }, 'FAV-13', 'FAV-8');
-        t.must(isInList(moved, target.id, 'PUT with favorite_list_id'), 'FAV-13', 'FAV-8');
+        await mustBeInList(t, moved, target.id, 'PUT with favorite_list_id', 'FAV-13', 'FAV-8');
 
         // Row 4 through PUT, to the list made above: no second list of that name, have_it null.
         const renamed = await updateFavorite(t, favorite.id, { new_list_name: named }, 'FAV-14');
-        t.must(isInList(renamed, namedId, `PUT with new_list_name ${show(named)} (the custom list of that name)`), 'FAV-14', 'FAV-15');
+        await mustBeInList(t, renamed, namedId, `PUT with new_list_name ${show(named)} (the custom list of that name)`, 'FAV-14', 'FAV-15');
         if (Number.isInteger(renamed.favorite_list_id) && renamed.favorite_list_id !== namedId && renamed.favorite_list_id !== target.id) {
           cleanup.push(`/favorite_lists/${String(renamed.favorite_list_id)}`);
         }
@@ -380,18 +514,20 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
           if (Number.isInteger(moved) && moved !== namedId && moved !== target.id) cleanup.push(`/favorite_lists/${String(moved)}`);
         } else {
           t.must(hasStatus(invalid, 400), 'FAV-17');
-          const body = t.json(invalid, 'GEN-4', 'FAV-17');
-          t.must(errorBodyIsWellFormed(body), 'FAV-17', 'ERR-2');
+          // "with errors in the body": the errors format, which came with 3.1.0 (the older one is not shown).
+          if (t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(invalid, 'GEN-4', 'FAV-17')), 'FAV-17', 'ERR-2');
         }
 
         // Row 2: have_it=true makes it owned; the favorite_list_id sent with it is ignored.
         const owned = await updateFavorite(t, favorite.id, { have_it: true, favorite_list_id: target.id }, 'FAV-11');
-        t.must(listIdSentWithHaveItIgnored(owned, target.id), 'FAV-12');
+        if (showsListId(owned)) t.must(listIdSentWithHaveItIgnored(owned, target.id), 'FAV-12');
+        else t.must(omitsFavorite(await listFavorites(t, target.id), favorite.id, target.id, `have_it=true was sent with favorite_list_id ${target.id} (favorite_list_id not shown); the list id must be ignored`), 'FAV-12');
         t.must(becameOwned(owned), 'FAV-11');
 
         // The listings: owned=true holds it; the default listing leaves it out from 3.2.0 and
-        // lists it before. It is the user's newest favorite, so it is on the first page.
-        if (owned.have_it === true && owned.favorite_list_id === null) {
+        // lists it before. It is the user's newest favorite, so it is on the first page. (When
+        // the answer shows no favorite_list_id, owned=true is what shows it is owned.)
+        if (owned.have_it === true && (owned.favorite_list_id === null || !showsListId(owned))) {
           const onlyOwned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
           t.must(holdsOnlyOwnedFavorites(onlyOwned.favorites, 'GET /favorites?owned=true'), 'FAV-24');
           t.must(onlyOwned.favorites.some((f) => f.id === favorite.id) ? pass() : fail(`GET /favorites?owned=true does not list the owned favorite ${favorite.id}`), 'FAV-24');

@@ -6,7 +6,7 @@
 // Defaults of the orderings are not shown (ORD-2), so only an explicit order_by and order_dir is
 // judged, and only where the order shows in the returned fields (name; price, by either price).
 import { describe } from 'vitest';
-import { allOf, fail, isPlainObject, pass, show } from '../src/checks/check.ts';
+import { allOf, blank, fail, inContext, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { hasNoMatchCount } from '../src/checks/categories.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
@@ -79,6 +79,7 @@ async function expectRecordNotFound(t: ConformanceContext, path: string, missing
     }
   }
   if (!t.must(hasStatus(response, 404), 'ERR-9')) return;
+  if (!t.has('normalized-errors')) return; // the error format before 3.1.0 is not shown
   const body = t.json(response, 'GEN-4');
   t.must(errorBodyIsWellFormed(body), 'ERR-2');
   t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
@@ -122,11 +123,10 @@ describe('GET /manufacturers/:id', () => {
     t.require(hasSingleEnvelope(body, 'manufacturer'), 'GEN-7', 'MAN-3');
     const manufacturer = body['manufacturer'] as Json;
     t.schema('responses/manufacturer.json', body, 'MAN-1', 'MAN-3');
-    t.must(manufacturer['id'] === id ? pass() : fail(`GET /manufacturers/${id} answered manufacturer ${show(manufacturer['id'])}`), 'MAN-3');
-    t.must(
-      manufacturer['name'] === listed!['name'] ? pass() : fail(`manufacturer ${id} is named ${show(manufacturer['name'])}, but ${show(listed!['name'])} in GET /manufacturers`),
-      'MAN-3',
-    );
+    t.must(typed(manufacturer['id'], manufacturer['id'] === id, `GET /manufacturers/${id} answered manufacturer ${show(manufacturer['id'])}`), 'MAN-3');
+    // A blank name on either side (GEN-8) cannot be compared: it only warns.
+    const named = `manufacturer ${id} is named ${show(manufacturer['name'])}, but ${show(listed!['name'])} in GET /manufacturers`;
+    t.must(manufacturer['name'] === listed!['name'] ? pass() : manufacturer['name'] === null || listed!['name'] === null ? blank(named) : fail(named), 'MAN-3');
     t.undocumentedFields('resources/manufacturer.json', manufacturer, `manufacturer ${id}`, 'MAN-1');
   });
 
@@ -158,8 +158,7 @@ describe('GET /manufacturers/:id/categories', () => {
         const listing = await getListing(t, path, 'categories', { order_by: orderBy, order_dir: dir }, 'MAN-4', 'ORD-1');
         listings[`${orderBy} ${dir}`] = listing;
         if (orderBy === 'name') {
-          const checked = namesAreOrdered(listing.items.map((c) => c['name']), dir);
-          t.must(checked.ok ? checked : fail(`GET ${path}?order_by=name&order_dir=${dir}: ${checked.message}`), 'MAN-4');
+          t.must(inContext(`GET ${path}?order_by=name&order_dir=${dir}`, namesAreOrdered(listing.items.map((c) => c['name']), dir)), 'MAN-4');
         }
       }
     }
@@ -194,8 +193,7 @@ describe('GET /manufacturers/:id/skus', () => {
         t.must(skusBelongToManufacturer(listing.items, id), 'MAN-5');
         if (orderBy === 'price') {
           // Which price orders the SKUs (price_min, price_max, another) the spec does not say.
-          const checked = pricesAreOrdered(listing.items, dir);
-          t.warn(checked.ok ? checked : fail(`GET ${path}?order_by=price&order_dir=${dir}: ${checked.message}`), 'MAN-5');
+          t.warn(inContext(`GET ${path}?order_by=price&order_dir=${dir}`, pricesAreOrdered(listing.items, dir)), 'MAN-5');
         }
       }
     }

@@ -22,7 +22,7 @@
 // rel=last there); a rel=next on the last page only warns; the largest per is not shown (PAG-6),
 // so per stays below the default 25.
 import { describe } from 'vitest';
-import { fail, isPlainObject, type CheckResult } from '../src/checks/check.ts';
+import { fail, inContext, isPlainObject, type CheckResult } from '../src/checks/check.ts';
 import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
 import {
   defaultPageSizeIs25,
@@ -183,8 +183,8 @@ interface Fetched extends FetchedPage {
   url: string;
 }
 
-/** Prefixes a failure with the request it is about. */
-const at = (label: string, result: CheckResult): CheckResult => (result.ok ? result : fail(`${label}: ${result.message}`));
+/** Prefixes a failure with the request it is about (a blank stays blank). */
+const at = (label: string, result: CheckResult): CheckResult => inContext(label, result);
 
 /** GETs one page; stops unless 200 {<key>: [...], meta.pagination} (the requirement ids: what a refusal breaks). */
 async function fetchPage(t: ConformanceContext, c: Collection, url: string, label: string, ids: string[]): Promise<Fetched> {

@@ -4,7 +4,7 @@
 // Queries come from discovered data (a leaf category's name) or are built to match nothing: the
 // suite names no id, name or count of any data set, and never requires what search matches.
 import { describe } from 'vitest';
-import { allOf, fail, isPlainObject, pass } from '../src/checks/check.ts';
+import { allOf, fail, isPlainObject, pass, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
 import { defaultPageSizeIs25, paginationIsConsistent, paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
@@ -55,7 +55,7 @@ async function search(t: ConformanceContext, query: Record<string, string | numb
   t.require(hasStatus(response, 200), ...requirements);
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'categories'), 'GEN-7', 'SRCH-7');
-  t.require(isPlainObject(body['meta']) ? pass() : fail(`meta is ${JSON.stringify(body['meta'])}, expected {q, alternatives, strong_matches, pagination}`), 'SRCH-7');
+  t.require(typed(body['meta'], isPlainObject(body['meta']), `meta is ${JSON.stringify(body['meta'])}, expected {q, alternatives, strong_matches, pagination}`), 'SRCH-7');
   t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'SRCH-7');
   return { categories: body['categories'] as Json[], meta: body['meta'] as Json, pagination: readPagination(body)! };
 }
@@ -120,6 +120,7 @@ describe('GET /search', () => {
   conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch', { requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2'], requests: 1 }, async (t) => {
     const response = await t.api.get('/search', { query: { q: 'e' } });
     t.require(hasStatus(response, 422), 'SRCH-9', 'SRCH-12', 'ERR-15');
+    if (!t.has('normalized-errors')) return; // the error format (and its codes) before 3.1.0 is not shown
     const body = t.json(response, 'GEN-4');
     t.must(errorBodyIsWellFormed(body), 'ERR-2');
     t.must(hasErrorCode(body, 'InvalidSearch'), 'ERR-15');

@@ -16,9 +16,9 @@
 // deployment implements (CATALOGUE_IMPLEMENTS). Which version each request is served comes from
 // VersionScope (src/rules/version-scope.ts), which also knows the oldest series the deployment is
 // known to serve (CATALOGUE_VERSIONS): a major alone gets nothing of a later series than that.
-import { isPlainObject } from '../src/checks/check.ts';
 import { hasStatus } from '../src/checks/http.ts';
-import { fieldsMatchVersion, laterVersion, objectsAt, sinceVersions, type Located, type VersionExpectation } from '../src/checks/versioning.ts';
+import { fail, isPlainObject } from '../src/checks/check.ts';
+import { fieldsMatchVersion, laterVersion, objectsAt, seriesOf, seriesShownWhole, sinceVersions, type JudgedObjects, type Located, type VersionExpectation } from '../src/checks/versioning.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Auth } from '../src/harness/api.ts';
@@ -28,14 +28,42 @@ import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 type Json = Record<string, unknown>;
 
 /**
- * Judges the objects against the version, one finding per Change history row, so each failure
- * names the row of the field as well as the rule (`ids`).
+ * Judges answers against the version, one finding per Change history row, so each failure names
+ * the row of the field as well as the rule (`ids`). A field of the version served missing fails; a
+ * field of a later series present fails only when the answers show that whole series (the wrong
+ * version was served), else it warns: an addition may reach an earlier version (Versioning 1).
  */
-function judge(t: ConformanceContext, objects: readonly Located[], schemaId: string, expectation: VersionExpectation, ...ids: string[]): void {
-  const fields = versionedFieldsOf(schemaId);
-  for (const since of sinceVersions(fields)) {
-    const row = changeRow(since)?.requirement;
-    t.must(fieldsMatchVersion(objects, fields.filter((f) => f.since === since), expectation), ...ids, ...(row ? [row] : []));
+class VersionJudgement {
+  readonly #judged: (JudgedObjects & { schemaId: string })[] = [];
+
+  constructor(
+    private readonly t: ConformanceContext,
+    private readonly expectation: VersionExpectation,
+    private readonly ids: string[],
+  ) {}
+
+  add(objects: readonly Located[], schemaId: string): void {
+    const fields = versionedFieldsOf(schemaId);
+    this.#judged.push({ objects, fields, schemaId });
+    for (const since of sinceVersions(fields)) {
+      const row = changeRow(since)?.requirement;
+      this.t.must(fieldsMatchVersion(objects, fields.filter((f) => f.since === since), this.expectation, 'present'), ...this.ids, ...(row ? [row] : []));
+    }
+  }
+
+  /** The later fields present, once everything is in: must or warn by whether their series shows whole. */
+  finish(): void {
+    for (const { objects, fields } of this.#judged) {
+      for (const since of sinceVersions(fields)) {
+        const early = fieldsMatchVersion(objects, fields.filter((f) => f.since === since), this.expectation, 'absent');
+        if (early.ok) continue;
+        const row = changeRow(since)?.requirement;
+        const whole = seriesShownWhole(this.#judged, seriesOf(since));
+        const ids = [...this.ids, ...(row ? [row] : [])];
+        if (whole) this.t.must(fail(`${early.message}; every field of the ${seriesOf(since)} series is there: a later version was served`), ...ids);
+        else this.t.warn(fail(`${early.message} (the rest of the ${seriesOf(since)} series is not: an addition of a later version, which minor versions do not forbid)`), ...ids);
+      }
+    }
   }
 }
 
@@ -71,10 +99,12 @@ function okBody(t: ConformanceContext, response: HttpResponse, ...ids: string[])
  */
 async function ruleCase(t: ConformanceContext, accept: string | null, expectation: VersionExpectation, ...ids: string[]): Promise<void> {
   const leaf = await t.discover('leafCategory');
+  const judgement = new VersionJudgement(t, expectation, ids);
   const category = okBody(t, await getAs(t, `/categories/${leaf}`, accept), ...ids);
-  if (category) judge(t, objectsAt(category, ['category'], `GET /categories/${leaf}`), 'resources/category-detail.json', expectation, ...ids);
+  if (category) judgement.add(objectsAt(category, ['category'], `GET /categories/${leaf}`), 'resources/category-detail.json');
   const listing = okBody(t, await getAs(t, `/categories/${leaf}/skus`, accept), ...ids);
-  if (listing) judge(t, objectsAt(listing, ['skus'], `GET /categories/${leaf}/skus`), 'resources/sku.json', expectation, ...ids);
+  if (listing) judgement.add(objectsAt(listing, ['skus'], `GET /categories/${leaf}/skus`), 'resources/sku.json');
+  judgement.finish();
 }
 
 conformanceTest(
@@ -136,6 +166,29 @@ function requireNamed(t: ConformanceContext, version: string): void {
   if (!named.includes(version)) t.skip(`version ${version} is not among the versions the deployment serves (CATALOGUE_VERSIONS=${t.run.versions.join(',')})`);
 }
 
+/** The public resources of the matrix, from the discovered leaf down to a shop's locations. */
+async function publicResources(check: (path: string, key: readonly string[], schemaId: string) => Promise<Json | null>, leaf: number): Promise<void> {
+  await check(`/categories/${leaf}`, ['category'], 'resources/category-detail.json');
+  await check(`/categories/${leaf}/filter_groups`, ['filter_groups'], 'resources/filter-group.json');
+  // meta.available_filters is not judged here: its x-since (shops, availabilities, distances:
+  // 3.2.1) is read from the row's new filters ("SKU listing filters by shop_id, distance,
+  // availability"), which names parameters, not meta fields that older versions must lack.
+  const listing = await check(`/categories/${leaf}/skus`, ['skus'], 'resources/sku.json');
+  const skus = (Array.isArray(listing?.['skus']) ? (listing['skus'] as unknown[]) : []).filter((s): s is Json => isPlainObject(s) && Number.isInteger(s['id']));
+  const offered = skus.find((s) => s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0) ?? skus[0];
+  const reviewed = skus.find((s) => typeof s['reviews_count'] === 'number' && s['reviews_count'] > 0);
+  if (!offered) return; // nothing more to judge on this leaf; the fields above were
+  await check(`/skus/${offered['id']}/specifications`, ['specifications'], 'resources/specification.json');
+  if (reviewed) await check(`/skus/${reviewed['id']}/reviews`, ['reviews'], 'resources/sku-review.json');
+  const products = await check(`/skus/${offered['id']}/products`, ['products'], 'resources/product.json');
+  const first = Array.isArray(products?.['products']) ? (products['products'] as unknown[])[0] : undefined;
+  const shopId = isPlainObject(first) && Number.isInteger(first['shop_id']) ? (first['shop_id'] as number) : null;
+  if (shopId === null) return;
+  await check(`/shops/${shopId}`, ['shop'], 'resources/shop.json');
+  await check(`/shops/${shopId}/reviews`, ['reviews'], 'resources/shop-review.json');
+  await check(`/shops/${shopId}/locations`, ['locations'], 'resources/location.json');
+}
+
 /** Requests of the public part of the matrix, per version. */
 const MATRIX_REQUESTS = 9;
 
@@ -143,49 +196,35 @@ for (const version of VERSIONS) {
   const ids = ['VER-9'];
 
   conformanceTest(
-    `rule 5 and Change history, version ${version}: each field of the public resources is present from its version on, absent before`,
+    `rule 5 and Change history, version ${version}: each field of the public resources is present from its version on; a later series shown whole fails, a stray later field warns`,
     { requirements: ['VER-9', 'VER-2', 'CHG-1', 'CHG-2', 'CHG-3', 'CHG-4', 'CHG-5', 'CHG-6', 'CHG-7'], requests: MATRIX_REQUESTS },
     async (t) => {
       requireNamed(t, version);
       const accept = acceptFor(t, version);
       const expectation = expecting(t, version);
       const leaf = await t.discover('leafCategory');
+      const judgement = new VersionJudgement(t, expectation, ids);
       const check = async (path: string, key: readonly string[], schemaId: string, query?: Record<string, string | readonly string[]>): Promise<Json | null> => {
         const body = okBody(t, await getAs(t, path, accept, query), ...ids);
-        if (body) judge(t, objectsAt(body, key, `GET ${path}`), schemaId, expectation, ...ids);
+        if (body) judgement.add(objectsAt(body, key, `GET ${path}`), schemaId);
         return body;
       };
-
-      await check(`/categories/${leaf}`, ['category'], 'resources/category-detail.json');
-      await check(`/categories/${leaf}/filter_groups`, ['filter_groups'], 'resources/filter-group.json');
-      // meta.available_filters is not judged here: its x-since (shops, availabilities, distances:
-      // 3.2.1) is read from the row's new filters ("SKU listing filters by shop_id, distance,
-      // availability"), which names parameters, not meta fields that older versions must lack.
-      const listing = await check(`/categories/${leaf}/skus`, ['skus'], 'resources/sku.json');
-
-      const skus = (Array.isArray(listing?.['skus']) ? (listing['skus'] as unknown[]) : []).filter((s): s is Json => isPlainObject(s) && Number.isInteger(s['id']));
-      const offered = skus.find((s) => s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0) ?? skus[0];
-      const reviewed = skus.find((s) => typeof s['reviews_count'] === 'number' && s['reviews_count'] > 0);
-      if (!offered) return; // nothing more to judge on this leaf; the fields above were
-      await check(`/skus/${offered['id']}/specifications`, ['specifications'], 'resources/specification.json');
-      if (reviewed) await check(`/skus/${reviewed['id']}/reviews`, ['reviews'], 'resources/sku-review.json');
-      const products = await check(`/skus/${offered['id']}/products`, ['products'], 'resources/product.json');
-      const first = Array.isArray(products?.['products']) ? (products['products'] as unknown[])[0] : undefined;
-      const shopId = isPlainObject(first) && Number.isInteger(first['shop_id']) ? (first['shop_id'] as number) : null;
-      if (shopId === null) return;
-      await check(`/shops/${shopId}`, ['shop'], 'resources/shop.json');
-      await check(`/shops/${shopId}/reviews`, ['reviews'], 'resources/shop-review.json');
-      await check(`/shops/${shopId}/locations`, ['locations'], 'resources/location.json');
+      try {
+        await publicResources(check, leaf);
+      } finally {
+        judgement.finish();
+      }
     },
   );
 
+
   conformanceTest(
-    `rule 5 and Change history, version ${version}: each field of the user and the notifications is present from its version on, absent before`,
+    `rule 5 and Change history, version ${version}: each field of the user and the notifications is present from its version on; a later series shown whole fails, a stray later field warns`,
     { requirements: ['VER-9', 'VER-2', 'CHG-1', 'CHG-2', 'CHG-7', 'CHG-18', 'CHG-21'], requests: 2 },
     async (t) => {
       requireNamed(t, version);
       const accept = acceptFor(t, version);
-      const expectation = expecting(t, version);
+      const judgement = new VersionJudgement(t, expecting(t, version), ids);
       let judged = 0;
       // Which permissions /user needs is not shown, and a deployment may grant the kit's user token
       // fewer scopes than asked: a refusal is not this suite's to judge.
@@ -196,9 +235,10 @@ for (const version of VERSIONS) {
         const response = await getAs(t, path, accept, undefined, 'user');
         if (response.status === 401 || response.status === 403) continue;
         const body = okBody(t, response, ...ids);
-        if (body) judge(t, objectsAt(body, key, `GET ${path}`), schemaId, expectation, ...ids);
+        if (body) judgement.add(objectsAt(body, key, `GET ${path}`), schemaId);
         judged++;
       }
+      judgement.finish();
       if (judged === 0) t.skip('the user token may read neither /user nor /notifications');
     },
   );

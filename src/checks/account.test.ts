@@ -118,3 +118,46 @@ describe('notifications (Events embedding rules)', () => {
     bad(isViewed({ is_viewed: false }, 1), 'is_viewed false');
   });
 });
+
+// GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
+// (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
+describe('GEN-8: a null is blank, a wrong value a failure', () => {
+  const isBlank = (result: CheckResult) => expect(result).toMatchObject({ ok: false, blank: true });
+  const isHard = (result: CheckResult) => {
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty('blank');
+  };
+
+  test('fieldIs: null is blank for a non-null field, a wrong value for a field the spec gives "or null"', () => {
+    isBlank(fieldIs({ city: null }, 'city', 'Otherville', 'PUT'));
+    isHard(fieldIs({ city: 'Testville' }, 'city', 'Otherville', 'PUT'));
+    isHard(fieldIs({ sex: null }, 'sex', 'female', 'PATCH', true));
+    isHard(fieldIs({}, 'city', 'Otherville', 'PUT'));
+  });
+
+  test('avatar, region, personalization location', () => {
+    isBlank(avatarIsPreset({ avatar: null }, 'a.png'));
+    isHard(avatarIsPreset({ avatar: 5 }, 'a.png'));
+    isBlank(regionIsName({ region: null }, { North: 1 }, 1));
+    isHard(regionIsName({ region: 1 }, { North: 1 }, 1));
+    isBlank(regionsAreNames([{ id: 1, region: null }]));
+    isHard(regionsAreNames([{ id: 1, region: 1 }, { id: 2, region: null }]));
+    isBlank(locationIs({ location: null }, 7, 'PUT'));
+    // address_id is "integer or null": null for the address sent is a wrong value.
+    isHard(locationIs({ location: { address_id: null } }, 7, 'PUT'));
+    isHard(locationIs({ location: { address_id: 8 } }, 7, 'PUT'));
+  });
+
+  test('notification embeds and is_viewed', () => {
+    isBlank(embedsSku({ id: 1, etype: 'price_drop', sku: null }));
+    isHard(embedsSku({ id: 1, etype: 'price_drop', sku: 5 }));
+    isBlank(carriesCategoryName({ id: 1, etype: 'price_drop', category_name: null }));
+    isHard(carriesCategoryName({ id: 1, etype: 'price_drop', category_name: 5 }));
+    isHard(carriesCategoryName({ id: 1, etype: 'price_drop' }));
+    isBlank(embedsReviewer({ id: 1, etype: 'sku_review', user: null }));
+    isHard(embedsReviewer({ id: 1, etype: 'sku_review', user: 'someone' }));
+    isBlank(everyNotification([{ id: 1, etype: 'sku_review', user: null }], embedsReviewer));
+    isBlank(isViewed({ id: 1, is_viewed: null }, 1));
+    isHard(isViewed({ id: 1, is_viewed: false }, 1));
+  });
+});

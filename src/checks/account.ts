@@ -1,7 +1,7 @@
 // Checks of the user account, personalization and notifications (spec: Resources and their fields >
 // User, User address, Personalization, Notification; Events; Endpoints > User, Personalization,
 // Notifications). Pure functions over what the server sent; the suites pick severity and ids.
-import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 type Json = Record<string, unknown>;
 
@@ -18,16 +18,21 @@ export function hasFields(object: unknown, fields: readonly string[], what: stri
   return absent.length ? fail(`${what} lacks ${absent.join(', ')}`) : pass();
 }
 
-/** `object[field]` equals `expected` after an update that sent it. */
-export function fieldIs(object: unknown, field: string, expected: unknown, what: string): CheckResult {
+/**
+ * `object[field]` equals `expected` after an update that sent it. A null is blank (GEN-8) where the
+ * spec types the field non-null; `nullable` (the spec's "or null", e.g. sex, birthyear) makes a
+ * null a value like any other, so a null for a value sent fails.
+ */
+export function fieldIs(object: unknown, field: string, expected: unknown, what: string, nullable = false): CheckResult {
   const actual = isPlainObject(object) ? object[field] : undefined;
-  return actual === expected ? pass() : fail(`${what}: ${field} is ${show(actual)}, expected ${show(expected)}`);
+  const message = `${what}: ${field} is ${show(actual)}, expected ${show(expected)}`;
+  return nullable ? (actual === expected ? pass() : fail(message)) : typed(actual, actual === expected, message);
 }
 
 /** After PATCH /user {avatar_preset: filename}, the avatar is that preset's URI (same file name). */
 export function avatarIsPreset(user: unknown, fileName: string): CheckResult {
   const avatar = isPlainObject(user) ? user['avatar'] : undefined;
-  if (typeof avatar !== 'string') return fail(`avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`);
+  if (typeof avatar !== 'string') return typed(avatar, false, `avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`);
   return avatarFileName(avatar) === fileName ? pass() : fail(`avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`);
 }
 
@@ -35,7 +40,7 @@ export function avatarIsPreset(user: unknown, fileName: string): CheckResult {
 export function regionIsName(address: unknown, regions: Record<string, unknown>, regionId: number): CheckResult {
   const region = isPlainObject(address) ? address['region'] : undefined;
   const names = Object.keys(regions).filter((name) => regions[name] === regionId);
-  if (typeof region !== 'string') return fail(`address region is ${show(region)}, expected the region name ${show(names[0])} (a string)`);
+  if (typeof region !== 'string') return typed(region, false, `address region is ${show(region)}, expected the region name ${show(names[0])} (a string)`);
   return names.includes(region) ? pass() : fail(`address region is ${show(region)}, but region_id ${regionId} is ${show(names[0])} in address_form.regions`);
 }
 
@@ -44,14 +49,18 @@ export function regionsAreNames(addresses: readonly unknown[]): CheckResult {
   return allOf(
     addresses.map((a) => {
       const region = isPlainObject(a) ? a['region'] : undefined;
-      return typeof region === 'string' ? pass() : fail(`address ${show(isPlainObject(a) ? a['id'] : a)} has region ${show(region)}, expected a region name`);
+      return typed(region, typeof region === 'string', `address ${show(isPlainObject(a) ? a['id'] : a)} has region ${show(region)}, expected a region name`);
     }),
   );
 }
 
-/** The personalization's location points at `addressId`. */
+/**
+ * The personalization's location points at `addressId`. A null location is blank (GEN-8); address_id
+ * is "integer or null", so a null address_id for an address sent is a wrong value.
+ */
 export function locationIs(personalization: unknown, addressId: unknown, what: string): CheckResult {
   const location = isPlainObject(personalization) ? personalization['location'] : undefined;
+  if (location === null) return blank(`${what}: location is null, expected {address_id: ${show(addressId)}, ...}`);
   const actual = isPlainObject(location) ? location['address_id'] : undefined;
   return actual === addressId ? pass() : fail(`${what}: location.address_id is ${show(actual)}, expected ${show(addressId)}`);
 }
@@ -72,22 +81,24 @@ const idOf = (n: Json) => show(n['id']);
 /** Events: "for price_up, price_drop, sku_review, availability_true and availability_false a Sku is embedded". */
 export function embedsSku(n: Json): CheckResult {
   if (!SKU_ETYPES.has(n['etype'] as string)) return pass();
-  return isPlainObject(n['sku']) ? pass() : fail(`notification ${idOf(n)} (${String(n['etype'])}) has sku ${show(n['sku'])}, expected the embedded SKU`);
+  return typed(n['sku'], isPlainObject(n['sku']), `notification ${idOf(n)} (${String(n['etype'])}) has sku ${show(n['sku'])}, expected the embedded SKU`);
 }
 
 /** Events: "For price_up and price_drop, category_name is added." */
 export function carriesCategoryName(n: Json): CheckResult {
   if (!PRICE_ETYPES.has(n['etype'] as string)) return pass();
-  return typeof n['category_name'] === 'string'
-    ? pass()
-    : fail(`notification ${idOf(n)} (${String(n['etype'])}) has category_name ${show(n['category_name'])}, expected the category name`);
+  return typed(
+    n['category_name'],
+    typeof n['category_name'] === 'string',
+    `notification ${idOf(n)} (${String(n['etype'])}) has category_name ${show(n['category_name'])}, expected the category name`,
+  );
 }
 
 /** Events: "For sku_review the reviewing user (id, username, avatar) is embedded." */
 export function embedsReviewer(n: Json): CheckResult {
   if (n['etype'] !== 'sku_review') return pass();
   const user = n['user'];
-  if (!isPlainObject(user)) return fail(`notification ${idOf(n)} (sku_review) has user ${show(user)}, expected the embedded reviewing user`);
+  if (!isPlainObject(user)) return typed(user, false, `notification ${idOf(n)} (sku_review) has user ${show(user)}, expected the embedded reviewing user`);
   return hasFields(user, ['id', 'username', 'avatar'], `the user embedded in notification ${idOf(n)}`);
 }
 
@@ -111,5 +122,5 @@ export function everyNotification(notifications: readonly unknown[], check: (n: 
 /** After POST /notifications/view with its id, the notification has is_viewed true. */
 export function isViewed(n: unknown, id: number): CheckResult {
   const viewed = isPlainObject(n) ? n['is_viewed'] : undefined;
-  return viewed === true ? pass() : fail(`notification ${id} has is_viewed ${show(viewed)} after POST /notifications/view with its id`);
+  return typed(viewed, viewed === true, `notification ${id} has is_viewed ${show(viewed)} after POST /notifications/view with its id`);
 }

@@ -1,19 +1,43 @@
 // A check is a small pure function over what the server sent; it knows nothing of severity or
 // requirement ids. The suite that calls it decides both (OpenID conformance suite style).
 
-export type CheckResult = { ok: true } | { ok: false; message: string };
+export type CheckResult = { ok: true } | { ok: false; message: string; blank?: true };
 
 export const pass = (): CheckResult => ({ ok: true });
 export const fail = (message: string): CheckResult => ({ ok: false, message });
 
+/**
+ * A failure that is only a null where the spec types a value: "blank fields are present with
+ * value null" (GEN-8) allows a null anywhere, so every caller records it as a warning citing
+ * GEN-8, never as a failure (ConformanceContext, the passive judge). One policy for every check.
+ */
+export const blank = (message: string): CheckResult => ({ ok: false, message, blank: true });
+
+/** `ok` when the value is as the spec types it; a null is blank (a warning), anything else a failure. */
+export function typed(value: unknown, ok: boolean, message: string): CheckResult {
+  if (ok) return pass();
+  return value === null ? blank(message) : fail(message);
+}
+
 const MESSAGES_SHOWN = 5;
 
-/** Passes when every result passes; otherwise fails with the first messages and a count of the rest. */
+/**
+ * Passes when every result passes; otherwise fails with the first messages and a count of the
+ * rest. Blank only when every failure is (a real failure among nulls is a failure, shown first).
+ */
 export function allOf(results: readonly CheckResult[]): CheckResult {
-  const messages = results.flatMap((r) => (r.ok ? [] : [r.message]));
-  if (messages.length === 0) return pass();
+  const failed = results.filter((r): r is Extract<CheckResult, { ok: false }> => !r.ok);
+  if (failed.length === 0) return pass();
+  const hard = failed.filter((r) => !r.blank);
+  const messages = [...hard, ...failed.filter((r) => r.blank)].map((r) => r.message);
   const rest = messages.length - MESSAGES_SHOWN;
-  return fail(messages.slice(0, MESSAGES_SHOWN).join('; ') + (rest > 0 ? `; and ${rest} more of the same kind` : ''));
+  const message = messages.slice(0, MESSAGES_SHOWN).join('; ') + (rest > 0 ? `; and ${rest} more of the same kind` : '');
+  return hard.length ? fail(message) : blank(message);
+}
+
+/** A check's failure message prefixed with what was asked ("distance=10: ..."); a blank stays blank. */
+export function inContext(what: string, result: CheckResult): CheckResult {
+  return result.ok ? result : { ...result, message: `${what}: ${result.message}` };
 }
 
 /** A short rendering of a value for a failure message. */

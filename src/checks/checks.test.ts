@@ -1,7 +1,7 @@
 // Each check passes what the spec allows and fails what it forbids, with a message that says what
 // was seen: a check that cannot fail is a defect.
 import { describe, expect, test } from 'vitest';
-import { allOf, fail, pass } from './check.ts';
+import { allOf, fail, inContext, pass } from './check.ts';
 import {
   childPathExtendsParentPath,
   childrenCountMatches,
@@ -155,5 +155,57 @@ describe('category tree', () => {
     failsWith(leafHasNoChildren(child, 2), /lists 2 children/);
     expect(hasNoMatchCount({ id: 1 }).ok).toBe(true);
     failsWith(hasNoMatchCount({ id: 1, match_count: 0 }), /carries match_count outside search/);
+  });
+});
+
+// GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
+// (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
+const isBlank = (result: ReturnType<typeof pass>) => expect(result).toMatchObject({ ok: false, blank: true });
+const isHard = (result: ReturnType<typeof pass>) => {
+  expect(result.ok).toBe(false);
+  expect(result).not.toHaveProperty('blank');
+};
+
+describe('GEN-8: a null is blank, a wrong value a failure', () => {
+  test('inContext prefixes the message and keeps a blank blank', () => {
+    const blankResult = inContext('GET /x', { ok: false, message: 'id is null', blank: true });
+    expect(blankResult).toEqual({ ok: false, message: 'GET /x: id is null', blank: true });
+    expect(inContext('GET /x', fail('id is 3'))).toEqual({ ok: false, message: 'GET /x: id is 3' });
+    expect(inContext('GET /x', pass())).toEqual(pass());
+  });
+
+  test('category ids, paths, parent ids and children counts', () => {
+    isBlank(hasId({ id: null }, 3));
+    isHard(hasId({ id: 4 }, 3));
+    isBlank(pathRunsFromRootToSelf({ id: 5, path: null }, 1));
+    isHard(pathRunsFromRootToSelf({ id: 5, path: 'x' }, 1));
+    isBlank(pathRunsFromRootToSelf({ id: null, path: '1,5' }, 1));
+    isHard(pathRunsFromRootToSelf({ id: 6, path: '1,5' }, 1));
+    isBlank(childPathExtendsParentPath({ id: 5, path: '1,5' }, { id: 1, path: null }));
+    isBlank(childPathExtendsParentPath({ id: 5, path: null }, { id: 1, path: '1' }));
+    isBlank(childPathExtendsParentPath({ id: null, path: '1,5' }, { id: 1, path: '1' }));
+    isHard(childPathExtendsParentPath({ id: 5, path: '1,6' }, { id: 1, path: '1' }));
+    isBlank(childrenNameTheirParent([{ id: 2, parent_id: 1 }, { id: 3, parent_id: null }], 1));
+    isHard(childrenNameTheirParent([{ id: 2, parent_id: 9 }, { id: 3, parent_id: null }], 1));
+    isBlank(childrenCountMatches({ id: 1, children_count: null }, 2));
+    isHard(childrenCountMatches({ id: 1, children_count: 3 }, 2));
+    isBlank(leafHasNoChildren({ id: 1, children_count: null }, 0));
+    isHard(leafHasNoChildren({ id: 1, children_count: 2 }, 0));
+    isBlank(pathEndsWithParent({ id: 5, path: '1,5', parent_id: null }));
+    isBlank(pathEndsWithParent({ id: 5, path: null, parent_id: 1 }));
+    isHard(pathEndsWithParent({ id: 5, path: '1,5', parent_id: 2 }));
+    isBlank(isRootCategory({ id: 1, parent_id: null }));
+    isHard(isRootCategory({ id: 1, parent_id: 1 }));
+  });
+
+  test('meta.pagination: a null field, a null pagination or a null meta is blank', () => {
+    const body = (pagination: unknown) => ({ items: [], meta: { pagination } });
+    isBlank(paginationMetaIsWellFormed(body({ total_results: null, total_pages: 1, page: 1, per: 25 })));
+    isBlank(paginationMetaIsWellFormed(body(null)));
+    isBlank(paginationMetaIsWellFormed({ items: [], meta: null }));
+    isHard(paginationMetaIsWellFormed(body({ total_results: '3', total_pages: 1, page: 1, per: 25 })));
+    // A real failure among nulls is a failure.
+    isHard(paginationMetaIsWellFormed(body({ total_results: null, total_pages: 1, page: 0, per: 25 })));
+    isHard(paginationMetaIsWellFormed({ items: [] }));
   });
 });

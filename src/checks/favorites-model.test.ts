@@ -117,3 +117,90 @@ describe('lists, deletes and listings', () => {
     expect(formatCall(requestOf({ type: 'listFavorites', owned: true }))).toBe('GET /favorites?per=100&owned=true');
   });
 });
+
+describe('readings the spec allows', () => {
+  const page = (items: unknown[]) => ({ favorites: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
+  const lists = (items: unknown[]) => ({ favorite_lists: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
+  /** A favorite as GET, POST and the listings show it when favorite_list_id is shown on update only. */
+  const hidden = (id: number, haveIt: boolean | null = null, skuId = 100) => ({ favorite: { id, sku_id: skuId, have_it: haveIt } });
+  const custom = (id: number, name: string) => ({ id, name, category_id: null, type: 'custom' });
+  const auto = (id: number, category: number) => ({ id, name: 'Cat', category_id: category, type: 'auto' });
+
+  test('favorite_list_id on update only: the known auto list is assumed, and judged by its listing', () => {
+    const m = run(base(), [[createInCat(7), 201, hidden(1)], [{ type: 'getFavorite', favoriteId: 1 }, 200, hidden(1)]]);
+    expect(m.failed).toBeUndefined();
+    expect(m.m.favorites[0]).toMatchObject({ listId: -1 });
+    expect(run(m.m, [[{ type: 'listListFavorites', listId: -1 }, 200, page([hidden(1).favorite])]]).failed).toBeUndefined();
+    expect(run(m.m, [[{ type: 'listListFavorites', listId: -1 }, 200, page([])]]).failed).toEqual(['FAV-27']);
+    // A listing that shows no favorite_list_id has no strays to judge.
+    expect(run(m.m, [[{ type: 'listListFavorites', listId: -1 }, 200, page([hidden(1).favorite, hidden(9, null, 5).favorite])]]).failed).toBeUndefined();
+  });
+  test('favorite_list_id on update only: a new auto list or custom list is learned from GET /favorite_lists', () => {
+    const created = run(base(), [[createInCat(8), 201, hidden(1)]]).m;
+    expect(created.favorites[0]).toMatchObject({ listId: undefined, awaits: { categoryId: 8 } });
+    const learned = run(created, [[{ type: 'listLists' }, 200, lists([auto(-1, 7), auto(-2, 8)])]]);
+    expect(learned.failed).toBeUndefined();
+    expect(learned.m.favorites[0]).toMatchObject({ listId: -2 });
+    expect(learned.m.lists.find((l) => l.id === -2)).toMatchObject({ kind: 'auto', categoryId: 8, ours: true, state: 'live' });
+    // Auto lists listed, none of the category: not created.
+    expect(run(created, [[{ type: 'listLists' }, 200, lists([auto(-1, 7)])]]).failed).toContain('FAV-10');
+    // No auto list listed at all: not observable, not judged.
+    expect(run(created, [[{ type: 'listLists' }, 200, lists([])]]).failed).toBeUndefined();
+
+    const named = run(base(), [[{ type: 'createFavorite', skuId: 100, categoryId: 7, newListName: 'cc-a' }, 201, hidden(1)]]).m;
+    expect(named.favorites[0]).toMatchObject({ awaits: { name: 'cc-a' } });
+    // The name is taken: POST /favorite_lists with it is not judged while the list's id is not known.
+    expect(run(named, [[{ type: 'createList', name: 'cc-a' }, 422, errors]]).failed).toBeUndefined();
+    const found = run(named, [[{ type: 'listLists' }, 200, lists([auto(-1, 7), custom(5, 'cc-a')])]]);
+    expect(found.failed).toBeUndefined();
+    expect(found.m.favorites[0]).toMatchObject({ listId: 5 });
+    expect(found.m.lists.find((l) => l.id === 5)).toMatchObject({ kind: 'custom', name: 'cc-a', ours: true });
+    expect(run(named, [[{ type: 'listLists' }, 200, lists([auto(-1, 7)])]]).failed).toEqual(['FAV-14', 'FAV-15']);
+  });
+  test('favorite_list_id on update only: the owned listings judge what have_it shows; PUT answers are judged as always', () => {
+    const m = run(base(), [[createInCat(7), 201, hidden(1)]]).m;
+    const owned = run(m, [[{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, null, true)]]).m;
+    expect(run(owned, [[{ type: 'listFavorites', owned: true }, 200, page([hidden(1, true).favorite])]]).failed).toBeUndefined();
+    expect(run(owned, [[{ type: 'listFavorites', owned: false }, 200, page([hidden(1, true).favorite])]]).failed).toEqual(['FAV-26', 'CHG-2']);
+    expect(run(owned, [[{ type: 'listFavorites', owned: true }, 200, page([])]]).failed).toEqual(['FAV-24']);
+    expect(run(m, [[{ type: 'listFavorites', owned: true }, 200, page([hidden(1).favorite])]]).failed).toContain('FAV-24');
+    expect(run(m, [[{ type: 'updateFavorite', favoriteId: 1, haveIt: true, favoriteListId: -1 }, 200, fav(1, -1, true)]]).failed).toContain('FAV-12');
+  });
+  test('auto lists unlisted: a missing auto list fails only where GET /favorite_lists lists auto lists', () => {
+    const m = run(base(), [[createInCat(8), 201, fav(1, -2)]]).m;
+    expect(run(m, [[{ type: 'listLists' }, 200, lists([])]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'listLists' }, 200, lists([auto(-1, 7)])]]).failed).toEqual(['FAV-18', 'FAV-10']);
+    expect(run(m, [[{ type: 'listLists' }, 200, lists([auto(-1, 7), auto(-2, 9)])]]).failed).toEqual(['FAV-5', 'FAV-9']);
+  });
+  test('an auto list its last favorite leaves may stay or be dropped', () => {
+    const emptied = run(base(), [[createInCat(8), 201, fav(1, -2)], [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).m;
+    expect(emptied.lists.find((l) => l.id === -2)?.state).toBe('maybe');
+    expect(run(emptied, [[{ type: 'deleteList', listId: -2 }, 404, errors]]).failed).toBeUndefined();
+    expect(run(emptied, [[{ type: 'deleteList', listId: -2 }, 204, undefined], [{ type: 'deleteList', listId: -2 }, 204, undefined]]).failed).toContain('FAV-22');
+    expect(run(emptied, [[{ type: 'listListFavorites', listId: -2 }, 404, errors], [{ type: 'listListFavorites', listId: -2 }, 404, errors]]).failed).toBeUndefined();
+    // The next favorite of the category: in the list that stayed, or in a new one (the old one is then gone).
+    expect(run(emptied, [[createInCat(8, 101), 201, fav(2, -2, null, 101)]]).m.lists.find((l) => l.id === -2)?.state).toBe('live');
+    const renewed = run(emptied, [[createInCat(8, 101), 201, fav(2, -3, null, 101)]]);
+    expect(renewed.failed).toBeUndefined();
+    expect(renewed.m.lists.find((l) => l.id === -2)?.state).toBe('gone');
+    // Another category's auto list is still wrong.
+    expect(run(emptied, [[createInCat(8, 101), 201, fav(2, -1, null, 101)]]).failed).toEqual(['FAV-9']);
+    // Moving away empties it too; a list that still holds a known favorite stays.
+    const movedAway = run(base(), [
+      [createInCat(8), 201, fav(1, -2)],
+      [{ type: 'createList', name: 'cc-a' }, 201, { favorite_list: custom(5, 'cc-a') }],
+      [{ type: 'updateFavorite', favoriteId: 1, favoriteListId: 5 }, 200, fav(1, 5)],
+    ]).m;
+    expect(movedAway.lists.find((l) => l.id === -2)?.state).toBe('maybe');
+    const two = run(base(), [[createInCat(8), 201, fav(1, -2)], [createInCat(8, 101), 201, fav(2, -2, null, 101)], [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).m;
+    expect(two.lists.find((l) => l.id === -2)?.state).toBe('live');
+    expect(run(two, [[{ type: 'deleteList', listId: -2 }, 404, errors]]).failed).toEqual(['FAV-21']);
+  });
+  test('a null where the spec types a value is blank (a warning), not a failure', () => {
+    const r = step(base(), createInCat(7), { status: 201, body: { favorite: { id: 1, sku_id: null, favorite_list_id: -1, have_it: null } } });
+    expect(r.failure).toMatchObject({ requirements: ['FAV-30'], blank: true });
+    const list = step(base(), { type: 'createList', name: 'cc-a' }, { status: 201, body: { favorite_list: { id: 5, name: 'cc-a', category_id: null, type: null } } });
+    expect(list.failure).toMatchObject({ requirements: ['FAV-3'], blank: true });
+    expect(step(base(), createInCat(7), { status: 201, body: { favorite: { id: 1, sku_id: 5, favorite_list_id: -1, have_it: null } } }).failure?.blank).toBeUndefined();
+  });
+});

@@ -4,18 +4,27 @@ import { describe, expect, test } from 'vitest';
 import type { CheckResult } from './check.ts';
 import {
   allInList,
+  autoListInFavorites,
+  autoListsApart,
   becameOwned,
   distinctCreationTimes,
   haveItIsNull,
   holdsNoOwnedFavorites,
   holdsOnlyOwnedFavorites,
   inAnAutoList,
+  inKnownAutoList,
+  isAutoList,
   isAutoListOfCategory,
   isErrorStatus,
   isInList,
   listIdSentWithHaveItIgnored,
+  listIdsUnshown,
+  listsFavorite,
+  omitsFavorite,
   oneListNamed,
   orderedByCreation,
+  ownership,
+  showsListId,
 } from './favorites.ts';
 import { isRefused } from './http.ts';
 
@@ -90,5 +99,56 @@ describe('order and statuses', () => {
     failsWith(isErrorStatus(201, 'dup'), /dup answered 201, expected an error status/);
     expect(isRefused(401, 'x').ok && isRefused(403, 'x').ok).toBe(true);
     failsWith(isRefused(200, 'app'), /app answered 200, expected a refusal \(401 or 403\)/);
+  });
+});
+
+describe('favorite_list_id shown on update only (FAV-8, one reading)', () => {
+  const hiddenOwned = { id: 4, have_it: true };
+  const hiddenListed = { id: 5, have_it: null };
+  test('ownership: have_it not true is never owned; have_it true with no favorite_list_id shown is unknown', () => {
+    expect([owned, listed, hiddenOwned, hiddenListed].map(ownership)).toEqual(['owned', 'not owned', 'unknown', 'not owned']);
+    expect(showsListId(owned) && showsListId(listed) && !showsListId(hiddenOwned)).toBe(true);
+    expect(listIdsUnshown([owned, hiddenOwned, hiddenListed])).toBe(2);
+  });
+  test('the owned checks judge what can be read and pass over the unknown', () => {
+    expect(holdsOnlyOwnedFavorites([owned, hiddenOwned], 'x').ok).toBe(true);
+    failsWith(holdsOnlyOwnedFavorites([hiddenOwned, hiddenListed], 'owned=true'), /1 favorites that are not owned: 5 \(have_it null, favorite_list_id undefined \(absent\)\)/);
+    expect(holdsNoOwnedFavorites([hiddenOwned, hiddenListed], 'x').ok).toBe(true);
+    expect(allInList([listed, hiddenListed], 7).ok).toBe(true);
+    failsWith(allInList([hiddenListed, owned], 7), /1 in another list: 1 \(favorite_list_id null\)/);
+    expect(becameOwned(hiddenOwned).ok).toBe(true);
+    failsWith(becameOwned({ id: 4, have_it: false }), /have_it false, expected true/);
+  });
+  test('membership through a list\'s favorites', () => {
+    expect(listsFavorite([hiddenListed], 5, 7, 'PUT').ok).toBe(true);
+    failsWith(listsFavorite([hiddenOwned], 5, 7, 'PUT'), /PUT: favorite 5 is not among the favorites of list 7/);
+    expect(omitsFavorite([hiddenOwned], 5, 7, 'x').ok).toBe(true);
+    failsWith(omitsFavorite([hiddenListed], 5, 7, 'have_it=true'), /favorite 5 is among the favorites of list 7/);
+  });
+});
+
+describe('auto lists not listed by GET /favorite_lists (FAV-18, one reading)', () => {
+  test('isAutoList and autoListInFavorites', () => {
+    expect([{ id: -3 }, { id: 4, type: 'auto' }, { id: 4, type: 'custom' }, { id: 4 }].map(isAutoList)).toEqual([true, true, false, false]);
+    expect(autoListInFavorites([listed, owned, { id: 3, favorite_list_id: -4 }])).toBe(-4);
+    expect(autoListInFavorites([listed, { id: 6 }])).toBeNull();
+  });
+  test('autoListsApart: two categories, two lists', () => {
+    const a = { favorite: { id: 1, favorite_list_id: -3 }, categoryId: 11 };
+    expect(autoListsApart(a, { favorite: { id: 2, favorite_list_id: -4 }, categoryId: 12 }).ok).toBe(true);
+    expect(autoListsApart(a, { favorite: { id: 2, favorite_list_id: -3 }, categoryId: 11 }).ok).toBe(true);
+    failsWith(autoListsApart(a, { favorite: { id: 2, favorite_list_id: -3 }, categoryId: 12 }), /favorites 1 and 2, .* categories 11 and 12, are both in list -3/);
+  });
+  test('inKnownAutoList: the list its category\'s favorites show, not another category\'s', () => {
+    const known = new Map([[11, -3], [12, -4]]);
+    expect(inKnownAutoList({ id: 1, favorite_list_id: -3 }, 11, known).ok).toBe(true);
+    expect(inKnownAutoList({ id: 1, favorite_list_id: -9 }, 13, known).ok).toBe(true);
+    failsWith(inKnownAutoList({ id: 1, favorite_list_id: -9 }, 11, known), /category's favorites show its auto list is -3/);
+    failsWith(inKnownAutoList({ id: 1, favorite_list_id: -4 }, 13, known), /the auto list of category 12/);
+  });
+  test('isAutoListOfCategory: a null category_id is blank (a warning)', () => {
+    const r = isAutoListOfCategory({ id: -3, category_id: null }, 12);
+    expect(r).toMatchObject({ ok: false, blank: true });
+    expect(isAutoListOfCategory({ id: -3, category_id: 11 }, 12)).not.toHaveProperty('blank');
   });
 });

@@ -1,6 +1,6 @@
 // Checks of favorite lists and favorites (Resources > Favorite list, Favorite; States and
 // transitions; Endpoints > Favorites). Pure functions over what the server sent.
-import { fail, pass, show, type CheckResult } from './check.ts';
+import { fail, pass, show, typed, type CheckResult } from './check.ts';
 
 export interface FavoriteLike {
   id?: unknown;
@@ -19,9 +19,29 @@ export interface FavoriteListLike {
   [field: string]: unknown;
 }
 
-/** 'Owned': favorite_list_id null and have_it true (Favorite list, the virtual owned list). */
+/**
+ * Whether an answer shows the favorite's favorite_list_id. "favorite_list_id (integer, accepted
+ * on update)" admits a reading where only the answer of PUT /favorites/:id shows it (FAV-8): an
+ * absent favorite_list_id says nothing of the favorite's list (its list is then learned from
+ * GET /favorite_lists/:id/favorites, or not judged). A null is shown: no list.
+ */
+export function showsListId(favorite: FavoriteLike): boolean {
+  return favorite.favorite_list_id !== undefined;
+}
+
+/**
+ * 'Owned': favorite_list_id null and have_it true (Favorite list, the virtual owned list). A
+ * favorite whose have_it is not true is not owned whatever its list; one with have_it true and no
+ * favorite_list_id shown is unknown.
+ */
+export function ownership(favorite: FavoriteLike): 'owned' | 'not owned' | 'unknown' {
+  if (favorite.have_it !== true) return 'not owned';
+  if (!showsListId(favorite)) return 'unknown';
+  return favorite.favorite_list_id === null ? 'owned' : 'not owned';
+}
+
 export function isOwned(favorite: FavoriteLike): boolean {
-  return favorite.have_it === true && favorite.favorite_list_id === null;
+  return ownership(favorite) === 'owned';
 }
 
 const ids = (favorites: readonly FavoriteLike[]) => favorites.slice(0, 5).map((f) => show(f.id)).join(', ');
@@ -32,17 +52,22 @@ export function holdsNoOwnedFavorites(favorites: readonly FavoriteLike[], where:
   return owned.length === 0 ? pass() : fail(`${where} lists ${owned.length} owned favorites (have_it true, favorite_list_id null): ${ids(owned)}`);
 }
 
-/** owned=true: only owned favorites. */
+/** owned=true: only owned favorites (one with have_it true and no favorite_list_id shown is not judged). */
 export function holdsOnlyOwnedFavorites(favorites: readonly FavoriteLike[], where: string): CheckResult {
-  const others = favorites.filter((f) => !isOwned(f));
+  const others = favorites.filter((f) => ownership(f) === 'not owned');
   return others.length === 0
     ? pass()
     : fail(`${where} lists ${others.length} favorites that are not owned: ${others.slice(0, 5).map((f) => `${show(f.id)} (have_it ${show(f.have_it)}, favorite_list_id ${show(f.favorite_list_id)})`).join(', ')}`);
 }
 
-/** Every favorite of GET /favorite_lists/:id/favorites is in that list. */
+/** How many favorites of a listing show no favorite_list_id (their list cannot be judged from it). */
+export function listIdsUnshown(favorites: readonly FavoriteLike[]): number {
+  return favorites.filter((f) => !showsListId(f)).length;
+}
+
+/** Every favorite of GET /favorite_lists/:id/favorites is in that list (as far as favorite_list_id is shown). */
 export function allInList(favorites: readonly FavoriteLike[], listId: number): CheckResult {
-  const strays = favorites.filter((f) => f.favorite_list_id !== listId);
+  const strays = favorites.filter((f) => showsListId(f) && f.favorite_list_id !== listId);
   return strays.length === 0
     ? pass()
     : fail(`the favorites of list ${listId} include ${strays.length} in another list: ${strays.slice(0, 5).map((f) => `${show(f.id)} (favorite_list_id ${show(f.favorite_list_id)})`).join(', ')}`);
@@ -77,10 +102,13 @@ export function orderedByCreation(favorites: readonly FavoriteLike[], dir: 'asc'
   return pass();
 }
 
-/** Row 2 of the States and transitions table: owned means have_it true and favorite_list_id null. */
+/**
+ * Row 2 of the States and transitions table: owned means have_it true and favorite_list_id null
+ * (a favorite_list_id not shown is left to the owned=true listing).
+ */
 export function becameOwned(favorite: FavoriteLike): CheckResult {
   if (favorite.have_it !== true) return fail(`after have_it=true favorite ${show(favorite.id)} has have_it ${show(favorite.have_it)}, expected true`);
-  return favorite.favorite_list_id === null
+  return favorite.favorite_list_id === null || !showsListId(favorite)
     ? pass()
     : fail(`after have_it=true favorite ${show(favorite.id)} has favorite_list_id ${show(favorite.favorite_list_id)}, expected null (owned)`);
 }
@@ -114,9 +142,62 @@ export function inAnAutoList(favorite: FavoriteLike): CheckResult {
 /** Row 1: the auto list is the one of the SKU's category. */
 export function isAutoListOfCategory(list: FavoriteListLike, categoryId: number): CheckResult {
   if (list.category_id !== categoryId) {
-    return fail(`the favorite landed in auto list ${show(list.id)} of category ${show(list.category_id)}, expected the auto list of the SKU's category ${categoryId}`);
+    // A null category_id ("integer or null") names no category: blank, not another category.
+    return typed(list.category_id, false, `the favorite landed in auto list ${show(list.id)} of category ${show(list.category_id)}, expected the auto list of the SKU's category ${categoryId}`);
   }
-  return typeof list.id === 'number' && list.id < 0 ? pass() : fail(`auto list ${show(list.id)} of category ${categoryId} does not have a negative id`);
+  return typed(list.id, typeof list.id === 'number' && list.id < 0, `auto list ${show(list.id)} of category ${categoryId} does not have a negative id`);
+}
+
+/**
+ * Row 1, where the list's category cannot be read (auto lists not in GET /favorite_lists): an
+ * auto list is "tied to one category", so favorites created without a list for SKUs of two
+ * categories are in two lists.
+ */
+export function autoListsApart(first: { favorite: FavoriteLike; categoryId: number }, second: { favorite: FavoriteLike; categoryId: number }): CheckResult {
+  const [a, b] = [first.favorite.favorite_list_id, second.favorite.favorite_list_id];
+  if (first.categoryId === second.categoryId || !showsListId(first.favorite) || a !== b) return pass();
+  return fail(
+    `favorites ${show(first.favorite.id)} and ${show(second.favorite.id)}, created without a list for SKUs of categories ${first.categoryId} and ${second.categoryId}, are both in list ${show(a)}: an auto list is tied to one category`,
+  );
+}
+
+/**
+ * Row 1, where the list's category cannot be read: the favorite is in the auto list its
+ * category's favorites show (a favorite of a leaf category with a negative favorite_list_id),
+ * not in one another category's favorites show.
+ */
+export function inKnownAutoList(favorite: FavoriteLike, categoryId: number, known: ReadonlyMap<number, number>): CheckResult {
+  const listId = favorite.favorite_list_id;
+  const own = known.get(categoryId);
+  if (own !== undefined && listId !== own) {
+    return fail(`favorite ${show(favorite.id)} of a SKU of category ${categoryId} is in list ${show(listId)}, but that category's favorites show its auto list is ${own}`);
+  }
+  const other = [...known].find(([category, id]) => id === listId && category !== categoryId);
+  return other ? fail(`favorite ${show(favorite.id)} of a SKU of category ${categoryId} is in list ${show(listId)}, the auto list of category ${other[0]} (as that category's favorites show)`) : pass();
+}
+
+/** A list's favorites (GET /favorite_lists/:id/favorites) include the favorite: how membership is seen when favorite_list_id is not shown. */
+export function listsFavorite(favorites: readonly FavoriteLike[], favoriteId: number, listId: number, what: string): CheckResult {
+  return favorites.some((f) => f.id === favoriteId) ? pass() : fail(`${what}: favorite ${favoriteId} is not among the favorites of list ${listId} (GET /favorite_lists/${listId}/favorites)`);
+}
+
+/** A list's favorites leave the favorite out (a list id sent with have_it=true is ignored, row 2). */
+export function omitsFavorite(favorites: readonly FavoriteLike[], favoriteId: number, listId: number, what: string): CheckResult {
+  return favorites.some((f) => f.id === favoriteId) ? fail(`${what}: favorite ${favoriteId} is among the favorites of list ${listId} (GET /favorite_lists/${listId}/favorites)`) : pass();
+}
+
+/** Auto lists are those with a negative id (Favorite list: id), or of type auto. */
+export function isAutoList(list: FavoriteListLike): boolean {
+  return (typeof list.id === 'number' && list.id < 0) || list.type === 'auto';
+}
+
+/**
+ * The auto list of a leaf category as its favorites show it (GET /categories/:id/favorites): the
+ * negative favorite_list_id of one of them, or null.
+ */
+export function autoListInFavorites(favorites: readonly FavoriteLike[]): number | null {
+  const id = favorites.map((f) => f.favorite_list_id).find((l) => typeof l === 'number' && Number.isInteger(l) && l < 0);
+  return typeof id === 'number' ? id : null;
 }
 
 /** "Gives an error": a 4xx or 5xx status, not a success. */

@@ -153,3 +153,28 @@ describe('linked resources', () => {
     failsWith(includeResolves(body, without, [{ id: 1 }], ['group_id'], 'group', true, label), /specification 1 carries no id/);
   });
 });
+
+// GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
+// (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
+describe('GEN-8: a null is blank, a wrong value a failure', () => {
+  const isBlank = (result: CheckResult) => expect(result).toMatchObject({ ok: false, blank: true });
+  const isHard = (result: CheckResult) => {
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty('blank');
+  };
+  const without = { specifications: [{ id: 1 }, { id: 2 }], meta: {} };
+  const label = (i: number) => `specification ${i + 1}`;
+
+  test('embed_ids: null where the array of ids should be is blank, a bare id fails', () => {
+    isBlank(embedIdsIsArrayOfIds({ id: 1, shop_ids: null }, { id: 1 }, 'shop', [7], 'product'));
+    isHard(embedIdsIsArrayOfIds({ id: 1, shop_ids: 7 }, { id: 1 }, 'shop', [7], 'product'));
+  });
+
+  test('include: a null top-level array, or an included object with id null, is blank', () => {
+    const parents = [{ id: 1, group_id: 10 }, { id: 2, group_id: 11 }];
+    isBlank(includeResolves({ specifications: parents, groups: null, meta: {} }, without, parents, ['group_id'], 'group', true, label));
+    isHard(includeResolves({ specifications: parents, groups: 5, meta: {} }, without, parents, ['group_id'], 'group', true, label));
+    isBlank(includeResolves({ specifications: parents, groups: [{ id: 10 }, { id: null }] }, without, parents, ['group_id'], 'group', true, label));
+    isHard(includeResolves({ specifications: parents, groups: [{ id: 10 }] }, without, parents, ['group_id'], 'group', true, label));
+  });
+});

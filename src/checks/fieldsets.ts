@@ -10,7 +10,7 @@
 // - include=<name> "puts ids in each parent": under any key it adds to the parent, a bare id or
 //   an array of ids; "a separate top-level array keyed by the name": any top-level key it adds
 //   to the body (<name>, its plural, ...) holding an array.
-import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, blank, fail, inContext, isPlainObject, pass, show, type CheckResult } from './check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -153,7 +153,9 @@ export function embedIdsIsArrayOfIds(got: Json, without: Json, name: string, exp
   if (added.length === 0) return fail(`embed_ids=${name}: ${label} has no key the parameter added (its keys are those of the answer without it)`);
   const arrays = added.filter((k) => Array.isArray(got[k]));
   if (arrays.length === 0) {
-    return fail(`embed_ids=${name}: ${label} has ${added.map((k) => `${k}: ${show(got[k])}`).join(', ')}, not an array of ids`);
+    const message = `embed_ids=${name}: ${label} has ${added.map((k) => `${k}: ${show(got[k])}`).join(', ')}, not an array of ids`;
+    // Only nulls where the array should be: a blank (GEN-8), which only warns.
+    return added.every((k) => got[k] === null) ? blank(message) : fail(message);
   }
   const wanted = (expected ?? []).filter(isId).sort((a, b) => a - b);
   const verdicts = arrays.map((k): CheckResult => {
@@ -200,7 +202,12 @@ export function includeResolves(
   labelOf: (index: number) => string,
 ): CheckResult {
   const arrays = includedArrayKeys(body, without);
-  if (arrays.length === 0) return fail(`include=${name}: the body has no top-level array the parameter added (its keys: ${Object.keys(body).join(', ')})`);
+  if (arrays.length === 0) {
+    const message = `include=${name}: the body has no top-level array the parameter added (its keys: ${Object.keys(body).join(', ')})`;
+    // A top-level key the parameter added holding null where the array should be is a blank (GEN-8).
+    const nulls = addedKeys(body, without).filter((k) => k !== 'meta' && body[k] === null);
+    return nulls.length ? blank(`${message}; ${nulls.join(', ')} ${nulls.length > 1 ? 'are' : 'is'} null`) : fail(message);
+  }
   const members = arrays.flatMap((k) => (body[k] as unknown[]).filter(isPlainObject));
   const results: CheckResult[] = [];
   parents.forEach((parent, i) => {
@@ -210,12 +217,15 @@ export function includeResolves(
       return;
     }
     if (!resolveById) return;
+    // An included object whose id is null (a blank, GEN-8) may be the one: then the id is not judged.
+    const blankId = members.some((m) => m['id'] === null);
     for (const id of parentIds(parent, keys)) {
-      if (!members.some((m) => m['id'] === id)) results.push(fail(`${labelOf(i)} has ${keys.join('/')} ${id}, which no object of the top-level ${arrays.join('/')} array has`));
+      if (members.some((m) => m['id'] === id)) continue;
+      const message = `${labelOf(i)} has ${keys.join('/')} ${id}, which no object of the top-level ${arrays.join('/')} array has`;
+      results.push(blankId ? blank(`${message} (one of them has id null)`) : fail(message));
     }
   });
-  const verdict = allOf(results);
-  return verdict.ok ? verdict : fail(`include=${name}: ${verdict.message}`);
+  return inContext(`include=${name}`, allOf(results));
 }
 
 /** Pairs each object of `got` with the object of `full` of the same id, else of the same position. */

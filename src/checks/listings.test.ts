@@ -7,7 +7,6 @@ import {
   cachedPrivatelyFor300,
   chooseFilter,
   chooseOption,
-  everySkuHasFavorited,
   filterCountMatches,
   keywordOf,
   narrows,
@@ -148,9 +147,38 @@ describe('category listings', () => {
     expect(keywordOf(null)).toBeNull();
   });
 
-  test('everySkuHasFavorited: a boolean favorited on every SKU', () => {
-    expect(everySkuHasFavorited([{ id: 1, favorited: true }, { id: 2, favorited: false }])).toEqual(pass());
-    failsWith(everySkuHasFavorited([{ id: 1, favorited: true }, { id: 2 }]), /SKU 2 has no favorited field/);
-    failsWith(everySkuHasFavorited([{ id: 3, favorited: null }]), /SKU 3 has favorited null, expected a boolean/);
+});
+
+// GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
+// (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
+describe('GEN-8: a null is blank, a wrong value a failure', () => {
+  const isBlank = (result: CheckResult) => expect(result).toMatchObject({ ok: false, blank: true });
+  const isHard = (result: CheckResult) => {
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty('blank');
+  };
+
+  test('category_id of listed SKUs', () => {
+    isBlank(skusInCategory([{ id: 1, category_id: 5 }, { id: 2, category_id: null }], 5));
+    isHard(skusInCategory([{ id: 1, category_id: 6 }, { id: 2, category_id: null }], 5));
+  });
+
+  test('meta.ordered_by and meta.order_by_methods', () => {
+    isBlank(orderedByIsAMethod(null));
+    isBlank(orderedByIsAMethod({ order_by_methods: null, ordered_by: 'price' }));
+    isBlank(orderedByIsAMethod({ order_by_methods: { price: 'Price' }, ordered_by: null }));
+    isHard(orderedByIsAMethod({ order_by_methods: { price: 'Price' }, ordered_by: 5 }));
+    isHard(orderedByIsAMethod({ order_by_methods: { price: 'Price' }, ordered_by: 'name' }));
+    isBlank(orderedByEchoes(null, 'price'));
+    isBlank(orderedByEchoes({ ordered_by: null }, 'price'));
+    isHard(orderedByEchoes({ ordered_by: 'name' }, 'price'));
+    isHard(orderedByEchoes({}, 'price'));
+  });
+
+  test('available_filters and the count of an option', () => {
+    isBlank(availableCountsWithinTotal(null, 3));
+    isHard(availableCountsWithinTotal([], 3));
+    isBlank(optionCountMatches('distances', 'distance', { id: 1, label: '10 km', count: null }, 3));
+    isHard(optionCountMatches('distances', 'distance', { id: 1, label: '10 km', count: 4 }, 3));
   });
 });

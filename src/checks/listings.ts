@@ -2,7 +2,7 @@
 // listing (spec: Endpoints > Categories rows 6, 7, 9, 10 and "Ordering, filters and meta of the
 // category SKU listing", Resources and their fields > Specification and group, Filter group,
 // Filter meta, SKU).
-import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ export function skusInCategory(skus: readonly unknown[], categoryId: number): Ch
   return allOf(
     skus.map((s) => {
       const sku = isPlainObject(s) ? s : {};
-      return sku['category_id'] === categoryId ? pass() : fail(`SKU ${show(sku['id'])} has category_id ${show(sku['category_id'])}, listed under leaf ${categoryId}`);
+      return typed(sku['category_id'], sku['category_id'] === categoryId, `SKU ${show(sku['id'])} has category_id ${show(sku['category_id'])}, listed under leaf ${categoryId}`);
     }),
   );
 }
@@ -55,18 +55,19 @@ export function noSkuInInnerCategory(skus: readonly unknown[], categoryId: numbe
 
 /** meta.ordered_by (the current method) is one of the keys of meta.order_by_methods. */
 export function orderedByIsAMethod(meta: unknown): CheckResult {
-  if (!isPlainObject(meta)) return fail(`meta is ${show(meta)}, expected an object`);
+  if (!isPlainObject(meta)) return typed(meta, false, `meta is ${show(meta)}, expected an object`);
   const methods = meta['order_by_methods'];
-  if (!isPlainObject(methods)) return fail(`meta.order_by_methods is ${show(methods)}, expected a map from method to label`);
+  if (!isPlainObject(methods)) return typed(methods, false, `meta.order_by_methods is ${show(methods)}, expected a map from method to label`);
   const current = meta['ordered_by'];
-  if (typeof current !== 'string') return fail(`meta.ordered_by is ${show(current)}, expected a string`);
+  if (typeof current !== 'string') return typed(current, false, `meta.ordered_by is ${show(current)}, expected a string`);
   return current in methods ? pass() : fail(`meta.ordered_by ${show(current)} is not a key of meta.order_by_methods (${Object.keys(methods).join(', ')})`);
 }
 
 /** meta.ordered_by names the method asked for with order_by. */
 export function orderedByEchoes(meta: unknown, sent: string): CheckResult {
+  if (meta === null) return blank(`order_by=${sent}: meta is null`);
   const current = isPlainObject(meta) ? meta['ordered_by'] : undefined;
-  return current === sent ? pass() : fail(`order_by=${sent}: meta.ordered_by is ${show(current)}`);
+  return typed(current, current === sent, `order_by=${sent}: meta.ordered_by is ${show(current)}`);
 }
 
 /** A filter narrows: the filtered listing holds no more SKUs than the unfiltered one. */
@@ -118,11 +119,11 @@ export function chooseOption(options: unknown, total: number): FilterOption | nu
  * count counts (SKUs or offers) is not stated, so callers give this as a warning only.
  */
 export function optionCountMatches(key: 'distances' | 'availabilities', param: string, option: FilterOption, filteredTotal: number): CheckResult {
-  return option.count === filteredTotal
-    ? pass()
-    : fail(
-        `meta.available_filters.${key} gives count ${show(option.count)} for option ${option.id} (${show(option.label)}), but ${param}=${option.id} lists ${filteredTotal} SKUs (whether that count counts SKUs or offers is not stated)`,
-      );
+  return typed(
+    option.count,
+    option.count === filteredTotal,
+    `meta.available_filters.${key} gives count ${show(option.count)} for option ${option.id} (${show(option.label)}), but ${param}=${option.id} lists ${filteredTotal} SKUs (whether that count counts SKUs or offers is not stated)`,
+  );
 }
 
 /**
@@ -131,7 +132,7 @@ export function optionCountMatches(key: 'distances' | 'availabilities', param: s
  * not stated, so those are left alone.
  */
 export function availableCountsWithinTotal(available: unknown, total: number): CheckResult {
-  if (!isPlainObject(available)) return fail(`meta.available_filters is ${show(available)}, expected an object`);
+  if (!isPlainObject(available)) return typed(available, false, `meta.available_filters is ${show(available)}, expected an object`);
   const results: CheckResult[] = [];
   for (const key of ['filters', 'manufacturers', 'shops']) {
     const map = available[key];
@@ -172,13 +173,3 @@ export function keywordOf(name: unknown): string | null {
   return words.sort((a, b) => b.length - a.length)[0] ?? null;
 }
 
-/** favorited (user-authenticated requests; category SKU listing): a boolean on every SKU. */
-export function everySkuHasFavorited(skus: readonly unknown[]): CheckResult {
-  return allOf(
-    skus.map((s) => {
-      const sku = isPlainObject(s) ? s : {};
-      if (!('favorited' in sku)) return fail(`SKU ${show(sku['id'])} has no favorited field on a user-authenticated category SKU listing`);
-      return typeof sku['favorited'] === 'boolean' ? pass() : fail(`SKU ${show(sku['id'])} has favorited ${show(sku['favorited'])}, expected a boolean`);
-    }),
-  );
-}

@@ -10,6 +10,7 @@ import {
   pageIsTheOneAsked,
   pagesAndItemsAgree,
   perIsTheOneAsked,
+  linkQueryDropped,
   pagesAreDisjoint,
   pagesCoverCollection,
   queryDroppedBy,
@@ -106,6 +107,22 @@ describe('page, per and the arithmetic apart (PAG-3, PAG-4, PAG-1), as the passi
     expect(perIsTheOneAsked(p, 2).ok).toBe(true);
     expect(perIsTheOneAsked(p, undefined).ok).toBe(true);
     expect(perIsTheOneAsked(p, 10)).toEqual({ ok: false, message: 'per is 2, but per=10 was asked for' });
+  });
+
+  test('perIsTheOneAsked: a per above 25 may be capped, at 25 or more', () => {
+    const capped = { total_results: 500, total_pages: 10, page: 1, per: 50 };
+    expect(perIsTheOneAsked(capped, 100).ok).toBe(true);
+    expect(perIsTheOneAsked({ ...capped, per: 25 }, 100).ok).toBe(true);
+    expect(perIsTheOneAsked({ ...capped, per: 20 }, 100).ok).toBe(false);
+    expect(perIsTheOneAsked({ ...capped, per: 25 }, 10).ok).toBe(false);
+    expect(perIsTheOneAsked({ ...capped, per: 200 }, 100).ok).toBe(false);
+  });
+
+  test('linkQueryDropped: per counts as kept when the URL carries the size answered, or leaves out a default 25', () => {
+    expect(linkQueryDropped('https://h/s?per=50&page=2', 'https://h/s?per=100', 50)).toEqual([]);
+    expect(linkQueryDropped('https://h/s?page=2', 'https://h/s?per=25', 25)).toEqual([]);
+    expect(linkQueryDropped('https://h/s?page=2', 'https://h/s?per=10', 10)).toEqual(['per=10']);
+    expect(linkQueryDropped('https://h/s?page=2&per=10', 'https://h/s?per=10&q=ab', 10)).toEqual(['q=ab']);
   });
   test('pagesAndItemsAgree: total_pages from total_results and per, and the items of the page', () => {
     expect(pagesAndItemsAgree(p, 2).ok).toBe(true);

@@ -1,6 +1,6 @@
 // Checks of paginated collections: meta.pagination (convention 2) and the Link header (General
 // rules 2).
-import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 export interface Pagination {
   total_results: number;
@@ -12,6 +12,9 @@ export interface Pagination {
 export const DEFAULT_PAGE_SIZE = 25;
 const FIELDS = ['total_results', 'total_pages', 'page', 'per'] as const;
 
+/** collections return 25 items per page by default (PAG-2). */
+export const DEFAULT_PER = 25;
+
 export function readPagination(body: unknown): Pagination | null {
   const meta = isPlainObject(body) ? body['meta'] : undefined;
   const pagination = isPlainObject(meta) ? meta['pagination'] : undefined;
@@ -22,18 +25,25 @@ export function readPagination(body: unknown): Pagination | null {
 /** meta.pagination carries total_results, total_pages, page (1-based) and per, all integers. */
 export function paginationMetaIsWellFormed(body: unknown): CheckResult {
   const meta = isPlainObject(body) ? body['meta'] : undefined;
-  if (!isPlainObject(meta)) return fail(`no meta object (meta is ${show(meta)})`);
+  if (!isPlainObject(meta)) return typed(meta, false, `no meta object (meta is ${show(meta)})`);
   const pagination = meta['pagination'];
-  if (!isPlainObject(pagination)) return fail(`no meta.pagination object (it is ${show(pagination)})`);
+  if (!isPlainObject(pagination)) return typed(pagination, false, `no meta.pagination object (it is ${show(pagination)})`);
   const problems: string[] = [];
+  // A null is a blank (GEN-8): only a warning, though the pagination cannot be judged without it.
+  let hard = false;
+  const problem = (text: string, isBlank = false) => {
+    problems.push(text);
+    hard ||= !isBlank;
+  };
   for (const field of FIELDS) {
     const value = pagination[field];
-    if (!Number.isInteger(value)) problems.push(`${field} is ${show(value)}, expected an integer`);
-    else if ((value as number) < 0) problems.push(`${field} is negative (${value})`);
+    if (!Number.isInteger(value)) problem(`${field} is ${show(value)}, expected an integer`, value === null);
+    else if ((value as number) < 0) problem(`${field} is negative (${value})`);
   }
-  if (Number.isInteger(pagination['page']) && (pagination['page'] as number) < 1) problems.push('page is below 1 (pages are 1-based)');
-  if (Number.isInteger(pagination['per']) && (pagination['per'] as number) < 1) problems.push('per is below 1');
-  return problems.length ? fail(`meta.pagination: ${problems.join('; ')}`) : pass();
+  if (Number.isInteger(pagination['page']) && (pagination['page'] as number) < 1) problem('page is below 1 (pages are 1-based)');
+  if (Number.isInteger(pagination['per']) && (pagination['per'] as number) < 1) problem('per is below 1');
+  if (!problems.length) return pass();
+  return hard ? fail(`meta.pagination: ${problems.join('; ')}`) : blank(`meta.pagination: ${problems.join('; ')}`);
 }
 
 /** The four fields agree with each other, with the request and with the items on the page. */
@@ -70,7 +80,30 @@ export function pageIsTheOneAsked(p: Pagination, page: number | undefined): Chec
 
 /** `per` sets the page size (PAG-4); without per, the default is defaultPageSizeIs25's. */
 export function perIsTheOneAsked(p: Pagination, per: number | undefined): CheckResult {
-  return per === undefined || p.per === per ? pass() : fail(`per is ${p.per}, but per=${per} was asked for`);
+  if (per === undefined || p.per === per) return pass();
+  // The largest per is not shown (PAG-6): a deployment may cap it. The default page holds 25, so a
+  // cap is 25 or more: a per above 25 may come back as any size from 25 to the one asked.
+  if (per > DEFAULT_PER && p.per >= DEFAULT_PER && p.per < per) return pass();
+  return fail(`per is ${p.per}, but per=${per} was asked for${per > DEFAULT_PER ? ` (a cap on per would be ${DEFAULT_PER} or more, the default page size)` : ''}`);
+}
+
+/**
+ * The Link URLs' parameters lost against the request's, page and oauth_token aside. per counts
+ * as kept when the URL carries the page size answered (a capped per) or leaves out a per that is
+ * the default 25.
+ */
+export function linkQueryDropped(linkUrl: string, requestUrl: string, answeredPer: number | undefined): string[] {
+  const dropped = queryDroppedBy(linkUrl, requestUrl);
+  return dropped.filter((d) => {
+    if (!d.startsWith('per=')) return true;
+    try {
+      const linkPer = new URL(linkUrl).searchParams.get('per');
+      const effective = linkPer === null ? DEFAULT_PER : Number(linkPer);
+      return effective !== answeredPer;
+    } catch {
+      return true;
+    }
+  });
 }
 
 /** General rules 2: collections return 25 items per page by default. */

@@ -211,3 +211,58 @@ describe('shops', () => {
   });
 });
 
+
+// GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
+// (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
+describe('GEN-8: a null is blank, a wrong value a failure', () => {
+  const isBlank = (result: CheckResult) => expect(result).toMatchObject({ ok: false, blank: true });
+  const isHard = (result: CheckResult) => {
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty('blank');
+  };
+
+  test('orders: a null price or blp is not placed; the others are still judged', () => {
+    isBlank(productsByNetPrice([{ id: 1, price: 1 }, { id: 2, price: null }, { id: 3, price: 2 }]));
+    isHard(productsByNetPrice([{ id: 1, price: 3 }, { id: 2, price: null }, { id: 3, price: 2 }]));
+    isHard(productsByNetPrice([{ id: 1, price: '1' }]));
+    isBlank(productsByFinalPrice([product(1, 1, { final_price: 2 }), { id: 2, price: 1, blp: null }, product(3, 1, { final_price: 3 })]));
+    isHard(productsByFinalPrice([product(1, 1, { final_price: 4 }), { id: 2, price: 1, blp: null }, product(3, 1, { final_price: 3 })]));
+    isHard(productsByFinalPrice([{ id: 2, price: 1, blp: 5 }]));
+    // A null blp has no final price to group: left out, so the nulls stay together.
+    passes(finalPriceNullsGrouped([product(1, 1, { final_price: 2 }), { id: 2, price: 1, blp: null }, product(3, 1, { final_price: 3 })]));
+  });
+
+  test('blp, sizes, embedded shop, groups, history dates', () => {
+    isBlank(finalPriceIncludesCosts({ id: 1, price: 1, blp: null }));
+    isHard(finalPriceIncludesCosts({ id: 1, price: 1, blp: 5 }));
+    isBlank(sizeFilterKeepsExactly([{ id: 1, sizes: null }], 40, []));
+    isHard(sizeFilterKeepsExactly([{ id: 1, sizes: ['41'] }], 40, []));
+    isBlank(productsHave([{ id: 1, sku_id: null }], 'sku_id', 5));
+    isHard(productsHave([{ id: 1, sku_id: 6 }, { id: 2, sku_id: null }], 'sku_id', 5));
+    isBlank(embedsItsShop({ id: 1, shop_id: 3, shop: null }));
+    isBlank(embedsItsShop({ id: 1, shop_id: 3, shop: { id: null } }));
+    isBlank(embedsItsShop({ id: 1, shop_id: null, shop: { id: 3 } }));
+    isHard(embedsItsShop({ id: 1, shop_id: 3, shop: { id: 4 } }));
+    isHard(embedsItsShop({ id: 1, shop_id: 3 }));
+    isBlank(groupsIncluded({ specifications: [], groups: null }));
+    isHard(groupsIncluded({ specifications: [], groups: {} }));
+    isBlank(historyDatesAreDays([{ date: null, price: 1 }]));
+    isHard(historyDatesAreDays([{ date: '2024-1-1', price: 1 }]));
+  });
+
+  test('rating breakdown and embedded address', () => {
+    isBlank(ratingBreakdownConsistent(null));
+    isHard(ratingBreakdownConsistent({}));
+    // Two null impressions are not one impression listed twice.
+    passes(ratingBreakdownConsistent([{ impression: null, percentage: 50, count: 1 }, { impression: null, percentage: 50, count: 1 }]));
+    isBlank(breakdownCountsAllReviews([{ impression: 'positive', percentage: 100, count: 2 }, { impression: 'negative', percentage: 0, count: null }], 3));
+    isHard(breakdownCountsAllReviews([{ impression: 'positive', percentage: 100, count: 2 }, { impression: 'negative', percentage: 0, count: 0 }], 3));
+    isBlank(locationEmbedsAddress({ id: 1, format: 'structured', address: null }));
+    isHard(locationEmbedsAddress({ id: 1, format: 'structured', address: 'Main St 1' }));
+  });
+
+  test('inContext keeps a blank blank', () => {
+    isBlank(inContext('distance=10', { ok: false, message: 'x is null', blank: true }));
+    isHard(inContext('distance=10', { ok: false, message: 'x is 3' }));
+  });
+});

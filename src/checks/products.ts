@@ -1,7 +1,7 @@
 // Checks of SKU products, product cards, SKU specifications, price history, products and shops
 // (spec: Endpoints > SKUs and their products, Endpoints > Shops, Resources and their fields >
 // Product, Product card, Price history, Shop, Shop review, Shop location, Specification and group).
-import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -19,9 +19,14 @@ export function nonDecreasing(values: readonly number[], what: string): CheckRes
 /** order_by=net_price (the default): products by price, lowest first. */
 export function productsByNetPrice(products: readonly Json[]): CheckResult {
   const prices = products.map((p) => p['price']);
-  const bad = prices.findIndex((x) => typeof x !== 'number');
+  const bad = prices.findIndex((x) => typeof x !== 'number' && x !== null);
   if (bad !== -1) return fail(`product ${show(products[bad]!['id'])} has price ${show(prices[bad])}, not a number`);
-  return nonDecreasing(prices as number[], 'products (net price order) are');
+  // A blank price (GEN-8) cannot be placed in the order: it only warns, and the others are judged.
+  const blanks = products.filter((p) => p['price'] === null).map((p) => show(p['id']));
+  return allOf([
+    nonDecreasing(prices.filter((x): x is number => x !== null), 'products (net price order) are'),
+    blanks.length ? blank(`product${blanks.length > 1 ? 's' : ''} ${blanks.join(', ')} ha${blanks.length > 1 ? 've' : 's'} price null: not placed in the net price order`) : pass(),
+  ]);
 }
 
 function finalPrice(product: Json): number | null | undefined {
@@ -37,20 +42,24 @@ function finalPrice(product: Json): number | null | undefined {
  */
 export function productsByFinalPrice(products: readonly Json[]): CheckResult {
   const finals = products.map(finalPrice);
-  const bad = finals.findIndex((x) => x === undefined);
+  // A blank blp (GEN-8) cannot be placed in the order: it only warns, and the others are judged.
+  const bad = finals.findIndex((x, i) => x === undefined && products[i]!['blp'] !== null);
   if (bad !== -1) return fail(`product ${show(products[bad]!['id'])} has blp ${show(products[bad]!['blp'])}: no final_price number or null`);
-  const known = products.filter((_, i) => finals[i] !== null);
+  const blanks = products.filter((p) => p['blp'] === null).map((p) => show(p['id']));
+  const blankBlp = blanks.length ? blank(`product${blanks.length > 1 ? 's' : ''} ${blanks.join(', ')} ha${blanks.length > 1 ? 've' : 's'} blp null: not placed in the final price order`) : pass();
+  const known = products.filter((_, i) => typeof finals[i] === 'number');
   for (let i = 1; i < known.length; i++) {
     const a = finalPrice(known[i - 1]!)!;
     const b = finalPrice(known[i]!)!;
     if (b < a) return fail(`order_by=final_price: product ${show(known[i - 1]!['id'])} (final_price ${a}) comes before product ${show(known[i]!['id'])} (final_price ${b})`);
   }
-  return pass();
+  return blankBlp;
 }
 
 /** Null final prices all at the start or all at the end of the list, not scattered among the others. */
 export function finalPriceNullsGrouped(products: readonly Json[]): CheckResult {
-  const isNull = products.map((p) => finalPrice(p) === null);
+  // A product whose blp is null (a blank, GEN-8) has no final_price to group: left out.
+  const isNull = products.filter((p) => p['blp'] !== null).map((p) => finalPrice(p) === null);
   const changes = isNull.filter((v, i) => i > 0 && v !== isNull[i - 1]).length;
   if (changes <= 1) return pass();
   return fail(`order_by=final_price: products with a null final_price are scattered among the others (${isNull.map((v) => (v ? 'null' : 'n')).join(',')})`);
@@ -59,7 +68,7 @@ export function finalPriceNullsGrouped(products: readonly Json[]): CheckResult {
 /** "final_price (includes shipping and payment method cost)": at least price + shipping + payment cost. */
 export function finalPriceIncludesCosts(product: Json): CheckResult {
   const blp = product['blp'];
-  if (!isPlainObject(blp)) return fail(`product ${show(product['id'])} has blp ${show(blp)}`);
+  if (!isPlainObject(blp)) return typed(blp, false, `product ${show(product['id'])} has blp ${show(blp)}`);
   const { shipping_cost: shipping, payment_method_cost: payment, final_price: final } = blp;
   if (final === null || payment === null || typeof product['price'] !== 'number') return pass();
   if (typeof final !== 'number' || typeof shipping !== 'number' || typeof payment !== 'number') return pass(); // the schema judges types
@@ -108,15 +117,18 @@ export function sizeFilterKeepsExactly(filtered: readonly Json[], size: number, 
   const got = new Set(filtered.map((p) => p['id']));
   const missing = expected.filter((id) => !got.has(id));
   return allOf([
-    ...outside.map((p) => fail(`size=${size} kept product ${show(p['id'])} whose sizes ${show(numericSizes(p['sizes']))} have none from ${size} up to but excluding ${size + 1}`)),
+    // A product whose sizes are null (a blank, GEN-8) cannot be told to be outside the range: it only warns.
+    ...outside.map((p) =>
+      p['sizes'] === null
+        ? blank(`size=${size} kept product ${show(p['id'])}, whose sizes are null: whether it has a size from ${size} up to but excluding ${size + 1} is not judged`)
+        : fail(`size=${size} kept product ${show(p['id'])} whose sizes ${show(numericSizes(p['sizes']))} have none from ${size} up to but excluding ${size + 1}`),
+    ),
     missing.length ? fail(`size=${size} left out products ${missing.join(', ')}, which have a size from ${size} up to but excluding ${size + 1}`) : pass(),
   ]);
 }
 
-/** A check's failure message prefixed with what was asked ("distance=10: ..."). */
-export function inContext(what: string, result: CheckResult): CheckResult {
-  return result.ok ? result : fail(`${what}: ${result.message}`);
-}
+/** A check's failure message prefixed with what was asked ("distance=10: ..."); a blank stays blank. */
+export { inContext } from './check.ts';
 
 /** A product list as read from one page: its products, meta.pagination.total_results, and whether that page is the whole list. */
 export interface ProductList {
@@ -172,14 +184,17 @@ export function zeroInstallmentsFalseReading(falseList: ProductList, whole: Prod
 
 /** Every product names this SKU (or shop): the list is of the resource asked for. */
 export function productsHave(products: readonly Json[], field: string, value: unknown): CheckResult {
-  return allOf(products.map((p) => (p[field] === value ? pass() : fail(`product ${show(p['id'])} has ${field} ${show(p[field])}, expected ${show(value)}`))));
+  return allOf(products.map((p) => typed(p[field], p[field] === value, `product ${show(p['id'])} has ${field} ${show(p[field])}, expected ${show(value)}`)));
 }
 
 /** embed=shop: the product carries its shop, the one shop_id names. */
 export function embedsItsShop(product: Json): CheckResult {
   const shop = product['shop'];
-  if (!isPlainObject(shop)) return fail(`embed=shop: product ${show(product['id'])} has shop ${show(shop)}, expected the shop object`);
-  return shop['id'] === product['shop_id'] ? pass() : fail(`embed=shop: product ${show(product['id'])} has shop_id ${show(product['shop_id'])} but embeds shop ${show(shop['id'])}`);
+  if (!isPlainObject(shop)) return typed(shop, false, `embed=shop: product ${show(product['id'])} has shop ${show(shop)}, expected the shop object`);
+  const message = `embed=shop: product ${show(product['id'])} has shop_id ${show(product['shop_id'])} but embeds shop ${show(shop['id'])}`;
+  if (shop['id'] === product['shop_id']) return pass();
+  // A blank id on either side (GEN-8) cannot be compared: it only warns.
+  return shop['id'] === null || product['shop_id'] === null ? blank(message) : fail(message);
 }
 
 /** Specifications are returned in the order of their order field ("order on specifications (returned in order)"). */
@@ -204,7 +219,7 @@ export function specificationsNotPaginated(body: unknown): CheckResult {
 export function groupsIncluded(body: unknown): CheckResult {
   if (!isPlainObject(body)) return fail(`body is ${show(body)}`);
   const groups = body['groups'];
-  if (!Array.isArray(groups)) return fail(`include=group: no top-level groups array (groups is ${show(groups)})`);
+  if (!Array.isArray(groups)) return typed(groups, false, `include=group: no top-level groups array (groups is ${show(groups)})`);
   const ids = new Set(groups.map((g) => (isPlainObject(g) ? g['id'] : undefined)));
   const specs = Array.isArray(body['specifications']) ? (body['specifications'] as unknown[]) : [];
   return allOf(
@@ -223,7 +238,7 @@ export function historyDatesAreDays(average: readonly Json[]): CheckResult {
   return allOf(
     average.map((point) => {
       const date = point['date'];
-      if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return fail(`price history date ${show(date)} is not YYYY-MM-DD`);
+      if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return typed(date, false, `price history date ${show(date)} is not YYYY-MM-DD`);
       const parsed = new Date(`${date}T00:00:00Z`);
       return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date ? pass() : fail(`price history date ${date} is not a calendar date`);
     }),
@@ -272,10 +287,11 @@ export function reviewScoreRounded(shop: Json): CheckResult {
  * share of all counted reviews (rounded either way: within 1 point).
  */
 export function ratingBreakdownConsistent(breakdown: unknown): CheckResult {
-  if (!Array.isArray(breakdown)) return fail(`shop_rating_breakdown is ${show(breakdown)}, expected an array`);
+  if (!Array.isArray(breakdown)) return typed(breakdown, false, `shop_rating_breakdown is ${show(breakdown)}, expected an array`);
   const items = breakdown.filter(isPlainObject);
   const impressions = items.map((i) => i['impression']);
-  const repeated = impressions.filter((x, i) => impressions.indexOf(x) !== i);
+  // Blank impressions (GEN-8) name no impression: two of them are not one listed twice.
+  const repeated = impressions.filter((x, i) => x !== null && impressions.indexOf(x) !== i);
   if (repeated.length) return fail(`shop_rating_breakdown lists impression ${show(repeated[0])} more than once`);
   if (items.some((i) => typeof i['count'] !== 'number' || typeof i['percentage'] !== 'number')) return pass(); // the schema judges types
   const total = items.reduce((sum, i) => sum + (i['count'] as number), 0);
@@ -295,8 +311,12 @@ export function ratingBreakdownConsistent(breakdown: unknown): CheckResult {
 /** Counts of the breakdown add up to the reviews listed (each review is positive or negative). */
 export function breakdownCountsAllReviews(breakdown: unknown, totalReviews: number): CheckResult {
   if (!Array.isArray(breakdown)) return pass();
-  const total = breakdown.filter(isPlainObject).reduce((sum, i) => sum + (typeof i['count'] === 'number' ? i['count'] : 0), 0);
-  return total === totalReviews ? pass() : fail(`shop_rating_breakdown counts ${total} reviews, the listing has total_results ${totalReviews}`);
+  const items = breakdown.filter(isPlainObject);
+  const total = items.reduce((sum, i) => sum + (typeof i['count'] === 'number' ? i['count'] : 0), 0);
+  if (total === totalReviews) return pass();
+  const message = `shop_rating_breakdown counts ${total} reviews, the listing has total_results ${totalReviews}`;
+  // A blank count (GEN-8) is not a count of none: the sum is not judged.
+  return items.some((i) => i['count'] === null) ? blank(`${message} (a count is null)`) : fail(message);
 }
 
 export const ADDRESS_PARTS = ['street_number', 'street', 'postcode', 'city', 'region', 'country'] as const;
@@ -318,7 +338,6 @@ export function locationEmbedsAddress(location: Json): CheckResult {
   const address = location['address'];
   return isPlainObject(address) || (address === null && location['format'] === 'unstructured')
     ? pass()
-    : fail(`embed=address: location ${show(location['id'])} has address ${show(address)}, expected the address object`);
+    : typed(address, false, `embed=address: location ${show(location['id'])} has address ${show(address)}, expected the address object`);
 }
 
-/** Version gates of the suites: one rule for the whole kit. */

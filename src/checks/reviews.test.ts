@@ -9,11 +9,9 @@ import {
   isClientError,
   mostHelpfulVerdict,
   newFormHasNoEditFields,
-  noUserOnlyFields,
+  noUserClaimsForAppToken,
   nonDemotedNewestFirst,
-  ownReviewExposed,
   reviewHas,
-  userFieldsPresent,
   voteEmbedsReview,
   voteMatches,
   votePermissionMatchesFlag,
@@ -44,22 +42,11 @@ describe('default order', () => {
 });
 
 describe('user-only fields', () => {
-  test('an application token gets no voted, flagged or helpful (absent or null)', () => {
-    passes(noUserOnlyFields([{ id: 1 }, { id: 2, voted: null, flagged: null, helpful: null }]));
-    failsWith(noUserOnlyFields([{ id: 1, voted: false, flagged: false, helpful: false }]), /review 1 carries voted=false, flagged=false, helpful=false/);
-  });
-
-  test('a user token gets them as booleans', () => {
-    passes(userFieldsPresent([{ id: 1, voted: true, flagged: false, helpful: false }], ['voted', 'flagged', 'helpful']));
-    passes(userFieldsPresent([{ id: 1, voted: true }], ['voted']));
-    failsWith(userFieldsPresent([{ id: 1, voted: true }], ['voted', 'flagged']), /review 1 has flagged undefined/);
-    failsWith(userFieldsPresent([{ id: 1, voted: 'true' }], ['voted']), /voted "true"/);
-  });
-
-  test('own_review is the user review or null, on every review of the listing', () => {
-    passes(ownReviewExposed([{ id: 1, own_review: null }, { id: 2, own_review: { id: 9 } }]));
-    failsWith(ownReviewExposed([{ id: 1 }]), /review 1 has own_review undefined/);
-    failsWith(ownReviewExposed([{ id: 1, own_review: 9 }]), /own_review 9/);
+  test('an application token: absent, or the value of nobody (false, null); never a claim about a user', () => {
+    passes(noUserClaimsForAppToken([{ id: 1 }, { id: 2, voted: null, flagged: null, helpful: null }]));
+    passes(noUserClaimsForAppToken([{ id: 1, voted: false, flagged: false, helpful: false, own_review: null }]));
+    failsWith(noUserClaimsForAppToken([{ id: 1, voted: true, flagged: false, helpful: true }]), /review 1 carries voted=true, helpful=true for an application token/);
+    failsWith(noUserClaimsForAppToken([{ id: 1, own_review: { id: 9 } }]), /own_review=/);
   });
 });
 
@@ -143,4 +130,35 @@ test('an invalid value is refused with a 4xx', () => {
   passes(isClientError(422, 'x'));
   failsWith(isClientError(201, 'POST flags'), /POST flags answered 201, expected a refusal \(4xx\)/);
   failsWith(isClientError(500, 'x'), /answered 500/);
+});
+
+// GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
+// (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
+describe('GEN-8: a null is blank, a wrong value a failure', () => {
+  const isBlank = (result: CheckResult) => expect(result).toMatchObject({ ok: false, blank: true });
+  const isHard = (result: CheckResult) => {
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty('blank');
+  };
+  const entry = (reason: unknown, description: unknown = 'text') => ({ reason, description });
+
+  test('GET /flags: a null description or reason is blank; a reason missing otherwise, or a wrong one, fails', () => {
+    isBlank(flagCatalogueIsExact([entry('spam', null), entry('bad_language'), entry('wrong_section')]));
+    isBlank(flagCatalogueIsExact([entry('spam'), entry('bad_language'), entry(null)]));
+    isHard(flagCatalogueIsExact([entry('spam'), entry('bad_language'), entry('rude')]));
+    isHard(flagCatalogueIsExact([entry('spam', 5), entry('bad_language'), entry('wrong_section')]));
+    isHard(flagCatalogueIsExact([entry('spam', null), entry('bad_language')]));
+  });
+
+  test('a created review, a vote and its embedded review', () => {
+    isBlank(reviewHas({ rating: null, review: 'text' }, { rating: 4, review: 'text' }, 'POST'));
+    isHard(reviewHas({ rating: '4', review: 'text' }, { rating: 4, review: 'text' }, 'POST'));
+    isHard(reviewHas({ rating: null, review: 'other' }, { rating: 4, review: 'text' }, 'POST'));
+    isBlank(voteMatches({ sku_review_id: null, helpful: true }, 5, true));
+    isBlank(voteMatches({ sku_review_id: 5, helpful: null }, 5, true));
+    isHard(voteMatches({ sku_review_id: 6, helpful: null }, 5, true));
+    isBlank(voteEmbedsReview({ sku_review: null }, 5, true));
+    isBlank(voteEmbedsReview({ sku_review: { id: null } }, 5, true));
+    isHard(voteEmbedsReview({ sku_review: { id: 6 } }, 5, true));
+  });
 });

@@ -1,6 +1,6 @@
 // Checks of SKU reviews, review forms, votes and flags (spec: Resources and their fields > SKU
 // review, SKU review vote, Flag, Review form; Endpoints > SKU reviews).
-import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, type CheckResult, typed } from './check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -33,49 +33,36 @@ export function nonDemotedNewestFirst(reviews: readonly Json[]): CheckResult {
   return pass();
 }
 
-/** voted, flagged, helpful are "authorized user only": an application token's request gets none (absent, or null as a blank). */
-export function noUserOnlyFields(reviews: readonly Json[]): CheckResult {
+/**
+ * voted, flagged, helpful and own_review are "authorized user only" / "for logged-on users": for
+ * an application token there is no user. Both readings of the condition are legal: the fields
+ * absent, or shown with the value of nobody (false, null). What no reading allows is a claim about a
+ * user who is not there: voted, flagged or helpful true, or an own_review object.
+ */
+export function noUserClaimsForAppToken(reviews: readonly Json[]): CheckResult {
   return allOf(
     reviews.map((r) => {
-      const sent = USER_ONLY_FIELDS.filter((f) => f in r && r[f] !== null);
-      return sent.length ? fail(`review ${show(r['id'])} carries ${sent.map((f) => `${f}=${show(r[f])}`).join(', ')} for an application token; these are for authorized users only`) : pass();
+      const claims = [...USER_ONLY_FIELDS.filter((f) => r[f] === true), ...(isPlainObject(r['own_review']) ? ['own_review'] : [])];
+      return claims.length
+        ? fail(`review ${show(r['id'])} carries ${claims.map((f) => `${f}=${show(r[f], 40)}`).join(', ')} for an application token, which has no user (authorized user only)`)
+        : pass();
     }),
-  );
-}
-
-/** For a user token: each of `fields` is a boolean on every review. */
-export function userFieldsPresent(reviews: readonly Json[], fields: readonly string[]): CheckResult {
-  return allOf(
-    reviews.map((r) => {
-      const bad = fields.filter((f) => typeof r[f] !== 'boolean');
-      return bad.length ? fail(`review ${show(r['id'])} has ${bad.map((f) => `${f} ${show(r[f])}`).join(', ')} for a user token, expected booleans`) : pass();
-    }),
-  );
-}
-
-/** own_review is exposed in listings for a logged-on user: on every review, the user's review (an object) or null. */
-export function ownReviewExposed(reviews: readonly Json[]): CheckResult {
-  return allOf(
-    reviews.map((r) =>
-      'own_review' in r && (r['own_review'] === null || isPlainObject(r['own_review']))
-        ? pass()
-        : fail(`review ${show(r['id'])} has own_review ${show(r['own_review'])} in a listing for a user token, expected the user's review or null`),
-    ),
   );
 }
 
 /** meta.sku_reviews_aggregation: an array of {label: string, score: integer, style: string}. */
 export function aggregationWellFormed(meta: unknown): CheckResult {
   const list = isPlainObject(meta) ? meta['sku_reviews_aggregation'] : undefined;
-  if (!Array.isArray(list)) return fail(`meta.sku_reviews_aggregation is ${show(list)}, expected an array`);
+  if (!Array.isArray(list)) return typed(list, false, `meta.sku_reviews_aggregation is ${show(list)}, expected an array`);
   return allOf(
-    list.map((e, i) => {
-      if (!isPlainObject(e)) return fail(`sku_reviews_aggregation[${i}] is ${show(e)}, expected {label, score, style}`);
-      const bad: string[] = [];
-      if (typeof e['label'] !== 'string') bad.push(`label ${show(e['label'])} (expected a string)`);
-      if (typeof e['score'] !== 'number' || !Number.isInteger(e['score'])) bad.push(`score ${show(e['score'])} (expected an integer)`);
-      if (typeof e['style'] !== 'string') bad.push(`style ${show(e['style'])} (expected a string)`);
-      return bad.length ? fail(`sku_reviews_aggregation[${i}] has ${bad.join(', ')}`) : pass();
+    list.flatMap((e, i) => {
+      if (!isPlainObject(e)) return [fail(`sku_reviews_aggregation[${i}] is ${show(e)}, expected {label, score, style}`)];
+      const at = `sku_reviews_aggregation[${i}]`;
+      return [
+        typed(e['label'], typeof e['label'] === 'string', `${at} has label ${show(e['label'])} (expected a string)`),
+        typed(e['score'], typeof e['score'] === 'number' && Number.isInteger(e['score']), `${at} has score ${show(e['score'])} (expected an integer)`),
+        typed(e['style'], typeof e['style'] === 'string', `${at} has style ${show(e['style'])} (expected a string)`),
+      ];
     }),
   );
 }
@@ -95,15 +82,32 @@ export function mostHelpfulVerdict(recentStatus: number, helpfulStatus: number):
 export function flagCatalogueIsExact(flags: readonly unknown[]): CheckResult {
   const reasons = flags.map((f) => (isPlainObject(f) ? f['reason'] : undefined));
   const problems: string[] = [];
+  // Blank only when every problem may come of a null (GEN-8): a null reason, a null description.
+  let hard = false;
+  const nullReasons = reasons.filter((r) => r === null).length;
   const missing = FLAG_REASONS.filter((r) => !reasons.includes(r));
-  if (missing.length) problems.push(`missing ${missing.join(', ')}`);
+  if (missing.length) {
+    problems.push(`missing ${missing.join(', ')}`);
+    hard ||= nullReasons < missing.length;
+  }
   const extra = reasons.filter((r) => !(FLAG_REASONS as readonly unknown[]).includes(r));
-  if (extra.length) problems.push(`reasons the spec does not name: ${extra.map((r) => show(r)).join(', ')}`);
+  if (extra.length) {
+    problems.push(`reasons the spec does not name: ${extra.map((r) => show(r)).join(', ')}`);
+    hard ||= extra.some((r) => r !== null);
+  }
   const twice = FLAG_REASONS.filter((r) => reasons.filter((x) => x === r).length > 1);
-  if (twice.length) problems.push(`listed more than once: ${twice.join(', ')}`);
+  if (twice.length) {
+    problems.push(`listed more than once: ${twice.join(', ')}`);
+    hard = true;
+  }
   const undescribed = flags.filter((f) => !isPlainObject(f) || typeof f['description'] !== 'string');
-  if (undescribed.length) problems.push(`without a string description: ${undescribed.map((f) => show(f, 60)).join(', ')}`);
-  return problems.length ? fail(`GET /flags: ${problems.join('; ')} (expected exactly ${FLAG_REASONS.join(', ')})`) : pass();
+  if (undescribed.length) {
+    problems.push(`without a string description: ${undescribed.map((f) => show(f, 60)).join(', ')}`);
+    hard ||= undescribed.some((f) => !isPlainObject(f) || f['description'] !== null);
+  }
+  if (!problems.length) return pass();
+  const message = `GET /flags: ${problems.join('; ')} (expected exactly ${FLAG_REASONS.join(', ')})`;
+  return hard ? fail(message) : blank(message);
 }
 
 function answersOf(form: Json): Json[] {
@@ -124,7 +128,8 @@ export function newFormHasNoEditFields(form: Json): CheckResult {
 export function editFormSelects(form: Json, answerIds: readonly number[]): CheckResult {
   const answers = answersOf(form);
   const problems: string[] = [];
-  const notBoolean = answers.filter((a) => typeof a['selected'] !== 'boolean');
+  // A null selected is a blank (GEN-8): the answer counts as not selected.
+  const notBoolean = answers.filter((a) => typeof a['selected'] !== 'boolean' && a['selected'] !== null);
   if (notBoolean.length) problems.push(`answer ${show(notBoolean[0]!['id'])} has selected ${show(notBoolean[0]!['selected'])}, expected a boolean`);
   const selected = answers.filter((a) => a['selected'] === true).map((a) => a['id']);
   const missing = answerIds.filter((id) => !selected.includes(id));
@@ -137,25 +142,45 @@ export function editFormSelects(form: Json, answerIds: readonly number[]): Check
 /** A review returned by create or update has the values sent (rating as the integer sent). */
 export function reviewHas(review: Json, sent: { rating?: number; review?: string }, what: string): CheckResult {
   const problems: string[] = [];
-  if (sent.rating !== undefined && review['rating'] !== sent.rating) problems.push(`rating ${show(review['rating'])}, sent ${sent.rating}`);
-  if (sent.review !== undefined && review['review'] !== sent.review) problems.push(`review ${show(review['review'], 60)}, sent ${show(sent.review, 60)}`);
-  return problems.length ? fail(`${what} answered a review with ${problems.join(', ')}`) : pass();
+  // Blank only when every difference is a null (GEN-8).
+  let hard = false;
+  if (sent.rating !== undefined && review['rating'] !== sent.rating) {
+    problems.push(`rating ${show(review['rating'])}, sent ${sent.rating}`);
+    hard ||= review['rating'] !== null;
+  }
+  if (sent.review !== undefined && review['review'] !== sent.review) {
+    problems.push(`review ${show(review['review'], 60)}, sent ${show(sent.review, 60)}`);
+    hard ||= review['review'] !== null;
+  }
+  if (!problems.length) return pass();
+  const message = `${what} answered a review with ${problems.join(', ')}`;
+  return hard ? fail(message) : blank(message);
 }
 
 /** A created vote is for the review voted on, with the helpful value sent. */
 export function voteMatches(vote: Json, reviewId: number, helpful: boolean): CheckResult {
   const problems: string[] = [];
-  if (vote['sku_review_id'] !== reviewId) problems.push(`sku_review_id ${show(vote['sku_review_id'])}, voted on ${reviewId}`);
-  if (vote['helpful'] !== helpful) problems.push(`helpful ${show(vote['helpful'])}, sent ${helpful}`);
-  return problems.length ? fail(`the created vote has ${problems.join(', ')}`) : pass();
+  // Blank only when every difference is a null (GEN-8).
+  let hard = false;
+  if (vote['sku_review_id'] !== reviewId) {
+    problems.push(`sku_review_id ${show(vote['sku_review_id'])}, voted on ${reviewId}`);
+    hard ||= vote['sku_review_id'] !== null;
+  }
+  if (vote['helpful'] !== helpful) {
+    problems.push(`helpful ${show(vote['helpful'])}, sent ${helpful}`);
+    hard ||= vote['helpful'] !== null;
+  }
+  if (!problems.length) return pass();
+  const message = `the created vote has ${problems.join(', ')}`;
+  return hard ? fail(message) : blank(message);
 }
 
 /** sku_review on a vote: present (the review voted on) with embed=sku_review, absent without. */
 export function voteEmbedsReview(vote: Json, reviewId: number, embedded: boolean): CheckResult {
   if (!embedded) return 'sku_review' in vote ? fail(`the vote carries sku_review ${show(vote['sku_review'], 60)} without embed=sku_review`) : pass();
   const review = vote['sku_review'];
-  if (!isPlainObject(review)) return fail(`the vote has sku_review ${show(review, 60)} with embed=sku_review, expected the review object`);
-  return review['id'] === reviewId ? pass() : fail(`the vote embeds review ${show(review['id'])}, voted on ${reviewId}`);
+  if (!isPlainObject(review)) return typed(review, false, `the vote has sku_review ${show(review, 60)} with embed=sku_review, expected the review object`);
+  return typed(review['id'], review['id'] === reviewId, `the vote embeds review ${show(review['id'])}, voted on ${reviewId}`);
 }
 
 const refused = (s: number) => s === 401 || s === 403;

@@ -92,3 +92,31 @@ describe('manufacturers', () => {
     failsWith(sameMembers('x', [{ id: 1 }], [{ id: 1 }, { id: 1 }]), /1 vs 2 items/);
   });
 });
+
+// GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
+// (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
+describe('GEN-8: a null is blank, a wrong value a failure', () => {
+  const isBlank = (result: ReturnType<typeof pass>) => expect(result).toMatchObject({ ok: false, blank: true });
+  const isHard = (result: ReturnType<typeof pass>) => {
+    expect(result.ok).toBe(false);
+    expect(result).not.toHaveProperty('blank');
+  };
+
+  test('pricesAreOrdered: a null price is not placed; the others still in order give a blank, out of order a failure', () => {
+    const sku = (price_min: unknown, price_max: unknown) => ({ price_min, price_max });
+    isBlank(pricesAreOrdered([sku(1, 1), sku(null, null), sku(2, 2)], 'asc'));
+    isHard(pricesAreOrdered([sku(3, 3), sku(null, null), sku(2, 2)], 'asc'));
+    expect(pricesAreOrdered([sku(1, null), sku(2, 5), sku(3, 6)], 'asc')).toEqual(pass());
+  });
+
+  test('skusBelongToManufacturer', () => {
+    isBlank(skusBelongToManufacturer([{ id: 1, manufacturer_id: null }], 4));
+    isHard(skusBelongToManufacturer([{ id: 1, manufacturer_id: 5 }, { id: 2, manufacturer_id: null }], 4));
+  });
+});
+
+test('strongMatchesHoldAtMostOneEach: meta.strong_matches null is blank (GEN-8), an array a failure', () => {
+  expect(strongMatchesHoldAtMostOneEach(null)).toMatchObject({ ok: false, blank: true });
+  expect(strongMatchesHoldAtMostOneEach([])).not.toHaveProperty('blank');
+  expect(strongMatchesHoldAtMostOneEach([]).ok).toBe(false);
+});

@@ -1,15 +1,13 @@
 // Checks of search, autocomplete and the manufacturer listings (Endpoints > Search, Resources and
 // their fields > Search result meta, Autocomplete item, Manufacturer; Endpoints > Manufacturers).
-import { allOf, fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 /** Category.match_count: "integer | only on categories returned by search" — so present there. */
 export function carriesMatchCount(category: unknown): CheckResult {
   if (!isPlainObject(category)) return fail(`search category is ${show(category)}, expected an object`);
   const value = category['match_count'];
   if (!('match_count' in category)) return fail(`search category ${show(category['id'])} has no match_count`);
-  return Number.isInteger(value) && (value as number) >= 0
-    ? pass()
-    : fail(`search category ${show(category['id'])} has match_count ${show(value)}, expected a non-negative integer`);
+  return typed(value, Number.isInteger(value) && (value as number) >= 0, `search category ${show(category['id'])} has match_count ${show(value)}, expected a non-negative integer`);
 }
 
 const STRONG_KINDS = ['category', 'manufacturer', 'sku'] as const;
@@ -20,17 +18,17 @@ const STRONG_KINDS = ['category', 'manufacturer', 'sku'] as const;
  * array of several). A kind without a match may be absent or null (blank fields are null).
  */
 export function strongMatchesHoldAtMostOneEach(strongMatches: unknown): CheckResult {
-  if (!isPlainObject(strongMatches)) return fail(`meta.strong_matches is ${show(strongMatches)}, expected an object`);
-  const problems: string[] = [];
+  if (!isPlainObject(strongMatches)) return typed(strongMatches, false, `meta.strong_matches is ${show(strongMatches)}, expected an object`);
+  const results: CheckResult[] = [];
   for (const kind of STRONG_KINDS) {
     if (!(kind in strongMatches)) continue;
     const value = strongMatches[kind];
     if (value === null) continue;
-    if (Array.isArray(value)) problems.push(`strong_matches.${kind} is an array of ${value.length}, expected at most one ${kind} (an object)`);
-    else if (!isPlainObject(value)) problems.push(`strong_matches.${kind} is ${show(value)}, expected one ${kind} object`);
-    else if (!Number.isInteger(value['id'])) problems.push(`strong_matches.${kind} has id ${show(value['id'])}, expected an integer`);
+    if (Array.isArray(value)) results.push(fail(`strong_matches.${kind} is an array of ${value.length}, expected at most one ${kind} (an object)`));
+    else if (!isPlainObject(value)) results.push(fail(`strong_matches.${kind} is ${show(value)}, expected one ${kind} object`));
+    else results.push(typed(value['id'], Number.isInteger(value['id']), `strong_matches.${kind} has id ${show(value['id'])}, expected an integer`));
   }
-  return problems.length ? fail(problems.join('; ')) : pass();
+  return allOf(results);
 }
 
 /** Whitespace runs made one, ends trimmed, case folded: what "the applied query" may normalise. */
@@ -40,7 +38,7 @@ function normaliseQuery(q: string): string {
 
 /** meta.q "the applied query": the sent query, up to whitespace and case. */
 export function appliedQueryIsTheSentOne(sent: string, applied: unknown): CheckResult {
-  if (typeof applied !== 'string') return fail(`meta.q is ${show(applied)}, expected a string`);
+  if (typeof applied !== 'string') return typed(applied, false, `meta.q is ${show(applied)}, expected a string`);
   return normaliseQuery(applied) === normaliseQuery(sent) ? pass() : fail(`meta.q is ${show(applied)}, but q=${show(sent)} was sent`);
 }
 
@@ -48,8 +46,8 @@ export function appliedQueryIsTheSentOne(sent: string, applied: unknown): CheckR
 export function highlightIndexIsInKey(item: unknown): CheckResult {
   if (!isPlainObject(item)) return fail(`autocomplete item is ${show(item)}, expected an object`);
   const { k, i } = item;
-  if (typeof k !== 'string') return fail(`autocomplete item has k ${show(k)}, expected a string`);
-  if (!Number.isInteger(i)) return fail(`autocomplete item ${show(k)} has i ${show(i)}, expected an integer`);
+  if (typeof k !== 'string') return typed(k, false, `autocomplete item has k ${show(k)}, expected a string`);
+  if (!Number.isInteger(i)) return typed(i, false, `autocomplete item ${show(k)} has i ${show(i)}, expected an integer`);
   const index = i as number;
   // An empty keyphrase has only the start to highlight from.
   const ok = k.length === 0 ? index === 0 : index >= 0 && index < k.length;
@@ -79,7 +77,8 @@ function orderedBy<T>(values: readonly T[], compare: (a: T, b: T) => number, dir
 /** order_by=name with order_dir: names in that direction, by some usual collation. */
 export function namesAreOrdered(names: readonly unknown[], dir: Direction): CheckResult {
   const bad = names.findIndex((n) => typeof n !== 'string');
-  if (bad >= 0) return fail(`item ${bad} has name ${show(names[bad])}, expected a string`);
+  // A blank name cannot be placed in an order: the order is not judged, the null only warns.
+  if (bad >= 0) return names[bad] === null ? blank(`item ${bad} has name null: the order of the names is not judged`) : fail(`item ${bad} has name ${show(names[bad])}, expected a string`);
   const strings = names as readonly string[];
   if (NAME_ORDERS.some((compare) => orderedBy(strings, compare, dir))) return pass();
   const i = strings.findIndex((n, j) => j > 0 && (dir === 'asc' ? n.localeCompare(strings[j - 1]!) < 0 : n.localeCompare(strings[j - 1]!) > 0));
@@ -94,11 +93,17 @@ export function namesAreOrdered(names: readonly unknown[], dir: Direction): Chec
 export function pricesAreOrdered(skus: readonly unknown[], dir: Direction): CheckResult {
   const read = (field: string) => skus.map((s) => (isPlainObject(s) ? s[field] : undefined));
   const byNumber = (a: unknown, b: unknown) => (a as number) - (b as number);
+  // A blank price (GEN-8) cannot be placed in an order: the SKUs with one are left out of it, and
+  // an order that holds only so is a warning.
+  let blankOrdered: string | null = null;
   for (const field of ['price_min', 'price_max']) {
     const values = read(field);
-    if (values.every((v) => typeof v === 'number') && orderedBy(values, byNumber, dir)) return pass();
+    const known = values.filter((v) => v !== null);
+    if (!known.every((v) => typeof v === 'number') || !orderedBy(known, byNumber, dir)) continue;
+    if (known.length === values.length) return pass();
+    blankOrdered ??= `${values.length - known.length} SKU(s) have ${field} null: the others are in ${dir} order by ${field}, those are not placed`;
   }
-  return fail(`SKUs are not in ${dir} order by price_min (${show(read('price_min'), 160)}) nor by price_max (${show(read('price_max'), 160)})`);
+  return blankOrdered !== null ? blank(blankOrdered) : fail(`SKUs are not in ${dir} order by price_min (${show(read('price_min'), 160)}) nor by price_max (${show(read('price_max'), 160)})`);
 }
 
 /** Every SKU of /manufacturers/:id/skus is that manufacturer's. */
@@ -106,9 +111,11 @@ export function skusBelongToManufacturer(skus: readonly unknown[], manufacturerI
   return allOf(
     skus.map((s) => {
       const sku = isPlainObject(s) ? s : {};
-      return sku['manufacturer_id'] === manufacturerId
-        ? pass()
-        : fail(`SKU ${show(sku['id'])} has manufacturer_id ${show(sku['manufacturer_id'])}, listed under manufacturer ${manufacturerId}`);
+      return typed(
+        sku['manufacturer_id'],
+        sku['manufacturer_id'] === manufacturerId,
+        `SKU ${show(sku['id'])} has manufacturer_id ${show(sku['manufacturer_id'])}, listed under manufacturer ${manufacturerId}`,
+      );
     }),
   );
 }

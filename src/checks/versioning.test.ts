@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { changeRow } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { SCHEMA_BASE, SchemaRegistry } from '../schemas/validator.ts';
-import { earlierVersion, fieldsMatchVersion, laterVersion, objectsAt, sinceVersions, versionedFields, type SchemaDocument, type VersionedField } from './versioning.ts';
+import { earlierVersion, fieldsMatchVersion, seriesOf, seriesShownWhole, laterVersion, objectsAt, sinceVersions, versionedFields, type SchemaDocument, type VersionedField } from './versioning.ts';
 
 const registry = SchemaRegistry.shared();
 const lookup = (fullId: string) => registry.doc(fullId.slice(SCHEMA_BASE.length)) as unknown as SchemaDocument;
@@ -79,6 +79,26 @@ describe('fieldsMatchVersion', () => {
     expect(!r.ok && r.message).toContain('shipping.shipping_cost_enabled is present');
     expect(fieldsMatchVersion(where({ shipping: null }), shop.filter((f) => f.path.length === 2), asking('3.0'))).toEqual({ ok: true });
   });
+});
+
+test('seriesShownWhole: every required field of a later series on every object, two fields or more', () => {
+  const category = fieldsOf('resources/category-detail.json');
+  const sku = fieldsOf('resources/sku.json');
+  const at = (value: unknown) => [{ where: 'x', value }];
+  // A stray family_id (3.1.2) is not the 3.1 series: the SKUs lack comparable (3.1.1).
+  const stray = [
+    { objects: at({ id: 1, family_id: 4 }), fields: category },
+    { objects: at({ id: 2 }), fields: sku },
+  ];
+  expect(seriesShownWhole(stray, '3.1')).toBe(false);
+  const whole = [
+    { objects: at({ id: 1, family_id: 4 }), fields: category },
+    { objects: at({ id: 2, comparable: true }), fields: sku },
+  ];
+  expect(seriesShownWhole(whole, '3.1')).toBe(true);
+  // One field alone, even all of its resource's series, proves nothing.
+  expect(seriesShownWhole([{ objects: at({ id: 1, family_id: 4 }), fields: category }], '3.1')).toBe(false);
+  expect(seriesOf('3.1.2')).toBe('3.1');
 });
 
 test('every version a schema gives (x-since) is a row of the Change history', () => {

@@ -115,16 +115,16 @@ export interface VersionExpectation {
 /**
  * Each versioned field of each object is present when its version is served and absent when it
  * came later (VersionScope#presence). A field whose parent object is absent or null is not judged
- * (the parent's own entry or the schema says whether that is right).
+ * (the parent's own entry or the schema says whether that is right). `only` judges one half.
  */
-export function fieldsMatchVersion(objects: readonly Located[], fields: readonly VersionedField[], expectation: VersionExpectation): CheckResult {
+export function fieldsMatchVersion(objects: readonly Located[], fields: readonly VersionedField[], expectation: VersionExpectation, only?: 'present' | 'absent'): CheckResult {
   const { asked, scope } = expectation;
   const results: CheckResult[] = [];
   for (const { where, value } of objects) {
     if (!isPlainObject(value)) continue;
     for (const field of fields) {
       const want = scope.presence(field.since, field.required);
-      if (want === 'either') continue;
+      if (want === 'either' || (only && want !== only)) continue;
       const found = has(value, field.path);
       if (found === 'no-parent') continue;
       const name = field.path.join('.');
@@ -136,6 +136,36 @@ export function fieldsMatchVersion(objects: readonly Located[], fields: readonly
     }
   }
   return allOf(results);
+}
+
+/** The fields of one resource schema an answer showed, and where. */
+export interface JudgedObjects {
+  objects: readonly Located[];
+  fields: readonly VersionedField[];
+}
+
+/** "3.1" of "3.1.2". */
+export function seriesOf(version: string): string {
+  return version.split('.').slice(0, 2).join('.');
+}
+
+/**
+ * Whether the answers show a later minor series whole: every field that series requires, of every
+ * resource judged, is on every object, and there are two such fields or more. One field of a later
+ * version proves little (minor versions are for incompatible changes, Versioning 1: an addition may
+ * reach an earlier version); a whole series shows that version was served.
+ */
+export function seriesShownWhole(judged: readonly JudgedObjects[], series: string): boolean {
+  let count = 0;
+  for (const { objects, fields } of judged) {
+    for (const field of fields.filter((f) => f.required && seriesOf(f.since) === series)) {
+      const values = objects.filter((o) => isPlainObject(o.value) && has(o.value as Record<string, unknown>, field.path) !== 'no-parent');
+      if (!values.length) continue;
+      if (values.some((o) => has(o.value as Record<string, unknown>, field.path) !== 'yes')) return false;
+      count++;
+    }
+  }
+  return count >= 2;
 }
 
 /** The versions the fields came with, oldest first. */

@@ -155,7 +155,7 @@ export type FavoriteList = {
   /** the category of an auto list (FAV-5); null allowed by the field table */
   category_id: number | null;
   /** custom in the create response (FAV-3); other values (auto lists) not shown, so not enumerated */
-  type: string;
+  type?: string;
 };
 
 /** Favorite (Resources and their fields > Favorite) (schemas/resources/favorite.json) */
@@ -169,7 +169,7 @@ export type Favorite = {
   updated_at: Timestamp;
   get_absolute_threshold: string | null;
   /** null for owned favorites (FAV-6) */
-  favorite_list_id: number | null;
+  favorite_list_id?: number | null;
 };
 
 /** Filter group (Resources and their fields > Filter group) (schemas/resources/filter-group.json) */
@@ -797,7 +797,7 @@ export type FilterGroupsResponse = {
 /** {flag}: POST /skus/:sku_id/reviews/:review_id/flags, 201, when the body is JSON (Endpoints > SKU reviews) (schemas/responses/flag-created.json) */
 export type FlagCreatedResponse = {
   flag: Flag;
-};
+} | Flag;
 
 /** {flags}: GET /flags, the flag reason catalogue (Endpoints > SKU reviews) (schemas/responses/flags.json) */
 export type FlagsResponse = {

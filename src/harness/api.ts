@@ -39,7 +39,7 @@ export interface ApiClientOptions {
   services: RunServices;
   /** Who the budget charges: a test id, 'discovery', 'auth'. */
   holder: string;
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: (exchange: Exchange, text?: string) => void;
 }
 
 export class ApiClient {
@@ -101,14 +101,15 @@ export class ApiClient {
       return send(auth.token);
     }
     const token = await this.#token(auth);
-    const response = await send(token);
+    // Which token the answer is for: conditions such as "authorized user only" depend on it.
+    const response = { ...(await send(token)), tokenKind: onApiOrigin ? auth : null };
     if (response.status !== 401 || renewOn401 === false || !onApiOrigin) return response;
     // The token may have expired during the run: renew once; a second 401 is the server's answer.
     await this.#options.services.tokenRejected(auth, token);
     const renewed = await this.#token(auth);
     if (renewed === token) return response;
     const retried = await send(renewed);
-    return { ...retried, exchanges: [...response.exchanges, ...retried.exchanges] };
+    return { ...retried, tokenKind: auth, exchanges: [...response.exchanges, ...retried.exchanges] };
   }
 
   async #token(kind: TokenKind): Promise<string> {

@@ -5,7 +5,6 @@
 //   t.require(check, ids) - the same, but the test stops (what follows would be meaningless);
 //   t.warn(check, ids)    - a failure is a warning: the spec leaves the point open.
 // Skips (profile off, budget, no user token, nothing to discover) always carry their reason.
-import { violationRequirements } from '../schemas/cited-requirements.ts';
 import { inject, test } from 'vitest';
 import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
@@ -18,7 +17,9 @@ import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
 import { assertKnownRequirements } from '../requirements/catalogue.ts';
-import { formatViolation, SchemaRegistry, type Violation } from '../schemas/validator.ts';
+import { SchemaRegistry, type Violation } from '../schemas/validator.ts';
+import type { ExchangeContext } from '../schemas/presence.ts';
+import { askedVersion, exchangeRule, viewOf, violationFindings, type RuleFinding } from '../rules/exchange-rules.ts';
 import type { Profile } from '../config/keys.ts';
 import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
@@ -65,7 +66,7 @@ function workerState() {
       services: remoteServices(run.coordinator),
       schemas: SchemaRegistry.shared(),
       version: runScope(run, run.apiVersion),
-      observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, version: runScope(run, run.apiVersion) }),
+      observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, implements: run.implements }),
     };
   }
   return worker;
@@ -110,9 +111,9 @@ export class ConformanceContext {
       timeoutMs: state.run.timeoutMs,
       services: state.services,
       holder,
-      onExchange: (exchange) => {
+      onExchange: (exchange, text) => {
         this.#keep(exchange);
-        state.observer.see(exchange, title);
+        state.observer.see(exchange, title, text);
       },
     });
   }
@@ -131,11 +132,14 @@ export class ConformanceContext {
 
   #record(result: CheckResult, ids: string[], severity: Severity, details?: string[]): boolean {
     if (result.ok) return true;
-    const requirements = ids.length ? ids : this.#meta.requirements;
+    const declared = ids.length ? ids : this.#meta.requirements;
+    // A null where the spec types a value only warns: blank fields are null (GEN-8), anywhere.
+    const requirements = result.blank ? [...new Set([...declared, 'GEN-8'])] : declared;
     assertKnownRequirements(requirements);
     // A WARN test cannot fail the run, whatever its checks say.
-    const effective: Severity = this.#meta.severity === 'WARN' ? 'WARN' : severity;
-    const finding: Finding = { requirements, severity: effective, message: secrets.scrub(result.message) };
+    const effective: Severity = this.#meta.severity === 'WARN' || result.blank ? 'WARN' : severity;
+    const message = result.blank ? `null where the spec gives a non-null type: ${result.message}` : result.message;
+    const finding: Finding = { requirements, severity: effective, message: secrets.scrub(message) };
     if (details?.length) finding.details = details.map((d) => secrets.scrub(d));
     if (this.#outcome.exchanges.length) finding.exchange = this.#outcome.exchanges.length - 1;
     (effective === 'MUST' ? this.#outcome.failures : this.#outcome.warnings).push(finding);
@@ -147,9 +151,15 @@ export class ConformanceContext {
     return this.#record(result, requirementIds, 'MUST');
   }
 
-  /** Like must, but stops the test when the check failed. */
+  /**
+   * Like must, but stops the test when the check failed. A blank result (a null where the spec
+   * types a value) is recorded as must records it, a warning citing GEN-8, and the test stops as
+   * skipped with that reason: what follows needs the value, and a null is no failure.
+   */
   require(result: CheckResult, ...requirementIds: string[]): void {
-    if (!this.#record(result, requirementIds, 'MUST')) throw new StopTest();
+    if (this.#record(result, requirementIds, 'MUST')) return;
+    if (!result.ok && result.blank) throw new PrerequisiteMissing(`not judged further: a value the rest of the test needs is null (GEN-8, recorded as a warning): ${result.message}`);
+    throw new StopTest();
   }
 
   /** Records a warning if the check failed (the spec leaves the point open). */
@@ -232,33 +242,52 @@ export class ConformanceContext {
    * and its schema, with the same severities as `schema`.
    */
   response(endpoint: string, response: HttpResponse, ...requirementIds: string[]): boolean {
-    const verdict = this.#schemas.validateExchange(endpoint, response.status, response.text, this.version);
     const last = response.exchanges[response.exchanges.length - 1];
+    // The version the request asked for (a test may send an Accept of its own), as the rules read it.
+    const scope = last ? this.versionFor(askedVersion(last.requestHeaders)) : this.version;
+    const verdict = this.#schemas.validateExchange(endpoint, response.status, response.text, scope, contextOf(response));
     const where = last ? `${last.method} ${this.#apiPath(last.url)}` : endpoint;
     return this.#violations(verdict.schema ?? `${endpoint} ${response.status}`, verdict.violations, where, requirementIds);
   }
 
-  /** One readable line per finding (the first violation), every violation in the finding's details. */
+  /**
+   * The violations as findings, as the passive judge words them (violationFindings): the first
+   * violation in the message, all of them in the details; a null only warns (GEN-8).
+   */
   #violations(schemaId: string, violations: Violation[], where: string | undefined, requirementIds: string[]): boolean {
-    const hard = violations.filter((v) => !v.nullValue);
-    const nulls = violations.filter((v) => v.nullValue);
-    const finding = (vs: Violation[]) => {
-      const lines = vs.map((v) => formatViolation(v, where));
-      const more = vs.length > 1 ? `; ${vs.length - 1} more in the report` : '';
-      return { message: `${lines[0]} (${schemaId}${more})`, details: vs.length > 1 ? lines : undefined };
-    };
-    // The test's ids, and what the broken schema parts name (x-requirements, a later version's row): as the passive judge cites them.
+    // The test's ids, and what the broken schema parts name (x-requirements, a later version's row).
     const base = requirementIds.length ? requirementIds : this.#meta.requirements;
-    const cited = (vs: Violation[], extra: string[]): string[] => [...new Set([...base, ...violationRequirements(vs), ...extra])];
-    if (nulls.length) {
-      const { message, details } = finding(nulls);
-      this.#record({ ok: false, message: `null where the spec gives a non-null type: ${message}` }, cited(nulls, ['GEN-8']), 'WARN', details);
+    return this.#findings(violationFindings(schemaId, violations, where, base));
+  }
+
+  /** Records the findings of a rule or of schema violations; returns whether none was a MUST. */
+  #findings(findings: readonly RuleFinding[]): boolean {
+    let ok = true;
+    for (const f of findings) {
+      const recorded = this.#record({ ok: false, message: f.message }, f.requirements, f.severity, f.details);
+      if (f.severity === 'MUST') ok = ok && recorded;
     }
-    if (!hard.length) return true;
-    // An absent field breaks "blank fields are present with value null; they are never omitted" too.
-    const ids = cited(hard, hard.some((v) => v.absent) ? ['GEN-8'] : []);
-    const { message, details } = finding(hard);
-    return this.#record({ ok: false, message }, ids, 'MUST', details);
+    return ok;
+  }
+
+  /**
+   * Applies rules of the single-exchange table (src/rules/exchange-rules.ts) to an answer, by id,
+   * with their own requirement ids and severities: the same rules the observed pass applies to
+   * every exchange and the passive judge to recorded traffic. A rule that does not apply to the
+   * answer (another endpoint or status) finds nothing. Returns whether no MUST finding came.
+   */
+  rules(response: HttpResponse, ...ruleIds: string[]): boolean {
+    const last = response.exchanges[response.exchanges.length - 1];
+    if (!last) return true;
+    const view = viewOf({ exchange: last, text: response.text, baseUrl: this.run.baseUrl, authUrl: this.run.authUrl, implements: this.run.implements, token: response.tokenKind ?? null, atMs: Date.now() });
+    let ok = true;
+    for (const id of ruleIds) {
+      const rule = exchangeRule(id);
+      if (!rule.applies(view)) continue;
+      const outcome = rule.check(view);
+      if (outcome.kind === 'findings') ok = this.#findings(outcome.findings) && ok;
+    }
+    return ok;
   }
 
   /** "GET /skus/12/reviews" for the test's latest exchange (path below the base URL, no query). */
@@ -288,6 +317,17 @@ export class ConformanceContext {
     const extra = Object.keys(object).filter((k) => !known.has(k));
     if (extra.length) this.warn({ ok: false, message: `${where} has fields the spec does not document: ${extra.join(', ')}` }, ...requirementIds);
   }
+}
+
+/** What the exchange shows besides its body: the query of the request that was answered, and the kind of token it carried. */
+function contextOf(response: HttpResponse): ExchangeContext {
+  let query: URLSearchParams | undefined;
+  try {
+    query = new URL(response.url).searchParams;
+  } catch {
+    query = undefined;
+  }
+  return { ...(query ? { query } : {}), token: response.tokenKind ?? null };
 }
 
 /** Declares one conformance test. */

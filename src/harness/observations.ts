@@ -1,13 +1,16 @@
-// The run-wide tally of the observed rules (src/checks/observed-rules.ts): each test's exchanges
-// are checked as they happen, the tally goes to the run's main process when the test ends, and
-// suites/last/observed.suite.ts reads the whole run's tally after every other suite has finished.
-import { endpointOf, OBSERVED_RULES, type ObservationScope } from '../checks/observed-rules.ts';
+// The run-wide tally of the rules one exchange shows (src/rules/exchange-rules.ts, the table the
+// passive judge of recorded traffic applies too): each test's exchanges are judged as they happen,
+// the tally goes to the run's main process when the test ends, and suites/last/observed.suite.ts
+// reports it per rule after every other suite has finished.
 import type { Exchange } from '../http/exchange.ts';
+import { judgeView, viewOf } from '../rules/exchange-rules.ts';
 
-/** Exchanges kept per rule as evidence; the rest are counted. */
+/** Findings kept per rule as evidence; the rest are counted. */
 export const VIOLATIONS_KEPT = 5;
 
 export interface ObservedViolation {
+  severity: 'MUST' | 'WARN';
+  requirements: string[];
   message: string;
   /** The test whose request it was. */
   test: string;
@@ -15,47 +18,65 @@ export interface ObservedViolation {
 }
 
 export interface RuleTally {
-  /** Exchanges the rule applied to. */
+  /** Exchanges the rule judged (not those it had to skip). */
   checked: number;
   /** Endpoints ("GET /skus/:id") of those exchanges. */
   endpoints: string[];
+  /** Exchanges with a MUST finding, and with warnings only. */
   violationCount: number;
+  warningCount: number;
+  /** The first findings, MUST and WARN alike. */
   violations: ObservedViolation[];
 }
 
 export type Observations = Record<string, RuleTally>;
 
-const emptyTally = (): RuleTally => ({ checked: 0, endpoints: [], violationCount: 0, violations: [] });
+/** What a rule needs to know of the run besides the exchange. */
+export interface ObservationScope {
+  /** The API's base URL: rules about "the API" leave other exchanges alone. */
+  baseUrl: string;
+  /** Where the OAuth endpoints live: their exchanges are never the API's, even on its origin. */
+  authUrl?: string;
+  /** CATALOGUE_IMPLEMENTS. */
+  implements: string;
+}
 
-/** Adds `from` into `into` (keeping the first VIOLATIONS_KEPT violations of each rule). */
+const emptyTally = (): RuleTally => ({ checked: 0, endpoints: [], violationCount: 0, warningCount: 0, violations: [] });
+
+/** Adds `from` into `into` (keeping the first VIOLATIONS_KEPT findings of each rule). */
 export function mergeObservations(into: Observations, from: Observations): Observations {
   for (const [rule, tally] of Object.entries(from)) {
     const target = (into[rule] ??= emptyTally());
     target.checked += tally.checked;
     for (const endpoint of tally.endpoints) if (!target.endpoints.includes(endpoint)) target.endpoints.push(endpoint);
     target.violationCount += tally.violationCount;
+    target.warningCount += tally.warningCount;
     target.violations.push(...tally.violations.slice(0, Math.max(0, VIOLATIONS_KEPT - target.violations.length)));
   }
   return into;
 }
 
-/** Checks one test's exchanges against every observed rule. */
+/** Judges one test's exchanges with every rule of the table. */
 export class ExchangeObserver {
   #pending: Observations = {};
 
   constructor(private readonly scope: ObservationScope) {}
 
-  see(exchange: Exchange, test: string): void {
-    for (const rule of OBSERVED_RULES) {
-      if (!rule.applies(exchange, this.scope)) continue;
+  /** `text` is the whole answer (the exchange record keeps an excerpt of long bodies). */
+  see(exchange: Exchange, test: string, text?: string): void {
+    const view = viewOf({ exchange, text, baseUrl: this.scope.baseUrl, ...(this.scope.authUrl ? { authUrl: this.scope.authUrl } : {}), implements: this.scope.implements, atMs: Date.now() });
+    for (const { rule, outcome } of judgeView(view)) {
+      if (outcome.kind === 'skipped') continue;
       const tally = (this.#pending[rule.id] ??= emptyTally());
       tally.checked++;
-      const endpoint = endpointOf(exchange, this.scope.baseUrl);
+      const endpoint = view.endpoint ?? `${exchange.method} ${view.apiPath ?? exchange.url}`;
       if (!tally.endpoints.includes(endpoint)) tally.endpoints.push(endpoint);
-      const result = rule.check(exchange, Date.now());
-      if (result.ok) continue;
-      tally.violationCount++;
-      if (tally.violations.length < VIOLATIONS_KEPT) tally.violations.push({ message: result.message, test, exchange });
+      if (outcome.kind === 'passed') continue;
+      if (outcome.findings.some((f) => f.severity === 'MUST')) tally.violationCount++;
+      else tally.warningCount++;
+      for (const f of outcome.findings) {
+        if (tally.violations.length < VIOLATIONS_KEPT) tally.violations.push({ severity: f.severity, requirements: f.requirements, message: f.message, test, exchange });
+      }
     }
   }
 

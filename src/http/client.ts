@@ -68,6 +68,8 @@ export interface HttpResponse {
   exchanges: Exchange[];
   /** The body parsed as JSON; an HttpError of kind not-json when it is not JSON. */
   json<T = unknown>(): T;
+  /** The kind of the run's token the request carried ('app', 'user'); absent or null: none, or one the run does not manage. */
+  tokenKind?: 'app' | 'user' | null;
 }
 
 export interface SendInfo {
@@ -85,8 +87,8 @@ export interface HttpHooks {
    * pacing learns the rate-limit headers and never counts a failed request as still in flight.
    */
   afterReceive?(info: SendInfo, status: number | null, headers: Record<string, string> | null): Promise<void>;
-  /** Every hop, redacted, including those that failed. */
-  onExchange?(exchange: Exchange): void;
+  /** Every hop, redacted, including those that failed; `text` is the whole answer (the record keeps an excerpt). */
+  onExchange?(exchange: Exchange, text?: string): void;
 }
 
 export interface HttpClientOptions {
@@ -188,7 +190,7 @@ export class HttpClient {
       this.#count++;
       const hopResult = await this.#send(info, headers, body?.text);
       exchanges.push(hopResult.exchange);
-      this.#options.hooks?.onExchange?.(hopResult.exchange);
+      this.#options.hooks?.onExchange?.(hopResult.exchange, hopResult.error ? undefined : hopResult.text);
       if (hopResult.error) {
         await this.#options.hooks?.afterReceive?.(info, null, null);
         throw new HttpError(hopResult.error.kind, hopResult.error.message, exchanges);

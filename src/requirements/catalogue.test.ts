@@ -30,6 +30,11 @@ describe('requirement catalogue', () => {
       expect(r.quote.length, r.id).toBeGreaterThan(0);
       expect(r.summary.length, r.id).toBeGreaterThan(10);
       if (!r.testable) expect(r.untestableReason?.length ?? 0, r.id).toBeGreaterThan(10);
+      // Readings come two or more, each a sentence of its own.
+      if (r.readings) {
+        expect(r.readings.length, r.id).toBeGreaterThanOrEqual(2);
+        for (const reading of r.readings) expect(reading, r.id).toMatch(/^\S.{8,}[.)]$/);
+      }
     }
   });
 

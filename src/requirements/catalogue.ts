@@ -12,6 +12,12 @@ export interface Requirement {
   /** Verbatim excerpts of the spec, each from one line. */
   quote: string[];
   summary: string;
+  /**
+   * Where the statement admits two meanings, or disagrees with another: each reading, one
+   * sentence. The kit accepts every one (a FAIL breaks them all); the reference's legal variants
+   * prove it (src/reference/variants/).
+   */
+  readings?: string[];
   testable: boolean;
   untestableReason?: string;
 }

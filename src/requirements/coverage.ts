@@ -88,6 +88,7 @@ export function coverageDocument(tests: readonly DeclaredTest[]): string {
     '',
     `${covered} of ${all.length} requirements are cited by at least one of the ${tests.length} conformance tests.`,
     'MUST requirements fail a run; OPEN ones (the spec leaves them open) may only warn.',
+    `Where a statement admits two meanings, its readings are listed (${all.filter((r) => r.readings?.length).length} requirements): the kit accepts each, and fails only what breaks all of them.`,
     '',
   ];
   let section = '';
@@ -98,7 +99,8 @@ export function coverageDocument(tests: readonly DeclaredTest[]): string {
     }
     const cited = byId.get(r.id) ?? [];
     const testsCell = cited.length > 0 ? cited.map((t) => `${t.file}: ${t.title}`).join('<br>') : r.testable ? '—' : `not testable: ${r.untestableReason ?? ''}`;
-    lines.push(`| ${r.id} | ${r.level} | ${cell(r.summary)} | ${cell(testsCell)} |`);
+    const readings = r.readings?.length ? `<br>**Readings, each accepted:** ${r.readings.map((text, i) => `(${i + 1}) ${text}`).join(' ')}` : '';
+    lines.push(`| ${r.id} | ${r.level} | ${cell(r.summary)}${cell(readings)} | ${cell(testsCell)} |`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 // schemas/endpoints.json, the index from endpoint and status to the body's schema, covers the
 // spec's Endpoints section exactly (src/schemas/spec-endpoints.ts), and every schema it names
 // exists and compiles for every API version the kit runs.
+import { changeRow } from '../rules/change-history.ts';
 import { describe, expect, test } from 'vitest';
 import { BODY_KINDS, type StatusMap } from './endpoints.ts';
 import { SPEC_ENDPOINTS } from './spec-endpoints.ts';
@@ -21,7 +22,22 @@ function statusProblems(where: string, statuses: StatusMap): string[] {
     const wantsSchema = expectation.body === 'json' || expectation.body === 'json-or-empty';
     if (wantsSchema && !expectation.schema) problems.push(`${at}: body ${expectation.body} without a schema`);
     if (!wantsSchema && expectation.schema) problems.push(`${at}: a schema for body ${expectation.body}`);
-    const unknownKeys = Object.keys(expectation).filter((k) => k !== 'body' && k !== 'schema' && k !== 'requirements');
+    const unknownKeys = Object.keys(expectation).filter((k) => !['body', 'schema', 'requirements', 'present'].includes(k));
+    for (const [i, rule] of (expectation.present ?? []).entries()) {
+      const where = `${at} present[${i}]`;
+      if (!rule.at.length || rule.at.some((p) => p !== '' && !/^(\/[^/]+)+$/.test(p))) problems.push(`${where}: at must list JSON pointers ("" or /a/*/b)`);
+      if (!rule.fields.length) problems.push(`${where}: no field`);
+      if (!rule.because) problems.push(`${where}: no because (the spec's words that state the condition)`);
+      const when = rule.when ?? {};
+      for (const key of Object.keys(when)) if (!['token', 'query', 'since'].includes(key)) problems.push(`${where}: unknown condition ${key}`);
+      if (when.token !== undefined && when.token !== 'user') problems.push(`${where}: token must be user`);
+      if (when.since !== undefined && !changeRow(when.since)) problems.push(`${where}: since ${when.since} is not a version of the Change history`);
+      for (const id of rule.requirements) {
+        const known = requirements().get(id);
+        if (!known) problems.push(`${where}: requirement ${id} is not in the catalogue`);
+        else if (known.level !== 'MUST') problems.push(`${where}: requirement ${id} is ${known.level}, not MUST`);
+      }
+    }
     for (const id of expectation.requirements ?? []) {
       const known = requirements().get(id);
       // A body that breaks the entry fails the run: only MUST statements may be cited.

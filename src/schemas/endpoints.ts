@@ -3,6 +3,7 @@
 // (validateExchange), the OpenAPI generator and the tests use it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PresenceRule } from './presence.ts';
 
 export type BodyKind = 'json' | 'empty' | 'json-or-empty' | 'any';
 
@@ -12,6 +13,8 @@ export interface BodyExpectation {
   schema?: string;
   /** The spec statements that document this status (the endpoint's table row; the Errors rows for the defaults). */
   requirements?: string[];
+  /** Fields required only where a condition holds in the exchange (src/schemas/presence.ts). */
+  present?: PresenceRule[];
 }
 
 /** Status ("200", "422") or class ("4xx", "5xx") -> expectation. */

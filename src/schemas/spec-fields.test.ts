@@ -7,16 +7,19 @@
 //   - optional:    the spec says the field appears only in some responses; `marker` quotes the
 //                  words of the table that say so (checked against the table's text);
 //   - conditional: required through if/then when the condition shows in the same object;
+//   - endpoint:    required by a present rule of schemas/endpoints.json where the condition shows
+//                  in the exchange (the endpoint, a query parameter, the kind of token);
 //   - alternative: required through anyOf with another spelling of the field.
-// Conditional and alternative exceptions are checked against the schema: the field must be
-// required in some then/anyOf branch. An exception that no longer applies fails too.
+// Conditional, endpoint and alternative exceptions are checked against the schemas: the field must
+// be required in some then/anyOf branch, or by some present rule. An exception that no longer
+// applies fails too.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { extractSpecFields, loadSpecFields, specFieldsJson, specPath, SPEC_FIELDS_PATH } from './spec-fields.ts';
 import { SCHEMA_BASE, SchemaRegistry } from './validator.ts';
 
 interface Exception {
-  kind: 'optional' | 'conditional' | 'alternative';
+  kind: 'optional' | 'conditional' | 'endpoint' | 'alternative';
   /** Words of the table's row that make the field conditional; null when the reason is elsewhere in the spec (see `why`). */
   marker: string | null;
   why: string;
@@ -32,6 +35,8 @@ interface Mapping {
 }
 
 const optional = (marker: string, why = `the table says "${marker}"`): Exception => ({ kind: 'optional', marker, why });
+/** Required where the condition the table states holds in the exchange: a present rule of schemas/endpoints.json. */
+const byEndpoint = (marker: string, why = `the table says "${marker}": required by the present rules of schemas/endpoints.json where that holds`): Exception => ({ kind: 'endpoint', marker, why });
 
 /** Category's fields that only a single-category response carries (the table's Notes column). */
 const SINGLE_CATEGORY = ['show_manufacturers_filter', 'adult', 'onclick_behaviour', 'show_spec_summary', 'unit_price_label', 'reviewable', 'comparable'];
@@ -69,31 +74,31 @@ const MAPPINGS: Mapping[] = [
     },
     extras: ONCLICK_SPELLING,
   },
-  { resource: 'SKU', schema: 'resources/sku.json', exceptions: { favorited: optional('user-authenticated requests; category SKU listing') }, extras: {} },
+  { resource: 'SKU', schema: 'resources/sku.json', exceptions: { favorited: byEndpoint('user-authenticated requests; category SKU listing') }, extras: {} },
   {
     resource: 'Product',
     schema: 'resources/product.json',
-    exceptions: { color: optional('in product cards'), shop: optional('when embedded', 'the table says "when embedded" (embed=shop, General conventions 6)') },
+    exceptions: { color: byEndpoint('in product cards'), shop: byEndpoint('when embedded') },
     extras: {},
   },
   { resource: 'Shop', schema: 'resources/shop.json', exceptions: {}, extras: {} },
   { resource: 'Shop review', schema: 'resources/shop-review.json', exceptions: {}, extras: {} },
-  { resource: 'Shop location', schema: 'resources/location.json', exceptions: { address: optional('(embedded)', 'the table says "address (embedded)": an object only with embed=address (General conventions 6)') }, extras: {} },
+  { resource: 'Shop location', schema: 'resources/location.json', exceptions: { address: byEndpoint('(embedded)') }, extras: {} },
   { resource: 'Manufacturer', schema: 'resources/manufacturer.json', exceptions: {}, extras: {} },
   {
     resource: 'SKU review',
     schema: 'resources/sku-review.json',
     exceptions: {
-      voted: optional('authorized user only'),
-      flagged: optional('authorized user only'),
-      helpful: optional('authorized user only'),
-      own_review: optional('for logged-on users', 'the table says "exposed in review listings for logged-on users"'),
+      voted: byEndpoint('authorized user only'),
+      flagged: byEndpoint('authorized user only'),
+      helpful: byEndpoint('authorized user only'),
+      own_review: byEndpoint('for logged-on users'),
     },
     extras: {},
   },
-  { resource: 'SKU review vote', schema: 'resources/sku-review-vote.json', exceptions: { sku_review: optional('only with embed=sku_review') }, extras: {} },
-  { resource: 'Favorite list', schema: 'resources/favorite-list.json', exceptions: {}, extras: {} },
-  { resource: 'Favorite', schema: 'resources/favorite.json', exceptions: {}, extras: {} },
+  { resource: 'SKU review vote', schema: 'resources/sku-review-vote.json', exceptions: { sku_review: byEndpoint('only with embed=sku_review') }, extras: {} },
+  { resource: 'Favorite list', schema: 'resources/favorite-list.json', exceptions: { type: byEndpoint('in the create response') }, extras: {} },
+  { resource: 'Favorite', schema: 'resources/favorite.json', exceptions: { favorite_list_id: byEndpoint('accepted on update') }, extras: {} },
   { resource: 'User', schema: 'resources/user.json', exceptions: {}, extras: {} },
   { resource: 'User address', schema: 'resources/address.json', exceptions: {}, extras: {} },
   { resource: 'Saved order', schema: 'resources/saved-order.json', exceptions: {}, extras: {} },
@@ -154,6 +159,11 @@ function branchRequired(id: string, kind: 'conditional' | 'alternative'): Set<st
 
 const resources = loadSpecFields();
 
+/** Every field some present rule of schemas/endpoints.json requires where its condition holds. */
+const PRESENT_FIELDS = new Set(
+  Object.values(registry.endpointIndex().endpoints).flatMap((statuses) => Object.values(statuses).flatMap((e) => (e.present ?? []).flatMap((rule) => rule.fields))),
+);
+
 describe('spec resource fields (src/schemas/spec-fields.json)', () => {
   const spec = specPath();
   test('the committed data is what the spec holds', (ctx) => {
@@ -188,7 +198,9 @@ describe('spec resource fields (src/schemas/spec-fields.json)', () => {
         continue;
       }
       if (exception.marker !== null && !row.text.includes(exception.marker)) problems.push(`${field}: the table no longer says "${exception.marker}" (it says "${row.text}")`);
-      if (exception.kind !== 'optional' && !branchRequired(mapping.schema, exception.kind).has(field)) {
+      if (exception.kind === 'endpoint') {
+        if (!PRESENT_FIELDS.has(field)) problems.push(`${field}: listed as required by an endpoint, but no present rule of schemas/endpoints.json names it`);
+      } else if (exception.kind !== 'optional' && !branchRequired(mapping.schema, exception.kind).has(field)) {
         problems.push(`${field}: listed as ${exception.kind}, but no ${exception.kind === 'conditional' ? 'then' : 'anyOf/oneOf'} branch of the schema requires it`);
       }
     }

@@ -10,6 +10,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import formatsPlugin from 'ajv-formats';
 import { documentedStatuses, endpointRequirements, expectationFor, loadEndpointIndex, type BodyExpectation, type EndpointIndex } from './endpoints.ts';
 import { VersionScope } from '../rules/version-scope.ts';
+import { missingConditionalFields, type ExchangeContext } from './presence.ts';
 
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
 
@@ -183,6 +184,11 @@ export class SchemaRegistry {
    * `endpoint` (the spec's string, e.g. "GET /skus/:id/reviews") and `status`; the defaults give
    * 304, 403 and the other 4xx and 5xx. A status the index does not document is one violation.
    */
+  /** The schema a JSON body of `status` of `endpoint` is documented by; null when none (empty, any, undocumented). */
+  bodySchema(endpoint: string, status: number): string | null {
+    return expectationFor(this.endpointIndex(), endpoint, status)?.expectation.schema ?? null;
+  }
+
   /** The requirements that document `status` of `endpoint` (see ExchangeVerdict.requirements). */
   requirementsFor(endpoint: string, status: number): string[] {
     const index = this.endpointIndex();
@@ -190,7 +196,12 @@ export class SchemaRegistry {
     return found ? (found.expectation.requirements ?? []) : endpointRequirements(index, endpoint);
   }
 
-  validateExchange(endpoint: string, status: number, body: string, version: VersionLike): ExchangeVerdict {
+  /**
+   * `context` is what the exchange shows besides its body (the request's query, the kind of token
+   * when known): the conditional presence rules of the index (`present`) apply where it shows
+   * their condition holds.
+   */
+  validateExchange(endpoint: string, status: number, body: string, version: VersionLike, context: ExchangeContext = {}): ExchangeVerdict {
     const index = this.endpointIndex();
     const found = expectationFor(index, endpoint, status);
     if (!found) {
@@ -205,6 +216,9 @@ export class SchemaRegistry {
     const { expectation } = found;
     const schema = expectation.schema ?? null;
     const requirements = expectation.requirements ?? [];
+    // The error format before the 3.1.0 normalization is not shown (CHG-6): an older version's
+    // error body is not judged.
+    if (status >= 400 && !scopeOf(version).has('normalized-errors')) return { expectation, schema: null, violations: [], requirements };
     const bodyViolation = (expected: string): ExchangeVerdict => ({
       expectation,
       schema,
@@ -223,7 +237,9 @@ export class SchemaRegistry {
       return bodyViolation(expectation.body === 'json-or-empty' ? 'a JSON body or none' : 'a JSON body');
     }
     if (!schema) throw new Error(`schemas/endpoints.json: ${endpoint} ${found.key} has body ${expectation.body} but no schema`);
-    return { expectation, schema, violations: this.validate(schema, data, version), requirements };
+    const scope = scopeOf(version);
+    const violations = [...this.validate(schema, data, scope), ...missingConditionalFields(expectation.present ?? [], data, context, scope)];
+    return { expectation, schema, violations, requirements };
   }
 
   #ajv(scope: VersionScope): Ajv2020 {

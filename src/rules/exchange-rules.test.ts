@@ -1,0 +1,102 @@
+// The rules one exchange shows: which exchanges are the API's, what each rule finds, and the
+// run-wide tally of the live observer (the passive judge's use of the same table is src/har/).
+import { describe, expect, test } from 'vitest';
+import type { Exchange } from '../http/exchange.ts';
+import { ExchangeObserver, mergeObservations, VIOLATIONS_KEPT } from '../harness/observations.ts';
+import { apiPathUnder, errorBodyOf, EXCHANGE_RULES, exchangeRule, isOAuthUrl, judgeView, viewOf, type ExchangeView } from './exchange-rules.ts';
+
+const BASE = 'https://api.example.com/api';
+
+function exchange(status: number | null, body: string, url = `${BASE}/skus/12/reviews?page=2`, method = 'GET', headers: Record<string, string> = {}): Exchange {
+  return { method, url, requestHeaders: { accept: 'application/vnd.service+json; version=3.2' }, status, responseHeaders: headers, responseBody: body, durationMs: 1 };
+}
+
+const view = (e: Exchange, authUrl?: string): ExchangeView => viewOf({ exchange: e, baseUrl: BASE, ...(authUrl ? { authUrl } : {}), atMs: Date.now() });
+const errorOf = (e: Exchange) => errorBodyOf(e, JSON.parse(e.responseBody || 'null') ?? undefined, e.responseBody ?? '');
+
+describe('which exchanges are the API', () => {
+  test('under the base path on its origin, answered; its endpoint matched', () => {
+    expect(view(exchange(200, '{}'))).toMatchObject({ isApi: true, endpoint: 'GET /skus/:id/reviews', apiPath: '/skus/12/reviews' });
+    expect(view(exchange(200, '{}', 'https://api.example.com/apix/skus')).isApi).toBe(false);
+    expect(view(exchange(200, '{}', 'https://auth.example.com/api/oauth2/token')).isApi).toBe(false);
+    expect(view(exchange(null, '')).isApi).toBe(false);
+    expect(view(exchange(200, '{}', `${BASE}/favorite_lists/-3`, 'DELETE')).endpoint).toBe('DELETE /favorite_lists/:id');
+    expect(apiPathUnder(`${BASE}`, BASE)).toBe('/');
+  });
+
+  test('the OAuth endpoints are never the API, even on its origin under its base path', () => {
+    for (const url of [`${BASE}/oauth2/token`, `${BASE}/oauth2/authorizations/new?client_id=x`]) {
+      const v = view(exchange(400, '{"error":"invalid_grant"}', url, 'POST'), BASE);
+      expect(v.isApi).toBe(false);
+      expect(judgeView(v)).toEqual([]);
+    }
+    // An auth URL with a path of its own: its /oauth2/ endpoints are not the API's either.
+    expect(judgeView(view(exchange(400, '{}', `${BASE}/auth/oauth2/whatever`, 'POST'), `${BASE}/auth`))).toEqual([]);
+    expect(isOAuthUrl(`${BASE}/categories`, BASE)).toBe(false);
+  });
+
+  test('a body the exchange record cut short is not judged', () => {
+    const v = view(exchange(400, '{"errors":[{"code":"x","messages":["aaa... [5000 more characters]'));
+    expect(v.text).toBeUndefined();
+    expect(exchangeRule('error-body').check(v)).toMatchObject({ kind: 'skipped' });
+  });
+});
+
+describe('errorBodyOf (ERR-2)', () => {
+  test('the errors format passes; other shapes fail naming the exchange', () => {
+    expect(errorOf(exchange(404, '{"errors":[{"code":"RecordNotFound","messages":["no"]}]}'))).toEqual({ ok: true });
+    expect(errorOf(exchange(401, '{"errors":[{"code":"x","messages":"no"}]}'))).toEqual({ ok: false, message: expect.stringMatching(/^GET https:\/\/api\.example\.com\/api\/skus\/12\/reviews\?page=2 answered 401: errors\[0\]\.messages is "no"/) });
+    expect(errorBodyOf(exchange(500, '<html>oops</html>'), undefined, '<html>oops</html>')).toMatchObject({ ok: false, message: expect.stringContaining('not JSON') });
+  });
+
+  test('what the spec allows besides: 403 {message} (rate limit), 404 [] on a category (documented example)', () => {
+    expect(errorOf(exchange(403, '{"message":"Rate limit exceeded"}'))).toEqual({ ok: true });
+    expect(errorOf(exchange(404, '[]', `${BASE}/categories/9`))).toEqual({ ok: true });
+    expect(errorOf(exchange(404, '[]', `${BASE}/skus/9`))).toMatchObject({ ok: false });
+  });
+
+  test('applies to 4xx and 5xx of the API from 3.1.0 on', () => {
+    const rule = exchangeRule('error-body');
+    const asking = (e: Exchange, version: string) => view({ ...e, requestHeaders: { accept: `application/vnd.service+json; version=${version}` } });
+    expect(rule.applies(asking(exchange(404, ''), '3.2'))).toBe(true);
+    expect(rule.applies(asking(exchange(404, ''), '3.0'))).toBe(false);
+    expect(rule.applies(asking(exchange(200, ''), '3.2'))).toBe(false);
+  });
+});
+
+describe('the table', () => {
+  test('ids are unique; each rule cites requirements; WARN rules are the open points', () => {
+    const ids = EXCHANGE_RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of EXCHANGE_RULES) expect(r.requirements.length, r.id).toBeGreaterThan(0);
+    expect(EXCHANGE_RULES.filter((r) => r.severity === 'WARN').map((r) => r.id).sort()).toEqual(['link-keeps-query', 'match-count-only-in-search', 'no-later-fields']);
+    expect(() => exchangeRule('no-such-rule')).toThrow(/no exchange rule "no-such-rule"/);
+  });
+
+  test('a null where the spec types a value warns (GEN-8); an absent field fails', () => {
+    const root = (category: Record<string, unknown>) => view(exchange(200, JSON.stringify({ category }), `${BASE}/categories/root`, 'GET', { 'content-type': 'application/json' }));
+    const blank = exchangeRule('root-parent-id').check(root({ id: 1, parent_id: null }));
+    expect(blank).toMatchObject({ kind: 'findings', findings: [{ severity: 'WARN', requirements: expect.arrayContaining(['GEN-8', 'CAT-6']) }] });
+    expect(exchangeRule('root-parent-id').check(root({ id: 1, parent_id: 1 }))).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST' }] });
+    const body = exchangeRule('documented-body').check(root({ id: 1 }));
+    expect(body).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST', requirements: expect.arrayContaining(['GEN-8']) }] });
+  });
+});
+
+describe('the run-wide tally', () => {
+  test('counts every exchange a rule judges, keeps the first findings and merges across tests', () => {
+    const observer = new ExchangeObserver({ baseUrl: BASE, implements: '3.2.1' });
+    observer.see(exchange(200, '{}'), 'a');
+    observer.see(exchange(404, '{"errors":[{"code":"RecordNotFound","messages":["no"]}]}'), 'a');
+    for (let i = 0; i < VIOLATIONS_KEPT + 2; i++) observer.see(exchange(401, '{}', `${BASE}/user`), `test ${i}`);
+    const first = observer.take();
+    expect(first['error-body']).toMatchObject({ checked: VIOLATIONS_KEPT + 3, violationCount: VIOLATIONS_KEPT + 2, endpoints: ['GET /skus/:id/reviews', 'GET /user'] });
+    expect(first['error-body']!.violations).toHaveLength(VIOLATIONS_KEPT);
+    expect(observer.take()).toEqual({});
+    const run = mergeObservations({}, first);
+    mergeObservations(run, { 'error-body': { checked: 1, endpoints: ['GET /x'], violationCount: 1, warningCount: 0, violations: [first['error-body']!.violations[0]!] } });
+    expect(run['error-body']).toMatchObject({ checked: VIOLATIONS_KEPT + 4, violationCount: VIOLATIONS_KEPT + 3 });
+    expect(run['error-body']!.violations).toHaveLength(VIOLATIONS_KEPT);
+    expect(run['error-body']!.endpoints).toContain('GET /x');
+  });
+});
