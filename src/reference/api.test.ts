@@ -118,6 +118,7 @@ describe('routing and errors', () => {
         movedBaseUrl: null,
         client: { ...DEMO_CLIENT },
         faults: [],
+        variants: [],
         requestCount: () => state.requests,
         stateDigest: () => '',
         expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),

@@ -30,12 +30,19 @@
 // Every 4xx/5xx JSON body has OAuth 2.0's error/error_description and the API's errors
 // envelope (auth.ts oauthErrorBody). On a separate auth origin, the answers to other paths and
 // the HTTP-level answers of step 0 count against and show the same window.
+//
+// Legal variants (variants.ts) decided here: method-not-allowed-404 (404 NotFound instead of 405,
+// no Allow), refused-scope-403 (a refused scope or user: 403 Forbidden instead of 401),
+// errors-legacy-3-0 ({error, message} errors for 3.0 requests), no-vary (no Vary header),
+// the body and header variants of http.ts (variantBody, writeResult), and on the OAuth endpoints
+// oauth-plain-errors (only error and error_description, no X-RateLimit-* headers).
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AuthService, oauthErrorBody, type ClientRecord, type ConsentMode, type OAuthResponse, type ReviewActionsScope, type LogoutEnds } from './auth.ts';
 import type { Dataset } from './data.ts';
 import type { FaultName } from './faults.ts';
+import { NO_VARIANTS, type Variants } from './variants.ts';
 import {
   ApiError,
   JSON_CONTENT_TYPE,
@@ -44,21 +51,27 @@ import {
   errorsBody,
   etagFor,
   ifNoneMatchMatches,
+  isErrorsBody,
+  jsonContentType,
+  legacyErrorBody,
   MAX_API_BODY_BYTES,
   parseApiBody,
   readBody,
+  variantBody,
   writeResult,
   type ApiResult,
   type HeaderMap,
 } from './http.ts';
 import { RATE_LIMIT_BODY, RateLimiter, rateLimitHeaders, type RateLimitState } from './ratelimit.ts';
 import { Router, splitPath, type ApiContext, type RouteModule } from './router.ts';
-import { negotiateVersion, versionAtLeast } from './versioning.ts';
+import { negotiateVersion, versionAtLeast, type ApiVersion } from './versioning.ts';
 
 export interface StateConfig {
   basePath: string;
   authBasePath: string;
   fault: FaultName | null;
+  /** Default: none. */
+  variants?: Variants;
   data: Dataset;
   clients: readonly ClientRecord[];
   perMinute: number;
@@ -78,6 +91,7 @@ export interface ReferenceState {
   readonly basePath: string;
   readonly authBasePath: string;
   readonly fault: FaultName | null;
+  readonly variants: Variants;
   readonly data: Dataset;
   readonly auth: AuthService;
   readonly limiter: RateLimiter;
@@ -93,13 +107,23 @@ export interface ReferenceState {
 export function createState(cfg: StateConfig): ReferenceState {
   const router = new Router();
   for (const register of cfg.modules) register(router);
+  const variants = cfg.variants ?? NO_VARIANTS;
   return {
     basePath: cfg.basePath,
     authBasePath: cfg.authBasePath,
     fault: cfg.fault,
+    variants,
     data: cfg.data,
-    auth: new AuthService({ clients: cfg.clients, now: cfg.now, perDay: cfg.perDay, consent: cfg.consent, reviewActionsScope: cfg.reviewActionsScope ?? 'granted', logoutEnds: cfg.logoutEnds ?? 'token' }),
-    limiter: new RateLimiter(cfg.perMinute, cfg.now),
+    auth: new AuthService({
+      clients: cfg.clients,
+      now: cfg.now,
+      perDay: cfg.perDay,
+      consent: cfg.consent,
+      reviewActionsScope: cfg.reviewActionsScope ?? 'granted',
+      logoutEnds: cfg.logoutEnds ?? 'token',
+      variants,
+    }),
+    limiter: new RateLimiter(cfg.perMinute, cfg.now, variants.has('ratelimit-calendar-minute') ? 'calendar-minute' : 'first-request'),
     router,
     now: cfg.now,
     onError: cfg.onError ?? ((err) => console.error('[reference] unexpected error:', err)),
@@ -164,6 +188,39 @@ function publicUrl(state: ReferenceState, req: IncomingMessage, t: Target): URL 
 // ---------------------------------------------------------------------------------------------
 // API
 
+/** A 401 or 403 refusing a token's scope or user: 401 Unauthorized, or (variant refused-scope-403) 403 Forbidden. */
+function refusal(state: ReferenceState, message: string): ApiError {
+  return state.variants.has('refused-scope-403') ? new ApiError(403, 'Forbidden', [message]) : new ApiError(401, 'Unauthorized', [message]);
+}
+
+/**
+ * A handler's ApiError as the variants answer it. Handlers run only for a valid token, so a 401
+ * of theirs refuses a scope or the user (refused-scope-403).
+ */
+function handlerError(state: ReferenceState, err: ApiError): ApiError {
+  if (err.status === 401 && state.variants.has('refused-scope-403')) return new ApiError(403, 'Forbidden', err.messages);
+  return err;
+}
+
+/** The version the request's Accept header chooses; null when it chooses none (406). */
+function chosenVersion(state: ReferenceState, req: IncomingMessage): ApiVersion | null {
+  const n = negotiateVersion(req.headers.accept, state.fault, state.variants);
+  return n.ok ? n.version : null;
+}
+
+/** Is this a request for version 3.0 (whose errors variant errors-legacy-3-0 writes in the old format)? */
+function asks30(state: ReferenceState, req: IncomingMessage): boolean {
+  return chosenVersion(state, req)?.minor === 0;
+}
+
+/** The result as the variants write its body (see variantBody; errors-legacy-3-0 here). */
+function presented(state: ReferenceState, req: IncomingMessage, result: ApiResult): ApiResult {
+  if (result.body === undefined || state.variants.size === 0) return result;
+  let body = result.body;
+  if (state.variants.has('errors-legacy-3-0') && result.status >= 400 && isErrorsBody(body) && asks30(state, req)) body = legacyErrorBody(body);
+  return { ...result, body: variantBody(body, state.variants) };
+}
+
 /** Would writeResult answer 304 to this request? (Used only by fault not-modified-not-counted.) */
 function wouldBeNotModified(req: IncomingMessage, result: ApiResult): boolean {
   if (result.status !== 200 || result.body === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
@@ -183,12 +240,17 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     return rl;
   };
 
-  const send = (result: ApiResult, limits: RateLimitState): void => {
+  const send = (given: ApiResult, limits: RateLimitState): void => {
+    // ETags are computed over the body as written.
+    const result = presented(state, req, given);
     let shown = limits;
     if (fault === 'not-modified-not-counted' && wouldBeNotModified(req, result)) shown = state.limiter.refund(rlKey) ?? limits;
     const omitRateLimit = fault === 'ratelimit-headers-missing-on-errors' && result.status >= 400 && result.status < 500;
-    const headers: HeaderMap = { Vary: 'Accept, Authorization', ...(omitRateLimit ? {} : rateLimitHeaders(shown, fault)) };
-    writeResult(req, res, result, headers, fault);
+    const vary: HeaderMap = state.variants.has('no-vary') ? {} : { Vary: 'Accept, Authorization' };
+    const headers: HeaderMap = { ...vary, ...(omitRateLimit ? {} : rateLimitHeaders(shown, fault)) };
+    // Variant vendor-content-type names the served version in the Content-Type.
+    const served = state.variants.has('vendor-content-type') ? chosenVersion(state, req) : null;
+    writeResult(req, res, result, headers, fault, state.variants, served);
     // Answered without reading the whole body (an early error, or a body over the limit).
     discardRest(req);
   };
@@ -211,12 +273,13 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     }
     if (!auth.ok) return fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), limits);
 
-    const negotiation = negotiateVersion(req.headers.accept, fault);
+    const negotiation = negotiateVersion(req.headers.accept, fault, state.variants);
     if (!negotiation.ok) return fail(new ApiError(406, 'NotAcceptable', [negotiation.message]), limits);
 
     const segments = decodeSegments(rel);
     const match = segments ? state.router.match(method, segments) : ({ kind: 'not-found' } as const);
-    if (match.kind === 'not-found') {
+    // The variant's server knows no "method not allowed": a path without the method is no route.
+    if (match.kind === 'not-found' || (match.kind === 'method-not-allowed' && state.variants.has('method-not-allowed-404'))) {
       return fail(new ApiError(404, 'NotFound', [`No route matches ${method} ${clip(target.pathname)}`]), limits);
     }
     if (match.kind === 'method-not-allowed') {
@@ -236,10 +299,10 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     }
     const scopeChecked = !(fault === 'notification-read-without-permission' && route.method === 'GET' && route.pattern === '/notifications/:id');
     if (route.scope !== null && scopeChecked && !auth.token.scopes.includes(route.scope)) {
-      return fail(new ApiError(401, 'Unauthorized', [`The access token's scope does not include "${route.scope}"`]), limits);
+      return fail(refusal(state, `The access token's scope does not include "${route.scope}"`), limits);
     }
     if (route.user && auth.token.kind !== 'user') {
-      return fail(new ApiError(401, 'Unauthorized', [`${route.method} ${route.pattern} needs a user token (authorization code grant)`]), limits);
+      return fail(refusal(state, `${route.method} ${route.pattern} needs a user token (authorization code grant)`), limits);
     }
 
     let body: Record<string, unknown> | null = null;
@@ -269,6 +332,7 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
       userId: auth.token.kind === 'user' ? state.data.demoUserId : null,
       data: state.data,
       fault,
+      variants: state.variants,
       now: state.now,
       logout: () => state.auth.logout(auth.token.value),
     };
@@ -276,7 +340,7 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     try {
       result = await route.handler(ctx);
     } catch (err) {
-      if (err instanceof ApiError) result = errorResult(err, fault);
+      if (err instanceof ApiError) result = errorResult(handlerError(state, err), fault);
       else {
         state.onError(err);
         result = errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), fault);
@@ -333,7 +397,17 @@ function parseParams(req: IncomingMessage, body: Buffer): Record<string, unknown
   return out;
 }
 
-function writeOAuth(res: ServerResponse, r: OAuthResponse, headers: HeaderMap = {}): void {
+/** Writes a JSON answer of the OAuth endpoints (status, body, headers). */
+type JsonWriter = (status: number, body: unknown, headers?: HeaderMap) => void;
+
+/** An OAuth error body with OAuth 2.0's fields only (variant oauth-plain-errors); other bodies unchanged. */
+function plainOAuthBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return body;
+  const b = body as Record<string, unknown>;
+  return { error: b['error'], ...('error_description' in b ? { error_description: b['error_description'] } : {}) };
+}
+
+function writeOAuth(json: JsonWriter, res: ServerResponse, r: OAuthResponse, headers: HeaderMap = {}): void {
   if (r.html !== undefined) {
     const buf = Buffer.from(r.html, 'utf8');
     res.writeHead(r.status, { ...headers, ...(r.headers ?? {}), 'Content-Length': String(buf.length) });
@@ -342,24 +416,24 @@ function writeOAuth(res: ServerResponse, r: OAuthResponse, headers: HeaderMap = 
     res.writeHead(r.status, { ...headers, ...(r.headers ?? {}), 'Content-Length': '0' });
     res.end();
   } else {
-    writeJson(res, r.status, r.body, { ...headers, ...(r.headers ?? {}) });
+    json(r.status, r.body, { ...headers, ...(r.headers ?? {}) });
   }
 }
 
 /** Reads a form or JSON body of an OAuth endpoint; null when it answered already. */
-async function readOAuthParams(req: IncomingMessage, res: ServerResponse, headers: HeaderMap): Promise<Record<string, unknown> | null> {
+async function readOAuthParams(req: IncomingMessage, res: ServerResponse, json: JsonWriter, headers: HeaderMap): Promise<Record<string, unknown> | null> {
   const body = await readBody(req);
   if (body === 'aborted') {
     res.destroy();
     return null;
   }
   if (body === 'too-large') {
-    writeJson(res, 400, oauthErrorBody('invalid_request', 'The request body is too large'), headers);
+    json(400, oauthErrorBody('invalid_request', 'The request body is too large'), headers);
     discardRest(req);
     return null;
   }
   const params = parseParams(req, body);
-  if (params === null) writeJson(res, 400, oauthErrorBody('invalid_request', 'Unreadable request body'), headers);
+  if (params === null) json(400, oauthErrorBody('invalid_request', 'Unreadable request body'), headers);
   return params;
 }
 
@@ -384,37 +458,43 @@ async function handleAuth(state: ReferenceState, req: IncomingMessage, res: Serv
   if (which === 'token') state.requests += 1;
   // Counted first, whatever the request: a refused one (403 included) still uses the window.
   const limits = state.limiter.consume(oauthKey(req));
-  const rl = rateLimitHeaders(limits, state.fault);
+  // The variant's OAuth endpoints speak OAuth 2.0 only: no API errors envelope, no rate-limit headers.
+  const plain = state.variants.has('oauth-plain-errors');
+  const rl = plain ? {} : rateLimitHeaders(limits, state.fault);
   const noStore = { ...rl, 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+  const json: JsonWriter = (status, body, headers = {}) => writeJson(res, status, plain ? plainOAuthBody(body) : body, headers);
   try {
     if (limits.exceeded) {
-      writeJson(res, 403, oauthRateLimitBody(limits), noStore);
+      json(403, oauthRateLimitBody(limits), noStore);
       return discardRest(req);
     }
     const only = (allow: string): void => {
-      writeJson(res, 405, oauthErrorBody('invalid_request', `Use ${allow}`), { Allow: allow, ...noStore });
+      if (state.variants.has('method-not-allowed-404')) {
+        // As an unknown route: the API's 404, without Allow.
+        writeJson(res, 404, errorsBody('NotFound', [`No route matches ${method} ${clip(target.pathname)}`]), noStore);
+      } else json(405, oauthErrorBody('invalid_request', `Use ${allow}`), { Allow: allow, ...noStore });
       discardRest(req);
     };
     if (which === 'token') {
       if (method !== 'POST') return only('POST');
-      const params = await readOAuthParams(req, res, noStore);
+      const params = await readOAuthParams(req, res, json, noStore);
       if (params === null) return;
       const r = state.auth.tokenRequest(params, req.headers.authorization, state.fault);
-      return writeOAuth(res, r, noStore);
+      return writeOAuth(json, res, r, noStore);
     }
     if (which === 'decide') {
       if (method !== 'POST') return only('POST');
-      const params = await readOAuthParams(req, res, noStore);
+      const params = await readOAuthParams(req, res, json, noStore);
       if (params === null) return;
-      return writeOAuth(res, state.auth.decide(params), noStore);
+      return writeOAuth(json, res, state.auth.decide(params), noStore);
     }
     if (method !== 'GET' && method !== 'HEAD') return only('GET, HEAD');
     const r = state.auth.authorize(target.query, `${state.authBasePath}/oauth2/authorizations`);
-    writeOAuth(res, r, r.status === 302 ? rl : noStore);
+    writeOAuth(json, res, r, r.status === 302 ? rl : noStore);
   } catch (err) {
     state.onError(err);
     if (res.headersSent || res.destroyed) return void res.destroy();
-    writeJson(res, 500, oauthErrorBody('server_error', 'Internal server error'), noStore);
+    json(500, oauthErrorBody('server_error', 'Internal server error'), noStore);
     discardRest(req);
   }
 }
@@ -478,13 +558,13 @@ const answered = new WeakSet<Duplex>();
  * and dropped for a moment, since closing at once makes many clients report "other side
  * closed" instead of the answer.
  */
-function writeRaw(socket: Duplex, status: number, code: string, message: string, headers: HeaderMap): void {
+function writeRaw(socket: Duplex, status: number, code: string, message: string, headers: HeaderMap, variants: Variants = NO_VARIANTS): void {
   answered.add(socket);
-  const body = JSON.stringify(errorsBody(code, [message]));
+  const body = JSON.stringify(variantBody(errorsBody(code, [message]), variants));
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`),
-    `Content-Type: ${JSON_CONTENT_TYPE}`,
+    `Content-Type: ${jsonContentType(variants)}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     '',
@@ -522,7 +602,8 @@ export function clientErrorListener(state: ReferenceState, api: boolean): (err: 
       [status, code, message] = [408, 'RequestTimeout', 'The request was not received in time'];
     }
     const ip = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown';
-    writeRaw(socket, status, code, message, rateLimitHeaders(state.limiter.consume(`${api ? 'ip' : 'oauth'}:${ip}`), state.fault));
+    // The API server's answers follow its variants; the auth origin's stay plain JSON.
+    writeRaw(socket, status, code, message, rateLimitHeaders(state.limiter.consume(`${api ? 'ip' : 'oauth'}:${ip}`), state.fault), api ? state.variants : NO_VARIANTS);
   };
 }
 
@@ -531,6 +612,6 @@ export function connectListener(state: ReferenceState, api: boolean): (req: Inco
   return (req, socket) => {
     socket.on('error', () => undefined);
     const headers = rateLimitHeaders(state.limiter.consume(`${api ? 'ip' : 'oauth'}:${req.socket.remoteAddress ?? 'unknown'}`), state.fault);
-    writeRaw(socket, 405, 'MethodNotAllowed', 'CONNECT is not allowed', { ...headers, Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE' });
+    writeRaw(socket, 405, 'MethodNotAllowed', 'CONNECT is not allowed', { ...headers, Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE' }, api ? state.variants : NO_VARIANTS);
   };
 }

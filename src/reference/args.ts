@@ -3,8 +3,8 @@
 import type { ReferenceOptions } from './server.ts';
 
 export const USAGE = `Usage: npm run reference -- [--host H] [--port N] [--base-path /api] [--auth-base-path /p]
-       [--auth-origin same|separate] [--dataset default|alt] [--fault NAME] [--consent page|auto|deny]
-       [--per-minute N] [--per-day N]
+       [--auth-origin same|separate] [--dataset default|alt] [--fault NAME] [--variant A,B]
+       [--consent page|auto|deny] [--per-minute N] [--per-day N]
 
   --host          interface to listen on (default 127.0.0.1)
   --port          API port (default 0: a free port)
@@ -13,6 +13,8 @@ export const USAGE = `Usage: npm run reference -- [--host H] [--port N] [--base-
   --auth-base-path  prefix of /oauth2/* (default none)
   --dataset       default or alt
   --fault         switch on one named fault (the server then misbehaves on purpose)
+  --variant       switch on legal variants, comma-separated or repeated (another answer the spec
+                  allows where the reference makes a choice; --variant list names them)
   --consent       page: an HTML consent page with Approve / Deny (default here);
                   auto: approve at once; deny: refuse at once
   --per-minute    requests per minute per token (default 100)
@@ -28,6 +30,7 @@ const VALUE_FLAGS = [
   '--auth-origin',
   '--dataset',
   '--fault',
+  '--variant',
   '--consent',
   '--per-minute',
   '--per-day',
@@ -43,7 +46,7 @@ function intValue(flag: string, raw: string, min: number, max: number): number |
   return Number(raw);
 }
 
-/** Parses argv (without node and script). Fault names are checked later by startReference. */
+/** Parses argv (without node and script). Fault and variant names are checked later by startReference. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const options: ReferenceOptions = {};
   const limits: { perMinute?: number; perDay?: number } = {};
@@ -92,6 +95,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--fault':
         options.fault = value;
+        break;
+      case '--variant':
+        options.variants = [...(options.variants ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
         break;
       case '--consent':
         if (value !== 'auto' && value !== 'deny' && value !== 'page') {

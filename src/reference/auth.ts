@@ -29,10 +29,16 @@
 // - Every 4xx/5xx JSON body of the OAuth endpoints has OAuth 2.0's error and error_description
 //   and the API's errors [{code: <error>, messages: [<error_description>]}] (oauthErrorBody);
 //   the access_denied redirects of the consent step stay plain redirects.
+//
+// Legal variants (variants.ts): client-credentials-same-token (a repeated client-credentials
+// request returns the client's valid token), refresh-keeps-refresh-token (no new refresh token;
+// the one used stays valid), both-placements-accepted (the same token in the header and the
+// query is served); oauth-plain-errors and refused-scope-403 live in app.ts.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FaultName } from './faults.ts';
 import type { HeaderMap } from './http.ts';
+import { NO_VARIANTS, type Variants } from './variants.ts';
 
 export interface ClientRecord {
   id: string;
@@ -126,6 +132,8 @@ export interface AuthServiceOptions {
   reviewActionsScope?: ReviewActionsScope;
   /** What DELETE /user/logout ends (default 'token'). */
   logoutEnds?: LogoutEnds;
+  /** The server's legal variants (default none). */
+  variants?: Variants;
 }
 
 /**
@@ -204,8 +212,11 @@ export class AuthService {
   private readonly consents = new Map<string, ConsentRecord>();
   private readonly daily = new Map<string, { day: number; count: number }>();
 
+  private readonly variants: Variants;
+
   constructor(private readonly opts: AuthServiceOptions) {
     for (const c of opts.clients) this.clients.set(c.id, c);
+    this.variants = opts.variants ?? NO_VARIANTS;
   }
 
   // --- daily limit -----------------------------------------------------------------------------
@@ -249,23 +260,41 @@ export class AuthService {
 
   // --- issuing ---------------------------------------------------------------------------------
 
-  private issue(clientId: string, kind: TokenKind, scopes: readonly string[], fault: FaultName | null): OAuthResponse {
+  /** A new access token (and, for a user token unless `withRefresh` is false, a refresh token). */
+  private issue(clientId: string, kind: TokenKind, scopes: readonly string[], fault: FaultName | null, withRefresh = true): OAuthResponse {
     const now = this.opts.now();
     const lifetime = kind === 'app' ? APP_TOKEN_LIFETIME_S : USER_TOKEN_LIFETIME_S;
     const value = newToken();
-    this.tokens.set(value, { value, kind, clientId, scopes, issuedAt: now, expiresAt: now + lifetime * 1000 });
-    const body: Record<string, unknown> = {
-      access_token: value,
-      token_type: 'bearer',
-      expires_in: fault === 'expires-in-milliseconds' ? lifetime * 1000 : lifetime,
-      scope: scopes.join(' '),
-    };
-    if (kind === 'user') {
+    const token: TokenRecord = { value, kind, clientId, scopes, issuedAt: now, expiresAt: now + lifetime * 1000 };
+    this.tokens.set(value, token);
+    const body = this.tokenBody(token, fault, lifetime);
+    if (kind === 'user' && withRefresh) {
       const refresh = newToken();
       this.refreshTokens.set(refresh, { clientId, scopes, revoked: false });
       body['refresh_token'] = refresh;
     }
     return { status: 200, body };
+  }
+
+  /** The token response's fields for an access token; expires_in is what remains of its lifetime. */
+  private tokenBody(token: TokenRecord, fault: FaultName | null, remaining = Math.max(0, Math.ceil((token.expiresAt - this.opts.now()) / 1000))): Record<string, unknown> {
+    return {
+      access_token: token.value,
+      token_type: 'bearer',
+      expires_in: fault === 'expires-in-milliseconds' ? remaining * 1000 : remaining,
+      scope: token.scopes.join(' '),
+    };
+  }
+
+  /** The newest application token of the client that is still valid (variant client-credentials-same-token). */
+  private validAppToken(clientId: string): TokenRecord | undefined {
+    const now = this.opts.now();
+    let found: TokenRecord | undefined;
+    for (const t of this.tokens.values()) {
+      const valid = t.kind === 'app' && t.clientId === clientId && now < t.expiresAt && t.expiredReason === undefined;
+      if (valid && t.scopes.length === 1 && t.scopes[0] === APP_SCOPE && (!found || t.issuedAt >= found.issuedAt)) found = t;
+    }
+    return found;
   }
 
   /** POST /oauth2/token with the parsed body parameters. */
@@ -322,6 +351,9 @@ export class AuthService {
     if (scopes.length === 0 || scopes.some((s) => s !== APP_SCOPE)) {
       return oauthError(400, 'invalid_scope', `An application token may only have the scope "${APP_SCOPE}"`);
     }
+    // "Repeating the request returns the existing token or a new one": the existing one, with what remains of its lifetime.
+    const existing = this.variants.has('client-credentials-same-token') ? this.validAppToken(client.id) : undefined;
+    if (existing) return { status: 200, body: this.tokenBody(existing, fault) };
     return this.issue(client.id, 'app', [APP_SCOPE], fault);
   }
 
@@ -349,6 +381,8 @@ export class AuthService {
     if (!rec || rec.revoked || rec.clientId !== client.id) {
       return oauthError(400, 'invalid_grant', 'Unknown or already used refresh token');
     }
+    // The variant's refresh token is long-lived: it stays valid and no new one is issued.
+    if (this.variants.has('refresh-keeps-refresh-token')) return this.issue(client.id, 'user', rec.scopes, fault, false);
     rec.revoked = true;
     return this.issue(client.id, 'user', rec.scopes, fault);
   }
@@ -481,7 +515,9 @@ export class AuthService {
       else otherScheme = true;
     }
     const queryTokens = fault === 'token-in-query-ignored' ? [] : query.getAll('oauth_token');
-    const both = headerToken !== undefined && queryTokens.length > 0;
+    // The variant's server serves a request that carries one token in both places.
+    const sameInBoth = queryTokens.length === 1 && queryTokens[0] === headerToken && this.variants.has('both-placements-accepted');
+    const both = headerToken !== undefined && queryTokens.length > 0 && !sameInBoth;
     // The spec forbids clients to send both (Sending the token, 3) without saying how a server
     // reacts, so no fault plays with this: refusing is the reference's choice.
     if (both) {

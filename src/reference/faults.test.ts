@@ -131,15 +131,16 @@ describe('fault details', () => {
     }
   });
 
-  it('leaf-children-count-nonzero reports 1; root-parent-id-null touches only the root', async () => {
+  it('leaf-children-count-nonzero reports 1; root-parent-id-self touches only the root', async () => {
     const a = await startWithToken({ fault: 'leaf-children-count-nonzero' });
-    const b = await startWithToken({ fault: 'root-parent-id-null' });
+    const b = await startWithToken({ fault: 'root-parent-id-self' });
     try {
       const cats = await allCategories(a.ref, a.token);
       const leaves = leavesOf(cats);
       expect(new Set(leaves.map((c) => c.children_count))).toEqual(new Set([1]));
-      const others = (await allCategories(b.ref, b.token)).filter((c) => c.parent_id === null);
-      expect(others).toHaveLength(1);
+      const selfParented = (await allCategories(b.ref, b.token)).filter((c) => c.parent_id === c.id);
+      expect(selfParented).toHaveLength(1);
+      expect(selfParented[0]!.path).toBe(String(selfParented[0]!.id));
     } finally {
       await Promise.all([a.ref.close(), b.ref.close()]);
     }

@@ -10,6 +10,7 @@
 import { parseArgs, USAGE } from './args.ts';
 import { AUTHORIZABLE_SCOPES } from './auth.ts';
 import { startReference, type RunningReference } from './server.ts';
+import { VARIANT_NAMES, VARIANTS } from './variants.ts';
 
 async function main(): Promise<void> {
   const parsed = parseArgs(process.argv.slice(2));
@@ -19,6 +20,10 @@ async function main(): Promise<void> {
   }
   if (parsed.help) {
     process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (parsed.options.variants?.includes('list')) {
+    process.stdout.write(`${VARIANT_NAMES.map((name) => `${name}: ${VARIANTS[name].description}`).join('\n')}\n`);
     process.exit(0);
   }
   const options = { ...parsed.options, consent: parsed.options.consent ?? 'page' };
@@ -45,6 +50,7 @@ async function main(): Promise<void> {
       `consent=${options.consent}`,
       `authorize_url=${authorizeUrl}`,
       ...(options.fault ? [`fault=${options.fault}`] : []),
+      ...(ref.variants.length ? [`variants=${ref.variants.join(',')}`] : []),
       '',
       '# Application token: POST {auth_url}/oauth2/token with grant_type=client_credentials, client_id,',
       '#   client_secret and scope=public.',

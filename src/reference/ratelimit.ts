@@ -3,6 +3,8 @@
 // requests to the OAuth endpoints, which never touch the other windows) that starts at the key's first request
 // after the previous window ended. Every request counts, including 304s and rejected ones
 // (the over-limit 403s too, so hammering does not shorten the wait).
+// Variant ratelimit-calendar-minute (variants.ts): windows are calendar minutes instead, so
+// X-RateLimit-Reset is the start of the next minute.
 
 import type { FaultName } from './faults.ts';
 import type { HeaderMap } from './http.ts';
@@ -22,11 +24,15 @@ interface Window {
   count: number;
 }
 
+/** When a key's window starts: at its first request, or at the start of the calendar minute. */
+export type WindowStart = 'first-request' | 'calendar-minute';
+
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   constructor(
     private readonly limit: number,
     private readonly now: () => number,
+    private readonly windowStart: WindowStart = 'first-request',
   ) {}
 
   /** Counts one request for `key` and reports the window state after it. */
@@ -34,7 +40,7 @@ export class RateLimiter {
     const t = this.now();
     let w = this.windows.get(key);
     if (!w || t >= w.start + WINDOW_MS || t < w.start) {
-      w = { start: t, count: 0 };
+      w = { start: this.windowStart === 'calendar-minute' ? t - (t % WINDOW_MS) : t, count: 0 };
       this.windows.set(key, w);
       if (this.windows.size > 10_000) this.prune(t);
     }

@@ -5,6 +5,7 @@
 import type { TokenRecord } from './auth.ts';
 import type { Dataset } from './data.ts';
 import type { FaultName } from './faults.ts';
+import type { Variants } from './variants.ts';
 import type { ApiResult } from './http.ts';
 import type { ApiVersion } from './versioning.ts';
 
@@ -25,6 +26,8 @@ export interface ApiContext {
   readonly userId: number | null;
   readonly data: Dataset;
   readonly fault: FaultName | null;
+  /** The legal variants the server runs with (see variants.ts). */
+  readonly variants: Variants;
   readonly now: () => number;
   /** DELETE /user/logout: ends this request's access token, or all of the user's (a server option). */
   readonly logout: () => void;

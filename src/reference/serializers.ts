@@ -3,11 +3,14 @@
 
 import type { CategoryRecord } from './data.ts';
 import type { FaultName } from './faults.ts';
+import { NO_VARIANTS, type Variants } from './variants.ts';
 import { applyVersion, type ApiVersion } from './versioning.ts';
 
 export interface SerializeOptions {
   version: ApiVersion;
   fault: FaultName | null;
+  /** The server's legal variants (see variants.ts); none when left out. */
+  variants?: Variants;
 }
 
 export interface CategoryOptions extends SerializeOptions {
@@ -22,6 +25,7 @@ export interface CategoryOptions extends SerializeOptions {
 
 export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Record<string, unknown> {
   const { fault } = opts;
+  const variants = opts.variants ?? NO_VARIANTS;
   const isLeaf = c.childIds.length === 0;
   const isRoot = c.depth === 0;
   const out: Record<string, unknown> = {
@@ -29,7 +33,7 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
     name: c.name,
     children_count: isLeaf && fault === 'leaf-children-count-nonzero' ? 1 : c.childIds.length,
     image_url: c.imageUrl,
-    parent_id: isRoot && fault === 'root-parent-id-null' ? null : c.parentId,
+    parent_id: isRoot && fault === 'root-parent-id-self' ? c.id : c.parentId,
     fashion: c.fashion,
     layout_mode: c.layoutMode,
     web_uri: c.webUri,
@@ -38,8 +42,9 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
     show_specifications: c.showSpecifications,
     manufacturer_title: c.manufacturerTitle,
   };
+  // 3.0.18 says layout_mode replaces fashion: a deployment may have dropped it.
+  if (variants.has('no-fashion')) delete out['fashion'];
   if (c.imageUrl === null && fault === 'null-field-omitted') delete out['image_url'];
-  if (fault === 'match-count-outside-search') out['match_count'] = 0;
   if (opts.view === 'detail') {
     Object.assign(out, {
       family_id: c.familyId,
@@ -52,5 +57,13 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
       comparable: c.comparable,
     });
   }
-  return applyVersion('category', out, opts.version, fault);
+  const shown = applyVersion('category', out, opts.version, fault);
+  // The Change history's spelling of the field, in the table's place.
+  return variants.has('onclick-behavior-spelling') ? renameKey(shown, 'onclick_behaviour', 'onclick_behavior') : shown;
+}
+
+/** `obj` with key `from` renamed `to`, in the same position; unchanged when `from` is absent. */
+function renameKey(obj: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
+  if (!(from in obj)) return obj;
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k === from ? to : k, v]));
 }

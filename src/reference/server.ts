@@ -31,11 +31,14 @@ import {
 } from './auth.ts';
 import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
 import { FAULT_NAMES, resolveFault } from './faults.ts';
+import { resolveVariants, VARIANTS, type VariantInfo } from './variants.ts';
 import type { RouteModule } from './router.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 
 export { FAULTS } from './faults.ts';
 export type { FaultInfo, FaultName } from './faults.ts';
+export { VARIANTS } from './variants.ts';
+export type { VariantInfo, VariantName } from './variants.ts';
 
 export interface ReferenceOptions {
   /** Default '127.0.0.1'. */
@@ -52,6 +55,13 @@ export interface ReferenceOptions {
   dataset?: 'default' | 'alt';
   /** At most one named fault (see FAULTS); an unknown name throws. */
   fault?: string | null;
+  /**
+   * Legal variants to switch on (see VARIANTS): other answers the spec allows where the
+   * reference makes a choice. An unknown name, or two that conflict, throws. A variant that
+   * stands for a server option (base-path, auth-separate-origin, ...) sets it unless the option
+   * is given.
+   */
+  variants?: readonly string[];
   /** Defaults 100 per minute and 1000 per day. */
   limits?: { perMinute?: number; perDay?: number };
   /** Clock in ms since the epoch; default Date.now. */
@@ -117,6 +127,8 @@ export interface RunningReference {
   faults: readonly string[];
   /** The fault this server was started with, or null (for fault probes that need a copy of it). */
   fault?: string | null;
+  /** The legal variants this server was started with. */
+  variants: readonly string[];
   /** API + token requests served so far. */
   requestCount(): number;
   /**
@@ -225,8 +237,12 @@ function redirecting(redirect: { from: string; status: number }, basePath: strin
   };
 }
 
-export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
-  const fault = resolveFault(options.fault);
+export async function startReference(given: ReferenceOptions = {}): Promise<RunningReference> {
+  const fault = resolveFault(given.fault);
+  const variants = resolveVariants(given.variants);
+  // Options a variant stands for, unless given.
+  const implied = Object.assign({}, ...[...variants].map((v) => (VARIANTS[v] as VariantInfo).options ?? {})) as ReferenceOptions;
+  const options: ReferenceOptions = { ...implied, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be an integer 0-65535, got ${String(port)}`);
@@ -245,6 +261,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     basePath,
     authBasePath,
     fault,
+    variants,
     data: createDataset(dataset, now()),
     clients: [DEMO_CLIENT],
     perMinute,
@@ -286,6 +303,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     client: { ...DEMO_CLIENT },
     faults: FAULT_NAMES,
     fault,
+    variants: [...variants],
     requestCount: () => state.requests,
     stateDigest: () => mutableStateDigest(state.data),
     expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),

@@ -16,8 +16,14 @@
 //   the top-level included array. A fieldset naming a target that is neither root nor a linked
 //   name of the request is ignored, as are unknown field names.
 // - Sparse fieldsets arrived in 3.1.1: a 3.0 request gets complete objects.
+//
+// Legal variants (variants.ts): include-keyed-by-name (the top-level array under the name as
+// written; group keeps groups), unknown-link-name-ignored (an unknown linked name is ignored, not
+// 400), include-single-ignored (include on a single resource is ignored),
+// fieldsets-in-every-version (fieldsets honoured in 3.0 too), extra-fields (undocumented keys
+// on every resource and linked object, added before the fieldsets so that these trim them).
 
-import { ApiError, paginate, type ApiResult, type HeaderMap } from './http.ts';
+import { ApiError, paginate, withExtraFields, type ApiResult, type HeaderMap } from './http.ts';
 import type { FaultName } from './faults.ts';
 import type { ApiContext } from './router.ts';
 import { versionAtLeast } from './versioning.ts';
@@ -61,12 +67,20 @@ function listParam(query: URLSearchParams, name: string): string[] {
   return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
 
-/** The links this request asks for; 400 InvalidParameter for a name the endpoint lacks. */
-export function requestedLinks<T>(ctx: ApiContext, links: readonly Link<T>[]): LinkRequest<T>[] {
+/**
+ * The links this request asks for; 400 InvalidParameter for a name the endpoint lacks (variant
+ * unknown-link-name-ignored: left out). `single`: the answer is one resource, where variant
+ * include-single-ignored leaves include out. The answers to other methods than GET are single
+ * resources (or empty), so routes that check the names before they change anything need not say.
+ */
+export function requestedLinks<T>(ctx: ApiContext, links: readonly Link<T>[], single = false): LinkRequest<T>[] {
   const out: LinkRequest<T>[] = [];
-  for (const mode of LINK_MODES) {
+  const oneResource = single || (ctx.method !== 'GET' && ctx.method !== 'HEAD');
+  const modes = oneResource && ctx.variants.has('include-single-ignored') ? LINK_MODES.filter((m) => m !== 'include') : LINK_MODES;
+  for (const mode of modes) {
     for (const name of listParam(ctx.query, mode)) {
       const link = links.find((l) => l.name === name);
+      if (!link && ctx.variants.has('unknown-link-name-ignored')) continue;
       if (!link) {
         const known = links.map((l) => l.name);
         throw new ApiError(400, 'InvalidParameter', [
@@ -120,14 +134,21 @@ function pick(obj: Json, keep: (key: string) => boolean): Json {
   return out;
 }
 
-/** Sparse fieldsets arrived in 3.1.1 (Change history). */
-export function fieldsetsApply(ctx: Pick<ApiContext, 'version' | 'fault'>): boolean {
-  return ctx.fault === 'fieldsets-applied-in-3-0' || versionAtLeast(ctx.version, '3.1.1');
+/** Sparse fieldsets arrived in 3.1.1 (Change history); variant fieldsets-in-every-version: in 3.0 too. */
+export function fieldsetsApply(ctx: Pick<ApiContext, 'version' | 'fault' | 'variants'>): boolean {
+  // The bug: the 3.1 series is left out of the versions that apply fieldsets, so its requests get complete objects.
+  if (ctx.fault === 'fieldsets-ignored-in-3-1' && ctx.version.major === 3 && ctx.version.minor === 1) return false;
+  return ctx.variants.has('fieldsets-in-every-version') || versionAtLeast(ctx.version, '3.1.1');
+}
+
+/** Key of the top-level array of include=<name>: the plural, or (variant include-keyed-by-name) the name, except group's groups. */
+function includedKey<T>(ctx: ApiContext, link: Link<T>): string {
+  return ctx.variants.has('include-keyed-by-name') && link.name !== 'group' ? link.name : link.plural;
 }
 
 /** Serializes root items, adds the requested links, applies the fieldsets. */
-function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T) => Json, links: readonly Link<T>[]): { roots: Json[]; top: Json } {
-  const requests = requestedLinks(ctx, links);
+function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T) => Json, links: readonly Link<T>[], single: boolean): { roots: Json[]; top: Json } {
+  const requests = requestedLinks(ctx, links, single);
   const useFieldsets = fieldsetsApply(ctx);
   // The fault's bug: the search endpoints read fields[...] only.
   const exceptIgnored = ctx.fault === 'fields-except-ignored-on-search' && /(^|\/)(search|autocomplete)$/.test(ctx.path);
@@ -137,12 +158,14 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
   const linkSets = new Map(requests.map((r) => [r.link.name, ctx.fault === 'association-fieldset-ignored' ? { only: null, except: [] } : fieldsetOf(r.link.name)]));
   // The fault's bug: the root fieldset is applied to the embedded object as well.
   const setFor = (name: string): Fieldset => (ctx.fault === 'embedded-trimmed-by-root-fieldset' ? rootSet : linkSets.get(name)!);
+  // The variant's deployment adds its undocumented keys when it serializes, so the fieldsets see them.
+  const withExtra = (obj: Json): Json => (ctx.variants.has('extra-fields') ? withExtraFields(obj) : obj);
   const shapeLinked = (name: string, obj: Json | null): Json | null =>
-    obj === null || !useFieldsets ? obj : applyFieldset(obj, setFor(name), undefined, ctx.fault);
+    obj === null ? obj : !useFieldsets ? withExtra(obj) : applyFieldset(withExtra(obj), setFor(name), undefined, ctx.fault);
 
   const included = new Map<string, Map<number, Json>>();
   const roots = items.map((item) => {
-    const base = serialize(item);
+    const base = withExtra(serialize(item));
     const added: Json = {};
     for (const { link, mode } of requests) {
       if (mode === 'embed') added[link.name] = shapeLinked(link.name, link.objectOf(item));
@@ -168,14 +191,14 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
   });
   const top: Json = {};
   for (const { link, mode } of requests) {
-    if (mode === 'include') top[link.plural] = [...(included.get(link.name)?.values() ?? [])];
+    if (mode === 'include') top[includedKey(ctx, link)] = [...(included.get(link.name)?.values() ?? [])];
   }
   return { roots, top };
 }
 
 /** `{ <key>: object, ...included, meta? }` for one resource. */
 export function respondOne<T>(ctx: ApiContext, key: string, item: T, serialize: (item: T) => Json, opts: ShapeOptions<T> = {}): ApiResult {
-  const { roots, top } = shapeItems(ctx, [item], serialize, opts.links ?? []);
+  const { roots, top } = shapeItems(ctx, [item], serialize, opts.links ?? [], true);
   const body: Json = { [key]: roots[0], ...top };
   if (opts.meta !== undefined) body['meta'] = opts.meta;
   return { status: opts.status ?? 200, body, ...(opts.headers ? { headers: opts.headers } : {}) };
@@ -188,7 +211,7 @@ export function respondOne<T>(ctx: ApiContext, key: string, item: T, serialize: 
 export function respondMany<T>(ctx: ApiContext, key: string, all: readonly T[], serialize: (item: T) => Json, opts: ShapeOptions<T> = {}): ApiResult {
   const paginated = opts.paginate ?? true;
   const page = paginated ? paginate(ctx, all) : null;
-  const { roots, top } = shapeItems(ctx, page ? page.items : all, serialize, opts.links ?? []);
+  const { roots, top } = shapeItems(ctx, page ? page.items : all, serialize, opts.links ?? [], false);
   const body: Json = { [key]: roots, ...top };
   if (page) body['meta'] = { ...(opts.meta ?? {}), pagination: page.pagination };
   else if (opts.meta !== undefined) body['meta'] = opts.meta;

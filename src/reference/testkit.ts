@@ -2,6 +2,7 @@
 
 import { expect } from 'vitest';
 import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
+import type { VariantName } from './variants.ts';
 
 export const VND = 'application/vnd.service+json';
 
@@ -177,6 +178,35 @@ export async function startServer(options: ReferenceOptions = {}, userScope = 'p
   } catch (err) {
     await ref.close();
     throw err;
+  }
+}
+
+/**
+ * Servers with one legal variant each, started on first use and once only, all on `clock`, beside
+ * `base` (the server without variants): the variant tests compare the two answers.
+ */
+export class VariantServers {
+  readonly #started = new Map<string, Promise<TestServer>>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly base: () => TestServer,
+  ) {}
+
+  /** A server with just this variant on; null: the base server. */
+  get(variant: VariantName | null): Promise<TestServer> {
+    if (variant === null) return Promise.resolve(this.base());
+    let s = this.#started.get(variant);
+    if (!s) {
+      s = startServer({ now: this.clock.now, variants: [variant] }, ALL_SCOPES);
+      this.#started.set(variant, s);
+    }
+    return s;
+  }
+
+  /** Closes every server, the base one too. */
+  async close(): Promise<void> {
+    await Promise.all([this.base().ref.close(), ...[...this.#started.values()].map(async (s) => (await s).ref.close())]);
   }
 }
 

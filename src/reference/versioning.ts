@@ -3,8 +3,16 @@
 // Requests choose a version with `Accept: application/vnd.service+json; version=<major[.minor]>`.
 // The reference serves three minor series of major 3; a request for a minor series gets the
 // latest patch of that series (rule 2).
+//
+// Legal variants (variants.ts) of these choices:
+// - implements-3.2.0 / implements-3.1.1: the server implements the Change history up to that
+//   patch level only (served 3.0.23, 3.1.3, 3.2.0 / 3.0.23, 3.1.1); fields, endpoints and
+//   behaviour follow the served label, so a 3.2.0 server lacks exactly the 3.2.1 changes.
+// - vendor-media-type: the version is negotiated on application/vnd.acme+json instead.
+// - unknown-version-latest: an unparsable version or another major gets the latest (no 406).
 
 import type { FaultName } from './faults.ts';
+import { NO_VARIANTS, type Variants } from './variants.ts';
 
 export interface ApiVersion {
   readonly major: number;
@@ -30,8 +38,33 @@ export const SUPPORTED_MAJOR = 3;
 export const OLDEST_VERSION: ApiVersion = SERVED_VERSIONS[0]!;
 export const LATEST_VERSION: ApiVersion = SERVED_VERSIONS[SERVED_VERSIONS.length - 1]!;
 
+/** A deployment at patch level 3.2.0: the 3.2 series without the changes of 3.2.1. */
+const SERVED_UP_TO_3_2_0: readonly ApiVersion[] = Object.freeze([version(3, 0, 23), version(3, 1, 3), version(3, 2, 0)]);
+/** A deployment at patch level 3.1.1: nothing of 3.1.2 and later, so no 3.2 series at all. */
+const SERVED_UP_TO_3_1_1: readonly ApiVersion[] = Object.freeze([version(3, 0, 23), version(3, 1, 1)]);
+
+/** The versions a server with `variants` serves, oldest first. */
+export function servedVersions(variants: Variants = NO_VARIANTS): readonly ApiVersion[] {
+  if (variants.has('implements-3.2.0')) return SERVED_UP_TO_3_2_0;
+  if (variants.has('implements-3.1.1')) return SERVED_UP_TO_3_1_1;
+  return SERVED_VERSIONS;
+}
+
+/** The latest version a server with `variants` serves. */
+export function latestVersion(variants: Variants = NO_VARIANTS): ApiVersion {
+  const served = servedVersions(variants);
+  return served[served.length - 1]!;
+}
+
 /** The vendor media type carrying the version parameter. */
 export const VENDOR_MEDIA_TYPE = 'application/vnd.service+json';
+/** The vendor media type of a deployment that uses its own name in it (variant vendor-media-type). */
+export const ACME_MEDIA_TYPE = 'application/vnd.acme+json';
+
+/** The vendor media type a server with `variants` negotiates on (and, for ACME, answers with). */
+export function vendorMediaType(variants: Variants = NO_VARIANTS): string {
+  return variants.has('vendor-media-type') ? ACME_MEDIA_TYPE : VENDOR_MEDIA_TYPE;
+}
 
 export type Negotiation = { ok: true; version: ApiVersion } | { ok: false; message: string };
 
@@ -54,11 +87,13 @@ export type Negotiation = { ok: true; version: ApiVersion } | { ok: false; messa
  *   (there is no version to fall back to that the client could have meant).
  * - No response header names the served version (the spec defines none): the fields show it.
  */
-export function negotiateVersion(accept: string | undefined, fault: FaultName | null = null): Negotiation {
-  if (accept === undefined || accept.trim() === '') return { ok: true, version: LATEST_VERSION };
+export function negotiateVersion(accept: string | undefined, fault: FaultName | null = null, variants: Variants = NO_VARIANTS): Negotiation {
+  const latest = latestVersion(variants);
+  if (accept === undefined || accept.trim() === '') return { ok: true, version: latest };
+  const mediaType = vendorMediaType(variants);
   for (const range of accept.split(',')) {
     const [typePart, ...paramParts] = range.split(';');
-    if ((typePart ?? '').trim().toLowerCase() !== VENDOR_MEDIA_TYPE) continue;
+    if ((typePart ?? '').trim().toLowerCase() !== mediaType) continue;
     let requested: string | undefined;
     for (const p of paramParts) {
       const eq = p.indexOf('=');
@@ -66,31 +101,35 @@ export function negotiateVersion(accept: string | undefined, fault: FaultName | 
       if (p.slice(0, eq).trim().toLowerCase() !== 'version') continue;
       requested = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
     }
-    if (requested === undefined) return { ok: true, version: fault === 'version-unspecified-gives-oldest' ? OLDEST_VERSION : LATEST_VERSION };
-    return resolveRequestedVersion(requested, fault);
+    if (requested === undefined) return { ok: true, version: fault === 'version-unspecified-gives-oldest' ? OLDEST_VERSION : latest };
+    return resolveRequestedVersion(requested, fault, variants);
   }
-  return { ok: true, version: LATEST_VERSION };
+  return { ok: true, version: latest };
 }
 
-export function resolveRequestedVersion(requested: string, fault: FaultName | null = null): Negotiation {
+export function resolveRequestedVersion(requested: string, fault: FaultName | null = null, variants: Variants = NO_VARIANTS): Negotiation {
+  const served = servedVersions(variants);
+  const latest = latestVersion(variants);
   const m = /^(\d{1,6})(?:\.(\d{1,6})(?:\.(\d{1,6}))?)?$/.exec(requested);
+  // The variant's server answers what it cannot parse, or another major, as if no version was asked for.
+  if ((!m || Number(m[1]) !== SUPPORTED_MAJOR) && variants.has('unknown-version-latest')) return { ok: true, version: latest };
   if (!m) return { ok: false, message: `Unparsable API version "${requested.slice(0, 64)}"; use version=<major[.minor]>` };
   const major = Number(m[1]);
   if (major !== SUPPORTED_MAJOR) {
     return { ok: false, message: `API version ${requested} is not served; the major version must be ${SUPPORTED_MAJOR}` };
   }
-  if (m[2] === undefined) return { ok: true, version: fault === 'version-major-only-gives-latest' ? LATEST_VERSION : OLDEST_VERSION };
+  if (m[2] === undefined) return { ok: true, version: fault === 'version-major-only-gives-latest' ? latest : OLDEST_VERSION };
   const minor = Number(m[2]);
   if (fault === 'version-patch-not-ignored' && m[3] !== undefined) {
     // The bug: the whole major.minor.patch is compared with the served versions.
     let byPatch: ApiVersion | undefined;
-    for (const v of SERVED_VERSIONS) if (compareVersions(v.label, `${major}.${minor}.${m[3]}`) <= 0) byPatch = v;
+    for (const v of served) if (compareVersions(v.label, `${major}.${minor}.${m[3]}`) <= 0) byPatch = v;
     return { ok: true, version: byPatch ?? OLDEST_VERSION };
   }
   let chosen: ApiVersion | undefined;
-  for (const v of SERVED_VERSIONS) if (v.minor <= minor) chosen = v;
+  for (const v of served) if (v.minor <= minor) chosen = v;
   if (fault === 'unknown-minor-gives-oldest' && chosen?.minor !== minor) chosen = OLDEST_VERSION;
-  // SERVED_VERSIONS starts at minor 0, so chosen is always set.
+  // Every served list starts at minor 0, so chosen is always set.
   return { ok: true, version: chosen ?? OLDEST_VERSION };
 }
 
@@ -115,7 +154,8 @@ export interface FieldVersioning {
 /**
  * Resource -> field -> versions, from the spec's Change history. Fields not listed exist in
  * every served version. Only fields whose presence differs between served versions (3.0.23,
- * 3.1.3, 3.2.1) matter; earlier entries are kept for the record. Other resources add their
+ * 3.1.3, 3.2.1, and 3.1.1 / 3.2.0 of the implements-* variants) matter; earlier entries are kept
+ * for the record. Other resources add their
  * own entries here (e.g. sku: { reviewable: { since: '3.2.0' } }).
  */
 export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, FieldVersioning>>>> = {
@@ -199,7 +239,7 @@ export function versionAtLeast(v: ApiVersion, since: string): boolean {
 export function fieldInVersion(resource: string, field: string, v: ApiVersion, fault: FaultName | null = null): boolean {
   const entry = FIELD_VERSIONS[resource]?.[field];
   if (!entry) return true;
-  const since = fault === 'family-id-served-in-3-0' && resource === 'category' && field === 'family_id' ? '3.0.2' : entry.since;
+  const since = fault === 'family-id-missing-in-3-1' && resource === 'category' && field === 'family_id' ? '3.2.0' : entry.since;
   if (compareVersions(v.label, since) < 0) return false;
   if (entry.removedIn !== undefined && compareVersions(v.label, entry.removedIn) >= 0) return false;
   return true;

@@ -87,8 +87,8 @@ export const ACCOUNT_PROBES: ProbeTable = {
   },
 
   'price-drop-notification-without-category-name': async (ref, { user }) =>
-    (await notifications(ref, user)).some((n) => n['etype'] === 'price_drop' && typeof n['category_name'] !== 'string'),
+    (await notifications(ref, user)).some((n) => n['etype'] === 'price_drop' && !('category_name' in n)),
 
   'sku-review-notification-without-user': async (ref, { user }) =>
-    (await notifications(ref, user)).some((n) => n['etype'] === 'sku_review' && (n['user'] === null || n['user'] === undefined)),
+    (await notifications(ref, user)).some((n) => n['etype'] === 'sku_review' && !('user' in n)),
 };

@@ -33,10 +33,10 @@ export const ACCOUNT_FAULTS = {
   },
   'price-drop-notification-without-category-name': {
     requirement: 'EVT-11',
-    description: 'price_drop notifications carry category_name null; only price_up ones get the category name.',
+    description: 'price_drop notifications carry no category_name key; only price_up ones get the category name.',
   },
   'sku-review-notification-without-user': {
     requirement: 'EVT-12',
-    description: 'sku_review notifications carry user null instead of the embedded reviewing user.',
+    description: 'sku_review notifications carry no user key instead of the embedded reviewing user.',
   },
 } satisfies Record<string, FaultInfo>;

@@ -28,6 +28,15 @@ export const CATALOG_PROBES: ProbeTable = {
 
   'search-no-match-404': async (ref, { app: token }) => (await get(ref, '/search?q=zzqxjvw', { token })).status === 404,
 
+  'search-match-count-missing': async (ref, { app: token }) => {
+    // The root's name finds every leaf holding SKUs.
+    const root = (await get(ref, '/categories/root', { token })).body.category;
+    const r = await get(ref, `/search?q=${encodeURIComponent(root.name)}&per=100`, { token });
+    expect(r.status).toBe(200);
+    expect(r.body.categories.length).toBeGreaterThan(0);
+    return (r.body.categories as Json[]).some((c) => !('match_count' in c));
+  },
+
   'sku-order-by-pricevat-refused': async (ref, { app: token }) => {
     const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => 'pricevat' in b.meta.order_by_methods);
     return (await get(ref, `/categories/${id}/skus?per=1&order_by=pricevat`, { token })).status === 400;

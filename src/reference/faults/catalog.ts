@@ -11,6 +11,10 @@ export const CATALOG_FAULTS = {
     requirement: 'SRCH-8',
     description: 'A search that matches nothing answers 404 RecordNotFound instead of 200 with an empty categories array.',
   },
+  'search-match-count-missing': {
+    requirement: 'CAT-14',
+    description: 'Categories returned by search (the listed ones and the strong match) carry no match_count.',
+  },
   'sku-order-by-pricevat-refused': {
     requirement: 'CAT-27',
     description: 'The category SKU listing checks order_by against a fixed list, so the pricevat key of meta.order_by_methods gets 400.',

@@ -7,9 +7,9 @@ export const CORE_FAULTS = {
     requirement: 'CAT-3',
     description: 'Leaf categories report children_count 1 instead of 0.',
   },
-  'root-parent-id-null': {
+  'root-parent-id-self': {
     requirement: 'CAT-6',
-    description: 'The root category reports parent_id null instead of 0.',
+    description: 'The root category reports its own id as parent_id instead of 0.',
   },
   'path-reversed': {
     requirement: 'CAT-9',
@@ -34,10 +34,6 @@ export const CORE_FAULTS = {
   'not-found-wrong-body': {
     requirement: 'ERR-2',
     description: 'An unknown record gives 404 with body {"error":"not found"} instead of the errors format.',
-  },
-  'match-count-outside-search': {
-    requirement: 'CAT-14',
-    description: 'Categories outside search carry match_count (0), a field meant only for search results.',
   },
   'default-per-not-25': {
     requirement: 'PAG-2',

@@ -110,10 +110,15 @@ export const PRODUCT_PROBES: ProbeTable = {
     return typeof r.body?.product?.shop !== 'object' || r.body.product.shop === null;
   },
 
-  'location-of-other-shop-served': async (ref, { app: token }) => {
-    const [a, b] = await someShops(ref, token);
-    const locs = (await get(ref, `/shops/${b!.id}/locations?per=1`, { token })).body.locations as Json[];
-    return (await get(ref, `/shops/${a!.id}/locations/${locs[0]!.id}`, { token })).status === 200;
+  'location-id-ignored': async (ref, { app: token }) => {
+    for (const shop of await someShops(ref, token)) {
+      const locs = (await get(ref, `/shops/${shop.id}/locations?per=100`, { token })).body.locations as Json[];
+      if (locs.length < 2) continue;
+      const asked = locs[1]!.id;
+      const r = await get(ref, `/shops/${shop.id}/locations/${asked}`, { token });
+      return r.status !== 200 || r.body?.location?.id !== asked;
+    }
+    throw new Error('no shop with two locations');
   },
 
   'sku-specifications-paginated': async (ref, { app: token }) => {

@@ -51,8 +51,8 @@ export const PRODUCT_FAULTS = {
     requirement: 'PRD-13',
     description: 'GET /products/:id ignores embed=shop: the product comes without its shop.',
   },
-  'location-of-other-shop-served': {
+  'location-id-ignored': {
     requirement: 'SHOP-18',
-    description: "GET /shops/:shop_id/locations/:id serves a location of another shop instead of 404.",
+    description: "GET /shops/:shop_id/locations/:id answers the shop's first location whatever the id asked.",
   },
 } satisfies Record<string, FaultInfo>;

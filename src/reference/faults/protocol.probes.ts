@@ -171,9 +171,9 @@ export const PROTOCOL_PROBES: ProbeTable = {
     return [...ids].some((id) => !included.has(id));
   },
 
-  'fieldsets-applied-in-3-0': async (ref, { app: token }) => {
-    const r = await get(ref, `${ROOT}?fields[root]=id`, { token, version: '3.0' });
-    return r.status === 200 && Object.keys(r.body.category as Json).length === 1;
+  'fieldsets-ignored-in-3-1': async (ref, { app: token }) => {
+    const r = await get(ref, `${ROOT}?fields[root]=id`, { token, version: '3.1' });
+    return r.status === 200 && Object.keys(r.body.category as Json).length > 1;
   },
 
   'app-token-extra-scope': async (ref) => {

@@ -65,9 +65,9 @@ export const PROTOCOL_FAULTS = {
     description:
       'fields_except[...] is ignored by the search endpoints (/search, /autocomplete, /shops/search, /shops/:shop_id/products/search), whose answers honour fields[...] only.',
   },
-  'fieldsets-applied-in-3-0': {
-    requirement: 'CHG-5',
-    description: 'Sparse fieldsets are applied to 3.0 requests although they arrived in 3.1.1.',
+  'fieldsets-ignored-in-3-1': {
+    requirement: 'FIELDS-1',
+    description: 'Sparse fieldsets are ignored in answers to 3.1 requests (complete objects) although they arrived in 3.1.1.',
   },
   'app-token-extra-scope': {
     requirement: 'SCOPE-2',

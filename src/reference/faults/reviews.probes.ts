@@ -88,17 +88,17 @@ export const REVIEW_PROBES: ProbeTable = {
     }
     return false;
   },
-  'review-user-fields-for-app-token': async (ref, { app }) => {
+  'review-user-claims-for-app-token': async (ref, { app }) => {
     const found = await findSku(ref, app, (rs) => rs.length > 0);
-    return found !== null && found.reviews.some((r) => 'voted' in r || 'flagged' in r || 'helpful' in r);
+    return found !== null && found.reviews.some((r) => r['voted'] === true || r['helpful'] === true);
   },
-  'new-review-form-has-selected': async (ref, { app, user }) => {
-    const sku = (await discoverSkus(ref, app))[0];
-    if (!sku) return false;
-    const form = (await call(ref, 'GET', `/skus/${sku.id}/reviews/new`, { token: user })).body?.review_form;
-    const questions = (form?.questions ?? []) as { answers?: Record<string, unknown>[] }[];
-    return questions.some((q) => (q.answers ?? []).some((a) => 'selected' in a));
-  },
+  'edit-form-without-selected': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const r = await call(ref, 'GET', `/skus/${skuId}/reviews/${reply.body.sku_review.id}/edit`, { token: user });
+      const questions = (r.body?.review_form?.questions ?? []) as { answers?: Record<string, unknown>[] }[];
+      const answers = questions.flatMap((q) => q.answers ?? []);
+      return r.status === 200 && answers.length > 0 && answers.some((a) => !('selected' in a));
+    }),
   'created-review-rating-string': async (ref, { user }) =>
     withOwnReview(ref, user, async (_sku, reply) => typeof reply.body?.sku_review?.rating === 'string'),
   'review-delete-returns-200-with-body': async (ref, { user }) => {

@@ -15,13 +15,13 @@ export const REVIEW_FAULTS = {
     requirement: 'REV-6',
     description: 'meta.sku_reviews_aggregation gives each score as a string instead of an integer.',
   },
-  'review-user-fields-for-app-token': {
+  'review-user-claims-for-app-token': {
     requirement: 'REV-3',
-    description: 'SKU reviews carry voted, flagged and helpful for application tokens too.',
+    description: 'For an application token every SKU review says voted true and helpful true, as if some user had voted it helpful.',
   },
-  'new-review-form-has-selected': {
+  'edit-form-without-selected': {
     requirement: 'REV-13',
-    description: 'The new-review form marks every answer with selected, which belongs to the edit form only.',
+    description: "The edit form's answers carry no selected, so the form does not show which answers the review has.",
   },
   'created-review-rating-string': {
     requirement: 'REV-2',

@@ -21,9 +21,9 @@ export const VERSIONING_PROBES: ProbeTable = {
     return bare === v30 && bare !== v32;
   },
 
-  'family-id-served-in-3-0': async (ref, { app: token }) => {
-    const r = await get(ref, ROOT, { token, version: '3.0' });
+  'family-id-missing-in-3-1': async (ref, { app: token }) => {
+    const r = await get(ref, ROOT, { token, version: '3.1' });
     const category = r.status === 200 ? (r.body?.category as Record<string, unknown> | undefined) : undefined;
-    return category !== undefined && 'family_id' in category;
+    return category !== undefined && !('family_id' in category);
   },
 };

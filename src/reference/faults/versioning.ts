@@ -9,8 +9,8 @@ export const VERSIONING_FAULTS = {
     description:
       'The media type without a version parameter (Accept: application/vnd.service+json) is served the oldest version, as if only the major had been given, instead of the latest.',
   },
-  'family-id-served-in-3-0': {
+  'family-id-missing-in-3-1': {
     requirement: 'CHG-4',
-    description: 'Category family_id, which came with 3.1.2, is served to 3.0 requests too: the field-version table dates it 3.0.2.',
+    description: 'Single categories lack family_id, which came with 3.1.2, in answers to 3.1 requests: the field-version table dates it 3.2.0.',
   },
 } satisfies Record<string, FaultInfo>;

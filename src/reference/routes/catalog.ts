@@ -9,20 +9,25 @@
 //   (or `{groups, specifications}` with include=group) without meta. include=group puts each
 //   group once, in order of first appearance. Served from 3.1.1 (older versions: 404 NotFound).
 // - Category manufacturers: the manufacturers of the SKUs in the category and below it.
-//   Default order name asc. order_by without order_dir: name asc, popularity desc. Name order
-//   is case-insensitive by code point; ties by id ascending whatever the direction. "OEM
+//   Default order name asc (variant manufacturers-default-popularity: popularity desc). order_by
+//   without order_dir: name asc, popularity desc. Name order is case-insensitive by code point;
+//   ties by id ascending whatever the direction (variant name-order-collation: Intl.Collator,
+//   accents and case ignored, ties by id descending). "OEM
 //   manufacturers are not returned for tiles-layout categories" applies to layout_mode "tiles"
 //   only (not "wide_tiles"), and from 3.2.0.
 // - Filter groups: those of the category, ordered by id; Cache-Control on 200 and 304 answers
 //   only (not on errors).
 // - Category SKU listing:
-//   - A non-leaf category answers 200 with an empty skus array and the full meta.
+//   - A non-leaf category answers 200 with an empty skus array and the full meta (variant
+//     nonleaf-skus-descendants: the SKUs of every leaf below it).
 //   - order_by_methods (3.2.0+, "dynamic") is a per-category subset of pricevat, rank, rating,
 //     popularity, price; before 3.2.0 every category offers the same rank, price, rating,
-//     popularity. Labels: "Price incl. VAT", "Relevance", "Rating", "Popularity", "Price".
+//     popularity (variant order-by-methods-all: all five, everywhere, in every version).
+//     Labels: "Price incl. VAT", "Relevance", "Rating", "Popularity", "Price".
 //   - The default order_by is per category (one of its methods); the default order_dir follows
 //     the method: asc for price, pricevat and rank (rank 1 is the best match), desc for rating
-//     and popularity; order_by without order_dir uses the same per-method default. Keys:
+//     and popularity; order_by without order_dir uses the same per-method default (variant
+//     sku-default-order-desc: desc for every method). Keys:
 //     price and pricevat sort by price_min, rank by rank, rating by reviewscore, popularity by
 //     popularity; ties by id ascending.
 //   - meta holds ordered_by and order_by_methods, and no order_dir.
@@ -30,7 +35,7 @@
 //     display_name, manufacturer name or of a category name on its path (case- and
 //     accent-insensitive). manufacturer_ids[], filter_ids[], shop_ids[]: also accepted without
 //     [] and comma-separated; unknown ids simply match nothing. filter_ids of one filter group
-//     combine with OR, groups with AND. shop_ids, distance and availability (3.2.1+) apply to
+//     combine with OR, groups with AND (variant filter-ids-and: AND within a group too). shop_ids, distance and availability (3.2.1+) apply to
 //     products: a SKU matches when one of its products satisfies all three. Before 3.2.1 those
 //     three parameters are ignored. An unknown distance or availability id is 400.
 //   - distances: ids 1-4 = up to 5, 10, 25, 50 km from the requester's personalization (a
@@ -42,15 +47,17 @@
 //     another value is 400 InvalidParameter. available_filters counts the SKUs of the current
 //     result (every filter applied, all pages): filters lists every filter of the category's
 //     filter groups, manufacturers and shops every manufacturer / shop of the category's SKUs,
-//     availabilities and distances every option, zero counts included; object keys are the ids
+//     availabilities and distances every option, zero counts included (variant
+//     available-filters-nonzero: zero counts left out, maps and arrays alike); object keys are the ids
 //     as strings. All five keys in every version (the spec names them without a version); before
 //     3.2.1 shop_ids, distance and availability filter nothing, so the counts are over the
 //     result without them.
 //   - applied_filters: {q (string or null), manufacturer_ids, filter_ids (arrays of integers),
 //     shop_ids (array), distance, availability (id or null)}, the values applied (duplicates
 //     removed); all six keys in every version, before 3.2.1 shop_ids [] and distance and
-//     availability null (those parameters are ignored).
-//   - favorited: see serializers/sku.ts (user tokens, 3.1.0+).
+//     availability null (those parameters are ignored). Variant applied-filters-list: an array
+//     of {name, value}, one per filter applied, in that key order.
+//   - favorited: see serializers/sku.ts (user tokens, 3.1.0+; variant favorited-everywhere).
 
 import type { CategoryRecord, Dataset } from '../data.ts';
 import { recordNotFound, type ApiResult } from '../http.ts';
@@ -206,10 +213,26 @@ export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Sorts by `compare` in direction `dir`; ties by id ascending in both directions. */
-export function sortBy<T extends { id: number }>(items: readonly T[], compare: (a: T, b: T) => number, dir: Dir): T[] {
+/** A fixed locale, so that the order is the same on every machine. */
+const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** How a listing orders by name: the comparison and the direction of ties by id. */
+export interface NameOrder {
+  compare: (a: string, b: string) => number;
+  ties: Dir;
+}
+
+/** Name order of the listings: the reference's code-point order, or a locale collation (variant). */
+export function nameOrder(ctx: ApiContext): NameOrder {
+  if (ctx.variants.has('name-order-collation')) return { compare: (a, b) => NAME_COLLATOR.compare(a, b), ties: 'desc' };
+  return { compare: compareNames, ties: 'asc' };
+}
+
+/** Sorts by `compare` in direction `dir`; ties by id ascending (or `ties`) in both directions. */
+export function sortBy<T extends { id: number }>(items: readonly T[], compare: (a: T, b: T) => number, dir: Dir, ties: Dir = 'asc'): T[] {
   const sign = dir === 'asc' ? 1 : -1;
-  return [...items].sort((a, b) => sign * compare(a, b) || a.id - b.id);
+  const tieSign = ties === 'asc' ? 1 : -1;
+  return [...items].sort((a, b) => sign * compare(a, b) || tieSign * (a.id - b.id));
 }
 
 /** The SKUs of a category and its descendants, by id. */
@@ -240,7 +263,7 @@ function categorySpecifications(ctx: ApiContext): ApiResult {
 
 function categoryManufacturers(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['id']);
-  const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? 'name';
+  const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? defaultManufacturerOrder(ctx);
   const requestedDir = orderDirParam(ctx);
   const defaultDir: Dir = orderBy === 'name' ? 'asc' : 'desc';
   const dir = ctx.fault === 'category-manufacturers-order-dir-ignored' ? defaultDir : (requestedDir ?? defaultDir);
@@ -249,11 +272,17 @@ function categoryManufacturers(ctx: ApiContext): ApiResult {
   const found = [...ids]
     .map((id) => ctx.data.manufacturers.get(id))
     .filter((m): m is ManufacturerRecord => m !== undefined && !(hideOem && m.oem));
-  const compare =
+  const names = nameOrder(ctx);
+  const sorted =
     orderBy === 'name'
-      ? (a: ManufacturerRecord, b: ManufacturerRecord) => compareNames(a.name, b.name)
-      : (a: ManufacturerRecord, b: ManufacturerRecord) => a.popularity - b.popularity;
-  return respondMany(ctx, 'manufacturers', sortBy(found, compare, dir), serializeManufacturer);
+      ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties)
+      : sortBy(found, (a, b) => a.popularity - b.popularity, dir);
+  return respondMany(ctx, 'manufacturers', sorted, serializeManufacturer);
+}
+
+/** The order of manufacturer listings without order_by: name (the reference) or popularity (variant). */
+export function defaultManufacturerOrder(ctx: ApiContext): 'name' | 'popularity' {
+  return ctx.variants.has('manufacturers-default-popularity') ? 'popularity' : 'name';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,13 +352,18 @@ export interface SkuOrdering {
   defaultMethod: SkuOrderMethod;
 }
 
+/** Every method, for the variant order-by-methods-all. */
+const ALL_METHODS: readonly SkuOrderMethod[] = ['pricevat', 'rank', 'rating', 'popularity', 'price'];
+
 /** The order_by methods of a category for the request's version, and its default method. */
 export function skuOrdering(ctx: ApiContext, c: CategoryRecord): SkuOrdering {
   const h = categoryHash(c.id);
   const dynamic = DYNAMIC_METHOD_SETS[h % DYNAMIC_METHOD_SETS.length]!;
   const dynamicDefault = dynamic[(h >>> 8) % dynamic.length]!;
-  if (versionAtLeast(ctx.version, '3.2.0')) return { methods: dynamic, defaultMethod: dynamicDefault };
-  return { methods: STATIC_METHODS, defaultMethod: dynamicDefault === 'pricevat' ? 'price' : dynamicDefault };
+  // The default method stays the category's own; only the offer widens.
+  const all = ctx.variants.has('order-by-methods-all');
+  if (versionAtLeast(ctx.version, '3.2.0')) return { methods: all ? ALL_METHODS : dynamic, defaultMethod: dynamicDefault };
+  return { methods: all ? ALL_METHODS : STATIC_METHODS, defaultMethod: dynamicDefault === 'pricevat' ? 'price' : dynamicDefault };
 }
 
 function skuKey(method: SkuOrderMethod): (s: SkuRecord) => number {
@@ -448,7 +482,9 @@ function filterSkus(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[
   const groupOf = new Map<number, number>();
   for (const g of index.filterGroupsByCategory.get(c.id) ?? []) for (const id of g.filters.keys()) groupOf.set(id, g.id);
   const requiredGroups = new Map<string, number[]>();
-  for (const id of f.filterIds) push(requiredGroups, groupOf.has(id) ? `g${groupOf.get(id)}` : `f${id}`, id);
+  // Variant filter-ids-and: every id is a group of its own, so all of them must match.
+  const everyId = ctx.variants.has('filter-ids-and');
+  for (const id of f.filterIds) push(requiredGroups, groupOf.has(id) && !everyId ? `g${groupOf.get(id)}` : `f${id}`, id);
   return all.filter((s) => {
     if (f.tokens.length > 0 && !matchesAll(index.skuWords.get(s.id) ?? [], f.tokens)) return false;
     if (f.manufacturerIds.length > 0 && !f.manufacturerIds.includes(s.manufacturer_id)) return false;
@@ -458,14 +494,19 @@ function filterSkus(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[
   });
 }
 
-function countMap(keys: Iterable<number>, counts: Map<number, number>): Record<string, number> {
+/** Counts by id (keys as strings); `nonzero`: ids counted 0 left out. */
+function countMap(keys: Iterable<number>, counts: Map<number, number>, nonzero: boolean): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const k of keys) out[String(k)] = counts.get(k) ?? 0;
+  for (const k of keys) {
+    const n = counts.get(k) ?? 0;
+    if (n > 0 || !nonzero) out[String(k)] = n;
+  }
   return out;
 }
 
 function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], result: readonly SkuRecord[], f: SkuFilters): Json {
   const index = catalogIndex(ctx.data);
+  const nonzero = ctx.variants.has('available-filters-nonzero');
   const filterKeys = [...new Set((index.filterGroupsByCategory.get(c.id) ?? []).flatMap((g) => [...g.filters.keys()]))].sort((a, b) => a - b);
   const filterCounts = new Map<number, number>();
   const manufacturerCounts = new Map<number, number>();
@@ -474,8 +515,8 @@ function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuR
     manufacturerCounts.set(s.manufacturer_id, (manufacturerCounts.get(s.manufacturer_id) ?? 0) + 1);
   }
   const out: Json = {
-    filters: countMap(filterKeys, filterCounts),
-    manufacturers: countMap([...new Set(all.map((s) => s.manufacturer_id))].sort((a, b) => a - b), manufacturerCounts),
+    filters: countMap(filterKeys, filterCounts, nonzero),
+    manufacturers: countMap([...new Set(all.map((s) => s.manufacturer_id))].sort((a, b) => a - b), manufacturerCounts, nonzero),
   };
   // All five keys in every version (the spec gives them without a version); before 3.2.1 the
   // shop, distance and availability filters are not applied, so these count the SKUs of a
@@ -488,12 +529,14 @@ function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuR
     }
   }
   const optionCounts = (options: readonly Option[], test: (p: ProductRecord, o: Option) => boolean): Json[] =>
-    options.map((o) => ({
-      id: o.id,
-      label: o.label,
-      count: result.filter((s) => (index.productsBySku.get(s.id) ?? []).some((p) => test(p, o))).length,
-    }));
-  out['shops'] = countMap(shopKeys, shopCounts);
+    options
+      .map((o) => ({
+        id: o.id,
+        label: o.label,
+        count: result.filter((s) => (index.productsBySku.get(s.id) ?? []).some((p) => test(p, o))).length,
+      }))
+      .filter((o) => o.count > 0 || !nonzero);
+  out['shops'] = countMap(shopKeys, shopCounts, nonzero);
   out['availabilities'] = optionCounts(AVAILABILITIES, (p, o) => p.availabilityDays <= o.limit);
   out['distances'] = optionCounts(DISTANCES, (p, o) => within(f.shopKm(p.shop_id), o.limit));
   return out;
@@ -511,6 +554,13 @@ function appliedFilters(f: SkuFilters): Json {
   };
 }
 
+/** Variant applied-filters-list: [{name, value}] for the filters applied (neither null nor empty). */
+function appliedFilterList(f: SkuFilters): Json[] {
+  return Object.entries(appliedFilters(f))
+    .filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0))
+    .map(([name, value]) => ({ name, value }));
+}
+
 function categorySkus(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['category_id']);
   const { methods, defaultMethod } = skuOrdering(ctx, c);
@@ -521,7 +571,7 @@ function categorySkus(ctx: ApiContext): ApiResult {
     throw invalidParameter(`order_by must be one of ${methods.join(', ')} (meta.order_by_methods), got "${rawOrderBy.slice(0, 64)}"`);
   }
   const orderBy = (rawOrderBy ?? defaultMethod) as SkuOrderMethod;
-  const dir = orderDirParam(ctx) ?? DEFAULT_DIRS[orderBy];
+  const dir = orderDirParam(ctx) ?? (ctx.variants.has('sku-default-order-desc') ? 'desc' : DEFAULT_DIRS[orderBy]);
 
   const includeMeta = listValues(ctx, 'include_meta');
   for (const name of includeMeta) {
@@ -530,8 +580,8 @@ function categorySkus(ctx: ApiContext): ApiResult {
     }
   }
   const filters = readSkuFilters(ctx);
-  // Only leaf categories hold SKUs.
-  const all = c.childIds.length === 0 ? skusUnder(ctx, c.id) : [];
+  // Only leaf categories hold SKUs (the variant lists those of the leaves below a non-leaf).
+  const all = c.childIds.length === 0 || ctx.variants.has('nonleaf-skus-descendants') ? skusUnder(ctx, c.id) : [];
   // The bug: with availability the SKUs are taken from the whole catalogue, not the category.
   const scoped = ctx.fault === 'sku-availability-filter-drops-category' && filters.availability !== null ? [...ctx.data.skus.values()] : all;
   const result = filterSkus(ctx, c, scoped, filters);
@@ -543,7 +593,9 @@ function categorySkus(ctx: ApiContext): ApiResult {
     order_by_methods: Object.fromEntries(methods.map((m) => [m, METHOD_LABELS[m]])),
   };
   if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result, filters);
-  if (includeMeta.includes('applied_filters')) meta['applied_filters'] = appliedFilters(filters);
+  if (includeMeta.includes('applied_filters')) {
+    meta['applied_filters'] = ctx.variants.has('applied-filters-list') ? appliedFilterList(filters) : appliedFilters(filters);
+  }
   // The bug: favorited is left out, as on the other SKU listings.
   const favorited = !(ctx.fault === 'category-skus-favorited-missing');
   const favoritedIds = favoritedSkuIds(ctx);

@@ -7,6 +7,9 @@
 //   /categories/root/parent are 404 RecordNotFound (a client uses the root's id for those).
 // - GET /categories/:id/parent of the root is 404 RecordNotFound (parent_id 0 names no record).
 // - Collections are ordered by id; children are the direct children only.
+// - Fields (serializers.ts): onclick_behaviour, the field table's spelling (variant
+//   onclick-behavior-spelling: onclick_behavior, the Change history's); fashion is still sent,
+//   although 3.0.18 says layout_mode replaces it (variant no-fashion: left out).
 
 import { childrenOf, type CategoryRecord } from '../data.ts';
 import { ApiError, recordNotFound, type ApiResult } from '../http.ts';
@@ -23,11 +26,11 @@ function findCategory(ctx: ApiContext, raw: string | undefined): CategoryRecord 
 }
 
 function detail(ctx: ApiContext, c: CategoryRecord): ApiResult {
-  return respondOne(ctx, 'category', c, (x) => serializeCategory(x, { view: 'detail', version: ctx.version, fault: ctx.fault }));
+  return respondOne(ctx, 'category', c, (x) => serializeCategory(x, { view: 'detail', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
 }
 
 function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
-  return respondMany(ctx, 'categories', items, (c) => serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault }));
+  return respondMany(ctx, 'categories', items, (c) => serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
 }
 
 export const categoryRoutes: RouteModule = (router) => {

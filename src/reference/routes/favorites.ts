@@ -7,6 +7,8 @@
 // - GET /favorite_lists lists the user's custom and auto lists, oldest first; the virtual owned
 //   list is not among them (its favorites are GET /favorites?owned=true). type is "custom" or
 //   "auto"; an auto list has the category's id and name, a custom list category_id null.
+//   Variant auto-lists-unlisted: custom lists only. Variant favorite-list-type-on-create-only:
+//   type only in the answer of POST /favorite_lists.
 // - Ids: custom lists and favorites get positive ids (Dataset.nextId 'favorite_list',
 //   'favorite'); auto lists negative ones (Dataset.nextId 'auto_list', counting down), never
 //   reused after a delete.
@@ -15,9 +17,12 @@
 //   list names never clash with custom ones.
 // - POST /favorite_lists: no favorite_list object, or a name that is not a string -> 400
 //   (ParameterMissing / InvalidParameter); a missing, blank or too long name, or the name of an
-//   existing custom list -> 422 RecordInvalid ("Name has already been taken").
+//   existing custom list -> 422 RecordInvalid ("Name has already been taken"). Variant
+//   duplicate-list-400: an existing name is 400 InvalidParameter; variant validation-as-400: a
+//   missing (absent or null) name is 400 ParameterMissing.
 // - DELETE /favorite_lists/:id deletes custom and auto lists alike, with their favorites.
-//   An auto list that becomes empty stays until deleted.
+//   An auto list that becomes empty stays until deleted (variant auto-list-dropped-when-empty:
+//   it goes when its last favorite is deleted or moves away).
 // - An invalid new_list_name (not a string, blank, longer than 100) -> 400 InvalidParameter.
 // - Owned favorites (have_it true, favorite_list_id null): from 3.2.0, GET /favorites and
 //   GET /categories/:id/favorites leave them out unless owned=true; in 3.0 and 3.1 they are
@@ -42,6 +47,8 @@
 //   the list; on a favorite in no list (an owned one) it puts the favorite into the auto list
 //   of its SKU's category (created if needed), so every favorite that is not owned is in a list.
 //   updated_at is set on every successful PUT, even when nothing else changes.
+// - favorite_list_id is in every answer (variant favorite-list-id-on-update-only: only in the
+//   answer of PUT /favorites/:id).
 // - Favorites and lists link no resources (the spec names none): embed / embed_ids / include
 //   give 400 InvalidParameter; sparse fieldsets apply as everywhere.
 
@@ -53,6 +60,7 @@ import { serializeFavorite, serializeFavoriteList } from '../serializers/favorit
 import { respondMany, respondOne } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
 import { bodyObject, enumParam, invalidParameter, parameterMissing, parseId, toBoolean, toInteger } from './params.ts';
+import { refuseMissingFields } from './validation.ts';
 
 const FAVORITES: RouteOptions = { scope: 'favorites', user: true };
 
@@ -216,15 +224,34 @@ function ordered(ctx: ApiContext, favorites: FavoriteRecord[]): FavoriteRecord[]
   return [...favorites].sort((a, b) => sign * (a.createdMs - b.createdMs || a.id - b.id));
 }
 
+/** favorite_list_id in an answer other than PUT's: always, or (variant) never. */
+function listIdShown(ctx: ApiContext): boolean {
+  return !ctx.variants.has('favorite-list-id-on-update-only');
+}
+
+/** type of a list in an answer other than POST /favorite_lists: always, or (variant) never. */
+function listTypeShown(ctx: ApiContext): boolean {
+  return !ctx.variants.has('favorite-list-type-on-create-only');
+}
+
+/** Variant auto-list-dropped-when-empty: deletes list `id` when it is an auto list left without favorites. */
+function dropEmptyAutoList(ctx: ApiContext, id: number | null): void {
+  if (id === null || !ctx.variants.has('auto-list-dropped-when-empty')) return;
+  const list = ctx.data.favoriteLists.get(id);
+  if (list?.type !== 'auto' || userFavorites(ctx).some((f) => f.favorite_list_id === id)) return;
+  ctx.data.favoriteLists.delete(id);
+}
+
 function favoriteList(ctx: ApiContext, favorites: FavoriteRecord[]): ApiResult {
-  const result = respondMany(ctx, 'favorites', ordered(ctx, favorites), (f) => serializeFavorite(f, ctx.version));
+  const withListId = listIdShown(ctx);
+  const result = respondMany(ctx, 'favorites', ordered(ctx, favorites), (f) => serializeFavorite(f, ctx.version, withListId));
   // Fault favorites-link-missing: the favorites listings drop the paging headers.
   if (ctx.fault === 'favorites-link-missing' && result.headers) delete result.headers['Link'];
   return result;
 }
 
-function oneFavorite(ctx: ApiContext, f: FavoriteRecord, status = 200): ApiResult {
-  return respondOne(ctx, 'favorite', f, (x) => serializeFavorite(x, ctx.version), { status });
+function oneFavorite(ctx: ApiContext, f: FavoriteRecord, status = 200, withListId = listIdShown(ctx)): ApiResult {
+  return respondOne(ctx, 'favorite', f, (x) => serializeFavorite(x, ctx.version, withListId), { status });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,6 +323,7 @@ function updateFavorite(ctx: ApiContext): ApiResult {
 
   const haveIt = 'have_it' in input ? haveItValue(input['have_it']) : haveItValue(queryHaveIt ?? undefined);
   const category = skuCategory(ctx, f.sku_id);
+  const formerList = f.favorite_list_id;
 
   if (haveIt === true) {
     // Row 2 of the table: owned; a favorite_list_id sent with it is ignored.
@@ -320,24 +348,35 @@ function updateFavorite(ctx: ApiContext): ApiResult {
     }
   }
   f.updated_at = formatTimestamp(ctx.now());
-  return oneFavorite(ctx, f);
+  if (f.favorite_list_id !== formerList) dropEmptyAutoList(ctx, formerList);
+  // favorite_list_id is "accepted on update": its answer always shows it.
+  return oneFavorite(ctx, f, 200, true);
 }
 
 function createCustomList(ctx: ApiContext): ApiResult {
   const input = bodyObject(ctx, 'favorite_list');
+  if (input['name'] === undefined || input['name'] === null) refuseMissingFields(ctx, ['favorite_list[name]']);
   const name = listName(input['name'], 'Name', recordInvalid);
   if (name === undefined) throw recordInvalid("Name can't be blank");
-  if (findCustomList(ctx, name) && ctx.fault !== 'duplicate-custom-list-accepted') throw recordInvalid('Name has already been taken');
+  if (findCustomList(ctx, name) && ctx.fault !== 'duplicate-custom-list-accepted') throw duplicateName(ctx);
   const list = createList(ctx, { id: freeId(ctx.data.favoriteLists, ctx.data, 'favorite_list'), name, category_id: null, type: 'custom' });
   return respondOne(ctx, 'favorite_list', list, (l) => serializeFavoriteList(l, ctx.version), { status: 201 });
+}
+
+/** A custom list name already taken: 422 (the reference) or 400 (variant duplicate-list-400). */
+function duplicateName(ctx: ApiContext): ApiError {
+  const message = 'Name has already been taken';
+  return ctx.variants.has('duplicate-list-400') ? invalidParameter(message) : recordInvalid(message);
 }
 
 export const favoriteRoutes: RouteModule = (router) => {
   router.get(
     '/favorite_lists',
     (ctx) => {
-      const lists = userLists(ctx).sort((a, b) => a.createdMs - b.createdMs);
-      return respondMany(ctx, 'favorite_lists', lists, (l) => serializeFavoriteList(l, ctx.version));
+      const listed = ctx.variants.has('auto-lists-unlisted') ? userLists(ctx).filter((l) => l.type === 'custom') : userLists(ctx);
+      const lists = listed.sort((a, b) => a.createdMs - b.createdMs);
+      const withType = listTypeShown(ctx);
+      return respondMany(ctx, 'favorite_lists', lists, (l) => serializeFavoriteList(l, ctx.version, withType));
     },
     FAVORITES,
   );
@@ -383,6 +422,7 @@ export const favoriteRoutes: RouteModule = (router) => {
         throw err;
       }
       ctx.data.favorites.delete(f.id);
+      dropEmptyAutoList(ctx, f.favorite_list_id);
       return { status: 204 };
     },
     FAVORITES,

@@ -3,26 +3,28 @@
 //
 // Choices where the spec is silent:
 // - Unknown or non-integer ids: 404 RecordNotFound naming the Manufacturer.
-// - GET /manufacturers is ordered by id.
+// - GET /manufacturers is ordered by id (variant manufacturers-default-popularity: popularity
+//   desc, then id, as a manufacturer listing without order_by).
 // - /manufacturers/:id/categories: the leaf categories holding the manufacturer's SKUs. Default
 //   order name asc; popularity is the sum of the popularity of the manufacturer's SKUs in the
 //   category. order_by without order_dir: name asc, popularity desc.
 // - /manufacturers/:id/skus: default order popularity desc; price sorts by price_min.
 //   order_by without order_dir: price asc, popularity desc. The SKUs carry no favorited
 //   (see serializers/sku.ts).
-// - Names compare case-insensitively by code point; ties by id ascending in both directions.
+// - Names compare case-insensitively by code point; ties by id ascending in both directions
+//   (variant name-order-collation: Intl.Collator, accents and case ignored, ties by id descending).
 // - Every list is paginated (page, per); an invalid order_by or order_dir is 400
 //   InvalidParameter.
 
 import type { CategoryRecord } from '../data.ts';
 import type { ApiResult } from '../http.ts';
-import type { SkuRecord } from '../model.ts';
+import type { ManufacturerRecord, SkuRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeCategory } from '../serializers.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSku } from '../serializers/sku.ts';
 import { respondMany, respondOne } from '../shape.ts';
-import { catalogIndex, compareNames, findManufacturer, orderDirParam, sortBy, type Dir } from './catalog.ts';
+import { catalogIndex, defaultManufacturerOrder, findManufacturer, nameOrder, orderDirParam, sortBy, type Dir } from './catalog.ts';
 import { enumParam } from './params.ts';
 
 function manufacturerSkus(ctx: ApiContext, manufacturerId: number): readonly SkuRecord[] {
@@ -36,13 +38,20 @@ function categories(ctx: ApiContext): ApiResult {
   const popularity = new Map<number, number>();
   for (const s of manufacturerSkus(ctx, m.id)) popularity.set(s.category_id, (popularity.get(s.category_id) ?? 0) + s.popularity);
   const found = [...popularity.keys()].map((id) => ctx.data.categories.get(id)).filter((c): c is CategoryRecord => c !== undefined);
-  const compare =
+  const names = nameOrder(ctx);
+  const sorted =
     orderBy === 'name'
-      ? (a: CategoryRecord, b: CategoryRecord) => compareNames(a.name, b.name)
-      : (a: CategoryRecord, b: CategoryRecord) => popularity.get(a.id)! - popularity.get(b.id)!;
-  return respondMany(ctx, 'categories', sortBy(found, compare, dir), (c) =>
-    serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault }),
+      ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties)
+      : sortBy(found, (a, b) => popularity.get(a.id)! - popularity.get(b.id)!, dir);
+  return respondMany(ctx, 'categories', sorted, (c) =>
+    serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }),
   );
+}
+
+/** Every manufacturer: by id, or by popularity (most popular first) under the variant. */
+function allManufacturers(ctx: ApiContext): ManufacturerRecord[] {
+  const all = [...ctx.data.manufacturers.values()].sort((a, b) => a.id - b.id);
+  return defaultManufacturerOrder(ctx) === 'popularity' ? sortBy(all, (a, b) => a.popularity - b.popularity, 'desc') : all;
 }
 
 function skus(ctx: ApiContext): ApiResult {
@@ -62,9 +71,7 @@ function skus(ctx: ApiContext): ApiResult {
 }
 
 export const manufacturerRoutes: RouteModule = (router) => {
-  router.get('/manufacturers', (ctx) =>
-    respondMany(ctx, 'manufacturers', [...ctx.data.manufacturers.values()].sort((a, b) => a.id - b.id), serializeManufacturer),
-  );
+  router.get('/manufacturers', (ctx) => respondMany(ctx, 'manufacturers', allManufacturers(ctx), serializeManufacturer));
   router.get('/manufacturers/:id', (ctx) => respondOne(ctx, 'manufacturer', findManufacturer(ctx, ctx.params['id']), serializeManufacturer));
   router.get('/manufacturers/:id/categories', categories);
   router.get('/manufacturers/:id/skus', skus);

@@ -8,8 +8,10 @@
 //   then id descending), paginated.
 // - Another user's notification is 404 RecordNotFound, like an unknown id.
 // - Keys by etype (see serializers/notification.ts): sku, category_name and user are always
-//   present, null where the Events section embeds nothing; review_rating and review_text are
-//   keys only where the table says "present when".
+//   present, null where the Events section embeds nothing (variant notification-keys-absent:
+//   absent there); review_rating and review_text are keys only where the table says "present
+//   when". The embedded Sku has category_id and first_product_shop_info (variant
+//   notification-sku-minimal: not).
 // - POST /notifications/view takes {ids: [integer, ...]} (JSON numbers or digit strings; a form
 //   body's ids[]=... works too): 1 to 1000 ids. A missing, empty, non-array or non-integer ids
 //   is 400 (ParameterMissing / InvalidParameter). Ids that name no notification of the user are
@@ -35,7 +37,7 @@ function mine(ctx: ApiContext): NotificationRecord[] {
 }
 
 function serializer(ctx: ApiContext) {
-  return (n: NotificationRecord) => serializeNotification(n, ctx.data, ctx.version, ctx.fault);
+  return (n: NotificationRecord) => serializeNotification(n, ctx.data, ctx.version, ctx.fault, ctx.variants);
 }
 
 /** The ids of a view request; 400 for anything but a non-empty array of integers. */

@@ -9,8 +9,9 @@
 //   locations, address_id null, country_code the locations' country, payment method spot_cash).
 //   blp rules are at the top of serializers/product.ts.
 // - order_by: net_price (default) sorts by price, then id; final_price sorts by blp.final_price,
-//   products whose final_price is null (payment method not offered) last, then by price, then
-//   id. Any other value is 400 InvalidParameter. order_dir is not taken (ascending only).
+//   products whose final_price is null (payment method not offered) last (variant
+//   final-price-nulls-first: first), then by price, then id. Any other value is 400
+//   InvalidParameter. order_dir is not taken (ascending only).
 //   final_price ordering is accepted in every version (the blp it sorts by is shown from 3.2.0).
 // - Filters (size, distance, availability, zero_installments) arrived in 3.2.1: older versions
 //   ignore them (no filtering, no validation). In 3.2.1 an empty value means "no filter"; a bad
@@ -25,16 +26,17 @@
 //     installments, false filters nothing.
 // - include_meta (also include_meta[]; comma-separated values accepted): "filters" adds
 //   meta.filters in every version; any other value is 400 InvalidParameter. meta.filters is
-//   computed over the whole list before filtering: distance_ranges and availability_wordings map
-//   the accepted filter values to labels; size_filter lists the whole sizes present (numeric
-//   ascending, then labels); zero_commission_installments tells whether any shop of the list
-//   offers them.
+//   computed over the whole list before filtering (variant product-filter-meta-filtered: over
+//   the filtered list): distance_ranges and availability_wordings map the accepted filter
+//   values to labels; size_filter lists the whole sizes present (numeric ascending, then
+//   labels); zero_commission_installments tells whether any shop of the list offers them.
 // - Product lists are paginated (meta.pagination, Link) and offer embed / embed_ids / include
 //   of shop. meta key order: ordered_by, personalization, filters, pagination.
 // - GET /shops/:shop_id/products/search: shop_uid is matched as a string, exactly (surrounding
 //   spaces ignored), against the products of that shop (Product.shop_uid is a string); a
 //   non-integer shop_uid is accepted and simply matches what it matches (often nothing: 200 with
-//   an empty list). A missing or blank shop_uid is 400 ParameterMissing; an unknown shop is 404.
+//   an empty list; variant shop-uid-non-integer-400: 400 InvalidParameter). A missing or
+//   blank shop_uid is 400 ParameterMissing; an unknown shop is 404.
 //   The search takes the product-list parameters too.
 // - GET /products/:id: embed=shop (and embed_ids / include) as on lists; meta is
 //   {personalization} only.
@@ -147,11 +149,13 @@ function parseFilters(ctx: ApiContext): Filters {
 function compareEntries(order: ProductOrder, ctx: ApiContext): (a: ProductEntry, b: ProductEntry) => number {
   const byNet = (a: ProductEntry, b: ProductEntry): number => a.product.price - b.product.price || a.product.id - b.product.id;
   if (order === 'net_price' || ctx.fault === 'order-by-final-price-sorts-by-net-price') return byNet;
+  // Where the products without a final price go: last, or first (variant).
+  const nulls = ctx.variants.has('final-price-nulls-first') ? -1 : 1;
   return (a, b) => {
     const fa = a.blp.final_price;
     const fb = b.blp.final_price;
-    if (fa === null && fb !== null) return 1;
-    if (fa !== null && fb === null) return -1;
+    if (fa === null && fb !== null) return nulls;
+    if (fa !== null && fb === null) return -nulls;
     return (fa ?? 0) - (fb ?? 0) || byNet(a, b);
   };
 }
@@ -210,7 +214,9 @@ export function productListing(ctx: ApiContext, products: readonly ProductRecord
   }
   entries.sort(compareEntries(order, ctx));
   const meta: Json = { ordered_by: order, personalization: serializePersonalization(pers) };
-  if (metas.has('filters')) meta['filters'] = filterMeta(ctx, products);
+  if (metas.has('filters')) {
+    meta['filters'] = filterMeta(ctx, ctx.variants.has('product-filter-meta-filtered') ? entries.map((e) => e.product) : products);
+  }
   return { entries, meta };
 }
 
@@ -254,6 +260,10 @@ export const productRoutes: RouteModule = (router) => {
     const shop = findById(ctx.data.shops, ctx.params['shop_id'], 'Shop');
     const uid = ctx.query.get('shop_uid');
     if (uid === null || uid.trim() === '') throw parameterMissing('shop_uid');
+    // "documented as integer": a deployment may hold it to that.
+    if (ctx.variants.has('shop-uid-non-integer-400') && !/^\d{1,18}$/.test(uid.trim())) {
+      throw invalidParameter(`shop_uid must be an integer, got "${uid.trim().slice(0, 64)}"`);
+    }
     const matches = [...ctx.data.products.values()].filter((p) => p.shop_id === shop.id && p.shop_uid === uid.trim());
     return respondProducts(ctx, matches);
   });

@@ -3,7 +3,8 @@
 //
 // Choices where the spec is silent:
 // - Sorting parameter: `sort` (most_recent, the default, or most_helpful); `order_by` is accepted
-//   as a synonym (`sort` wins when both are sent). Another value -> 400 InvalidParameter.
+//   as a synonym (`sort` wins when both are sent). Variant review-sort-order-by: order_by only
+//   (sort is ignored). Another value -> 400 InvalidParameter.
 //   most_helpful arrived in 3.1.3: a 3.0 request with it gets 400.
 // - Both sorts put non-demoted reviews first. most_recent: created_at descending; most_helpful:
 //   helpful_votes_count descending, then created_at descending. Ties: id descending.
@@ -15,10 +16,14 @@
 //   label = the phrase; score = round(100 * (positive + mediocre / 2) / mentions); style =
 //   positive (score >= 70), mediocre (>= 40) or negative. Most mentioned first, then by label.
 // - voted, flagged, helpful: sent only for user tokens (absent for application tokens); helpful
-//   is the user's own vote, false when they have not voted.
+//   is the user's own vote, false when they have not voted. Variant
+//   review-user-fields-false-for-app: false for application tokens (and own_review null).
 // - own_review: a field of every review in a listing for a user token: the user's review of this
 //   SKU (without its own own_review) or null; absent for application tokens and outside
-//   listings. Like sentiments it arrived in 3.1.3.
+//   listings. Like sentiments it arrived in 3.1.3. Variant own-review-in-meta: meta.own_review
+//   once per listing (user tokens, 3.1.3+), not on the reviews.
+// - sentiments: the arrays the review has, an empty one left out (variant sentiments-always-three:
+//   all three, [] when empty; see serializers/review.ts).
 // - Review forms (new, edit) and create / update / delete need a user token (application token:
 //   401) with the public scope, and are served from 3.2.0 (older versions: 404), the version
 //   that brought review create / update / delete.
@@ -32,6 +37,7 @@
 //   eval_sentiment question); review required and not blank (requires_body). One review per
 //   user and SKU; a SKU with reviewable false accepts none. Every failure is 422
 //   RecordInvalid listing all messages; a missing `review` object is 400 ParameterMissing.
+//   Variant validation-as-400: a create without rating or review is 400 ParameterMissing.
 //   No maximum review length (only the 2 MiB body cap). A created review has demoted false and
 //   zero votes; its sentiments come from its answers as in the dataset (sentimentsFromAnswers:
 //   an eval_sentiment question's first / middle / last answer -> positive / mediocre / negative).
@@ -46,9 +52,12 @@
 //   1/0), or an unknown reason -> 400 InvalidParameter. Users may vote on and flag their own
 //   reviews.
 // - A second vote by the same user on a review replaces the first (the old vote is removed, a
-//   new one with a new id is created: 201). votes_count / helpful_votes_count count current votes.
-// - A flag answers 201 with the flag record {flag: {...}}. A second flag by the same user on a
-//   review updates that record (same id, new reason and updated_at), also 201.
+//   new one with a new id is created: 201; variant second-vote-refused: 422 RecordInvalid).
+//   votes_count / helpful_votes_count count current votes.
+// - A flag answers 201 with the flag record {flag: {...}} (variant flag-empty-body: no body;
+//   flag-bare-record: the record itself). A second flag by the same user on a review updates
+//   that record (same id, new reason and updated_at), also 201 (variant second-flag-refused:
+//   422 RecordInvalid).
 // - GET /flags is not paginated (no meta).
 // - Mutating requests check embed / include / embed_ids names before changing anything.
 
@@ -67,6 +76,7 @@ import {
 import { requestedLinks, respondMany, respondOne, type Link } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
 import { bodyObject, findById, invalidParameter, parameterMissing, parseId, toBoolean } from './params.ts';
+import { refuseMissingFields } from './validation.ts';
 
 const REQUIRES_BODY = true;
 const REVIEW_ACTIONS_SCOPE = 'publish_sku_review_actions';
@@ -130,7 +140,7 @@ function listParam(query: URLSearchParams, name: string): string[] {
 }
 
 function sortOf(ctx: ApiContext): Sort {
-  const name = ctx.query.has('sort') ? 'sort' : 'order_by';
+  const name = ctx.variants.has('review-sort-order-by') || !ctx.query.has('sort') ? 'order_by' : 'sort';
   const raw = ctx.query.get(name);
   if (raw === null) return 'most_recent';
   const allowed: Sort[] = ['most_recent'];
@@ -216,6 +226,8 @@ interface ReviewChanges {
 function readReviewInput(ctx: ApiContext, input: Json, current: SkuReviewRecord | null): { changes: ReviewChanges; errors: string[] } {
   const errors: string[] = [];
   const changes: ReviewChanges = {};
+  // The form requires rating and (requires_body) review.
+  if (current === null) refuseMissingFields(ctx, ['rating', 'review'].filter((k) => input[k] === undefined).map((k) => `review[${k}]`));
 
   const rawRating = input['rating'];
   if (rawRating === undefined) {
@@ -286,7 +298,28 @@ function adjustAuthorStats(ctx: ApiContext, userId: number, reviews: number, vot
 // Responses
 
 function serializer(ctx: ApiContext, viewer: ReviewViewer = reviewViewer(ctx.data, ctx.userId)): (r: SkuReviewRecord) => Json {
-  return (r) => serializeSkuReview(r, { version: ctx.version, fault: ctx.fault, viewer });
+  return (r) => serializeSkuReview(r, { version: ctx.version, fault: ctx.fault, variants: ctx.variants, viewer });
+}
+
+/**
+ * own_review of a listing: the user's review of the SKU or null; undefined (no key) for an
+ * application token, unless the variant review-user-fields-false-for-app gives it null.
+ */
+function ownReviewOf(ctx: ApiContext, reviews: readonly SkuReviewRecord[]): SkuReviewRecord | null | undefined {
+  if (ctx.userId === null) return ctx.variants.has('review-user-fields-false-for-app') ? null : undefined;
+  return reviews.find((r) => r.user_id === ctx.userId) ?? null;
+}
+
+/** Variant own-review-in-meta: own_review goes once into the meta of a user's listing (3.1.3+). */
+function ownReviewInMeta(ctx: ApiContext): boolean {
+  return ctx.userId !== null && ctx.variants.has('own-review-in-meta') && versionAtLeast(ctx.version, '3.1.3');
+}
+
+/** The flag answer: {flag: record}, or (variants) no body or the bare record. */
+function flagResult(ctx: ApiContext, flag: FlagRecord): ApiResult {
+  if (ctx.variants.has('flag-empty-body')) return { status: 201, headers: { 'Content-Length': '0' } };
+  if (ctx.variants.has('flag-bare-record')) return { status: 201, body: serializeFlag(flag) };
+  return respondOne(ctx, 'flag', flag, serializeFlag, { status: 201 });
 }
 
 function reviewLink(ctx: ApiContext): Link<VoteRecord> {
@@ -332,8 +365,12 @@ export const reviewRoutes: RouteModule = (router) => {
     if (metaNames.has('sku_reviews_aggregation')) meta['sku_reviews_aggregation'] = reviewsAggregation(all, ctx.fault);
     if (metaNames.has('sku_rating_breakdown')) meta['sku_rating_breakdown'] = ratingBreakdown(all);
     const viewer = reviewViewer(ctx.data, ctx.userId);
-    const ownReview = ctx.userId === null ? undefined : (all.find((r) => r.user_id === ctx.userId) ?? null);
-    return respondMany(ctx, 'reviews', all, (r) => serializeSkuReview(r, { version: ctx.version, fault: ctx.fault, viewer, ownReview }), { meta });
+    const own = ownReviewOf(ctx, all);
+    const inMeta = ownReviewInMeta(ctx);
+    const base = { version: ctx.version, fault: ctx.fault, variants: ctx.variants, viewer };
+    if (inMeta) meta['own_review'] = own ? serializeSkuReview(own, base) : null;
+    const ownReview = inMeta ? undefined : own;
+    return respondMany(ctx, 'reviews', all, (r) => serializeSkuReview(r, { ...base, ownReview }), { meta });
   });
 
   router.get(
@@ -457,6 +494,8 @@ export const reviewRoutes: RouteModule = (router) => {
       requestedLinks(ctx, links);
       const helpful = helpfulOf(ctx);
       const userId = currentUser(ctx);
+      const earlier = [...ctx.data.votes.values()].some((v) => v.sku_review_id === review.id && v.user_id === userId);
+      if (earlier && ctx.variants.has('second-vote-refused')) throw validationFailed(['You have already voted on this review']);
       let votesCount = review.votes_count;
       let helpfulCount = review.helpful_votes_count;
       for (const old of [...ctx.data.votes.values()]) {
@@ -496,6 +535,7 @@ export const reviewRoutes: RouteModule = (router) => {
       const existing = [...ctx.data.flags.values()].find(
         (f) => f.flaggable_type === 'SkuReview' && f.flaggable_id === review.id && f.user_id === userId,
       );
+      if (existing && ctx.variants.has('second-flag-refused')) throw validationFailed(['You have already flagged this review']);
       const flag: FlagRecord = existing
         ? { ...existing, reason, updated_at: stamp }
         : {
@@ -508,7 +548,7 @@ export const reviewRoutes: RouteModule = (router) => {
             updated_at: stamp,
           };
       ctx.data.flags.set(flag.id, flag);
-      return respondOne(ctx, 'flag', flag, serializeFlag, { status: 201 });
+      return flagResult(ctx, flag);
     },
     { scope: null, user: true },
   );

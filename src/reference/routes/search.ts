@@ -7,14 +7,15 @@
 // path. A q without any letter or digit matches nothing.
 //
 // Choices where the spec is silent:
-// - q is trimmed and inner runs of whitespace become one space; the result is meta.q and its
-//   length (in characters) must be at least 2. A missing q is the same 422 InvalidSearch as a
-//   short one.
+// - q is trimmed and inner runs of whitespace become one space; the result is meta.q (variant
+//   search-q-as-sent: meta.q is q as sent) and its length (in characters) must be at least 2.
+//   A missing q is the same 422 InvalidSearch as a short one.
 // - categories: the categories whose own name matches q, and the leaf categories holding a
 //   matching SKU; match_count is the number of matching SKUs in the category and below it.
 //   Ordered by match_count descending, then id. Categories carry the list fields plus
 //   match_count; family_id is only on meta.strong_matches.category (the "some search
-//   responses"), from 3.1.2.
+//   responses"), from 3.1.2 (variant family-id-in-search: on every category of the answer;
+//   family-id-not-in-search: on none).
 // - Before 3.2.0 ("adult content shown in Category and Search") categories flagged adult (the
 //   flag itself, not inherited by descendants) and the SKUs directly in them are left out of
 //   search (categories, match_count, strong matches, alternatives) and autocomplete.
@@ -22,7 +23,9 @@
 //   manufacturer: the manufacturer whose whole name appears in q word for word (longest name,
 //   then lowest id); sku: the matching SKU whose name or display_name equals q word for word,
 //   else the only matching SKU when exactly one matches. A kind without a match is absent, so
-//   strong_matches may be {}. The category carries match_count; the sku has no favorited.
+//   strong_matches may be {} (variant strong-matches-null: all three keys, null where nothing
+//   matches). The category carries match_count; the sku has no favorited (variant
+//   favorited-everywhere: it has).
 // - alternatives, only when q finds nothing: a spelling alternative replaces each word that
 //   begins no known word with the nearest known word (edit distance with transpositions, at
 //   most 1 for words of up to 4 letters, 2 for longer ones, none for words under 3 letters):
@@ -31,11 +34,16 @@
 //   count, drop: [{token, dropped}] for every word}. count is the number of categories the
 //   term finds (its meta.pagination.total_results). Terms are lower-case; a repeated word
 //   counts once; a q of more than 8 distinct words gets no alternatives (a cost bound).
+//   Variant alternatives-always: when categories are found, related terms are alternatives too,
+//   {term, important: false, count}: the names of the categories found, then of their parents
+//   (not the root), other than q, the first three. Variant
+//   alternatives-without-count: no alternative carries count.
 // - Autocomplete: a missing or blank q gives an empty list. Suggestions are category names
 //   (all but the root; d = that category), manufacturer names (no d) and SKU display names
 //   (d = the SKU's category) in which q begins a word; i is that word's index in k. Categories first,
 //   then manufacturers, then SKUs, each by i, then name, then id; duplicates of k (ignoring
-//   case) are dropped; at most 10 items. Not paginated.
+//   case) are dropped; at most 10 items (variant autocomplete-five: 5, and d null rather than
+//   absent). Not paginated.
 
 import type { CategoryRecord } from '../data.ts';
 import { ApiError, type ApiResult } from '../http.ts';
@@ -52,6 +60,10 @@ type Json = Record<string, unknown>;
 
 const MIN_QUERY_LENGTH = 2;
 const AUTOCOMPLETE_LIMIT = 10;
+/** Variant autocomplete-five. */
+const AUTOCOMPLETE_LIMIT_SHORT = 5;
+/** Variant alternatives-always: alternatives drawn from the categories found. */
+const FOUND_ALTERNATIVES = 3;
 
 interface Hit {
   category: CategoryRecord;
@@ -121,7 +133,30 @@ function correction(index: CatalogIndex, token: string): string | null {
 /** Alternatives are worked out for queries of up to this many distinct words (cost bound). */
 const MAX_ALTERNATIVE_WORDS = 8;
 
-function alternatives(ctx: ApiContext, tokens: readonly string[], found: number): Json[] {
+/** meta.alternatives: for nothing found, and (variant) for categories found; count dropped under a variant. */
+function alternatives(ctx: ApiContext, tokens: readonly string[], hits: readonly Hit[]): Json[] {
+  const related = ctx.variants.has('alternatives-always') && hits.length > 0;
+  const found = related ? foundAlternatives(ctx, tokens, hits) : noMatchAlternatives(ctx, tokens, hits.length);
+  if (!ctx.variants.has('alternatives-without-count')) return found;
+  return found.map(({ count: _count, ...rest }) => rest);
+}
+
+/** Related searches the client may offer: names of the categories found, then of their parents, other than q. */
+function foundAlternatives(ctx: ApiContext, tokens: readonly string[], hits: readonly Hit[]): Json[] {
+  const index = catalogIndex(ctx.data);
+  const parents = hits.map((h) => h.category.parentId).filter((id) => id !== ctx.data.rootId && ctx.data.categories.has(id));
+  const terms = new Set<string>();
+  for (const id of [...hits.map((h) => h.category.id), ...parents]) {
+    if (terms.size === FOUND_ALTERNATIVES) break;
+    const term = (index.categoryWords.get(id) ?? []).join(' ');
+    if (term !== '' && term !== tokens.join(' ')) terms.add(term);
+  }
+  return [...terms]
+    .map((term) => ({ term, important: false, count: runSearch(ctx, [...new Set(words(term))]).hits.length }))
+    .filter((alt) => alt.count > 0);
+}
+
+function noMatchAlternatives(ctx: ApiContext, tokens: readonly string[], found: number): Json[] {
   if (found > 0 || tokens.length === 0 || tokens.length > MAX_ALTERNATIVE_WORDS) return [];
   const index = catalogIndex(ctx.data);
   let base = [...tokens];
@@ -148,10 +183,17 @@ function containsRun(haystack: readonly string[], needle: readonly string[]): bo
   return false;
 }
 
+/** family_id on a search category: on the strong match only, or (variants) on all or none. */
+function familyIdShown(ctx: ApiContext, strong: boolean): boolean {
+  if (ctx.variants.has('family-id-in-search')) return true;
+  if (ctx.variants.has('family-id-not-in-search')) return false;
+  return strong;
+}
+
 function searchCategory(ctx: ApiContext, c: CategoryRecord, count: number, strong: boolean): Json {
-  const out = serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault });
-  if (strong) out['family_id'] = c.familyId;
-  out['match_count'] = count;
+  const out = serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants });
+  if (familyIdShown(ctx, strong)) out['family_id'] = c.familyId;
+  if (ctx.fault !== 'search-match-count-missing') out['match_count'] = count;
   return applyVersion('category', out, ctx.version);
 }
 
@@ -159,7 +201,8 @@ function strongMatches(ctx: ApiContext, tokens: readonly string[], outcome: Outc
   const index = catalogIndex(ctx.data);
   const visible = visibility(ctx);
   const key = tokens.join(' ');
-  const out: Json = {};
+  // Variant strong-matches-null: every kind present, null until a match fills it.
+  const out: Json = ctx.variants.has('strong-matches-null') ? { category: null, manufacturer: null, sku: null } : {};
   const category = ctx.data.categoryList.find((c) => visible(c.id) && (index.categoryWords.get(c.id) ?? []).join(' ') === key);
   if (category) {
     const count = outcome.hits.find((h) => h.category.id === category.id)?.count ?? 0;
@@ -195,8 +238,8 @@ function search(ctx: ApiContext): ApiResult {
     throw new ApiError(404, 'RecordNotFound', [`No category matches "${q.slice(0, 64)}"`]);
   }
   const meta: Json = {
-    q,
-    alternatives: alternatives(ctx, tokens, outcome.hits.length),
+    q: ctx.variants.has('search-q-as-sent') ? (ctx.query.get('q') ?? '') : q,
+    alternatives: alternatives(ctx, tokens, outcome.hits),
     strong_matches: strongMatches(ctx, queryWords, outcome),
   };
   return respondMany(ctx, 'categories', outcome.hits, (h) => searchCategory(ctx, h.category, h.count, false), { meta });
@@ -224,6 +267,8 @@ function wordStart(phrase: string, q: string): number {
 function autocomplete(ctx: ApiContext): ApiResult {
   const q = (ctx.query.get('q') ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
   const items: Suggestion[] = [];
+  const short = ctx.variants.has('autocomplete-five');
+  const limit = short ? AUTOCOMPLETE_LIMIT_SHORT : AUTOCOMPLETE_LIMIT;
   if (q !== '') {
     const visible = visibility(ctx);
     const group = (list: Suggestion[]): Suggestion[] => list.sort((a, b) => a.i - b.i || compareNames(a.k, b.k) || a.id - b.id);
@@ -247,10 +292,10 @@ function autocomplete(ctx: ApiContext): ApiResult {
       if (seen.has(k)) continue;
       seen.add(k);
       items.push(s);
-      if (items.length === AUTOCOMPLETE_LIMIT) break;
+      if (items.length === limit) break;
     }
   }
-  const serialize = (s: Suggestion): Json => applyVersion('autocomplete', { k: s.k, i: s.i, ...(s.d ? { d: s.d } : {}) }, ctx.version);
+  const serialize = (s: Suggestion): Json => applyVersion('autocomplete', { k: s.k, i: s.i, ...(s.d ? { d: s.d } : short ? { d: null } : {}) }, ctx.version);
   return respondMany(ctx, 'autocomplete', items, serialize, { paginate: false });
 }
 

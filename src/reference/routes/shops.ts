@@ -3,23 +3,28 @@
 // is in ./products.ts.
 //
 // Choices where the spec is silent:
-// - GET /shops/search: q is required (missing or blank: 400 ParameterMissing). A shop matches
+// - GET /shops/search: q is required (missing or blank: 400 ParameterMissing; variant
+//   shop-search-missing-q-422: 422 InvalidSearch, as /search). A shop matches
 //   when its name contains q, ignoring case, accents and surrounding spaces; results are ordered
 //   by id and paginated; meta is {pagination}.
 // - Shop reviews: newest first (created_at descending, then id descending), paginated.
 //   include_meta=shop_rating_breakdown (or include_meta[]=) adds meta.shop_rating_breakdown:
 //   always two entries, positive then negative, counting all the shop's reviews (negative true
 //   is a negative impression); percentages are integers by largest remainder, summing to 100
-//   when there are reviews and both 0 when there are none. Another include_meta value is 400
+//   when there are reviews and both 0 when there are none (variant
+//   shop-rating-breakdown-nonzero: an impression no review has is left out). Another include_meta value is 400
 //   InvalidParameter. Shop reviews have no linked names.
 // - Locations: ordered by id, paginated. address is linked (embed, embed_ids, include) on the
 //   collection and on a single location. Every field of an unstructured location's address, id
-//   included, is null (so embed_ids gives [] and include gives address_id null). A location of another shop under /shops/:shop_id/locations/:id is
-//   404 RecordNotFound (Location), as is an unknown id.
+//   included, is null (so embed_ids gives [] and include gives address_id null; variant
+//   unstructured-address-id: the id is kept, so embed_ids gives [id] and include adds the
+//   address). A location of another shop under /shops/:shop_id/locations/:id is 404
+//   RecordNotFound (Location), as is an unknown id (variant location-of-other-shop-served: it is
+//   served).
 // - shipping.shipping_cost_enabled is sent from 3.1.1 on; review_score is rounded to 1 decimal.
 
 import type { LocationRecord, ShopRecord, ShopReviewRecord } from '../model.ts';
-import { recordNotFound } from '../http.ts';
+import { ApiError, recordNotFound } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { locationAddressId, serializeLocation, serializeLocationAddress, serializeShopReview, shopJson } from '../serializers/shop.ts';
 import { respondMany, respondOne, type Link } from '../shape.ts';
@@ -52,22 +57,23 @@ export function percentages(counts: readonly number[]): number[] {
   return out;
 }
 
-function ratingBreakdown(reviews: readonly ShopReviewRecord[]): Json[] {
+function ratingBreakdown(ctx: ApiContext, reviews: readonly ShopReviewRecord[]): Json[] {
   const negative = reviews.filter((r) => r.negative).length;
   const counts = [reviews.length - negative, negative];
   const pct = percentages(counts);
-  return [
+  const entries = [
     { impression: 'positive', percentage: pct[0], count: counts[0] },
     { impression: 'negative', percentage: pct[1], count: counts[1] },
   ];
+  return ctx.variants.has('shop-rating-breakdown-nonzero') ? entries.filter((e) => e.count !== 0) : entries;
 }
 
 function addressLink(ctx: ApiContext): Link<LocationRecord> {
   return {
     name: 'address',
     plural: 'addresses',
-    idOf: (l) => locationAddressId(l, ctx.fault),
-    objectOf: (l) => serializeLocationAddress(l, ctx.fault),
+    idOf: (l) => locationAddressId(l, ctx.fault, ctx.variants),
+    objectOf: (l) => serializeLocationAddress(l, ctx.fault, ctx.variants),
   };
 }
 
@@ -78,7 +84,10 @@ function locationsOf(ctx: ApiContext, shop: ShopRecord): LocationRecord[] {
 export const shopRoutes: RouteModule = (router) => {
   router.get('/shops/search', (ctx) => {
     const q = ctx.query.get('q');
-    if (q === null || q.trim() === '') throw parameterMissing('q');
+    if (q === null || q.trim() === '') {
+      if (ctx.variants.has('shop-search-missing-q-422')) throw new ApiError(422, 'InvalidSearch', ['The search query q must not be missing or blank']);
+      throw parameterMissing('q');
+    }
     const needle = normalize(q);
     const shops = [...ctx.data.shops.values()].filter((s) => normalize(s.name).includes(needle)).sort((a, b) => a.id - b.id);
     return respondMany(ctx, 'shops', shops, (s) => shopJson(ctx, s));
@@ -94,7 +103,7 @@ export const shopRoutes: RouteModule = (router) => {
     const metas = includeMeta(ctx, ['shop_rating_breakdown']);
     const reviews = reviewsOf(ctx, shop).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id));
     const meta: Json = {};
-    if (metas.has('shop_rating_breakdown')) meta['shop_rating_breakdown'] = ratingBreakdown(reviews);
+    if (metas.has('shop_rating_breakdown')) meta['shop_rating_breakdown'] = ratingBreakdown(ctx, reviews);
     // Fault shop-reviews-per-ignored: the page size of the request is dropped before paging.
     const paging = ctx.fault === 'shop-reviews-per-ignored' ? { ...ctx, query: new URLSearchParams([...ctx.query].filter(([key]) => key !== 'per')) } : ctx;
     return respondMany(paging, 'reviews', reviews, (r) => serializeShopReview(r, ctx.version), { meta });
@@ -110,8 +119,9 @@ export const shopRoutes: RouteModule = (router) => {
   router.get('/shops/:shop_id/locations/:id', (ctx) => {
     const shop = findById(ctx.data.shops, ctx.params['shop_id'], 'Shop');
     const id = parseId(ctx.params['id'], 'Location');
-    const location = ctx.data.locations.get(id);
-    if (!location || (location.shopId !== shop.id && ctx.fault !== 'location-of-other-shop-served')) throw recordNotFound('Location', id);
+    // The bug: the location is looked up among the shop's without the id, so the first one is answered.
+    const location = ctx.fault === 'location-id-ignored' ? locationsOf(ctx, shop)[0] : ctx.data.locations.get(id);
+    if (!location || (location.shopId !== shop.id && !ctx.variants.has('location-of-other-shop-served'))) throw recordNotFound('Location', id);
     return respondOne(ctx, 'location', location, (l) => serializeLocation(l, ctx.version), { links: [addressLink(ctx)] });
   });
 };

@@ -13,13 +13,15 @@
 //   version (the Product's blp field only from 3.2.0). No linked names (embed=shop is 400).
 // - SKU specifications: the specifications the SKU has values for, ordered by order, then id;
 //   no pagination. meta is {full_description} when the SKU has a full description (from 3.2.0),
-//   otherwise {}. include=group adds group_id and the top-level groups array (embed=group and
-//   embed_ids=group work too).
+//   otherwise {} (variant full-description-null: {full_description: null} from 3.2.0).
+//   include=group adds group_id and the top-level groups array (embed=group and embed_ids=group
+//   work too).
 // - Price history: one point per UTC day, {date, price} with price the day's average price
 //   (deterministic per SKU and date), from 180 days before today (the server clock) to today,
-//   or from the day the SKU was added when that is later. A SKU added less than 7 days ago
-//   (TOO_NEW_DAYS) is too new: from 3.2.0 its average is []; 3.0 and 3.1 still return the days
-//   it has. A future SKU (no offers, so no prices) has [] in every version. The lowest-price
+//   or from the day the SKU was added when that is later (variant price-history-weekly: one
+//   point a week, on today's weekday). A SKU added less than 7 days ago (TOO_NEW_DAYS; variant
+//   too-new-30-days: 30) is too new: from 3.2.0 its average is []; 3.0 and 3.1 still return the
+//   days it has. A future SKU (no offers, so no prices) has [] in every version. The lowest-price
 //   series is not sent (history has only average).
 
 import type { SkuRecord, SpecificationRecord } from '../model.ts';
@@ -40,6 +42,8 @@ type Json = Record<string, unknown>;
 const DAY_MS = 86_400_000;
 /** Days of price history: today and the 180 days before (never more than 6 months). */
 export const HISTORY_DAYS = 180;
+/** Variant too-new-30-days: the age below which a SKU has no price history. */
+const TOO_NEW_DAYS_LONG = 30;
 
 function findSku(ctx: ApiContext): SkuRecord {
   return findById(ctx.data.skus, ctx.params['id'], 'Sku');
@@ -85,12 +89,15 @@ export function priceHistory(ctx: ApiContext, sku: SkuRecord): { date: string; p
   if (sku.future) return [];
   const now = ctx.now();
   const today = Math.floor(now / DAY_MS);
-  const tooNew = now - sku.addedAt < TOO_NEW_DAYS * DAY_MS;
+  const tooNewDays = ctx.variants.has('too-new-30-days') ? TOO_NEW_DAYS_LONG : TOO_NEW_DAYS;
+  const tooNew = now - sku.addedAt < tooNewDays * DAY_MS;
   if (tooNew && versionAtLeast(ctx.version, '3.2.0')) return [];
   const window = ctx.fault === 'price-history-older-than-six-months' ? 240 : HISTORY_DAYS;
   const first = Math.max(today - window, Math.floor(sku.addedAt / DAY_MS));
   const out: { date: string; price: number }[] = [];
-  for (let day = first; day <= today; day++) {
+  // Variant price-history-weekly: the same weekday as today, a week apart.
+  const step = ctx.variants.has('price-history-weekly') ? 7 : 1;
+  for (let day = today - Math.floor((today - first) / step) * step; day <= today; day += step) {
     out.push({ date: formatTimestamp(day * DAY_MS).slice(0, 10), price: averagePriceOn(sku, day) });
   }
   return out;
@@ -127,7 +134,8 @@ export const skuRoutes: RouteModule = (router) => {
       .filter((s): s is SpecificationRecord => s !== undefined)
       .sort((a, b) => (ctx.fault === 'sku-specifications-sorted-by-name' ? a.name.localeCompare(b.name) : a.order - b.order) || a.id - b.id);
     const meta: Json = {};
-    if (sku.fullDescription !== null && versionAtLeast(ctx.version, '3.2.0')) meta['full_description'] = sku.fullDescription;
+    const described = sku.fullDescription !== null || ctx.variants.has('full-description-null');
+    if (described && versionAtLeast(ctx.version, '3.2.0')) meta['full_description'] = sku.fullDescription;
     return respondMany(ctx, 'specifications', specs, (s) => serializeSpecification(s, sku.specValues.get(s.id) ?? [], ctx.version), {
       links: [specGroupLink(ctx)],
       meta,

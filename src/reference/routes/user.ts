@@ -25,16 +25,19 @@
 //   decimal string); street_number must be a string; region_id an id of the form's regions
 //   (a digit string is accepted); phone and mobile a string or null ("" means null). region (a
 //   name) is not an input; use region_id. A missing required field on create is 422 naming
-//   each missing field.
+//   each missing field (variant validation-as-400: 400 ParameterMissing naming each).
 // - lat/lng of a created or moved address come from a simulated geocoder, never null: a
 //   deterministic point within about 20 km of its region's point (the regions tile the map, about
 //   100 km apart), so an address in another region lands far away; the generated addresses are
-//   placed the same way.
+//   placed the same way. (Variant address-coordinates-null: addresses show lat and lng null; the
+//   personalization still takes its coordinates from the geocoder.)
 // - Another user's address is 404 RecordNotFound, like an unknown id.
 // - Deleting the address the personalization points at keeps the personalization's label and
-//   coordinates but sets its address_id to null and its type to quick_address.
+//   coordinates but sets its address_id to null and its type to quick_address (variant
+//   personalization-reset-on-address-delete: the personalization becomes the default one).
 // - GET /user/saved_orders (the spec's reference text says DELETE; the reference serves GET and
-//   answers DELETE with 405): the user's orders, newest first, paginated.
+//   answers DELETE with 405): the user's orders, newest first (variant
+//   saved-orders-oldest-first: oldest first), paginated.
 // - DELETE /user/logout ends the access token that made the request (later calls with it get
 //   401); the user's other access tokens and its refresh tokens stay valid. The server option
 //   logoutEnds: 'all-user-tokens' ends all of them instead (the effect is not shown).
@@ -42,12 +45,13 @@
 import { createHash } from 'node:crypto';
 import { geocodeAddress, type GeocodeInput } from '../data.ts';
 import { ApiError, recordNotFound } from '../http.ts';
-import type { AddressRecord, UserRecord } from '../model.ts';
+import type { AddressRecord, PersonalizationRecord, UserRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { defaultPersonalization } from '../serializers/product.ts';
 import { serializeAddress, serializeSavedOrder, serializeUser } from '../serializers/user.ts';
 import { respondMany, respondOne } from '../shape.ts';
 import { parseId } from './params.ts';
+import { refuseMissingFields } from './validation.ts';
 
 const USER_ONLY = { scope: null, user: true } as const;
 const USER_ONLY_32 = { ...USER_ONLY, since: '3.2.0' } as const;
@@ -180,6 +184,7 @@ type AddressInput = Partial<Pick<AddressRecord, (typeof TEXT_FIELDS)[number] | '
 /** Reads and validates the address fields of a flat body; `partial`: missing fields are fine. */
 function readAddress(ctx: ApiContext, partial: boolean): AddressInput {
   const body = ctx.body ?? {};
+  if (!partial) refuseMissingFields(ctx, ADDRESS_REQUIRED.filter((k) => !has(body, k)));
   const errors: string[] = [];
   const out: AddressInput = {};
   for (const k of TEXT_FIELDS) {
@@ -241,8 +246,19 @@ function findOwnAddress(ctx: ApiContext): AddressRecord {
   return a;
 }
 
+/** The personalization loses its deleted address: kept as a quick address, or (variant) reset to the default. */
+function forgetAddress(ctx: ApiContext, p: PersonalizationRecord): void {
+  if (ctx.variants.has('personalization-reset-on-address-delete')) {
+    const d = defaultPersonalization(ctx.data);
+    p.location = { ...d.location };
+    p.payment_method = { ...d.payment_method };
+    return;
+  }
+  p.location = { ...p.location, address_id: null, type: 'quick_address' };
+}
+
 function addressResult(ctx: ApiContext, a: AddressRecord, status = 200) {
-  return respondOne(ctx, 'address', a, (x) => serializeAddress(x, ctx.data, ctx.fault), { status });
+  return respondOne(ctx, 'address', a, (x) => serializeAddress(x, ctx.data, ctx.fault, ctx.variants), { status });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,7 +275,7 @@ export const userRoutes: RouteModule = (router) => {
     (ctx) => {
       const uid = userIdOf(ctx);
       const mine = [...ctx.data.addresses.values()].filter((a) => a.userId === uid).sort((a, b) => a.id - b.id);
-      return respondMany(ctx, 'addresses', mine, (a) => serializeAddress(a, ctx.data, ctx.fault), { paginate: false });
+      return respondMany(ctx, 'addresses', mine, (a) => serializeAddress(a, ctx.data, ctx.fault, ctx.variants), { paginate: false });
     },
     USER_ONLY,
   );
@@ -327,7 +343,7 @@ export const userRoutes: RouteModule = (router) => {
       const a = findOwnAddress(ctx);
       ctx.data.addresses.delete(a.id);
       const p = ctx.data.personalization.get(a.userId);
-      if (p && p.location.address_id === a.id) p.location = { ...p.location, address_id: null, type: 'quick_address' };
+      if (p && p.location.address_id === a.id) forgetAddress(ctx, p);
       return { status: 204 };
     },
     USER_ONLY_32,
@@ -337,9 +353,10 @@ export const userRoutes: RouteModule = (router) => {
     '/user/saved_orders',
     (ctx) => {
       const uid = userIdOf(ctx);
+      const sign = ctx.variants.has('saved-orders-oldest-first') ? -1 : 1;
       const mine = ctx.data.savedOrders
         .filter((o) => o.userId === uid)
-        .sort((a, b) => Date.parse(b.date) - Date.parse(a.date) || a.order_code.localeCompare(b.order_code));
+        .sort((a, b) => sign * (Date.parse(b.date) - Date.parse(a.date)) || a.order_code.localeCompare(b.order_code));
       return respondMany(ctx, 'saved_orders', mine, serializeSavedOrder);
     },
     USER_ONLY_32,

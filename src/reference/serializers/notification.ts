@@ -6,13 +6,17 @@
 //   category name) where the Events section embeds it, null otherwise.
 //   sku: price_up, price_drop, sku_review, availability_true, availability_false.
 //   category_name: price_up, price_drop. user: sku_review.
+//   Variant notification-keys-absent: each of the three is a key only where the etype embeds it.
 // - review_rating and review_text, which the table says are "present when", are keys only then:
 //   review_rating on every sku_review notification, review_text on non-aggregated ones (their
 //   value may be null when the data has none).
+// - The embedded Sku has category_id and first_product_shop_info (variant
+//   notification-sku-minimal: not).
 
 import { SKU_EMBED_ETYPES, type Dataset } from '../data.ts';
 import type { FaultName } from '../faults.ts';
 import type { NotificationEtype, NotificationRecord, SkuRecord } from '../model.ts';
+import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { applyVersion, type ApiVersion } from '../versioning.ts';
 import { serializeUserSummary } from './user.ts';
 
@@ -25,8 +29,8 @@ export const PRICE_ETYPES: ReadonlySet<NotificationEtype> = new Set(['price_up',
  * The embedded SKU, in the Notification table's order. category_id and first_product_shop_info
  * ("later also") are undated in the Change history; every served version has them.
  */
-export function serializeNotificationSku(s: SkuRecord): Json {
-  return {
+export function serializeNotificationSku(s: SkuRecord, variants: Variants = NO_VARIANTS): Json {
+  const out: Json = {
     id: s.id,
     category_id: s.category_id,
     display_name: s.display_name,
@@ -36,12 +40,17 @@ export function serializeNotificationSku(s: SkuRecord): Json {
     future: s.future,
     first_product_shop_info: s.first_product_shop_info,
   };
+  // The fields the Events section lists first, without the "later also" ones.
+  if (variants.has('notification-sku-minimal')) {
+    delete out['category_id'];
+    delete out['first_product_shop_info'];
+  }
+  return out;
 }
 
-export function serializeNotification(n: NotificationRecord, data: Dataset, version: ApiVersion, fault: FaultName | null): Json {
+export function serializeNotification(n: NotificationRecord, data: Dataset, version: ApiVersion, fault: FaultName | null, variants: Variants = NO_VARIANTS): Json {
   const sku = SKU_EMBED_ETYPES.has(n.etype) && n.skuId !== null ? data.skus.get(n.skuId) : undefined;
-  // The bug: only price_up is treated as a price notification.
-  const hasCategoryName = fault === 'price-drop-notification-without-category-name' ? n.etype === 'price_up' : PRICE_ETYPES.has(n.etype);
+  const hasCategoryName = PRICE_ETYPES.has(n.etype);
   const categoryName = hasCategoryName && sku ? (data.categories.get(sku.category_id)?.name ?? null) : null;
   const reviewer = n.etype === 'sku_review' && n.reviewUserId !== null ? data.users.get(n.reviewUserId) : undefined;
   const out: Json = {
@@ -57,11 +66,20 @@ export function serializeNotification(n: NotificationRecord, data: Dataset, vers
     aggregated: n.aggregated,
     created_at: n.created_at,
     updated_at: n.updated_at,
-    sku: sku ? serializeNotificationSku(sku) : null,
+    sku: sku ? serializeNotificationSku(sku, variants) : null,
     category_name: categoryName,
-    // The bug: the reviewing user is looked up but never embedded.
-    user: reviewer && fault !== 'sku-review-notification-without-user' ? serializeUserSummary(reviewer) : null,
+    user: reviewer ? serializeUserSummary(reviewer) : null,
   };
+  // The bug: only price_up is treated as a price notification, so price_drop gets no category_name key.
+  if (fault === 'price-drop-notification-without-category-name' && n.etype === 'price_drop') delete out['category_name'];
+  // The bug: the reviewing user is looked up but never embedded: the key is left out.
+  if (fault === 'sku-review-notification-without-user' && n.etype === 'sku_review') delete out['user'];
+  if (variants.has('notification-keys-absent')) {
+    // Keys by etype (the Events section), whatever the value; a fault may still leave one null.
+    if (!SKU_EMBED_ETYPES.has(n.etype)) delete out['sku'];
+    if (!PRICE_ETYPES.has(n.etype)) delete out['category_name'];
+    if (n.etype !== 'sku_review') delete out['user'];
+  }
   if (n.etype === 'sku_review') {
     out['review_rating'] = n.reviewRating;
     if (!n.aggregated) out['review_text'] = n.reviewText;

@@ -7,6 +7,7 @@
 
 import type { Dataset, FlagRecord, ReviewQuestionRecord, SkuReviewRecord, VoteRecord } from '../data.ts';
 import type { FaultName } from '../faults.ts';
+import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { applyVersion, type ApiVersion } from '../versioning.ts';
 
 type Json = Record<string, unknown>;
@@ -36,6 +37,7 @@ export function reviewViewer(data: Dataset, userId: number | null): ReviewViewer
 export interface ReviewSerializeOptions {
   version: ApiVersion;
   fault: FaultName | null;
+  variants?: Variants;
   viewer: ReviewViewer;
   /**
    * Review listings only: the requesting user's review of the listed SKU (null when none).
@@ -44,18 +46,20 @@ export interface ReviewSerializeOptions {
   ownReview?: SkuReviewRecord | null;
 }
 
-function sentiments(s: SkuReviewRecord['sentiments']): Json {
+function sentiments(s: SkuReviewRecord['sentiments'], variants: Variants): Json {
   const out: Json = {};
-  // Each array is optional: only the ones the review has are sent.
+  // Each array is optional: only the non-empty ones are sent (variant sentiments-always-three: all three, [] when empty).
+  const allThree = variants.has('sentiments-always-three');
   for (const key of ['positive', 'mediocre', 'negative'] as const) {
-    const list = s[key];
-    if (list !== undefined) out[key] = [...list];
+    const list = s[key] ?? [];
+    if (allThree || list.length > 0) out[key] = [...list];
   }
   return out;
 }
 
 export function serializeSkuReview(r: SkuReviewRecord, opts: ReviewSerializeOptions): Json {
   const { viewer, fault } = opts;
+  const variants = opts.variants ?? NO_VARIANTS;
   const out: Json = {
     id: r.id,
     sku_id: r.sku_id,
@@ -67,15 +71,18 @@ export function serializeSkuReview(r: SkuReviewRecord, opts: ReviewSerializeOpti
     votes_count: r.votes_count,
     helpful_votes_count: r.helpful_votes_count,
   };
-  // "authorized user only": an application token gets none of the three.
-  if (viewer.userId !== null || fault === 'review-user-fields-for-app-token') {
-    const vote = viewer.votes.get(r.id);
+  // "authorized user only": an application token gets none of the three (variant: all false).
+  const appToken = viewer.userId === null;
+  // The bug: an application token's reviews are read with a stand-in vote, as if someone had voted helpful.
+  const claimsForApp = appToken && fault === 'review-user-claims-for-app-token';
+  if (!appToken || claimsForApp || variants.has('review-user-fields-false-for-app')) {
+    const vote = claimsForApp ? { helpful: true } : viewer.votes.get(r.id);
     out['voted'] = vote !== undefined;
     out['flagged'] = viewer.flagged.has(r.id);
     // The user's own vote; false when they have not voted (voted tells the two apart).
     out['helpful'] = vote?.helpful ?? false;
   }
-  out['sentiments'] = sentiments(r.sentiments);
+  out['sentiments'] = sentiments(r.sentiments, variants);
   if (opts.ownReview !== undefined) {
     out['own_review'] = opts.ownReview === null ? null : serializeSkuReview(opts.ownReview, { ...opts, ownReview: undefined });
   }
@@ -114,7 +121,8 @@ export interface ReviewFormOptions {
 /** `review_form`: rating, review and answers[].selected only on the edit form. */
 export function serializeReviewForm(questions: readonly ReviewQuestionRecord[], opts: ReviewFormOptions): Json {
   const { edit } = opts;
-  const withSelected = edit !== undefined || opts.fault === 'new-review-form-has-selected';
+  // The bug: the edit form's answers are built like the new form's, without selected.
+  const withSelected = edit !== undefined && opts.fault !== 'edit-form-without-selected';
   const selected = new Set(edit?.answerIds ?? []);
   const out: Json = { requires_body: opts.requiresBody };
   if (edit !== undefined) {

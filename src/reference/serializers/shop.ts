@@ -6,6 +6,7 @@
 import type { LocationAddress, LocationRecord, ShopRecord, ShopReviewRecord } from '../model.ts';
 import type { FaultName } from '../faults.ts';
 import type { ApiContext } from '../router.ts';
+import type { Variants } from '../variants.ts';
 import { applyVersion, versionAtLeast, type ApiVersion } from '../versioning.ts';
 
 type Json = Record<string, unknown>;
@@ -107,17 +108,20 @@ export function serializeLocation(l: LocationRecord, version: ApiVersion): Json 
  * "Shop location": the address's fields, id included, are null when the format is
  * unstructured), so embed_ids gives [] and include gives address_id null and adds nothing.
  * Under the fault unstructured-address-fields-not-null the address is treated as parsed and
- * keeps its id.
+ * keeps its id; under the variant unstructured-address-id the id is not one of the nulled
+ * fields.
  */
-export function locationAddressId(l: LocationRecord, fault: FaultName | null): number | null {
-  return l.format === 'unstructured' && fault !== 'unstructured-address-fields-not-null' ? null : l.address.id;
+export function locationAddressId(l: LocationRecord, fault: FaultName | null, variants: Variants): number | null {
+  const keepsId = fault === 'unstructured-address-fields-not-null' || variants.has('unstructured-address-id');
+  return l.format === 'unstructured' && !keepsId ? null : l.address.id;
 }
 
 /**
  * The embedded address of a location. For an unstructured location every field, id included,
- * is null, whatever the record holds (the address was never parsed into parts).
+ * is null, whatever the record holds (the address was never parsed into parts); the variant
+ * unstructured-address-id keeps the id.
  */
-export function serializeLocationAddress(l: LocationRecord, fault: FaultName | null): Json {
+export function serializeLocationAddress(l: LocationRecord, fault: FaultName | null, variants: Variants): Json {
   const a: LocationAddress = l.address;
   if (l.format === 'unstructured') {
     if (fault === 'unstructured-address-fields-not-null') {
@@ -133,7 +137,8 @@ export function serializeLocationAddress(l: LocationRecord, fault: FaultName | n
         country: null,
       };
     }
-    return { id: null, street_number: null, street: null, postcode: null, city: null, region: null, country: null };
+    const id = locationAddressId(l, fault, variants);
+    return { id, street_number: null, street: null, postcode: null, city: null, region: null, country: null };
   }
   return {
     id: a.id,

@@ -8,21 +8,28 @@
 // GET /categories/:category_id/skus) and only for a user token; it is absent (not false) for
 // application tokens, on every other SKU response, and before 3.1.0. It is true when the user
 // has a favorite for the SKU in any list (owned favorites included).
+// Variant favorited-everywhere: every SKU object carries favorited from 3.1.0, false for an
+// application token (the field's "category SKU listing" read as an example, not a limit).
+//
+// unit_price (choice: the spec gives no type): a string such as "12.40 per kg", or null
+// (variant unit-price-number: the number, 12.4).
 
 import type { FaultName } from '../faults.ts';
 import type { SkuRecord } from '../model.ts';
 import type { ApiContext } from '../router.ts';
+import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { applyVersion } from '../versioning.ts';
 
 type Json = Record<string, unknown>;
 
 /** What the serializer reads from the request. */
-export type SkuContext = Pick<ApiContext, 'version' | 'userId' | 'data'> & { readonly fault: FaultName | null };
+export type SkuContext = Pick<ApiContext, 'version' | 'userId' | 'data'> & { readonly fault: FaultName | null; readonly variants?: Variants };
 
 export interface SkuOptions {
   /**
    * true on the category SKU listing: adds favorited when the request has a user token.
-   * Default false.
+   * Default false (true under the variant favorited-everywhere); an explicit false (a fault)
+   * leaves it out whatever the variants.
    */
   favorited?: boolean;
 }
@@ -61,8 +68,10 @@ export function serializeSku(s: SkuRecord, ctx: SkuContext, opts: SkuOptions = {
     images: { main: s.images.main, alternatives: [...s.images.alternatives] },
     web_uri: s.web_uri,
   };
-  if (opts.favorited === true && ctx.userId !== null) {
-    out['favorited'] = (favoritedIds ?? favoritedSkuIds(ctx)).has(s.id);
+  const variants = ctx.variants ?? NO_VARIANTS;
+  const everywhere = variants.has('favorited-everywhere');
+  if ((opts.favorited ?? everywhere) && (ctx.userId !== null || everywhere)) {
+    out['favorited'] = ctx.userId !== null && (favoritedIds ?? favoritedSkuIds(ctx)).has(s.id);
   }
   Object.assign(out, {
     comparable: s.comparable,
@@ -70,8 +79,14 @@ export function serializeSku(s: SkuRecord, ctx: SkuContext, opts: SkuOptions = {
     name_source: s.name_source,
     sizes: s.sizes === null ? null : [...s.sizes],
     ecommerce_enabled: s.ecommerce_enabled,
-    unit_price: s.unit_price,
+    unit_price: variants.has('unit-price-number') ? unitPriceNumber(s.unit_price) : s.unit_price,
     description: s.description,
   });
   return applyVersion('sku', out, ctx.version);
+}
+
+/** The amount of a unit price ("12.40 per kg" -> 12.4), or null. */
+function unitPriceNumber(text: string | null): number | null {
+  const n = text === null ? NaN : Number.parseFloat(text);
+  return Number.isFinite(n) ? n : null;
 }

@@ -4,6 +4,7 @@
 import type { Dataset } from '../data.ts';
 import type { FaultName } from '../faults.ts';
 import type { AddressRecord, PersonalizationRecord, SavedOrderRecord, UserRecord } from '../model.ts';
+import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { applyVersion, type ApiVersion } from '../versioning.ts';
 
 type Json = Record<string, unknown>;
@@ -37,7 +38,9 @@ export function serializeUserSummary(u: UserRecord): Json {
   return { id: u.id, username: u.username, avatar: u.avatar };
 }
 
-export function serializeAddress(a: AddressRecord, data: Dataset, fault: FaultName | null): Json {
+/** A user address; lat and lng are null under the variant address-coordinates-null (nothing geocoded). */
+export function serializeAddress(a: AddressRecord, data: Dataset, fault: FaultName | null, variants: Variants = NO_VARIANTS): Json {
+  const geocoded = !variants.has('address-coordinates-null');
   return {
     id: a.id,
     label: a.label,
@@ -51,8 +54,8 @@ export function serializeAddress(a: AddressRecord, data: Dataset, fault: FaultNa
     region: fault === 'address-region-as-id' ? (data.regions[a.region] ?? a.region) : a.region,
     phone: a.phone,
     mobile: a.mobile,
-    lng: a.lng,
-    lat: a.lat,
+    lng: geocoded ? a.lng : null,
+    lat: geocoded ? a.lat : null,
   };
 }
 
