@@ -189,6 +189,10 @@ export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
   'ratelimit-headers-missing-on-errors',
   'ratelimit-headers-missing-on-304',
   'ratelimit-reset-in-milliseconds',
+  // Fields shown under a condition that the exchange shows (embed=shop, the etype)
+  'product-embed-shop-ignored',
+  'price-drop-notification-without-category-name',
+  'sku-review-notification-without-user',
   // Rules of one endpoint
   'filter-groups-cache-control-missing',
   'search-match-count-missing',
