@@ -77,6 +77,19 @@ describe('RateLimitPacer', () => {
     expect(p.delayFor('k')).toBe(0);
   });
 
+  test('a scaled clock (the embedded reference): a minute of 1 s and no slack past Reset', async () => {
+    const { clock, pacer: p } = pacer({ windowMs: 1_000, resetSlackMs: 0 });
+    await p.acquire('k');
+    p.complete('k', { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': epochSeconds(T0 + 1_000) }, 200);
+    expect(p.delayFor('k')).toBe(1_000);
+    await p.acquire('k');
+    expect(clock.t).toBe(T0 + 1_000);
+    // Without headers, at most 99 sends in any sliding second.
+    const q = pacer({ windowMs: 1_000, resetSlackMs: 0 });
+    for (let i = 0; i < 99; i++) await q.pacer.acquire('k');
+    expect(q.pacer.delayFor('k')).toBe(1_001);
+  });
+
   test('plenty remaining: no wait', async () => {
     const { clock, pacer: p } = pacer();
     await p.acquire('k');

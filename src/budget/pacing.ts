@@ -16,6 +16,11 @@ export interface PacerOptions {
   margin?: number;
   /** A longer wait than this skips the test instead of stalling the run. */
   maxWaitMs?: number;
+  /**
+   * How long after X-RateLimit-Reset the window is taken as refilled (default 1,000: the header
+   * is whole seconds and the server's clock may differ). 0 only for a server on the same clock.
+   */
+  resetSlackMs?: number;
 }
 
 export class RateLimitWaitError extends Error {
@@ -64,6 +69,7 @@ export class RateLimitPacer {
   readonly #windowMs: number;
   readonly #margin: number;
   readonly #maxWaitMs: number;
+  readonly #resetSlackMs: number;
   /** Total time spent waiting, for the run summary. */
   waitedMs = 0;
 
@@ -74,6 +80,7 @@ export class RateLimitPacer {
     this.#windowMs = options.windowMs ?? 60_000;
     this.#margin = options.margin ?? 1;
     this.#maxWaitMs = options.maxWaitMs ?? 75_000;
+    this.#resetSlackMs = options.resetSlackMs ?? 1_000;
   }
 
   #bucket(key: string): Bucket {
@@ -95,7 +102,7 @@ export class RateLimitPacer {
     if (bucket.remaining !== null) {
       const refillAt =
         bucket.resetAtMs !== null && bucket.resetAtMs > bucket.observedAtMs
-          ? bucket.resetAtMs + 1000
+          ? bucket.resetAtMs + this.#resetSlackMs
           : bucket.observedAtMs + this.#windowMs;
       if (now >= refillAt) {
         bucket.remaining = null;

@@ -86,6 +86,7 @@ describe('loadConfig', () => {
       implements: '3.2.1',
       mediaType: 'application/vnd.service+json',
       versions: ['3.2'],
+      versionsGiven: false,
       seed: null,
       profiles: ['read', 'write'],
       fixtures: {},
@@ -171,6 +172,9 @@ describe('loadConfig', () => {
   test('versions: the API version unless CATALOGUE_VERSIONS lists them (duplicates dropped)', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_API_VERSION: '3.1' } })).versions).toEqual(['3.1']);
     expect(loadConfig(sources({ env: { CATALOGUE_VERSIONS: '3.0, 3.1,3.2,3.1' } })).versions).toEqual(['3.0', '3.1', '3.2']);
+    // Whether the user chose: the embedded run otherwise checks every version the reference serves.
+    expect(loadConfig(sources()).versionsGiven).toBe(false);
+    expect(loadConfig(sources({ env: { CATALOGUE_VERSIONS: '3.2' } })).versionsGiven).toBe(true);
   });
 
   test('patch level and media type: the newest of the Change history and the spec\'s by default', () => {

@@ -36,6 +36,8 @@ export interface KitConfig {
   mediaType: string;
   /** major.minor versions the deployment says it serves (CATALOGUE_VERSIONS); default [apiVersion]. */
   versions: string[];
+  /** CATALOGUE_VERSIONS was given (the embedded run otherwise checks every version the reference serves). */
+  versionsGiven: boolean;
   profiles: Profile[];
   /** Discovery hints from CATALOGUE_FIXTURES: role -> id. */
   fixtures: Record<string, number>;
@@ -255,6 +257,7 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     implements: implementsRaw,
     mediaType,
     versions,
+    versionsGiven: raw('CATALOGUE_VERSIONS') !== undefined,
     profiles,
     fixtures,
     fixturesFile,

@@ -119,6 +119,8 @@ describe('routing and errors', () => {
         client: { ...DEMO_CLIENT },
         faults: [],
         variants: [],
+        servedVersions: ['3.0', '3.1', '3.2'],
+        rateWindowMs: 60_000,
         requestCount: () => state.requests,
         stateDigest: () => '',
         expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),

@@ -75,6 +75,8 @@ export interface StateConfig {
   data: Dataset;
   clients: readonly ClientRecord[];
   perMinute: number;
+  /** Length of the rate-limit "minute"; default 60,000 (shorter with a scaled clock). */
+  windowMs?: number;
   perDay: number;
   consent: ConsentMode;
   /** Default 'granted'. */
@@ -123,7 +125,7 @@ export function createState(cfg: StateConfig): ReferenceState {
       logoutEnds: cfg.logoutEnds ?? 'token',
       variants,
     }),
-    limiter: new RateLimiter(cfg.perMinute, cfg.now, variants.has('ratelimit-calendar-minute') ? 'calendar-minute' : 'first-request'),
+    limiter: new RateLimiter(cfg.perMinute, cfg.now, variants.has('ratelimit-calendar-minute') ? 'calendar-minute' : 'first-request', cfg.windowMs),
     router,
     now: cfg.now,
     onError: cfg.onError ?? ((err) => console.error('[reference] unexpected error:', err)),

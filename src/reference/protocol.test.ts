@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARTS, TEST_ROUTES } from './protocol.testroutes.ts';
 import type { ApiContext } from './router.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
+import { RateLimiter } from './ratelimit.ts';
 import { applyFieldset, fieldsetFor } from './shape.ts';
 import { appToken, call, get, makeClock, post, rateHeaders, startWithToken, userTokens, VND, type Reply } from './testkit.ts';
 import { applyVersion, LATEST_VERSION, negotiateVersion, OLDEST_VERSION, SERVED_VERSIONS } from './versioning.ts';
@@ -525,6 +526,27 @@ describe('response shaping (shape.ts)', () => {
       expect(except.body.things[0]).toEqual({ id: 1, color: 'red', size: 10 });
     } finally {
       await faulty.ref.close();
+    }
+  });
+});
+
+describe('a scaled clock (limits.windowMs, the embedded run)', () => {
+  it('the rate-limit minute lasts windowMs: Reset within it, and a new window after it', async () => {
+    const clock = { t: Date.UTC(2026, 0, 5, 10, 0, 0) };
+    const ref = await startReference({ limits: { perMinute: 3, perDay: 1000, windowMs: 1_000 }, now: () => clock.t });
+    try {
+      expect(ref.rateWindowMs).toBe(1_000);
+      expect(ref.servedVersions).toEqual(['3.0', '3.1', '3.2']);
+      const limiter = new RateLimiter(3, () => clock.t, 'first-request', 1_000);
+      const first = limiter.consume('k');
+      expect(first).toMatchObject({ remaining: 2, reset: (clock.t + 1_000) / 1000, exceeded: false });
+      limiter.consume('k');
+      limiter.consume('k');
+      expect(limiter.consume('k').exceeded).toBe(true);
+      clock.t += 1_000;
+      expect(limiter.consume('k')).toMatchObject({ remaining: 2, exceeded: false });
+    } finally {
+      await ref.close();
     }
   });
 });

@@ -1,4 +1,5 @@
-// Per-minute rate limit (spec "Limits"): a fixed 60-second window per key (an access token,
+// Per-minute rate limit (spec "Limits"): a fixed 60-second window (shorter when the reference runs
+// with a scaled clock, `limits.windowMs`: the embedded run's minute lasts a second) per key (an access token,
 // the client IP for API requests without a valid token, or `oauth:<ip>` for the client IP's
 // requests to the OAuth endpoints, which never touch the other windows) that starts at the key's first request
 // after the previous window ended. Every request counts, including 304s and rejected ones
@@ -33,14 +34,15 @@ export class RateLimiter {
     private readonly limit: number,
     private readonly now: () => number,
     private readonly windowStart: WindowStart = 'first-request',
+    private readonly windowMs: number = WINDOW_MS,
   ) {}
 
   /** Counts one request for `key` and reports the window state after it. */
   consume(key: string): RateLimitState {
     const t = this.now();
     let w = this.windows.get(key);
-    if (!w || t >= w.start + WINDOW_MS || t < w.start) {
-      w = { start: this.windowStart === 'calendar-minute' ? t - (t % WINDOW_MS) : t, count: 0 };
+    if (!w || t >= w.start + this.windowMs || t < w.start) {
+      w = { start: this.windowStart === 'calendar-minute' ? t - (t % this.windowMs) : t, count: 0 };
       this.windows.set(key, w);
       if (this.windows.size > 10_000) this.prune(t);
     }
@@ -60,13 +62,13 @@ export class RateLimiter {
     return {
       limit: this.limit,
       remaining: Math.max(0, this.limit - w.count),
-      reset: Math.ceil((w.start + WINDOW_MS) / 1000),
+      reset: Math.ceil((w.start + this.windowMs) / 1000),
       exceeded: w.count > this.limit,
     };
   }
 
   private prune(t: number): void {
-    for (const [k, w] of this.windows) if (t >= w.start + WINDOW_MS) this.windows.delete(k);
+    for (const [k, w] of this.windows) if (t >= w.start + this.windowMs) this.windows.delete(k);
   }
 }
 

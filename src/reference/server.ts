@@ -33,6 +33,8 @@ import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './
 import { FAULT_NAMES, resolveFault } from './faults.ts';
 import { resolveVariants, VARIANTS, type VariantInfo } from './variants.ts';
 import type { RouteModule } from './router.ts';
+import { WINDOW_MS } from './ratelimit.ts';
+import { servedVersions } from './versioning.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 
 export { FAULTS } from './faults.ts';
@@ -62,8 +64,12 @@ export interface ReferenceOptions {
    * is given.
    */
   variants?: readonly string[];
-  /** Defaults 100 per minute and 1000 per day. */
-  limits?: { perMinute?: number; perDay?: number };
+  /**
+   * Defaults 100 per minute and 1000 per day. `windowMs` (default 60,000) is how long the
+   * rate-limit minute lasts: a scaled clock for the embedded run, whose minute is a second
+   * (EMBEDDED_WINDOW_MS), so that pacing works as against a deployment without real waiting.
+   */
+  limits?: { perMinute?: number; perDay?: number; windowMs?: number };
   /** Clock in ms since the epoch; default Date.now. */
   now?: () => number;
   /**
@@ -129,6 +135,10 @@ export interface RunningReference {
   fault?: string | null;
   /** The legal variants this server was started with. */
   variants: readonly string[];
+  /** The major.minor versions the server serves, oldest first (e.g. ['3.0', '3.1', '3.2']). */
+  servedVersions: readonly string[];
+  /** How long the server's rate-limit minute lasts (60,000 unless started with limits.windowMs). */
+  rateWindowMs: number;
   /** API + token requests served so far. */
   requestCount(): number;
   /**
@@ -151,6 +161,8 @@ export const DEMO_CLIENT: Readonly<ClientRecord> = Object.freeze({
 });
 
 export const DEFAULT_LIMITS = Object.freeze({ perMinute: 100, perDay: 1000 });
+/** The embedded run's rate-limit minute (a clock scaled 60 times): the spec's 100 a "minute" without waiting minutes. */
+export const EMBEDDED_WINDOW_MS = 1_000;
 
 function makeServer(state: ReferenceState, listener: RequestListener, api: boolean, hooks: TestHooks | undefined): Server {
   const options: ServerOptions = {
@@ -255,6 +267,7 @@ export async function startReference(given: ReferenceOptions = {}): Promise<Runn
   const logoutEnds = oneOf<LogoutEnds>(options.logoutEnds, LOGOUT_ENDS_MODES, 'token', 'logoutEnds');
   const perMinute = positiveInt(options.limits?.perMinute, DEFAULT_LIMITS.perMinute, 'limits.perMinute');
   const perDay = positiveInt(options.limits?.perDay, DEFAULT_LIMITS.perDay, 'limits.perDay');
+  const windowMs = positiveInt(options.limits?.windowMs, WINDOW_MS, 'limits.windowMs');
   const now = options.now ?? Date.now;
 
   const state = createState({
@@ -265,6 +278,7 @@ export async function startReference(given: ReferenceOptions = {}): Promise<Runn
     data: createDataset(dataset, now()),
     clients: [DEMO_CLIENT],
     perMinute,
+    windowMs,
     perDay,
     consent,
     reviewActionsScope,
@@ -304,6 +318,8 @@ export async function startReference(given: ReferenceOptions = {}): Promise<Runn
     faults: FAULT_NAMES,
     fault,
     variants: [...variants],
+    servedVersions: servedVersions(variants).map((v) => `${v.major}.${v.minor}`),
+    rateWindowMs: windowMs,
     requestCount: () => state.requests,
     stateDigest: () => mutableStateDigest(state.data),
     expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),
