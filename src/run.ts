@@ -2,18 +2,20 @@
 // (reports writable, target reachable, client credentials accepted), the suites under vitest with
 // the shared run services, then the reports and the exit code.
 //   0 nothing failed; 1 a MUST requirement failed; 2 the run could not be carried out.
-import { accessSync, constants, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import type { ProvidedContext } from 'vitest';
+import { startVitest, type Reporter } from 'vitest/node';
 import { AuthError, loopbackConsent } from './auth/tokens.ts';
 import type { KitConfig } from './config/config.ts';
 import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
 import { HarWriteError, startHarRecording, type HarRecording } from './har/write.ts';
 import type { RunContext } from './harness/run-context.ts';
-import { createRunServices } from './harness/run-services.ts';
+import { createRunServices, type MainServices } from './harness/run-services.ts';
 import { secrets } from './http/redact.ts';
-import { startReference, type RunningReference } from './reference/server.ts';
+import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
 import { ResultsCollector, type RunResults } from './report/results.ts';
 import { terminalSummary } from './report/terminal.ts';
 import { writeReports, type RunInfo } from './report/write.ts';
@@ -51,15 +53,209 @@ export interface RunOutcome {
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const { config, print } = options;
-  const startedAt = new Date().toISOString();
-  const cleanups: (() => Promise<void>)[] = [];
-  let har: HarRecording | null = null;
+  const target = new TargetRun(config, print);
   try {
+    await target.prepare(options.interactive, null);
+    const collector = new ResultsCollector();
+    const suitesDir = config.suitesDir ?? SUITES_DIR;
+    for (const pass of passesOf(suitesDir)) {
+      await runVitestPass({ dir: suitesDir, include: pass.include, exclude: pass.exclude, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context } });
+    }
+    const outcome = target.finish(collector.results, options.filters);
+    print(outcome.summary);
+    return { exitCode: outcome.exitCode, results: outcome.results };
+  } finally {
+    await target.cleanUp();
+  }
+}
+
+/** One target of runConformanceMany: its configuration and suite name filters. */
+export interface ManyTarget {
+  id: string;
+  config: KitConfig;
+  filters: string[];
+  /**
+   * For a reference whose clock is scaled (limits.windowMs): its rate-limit minute, which the
+   * pacer then keeps to. Never for a deployment: its minute is the spec's.
+   */
+  scaledMinuteMs?: number;
+}
+
+export interface ManyOutcome extends RunOutcome {
+  /** What `npm run conformance` would have printed for this target. */
+  printed: string;
+}
+
+/**
+ * Several conformance runs at once, in one vitest and one worker pool: the way the project's
+ * self-tests run a hundred faulty servers in a minute instead of starting a run for each. Each
+ * target has its own configuration, services (budget, pacer, tokens, discovery), HAR and
+ * reports, exactly as its own `npm run conformance` would; a suite file is loaded once per target
+ * through a generated file (useTarget, src/harness/conformance.ts). Targets must be on origins of
+ * their own (the HAR of each keeps the exchanges with its origins). Not interactive.
+ */
+export async function runConformanceMany(targets: readonly ManyTarget[]): Promise<Map<string, ManyOutcome>> {
+  const runs = new Map<string, { target: TargetRun; lines: string[]; spec: ManyTarget }>();
+  for (const spec of targets) {
+    if (!/^[A-Za-z0-9._-]+$/.test(spec.id) || runs.has(spec.id)) throw new RunError(`target id ${JSON.stringify(spec.id)} must be unique and of letters, digits, '.', '_' and '-'`);
+    if (spec.config.baseUrl === null) throw new RunError(`target ${spec.id}: runConformanceMany needs a base URL (the embedded reference is one target's run)`);
+    const lines: string[] = [];
+    runs.set(spec.id, { target: new TargetRun(spec.config, (line) => lines.push(line)), lines, spec });
+  }
+  const outcomes = new Map<string, ManyOutcome>();
+  const generated = mkdtempSync(join(tmpdir(), 'cc-targets-'));
+  try {
+    const ready: string[] = [];
+    for (const [id, run] of runs) {
+      try {
+        await run.target.prepare(false, [run.spec.config.baseUrl!, run.spec.config.authUrl ?? run.spec.config.baseUrl!], run.spec.scaledMinuteMs ?? null);
+        ready.push(id);
+      } catch (error) {
+        if (!(error instanceof RunError)) throw error;
+        run.lines.push(`catalogue-conformance: ${secrets.scrub(error.message)}`);
+        outcomes.set(id, { exitCode: EXIT.ERROR, results: null, printed: run.lines.join('\n') });
+      }
+    }
+    const collector = new ResultsCollector();
+    const suitesDir = targets[0]?.config.suitesDir ?? SUITES_DIR;
+    for (const pass of passesOf(suitesDir)) {
+      let files = 0;
+      for (const id of ready) files += writeTargetFiles(generated, id, suitesDir, pass, runs.get(id)!.spec.filters);
+      if (files === 0) continue;
+      await runVitestPass({
+        dir: generated,
+        include: ['**/*.suite.ts'],
+        exclude: [],
+        filters: [],
+        reporters: [collector],
+        provide: { conformanceRuns: Object.fromEntries(ready.map((id) => [id, runs.get(id)!.target.context])) },
+      });
+      // Each pass's files are generated afresh, so a later pass does not run an earlier pass's files.
+      for (const id of ready) rmSync(join(generated, id), { recursive: true, force: true });
+    }
+    for (const id of ready) {
+      const run = runs.get(id)!;
+      const prefix = join(generated, id) + sep;
+      const results = collector.resultsOf((moduleId) => moduleId.startsWith(prefix));
+      const outcome = run.target.finish(results, run.spec.filters);
+      run.lines.push(outcome.summary);
+      outcomes.set(id, { exitCode: outcome.exitCode, results: outcome.results, printed: run.lines.join('\n') });
+    }
+    return outcomes;
+  } finally {
+    for (const { target } of runs.values()) await target.cleanUp();
+    rmSync(generated, { recursive: true, force: true });
+  }
+}
+
+interface Pass {
+  include: string[];
+  exclude: string[];
+}
+
+/** Passes: every suite, then those under each of LATER_PASSES (see there why). */
+function passesOf(suitesDir: string): Pass[] {
+  const passes: Pass[] = [{ include: ['**/*.suite.ts'], exclude: LATER_PASSES.map((dir) => `**/${dir}/**`) }];
+  for (const dir of LATER_PASSES) if (existsSync(join(suitesDir, dir))) passes.push({ include: [`${dir}/**/*.suite.ts`], exclude: [] });
+  return passes;
+}
+
+/** The suite files of `pass` under suitesDir (paths relative to it), as vitest's filters would pick them. */
+function suiteFilesOf(suitesDir: string, pass: Pass, filters: readonly string[]): string[] {
+  const later = (rel: string) => LATER_PASSES.some((dir) => rel.startsWith(`${dir}/`));
+  const inPass = (rel: string) => (pass.exclude.length ? !later(rel) : pass.include.some((glob) => rel.startsWith(glob.split('/')[0]! + '/')));
+  const files = readdirSync(suitesDir, { recursive: true, encoding: 'utf8' })
+    .map((rel) => rel.split(sep).join('/'))
+    .filter((rel) => rel.endsWith('.suite.ts') && !rel.includes('node_modules/') && inPass(rel));
+  return files.filter((rel) => filters.length === 0 || filters.some((f) => join(suitesDir, rel).includes(f))).sort();
+}
+
+/** Writes, for target `id`, one file per suite of the pass that loads the suite against the target. */
+function writeTargetFiles(generated: string, id: string, suitesDir: string, pass: Pass, filters: readonly string[]): number {
+  const harness = fileURLToPath(new URL('./harness/conformance.ts', import.meta.url));
+  const files = suiteFilesOf(suitesDir, pass, filters);
+  for (const rel of files) {
+    const file = join(generated, id, rel);
+    ensureDir(dirname(file));
+    const from = (path: string) => {
+      const r = relative(dirname(file), path).split(sep).join('/');
+      return r.startsWith('.') ? r : `./${r}`;
+    };
+    writeFileSync(
+      file,
+      `// Generated by runConformanceMany (src/run.ts): ${rel} against target ${id}.\n` +
+        `import { useTarget } from ${JSON.stringify(from(harness))};\n` +
+        `useTarget(${JSON.stringify(id)});\n` +
+        // The query makes the suite a module of its own per target (its module state too).
+        `await import(${JSON.stringify(`${from(join(suitesDir, rel))}?target=${id}`)});\n`,
+    );
+  }
+  return files.length;
+}
+
+async function runVitestPass(pass: { dir: string; include: string[]; exclude: string[]; filters: string[]; reporters: Reporter[]; provide: Partial<ProvidedContext> }): Promise<void> {
+  const vitest = await startVitest(
+    'test',
+    pass.filters,
+    {
+      watch: false,
+      config: false,
+      root: PROJECT_ROOT,
+      dir: pass.dir,
+      include: pass.include,
+      exclude: ['**/node_modules/**', ...pass.exclude],
+      reporters: pass.reporters,
+      provide: pass.provide,
+      passWithNoTests: true,
+      // Console output of suites would interleave with the summary; the reports carry everything.
+      silent: true,
+      // Suite files share their worker's modules, so the schemas compile once per worker, not
+      // once per suite file (the suites keep no state of their own in modules).
+      isolate: false,
+    },
+    {},
+    { stdout: process.stdout, stderr: process.stderr },
+  );
+  await vitest.close();
+}
+
+/**
+ * One target's run around the suites: target (a deployment, or the embedded reference server),
+ * preflight (reports writable, target reachable, client credentials accepted), services and
+ * coordinator, HAR; then the reports and the exit code.
+ */
+class TargetRun {
+  readonly #config: KitConfig;
+  readonly #print: (text: string) => void;
+  readonly #cleanups: (() => Promise<void>)[] = [];
+  readonly #startedAt = new Date().toISOString();
+  #har: HarRecording | null = null;
+  #reference: RunningReference | null = null;
+  #main: MainServices | null = null;
+  #context: RunContext | null = null;
+  #baseUrl = '';
+  #authUrl = '';
+  #scaledMinuteMs: number | null = null;
+
+  constructor(config: KitConfig, print: (text: string) => void) {
+    this.#config = config;
+    this.#print = print;
+  }
+
+  get context(): RunContext {
+    if (!this.#context) throw new Error('the target is not prepared');
+    return this.#context;
+  }
+
+  /** `harOrigins`: the origins whose exchanges this target's HAR keeps (null: every exchange of the process). */
+  async prepare(interactive: boolean, harOrigins: readonly string[] | null, scaledMinuteMs: number | null = null): Promise<void> {
+    const config = this.#config;
+    const print = this.#print;
     ensureWritable(config.reportDir);
     // Before the first request, so that the HAR holds every one of them (the preflight's token request too).
     if (config.har !== null) {
       try {
-        har = startHarRecording(config.har);
+        this.#har = startHarRecording(config.har, harOrigins);
       } catch (error) {
         if (error instanceof HarWriteError) throw new RunError(error.message);
         throw error;
@@ -68,18 +264,24 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
     let reference: RunningReference | null = null;
     if (config.baseUrl === null) {
-      reference = await startReference({});
-      cleanups.push(() => reference!.close());
+      // A scaled clock: the reference's rate-limit minute lasts a second, and the pacer below
+      // keeps to that minute, so the run paces as against a deployment without waiting minutes.
+      reference = await startReference({ limits: { windowMs: EMBEDDED_WINDOW_MS } });
+      this.#reference = reference;
+      scaledMinuteMs = reference.rateWindowMs;
+      this.#cleanups.push(() => reference!.close());
     }
     const baseUrl = reference?.baseUrl ?? config.baseUrl!;
     const authUrl = reference?.authUrl ?? config.authUrl!;
+    this.#baseUrl = baseUrl;
+    this.#authUrl = authUrl;
     const clientId = reference?.client.id ?? config.clientId!;
     const clientSecret = reference?.client.secret ?? config.clientSecret!;
     const redirectUri = reference?.client.redirectUri ?? config.redirectUri;
     secrets.add(clientSecret);
     secrets.add(config.expiredToken);
 
-    const { services, budget, pacer, tokens, discovery } = createRunServices({
+    const main = createRunServices({
       baseUrl,
       tokens: {
         authUrl,
@@ -94,8 +296,13 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       timeoutMs: config.timeoutMs,
       maxRequests: config.maxRequests,
       hints: config.fixtures,
-      interactive: options.interactive ? loopbackConsent((line) => print(line)) : null,
+      interactive: interactive ? loopbackConsent((line) => print(line)) : null,
+      // A deployment: the defaults (the spec's minute, a second's slack for clock skew).
+      ...(scaledMinuteMs !== null ? { pacer: { windowMs: scaledMinuteMs, resetSlackMs: 0 } } : {}),
     });
+    this.#main = main;
+    this.#scaledMinuteMs = scaledMinuteMs;
+    const { services, tokens } = main;
 
     // Preflight: an application token proves the auth server is reachable and the credentials good.
     try {
@@ -104,7 +311,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       if (error instanceof AuthError) throw new RunError(error.message);
       throw error;
     }
-    if (options.interactive && !config.userToken && !config.userRefreshToken && redirectUri) {
+    if (interactive && !config.userToken && !config.userRefreshToken && redirectUri) {
       // Consent now, before the suites start, rather than while a test's clock runs.
       await tokens.userToken();
     }
@@ -112,69 +319,45 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const expiredToken = config.expiredToken ?? reference?.expiredToken() ?? null;
     secrets.add(expiredToken);
     const coordinator: RunningCoordinator = await startCoordinator(services);
-    cleanups.push(() => coordinator.close());
-    const runContext: RunContext = {
+    this.#cleanups.push(() => coordinator.close());
+    this.#context = {
       coordinator: { url: coordinator.url, key: coordinator.key },
       baseUrl,
       authUrl,
       apiVersion: config.apiVersion,
       implements: config.implements,
       mediaType: config.mediaType,
-      versions: config.versions,
+      // The embedded reference says what it serves: every version is checked unless the user chose.
+      versions: reference && !config.versionsGiven ? [...reference.servedVersions] : config.versions,
       client: { id: clientId, secret: clientSecret, redirectUri },
       profiles: config.profiles,
       timeoutMs: config.timeoutMs,
       expiredToken,
       seed: config.seed,
       maxRequests: config.maxRequests,
-      harParts: har?.partsDir ?? null,
+      harParts: this.#har?.partsDir ?? null,
     };
+  }
 
-    const collector = new ResultsCollector();
-    // Passes: every suite, then those under each of LATER_PASSES (see there why).
-    const suitesDir = config.suitesDir ?? SUITES_DIR;
-    const passes = [{ include: ['**/*.suite.ts'], exclude: LATER_PASSES.map((dir) => `**/${dir}/**`) }];
-    for (const dir of LATER_PASSES) if (existsSync(join(suitesDir, dir))) passes.push({ include: [`${dir}/**/*.suite.ts`], exclude: [] });
-    for (const pass of passes) {
-      const vitest = await startVitest(
-        'test',
-        options.filters,
-        {
-          watch: false,
-          config: false,
-          root: PROJECT_ROOT,
-          dir: suitesDir,
-          include: pass.include,
-          exclude: ['**/node_modules/**', ...pass.exclude],
-          reporters: [collector],
-          provide: { conformanceRun: runContext },
-          passWithNoTests: true,
-          // Console output of suites would interleave with the summary; the reports carry everything.
-          silent: true,
-          // Suite files share their worker's modules, so the schemas compile once per worker, not
-          // once per suite file (the suites keep no state of their own in modules).
-          isolate: false,
-        },
-        {},
-        { stdout: process.stdout, stderr: process.stderr },
-      );
-      await vitest.close();
-    }
-
-    const results = collector.results;
+  /** After every pass (no worker appends any more): the HAR, the reports, the summary and the exit code. */
+  finish(collected: RunResults | null, filters: readonly string[]): { exitCode: number; results: RunResults; summary: string } {
+    const config = this.#config;
+    const { services, budget, pacer, discovery } = this.#main!;
+    const reference = this.#reference;
+    const results = collected;
     if (!results) throw new RunError('the suites did not run (vitest reported no results)');
     if (results.tests.length === 0 && results.problems.length === 0) {
       results.problems.push(
-        options.filters.length
-          ? `no suite matches ${options.filters.join(' ')} in ${config.suitesDir ?? SUITES_DIR}`
+        filters.length
+          ? `no suite matches ${filters.join(' ')} in ${config.suitesDir ?? SUITES_DIR}`
           : `no conformance test found in ${config.suitesDir ?? SUITES_DIR}`,
       );
     }
     results.problems.push(...services.problems);
 
-    // After every pass: no worker appends any more.
     const harNotes: string[] = [];
     let harWritten: string | null = null;
+    const har = this.#har;
     if (har) {
       try {
         const merged = har.finish();
@@ -188,36 +371,51 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
     const exitCode = results.summary.failed > 0 ? EXIT.FAIL : results.problems.length > 0 ? EXIT.ERROR : EXIT.PASS;
     const notes = [...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
-    if (pacer.waitedMs > 0) notes.push(`waited ${Math.round(pacer.waitedMs / 1000)} s in all to stay inside the rate limit`);
+    if (pacer.waitedMs > 0) {
+      const seconds = pacer.waitedMs < 10_000 ? (pacer.waitedMs / 1000).toFixed(1) : String(Math.round(pacer.waitedMs / 1000));
+      const minute = this.#scaledMinuteMs !== null ? ` (the ${reference ? 'embedded ' : ''}reference's rate-limit minute lasts ${this.#scaledMinuteMs / 1000} s)` : '';
+      notes.push(`waited ${seconds} s in all to stay inside the rate limit${minute}`);
+    }
     const run: RunInfo = {
-      target: baseUrl,
-      authUrl,
+      target: this.#baseUrl,
+      authUrl: this.#authUrl,
       referenceServer: reference !== null,
       apiVersion: config.apiVersion,
       implements: config.implements,
       mediaType: config.mediaType,
       profiles: config.profiles,
-      startedAt,
+      startedAt: this.#startedAt,
       finishedAt: new Date().toISOString(),
-      requests: { total: budget.spent, budget: budget.max },
+      requests: { total: budget.spent, budget: budget.max, bySuite: requestsBySuite(results, budget.spent) },
       exitCode,
       notes,
     };
     const paths = writeReports(config.reportDir, results, run);
-    print(terminalSummary(results, run, harWritten ? { ...paths, har: harWritten } : paths));
-    return { exitCode, results };
-  } finally {
-    // A run that stopped early still leaves the exchanges it made.
+    return { exitCode, results, summary: terminalSummary(results, run, harWritten ? { ...paths, har: harWritten } : paths) };
+  }
+
+  /** Always, also after a failure: a run that stopped early still leaves the exchanges it made. */
+  async cleanUp(): Promise<void> {
+    const har = this.#har;
     if (har && !har.finished) {
       try {
         har.finish();
-        print(`HAR: ${har.path}`);
+        this.#print(`HAR: ${har.path}`);
       } catch (error) {
-        print(`HAR: ${error instanceof Error ? error.message : String(error)}`);
+        this.#print(`HAR: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    for (const cleanup of this.#cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   }
+}
+
+/** Requests by suite, most first; `(run)`: those of no test (tokens, discovery, shared by all). */
+export function requestsBySuite(results: RunResults, total: number): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const test of results.tests) counts.set(test.suite, (counts.get(test.suite) ?? 0) + test.requests);
+  const byTests = [...counts.values()].reduce((a, b) => a + b, 0);
+  if (total > byTests) counts.set('(run)', total - byTests);
+  return Object.fromEntries([...counts].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 }
 
 function ensureWritable(dir: string): void {

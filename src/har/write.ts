@@ -123,22 +123,56 @@ const LOST_SUFFIX = '.lost';
  * Appends every hop of this process, as a redacted HAR entry, to its own part file in `partsDir`
  * (one per process and thread: no two writers share a file). Returns the function that stops it.
  */
-export function recordHopsInto(partsDir: string, registry: SecretRegistry = secrets): () => void {
+export function recordHopsInto(partsDir: string, registry: SecretRegistry = secrets, origins: readonly string[] | null = null): () => void {
   const part = join(partsDir, `${process.pid}-${threadId}${PART_SUFFIX}`);
-  setHopRecorder((hop) => {
-    try {
-      // A last scrub by value over the whole line, as writeReports does for every report.
-      appendFileSync(part, `${registry.scrub(JSON.stringify(harEntry(hop, registry)))}\n`);
-    } catch {
-      // The request itself must not fail for its record; the merge says how many were lost.
+  const route: HopRoute = {
+    origins: origins ? new Set(origins.map(originOf)) : null,
+    write: (hop) => {
       try {
-        appendFileSync(`${part}${LOST_SUFFIX}`, '1\n');
+        // A last scrub by value over the whole line, as writeReports does for every report.
+        appendFileSync(part, `${registry.scrub(JSON.stringify(harEntry(hop, registry)))}\n`);
       } catch {
-        // nothing more can be done from here
+        // The request itself must not fail for its record; the merge says how many were lost.
+        try {
+          appendFileSync(`${part}${LOST_SUFFIX}`, '1\n');
+        } catch {
+          // nothing more can be done from here
+        }
       }
-    }
-  });
-  return () => setHopRecorder(null);
+    },
+  };
+  hopRoutes.push(route);
+  setHopRecorder(routeHop);
+  return () => {
+    const at = hopRoutes.indexOf(route);
+    if (at >= 0) hopRoutes.splice(at, 1);
+    if (hopRoutes.length === 0) setHopRecorder(null);
+  };
+}
+
+/**
+ * Where hops are recorded. One run: a route without origins takes every hop (redirects to other
+ * origins too). Several targets in one process (runConformanceMany): each route takes the hops
+ * to its target's origins, and a route without origins those no other route takes.
+ */
+interface HopRoute {
+  origins: Set<string> | null;
+  write: (hop: RecordedHop) => void;
+}
+const hopRoutes: HopRoute[] = [];
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+function routeHop(hop: RecordedHop): void {
+  const origin = originOf(hop.url);
+  const own = hopRoutes.filter((r) => r.origins?.has(origin));
+  for (const route of own.length ? own : hopRoutes.filter((r) => r.origins === null)) route.write(hop);
 }
 
 const oneLine = (error: unknown): string => {
@@ -273,9 +307,9 @@ export interface HarRecording {
 }
 
 /** Prepares the parts directory and records this process's hops; a HarWriteError when the HAR cannot be written. */
-export function startHarRecording(harPath: string): HarRecording {
+export function startHarRecording(harPath: string, origins: readonly string[] | null = null): HarRecording {
   const partsDir = preparePartsDir(harPath);
-  const stop = recordHopsInto(partsDir);
+  const stop = recordHopsInto(partsDir, secrets, origins);
   let finished = false;
   return {
     path: harPath,

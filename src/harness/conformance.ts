@@ -52,15 +52,37 @@ class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
 }
 
-let worker: { run: RunContext; services: RunServices; schemas: SchemaRegistry; observer: ExchangeObserver; version: VersionScope } | null = null;
+interface WorkerState {
+  run: RunContext;
+  services: RunServices;
+  schemas: SchemaRegistry;
+  observer: ExchangeObserver;
+  version: VersionScope;
+}
 
-function workerState() {
+/** One state per target this worker has run suites for ('' is the run's only target). */
+const workers = new Map<string, WorkerState>();
+
+/**
+ * The target of the suite file being loaded. A run of one target leaves it ''. A run of several
+ * (runConformanceMany, src/run.ts) loads each suite once per target through a generated file that
+ * calls useTarget first: the tests a suite file declares belong to the target set while it loads.
+ */
+let loadingTarget = '';
+
+/** For the files runConformanceMany generates: the suite imported next is run against `target`. */
+export function useTarget(target: string): void {
+  loadingTarget = target;
+}
+
+function workerState(target: string): WorkerState {
+  let worker = workers.get(target);
   if (!worker) {
-    const run = inject('conformanceRun');
+    const run = target === '' ? inject('conformanceRun') : inject('conformanceRuns')?.[target];
     if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
     secrets.add(run.expiredToken);
     secrets.add(run.client.secret);
-    if (run.harParts) recordHopsInto(run.harParts);
+    if (run.harParts) recordHopsInto(run.harParts, secrets, target === '' ? null : [run.baseUrl, run.authUrl]);
     worker = {
       run,
       services: remoteServices(run.coordinator),
@@ -68,6 +90,7 @@ function workerState() {
       version: runScope(run, run.apiVersion),
       observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, implements: run.implements }),
     };
+    workers.set(target, worker);
   }
   return worker;
 }
@@ -96,8 +119,8 @@ export class ConformanceContext {
    */
   readonly version: VersionScope;
 
-  constructor(meta: ConformanceMeta, outcome: Outcome, holder: string, title: string) {
-    const state = workerState();
+  constructor(meta: ConformanceMeta, outcome: Outcome, holder: string, title: string, target = '') {
+    const state = workerState(target);
     this.run = state.run;
     this.version = state.version;
     this.#meta = meta;
@@ -340,10 +363,11 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
     profile: declaration.profile ?? 'read',
     requests: declaration.requests ?? 5,
   };
+  const target = loadingTarget;
   test(title, { meta: { conformance: meta }, timeout: declaration.timeoutMs ?? 5 * 60_000 }, async (ctx) => {
     const outcome: Outcome = { failures: [], warnings: [], exchanges: [], omittedExchanges: 0, requests: 0 };
     ctx.task.meta.outcome = outcome;
-    const { run, services } = workerState();
+    const { run, services } = workerState(target);
     if (!run.profiles.includes(meta.profile)) {
       outcome.skipReason = `profile ${meta.profile} is not enabled (CATALOGUE_PROFILES=${run.profiles.join(',')})`;
       ctx.skip(outcome.skipReason);
@@ -355,7 +379,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       ctx.skip(outcome.skipReason);
     }
     try {
-      await fn(new ConformanceContext(meta, outcome, holder, ctx.task.fullName));
+      await fn(new ConformanceContext(meta, outcome, holder, ctx.task.fullName, target));
     } catch (error) {
       if (error instanceof StopTest) {
         // already recorded
@@ -375,7 +399,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       }
     } finally {
       await services.settle(holder);
-      await services.observe(workerState().observer.take());
+      await services.observe(workerState(target).observer.take());
     }
     ctx.task.meta.outcome = outcome;
     if (outcome.failures.length) {

@@ -66,6 +66,8 @@ export interface Outcome {
 declare module 'vitest' {
   interface ProvidedContext {
     conformanceRun: RunContext;
+    /** A run of several targets at once (runConformanceMany): each target's context by its id. */
+    conformanceRuns: Record<string, RunContext>;
   }
 }
 

@@ -142,4 +142,9 @@ export class ResultsCollector implements Reporter {
   get results(): RunResults | null {
     return this.#runs ? collectResults(this.#modules, this.#unhandled) : null;
   }
+
+  /** The results of the suite files `ofTarget` picks (a run of several targets); unhandled errors go to each. */
+  resultsOf(ofTarget: (moduleId: string) => boolean): RunResults | null {
+    return this.#runs ? collectResults(this.#modules.filter((m) => ofTarget(m.moduleId)), this.#unhandled) : null;
+  }
 }

@@ -26,7 +26,11 @@ export interface RunInfo {
   profiles: string[];
   startedAt: string;
   finishedAt: string;
-  requests: { total: number; budget: number };
+  /**
+   * Requests made, the budget, and the requests by suite (most first); `(run)` is what no test
+   * made: token requests and discovery, shared by every suite.
+   */
+  requests: { total: number; budget: number; bySuite?: Record<string, number> };
   exitCode: number;
   /** Hints that did not fit, pacing waits and the like. */
   notes: string[];

@@ -1,7 +1,7 @@
 // For the project's own tests: runs the conformance CLI as a user would, in a child process, and
 // reads back what it wrote.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../run.ts';
@@ -33,6 +33,9 @@ export interface ResultsFile {
   requests: { total: number; budget: number };
   problems: string[];
 }
+
+/** What src/testing/multi-run.ts writes into each target's report directory: {code, stdout}. */
+export const OUTCOME_FILE = 'cli-outcome.json';
 
 /** Keys of the user's environment that must not leak into a test run of the CLI. */
 const SCRUBBED_ENV = /^CATALOGUE_/;
@@ -74,6 +77,65 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
   });
 }
 
+/**
+ * Several CLI runs in one child process and one vitest (src/testing/multi-run.ts): what runCli
+ * gives for each target, by id, at a fraction of the cost of a process per run. Each target
+ * must be on origins of its own (a reference server of its own).
+ */
+export function runCliMany(targets: readonly { id: string; args: string[]; env?: Record<string, string>; scaledMinuteMs?: number }[], timeoutMs = 600_000): Promise<Map<string, CliRun>> {
+  const specDir = mkdtempSync(join(tmpdir(), 'cc-multi-'));
+  const reportDirs = new Map(targets.map((t) => [t.id, mkdtempSync(join(tmpdir(), 'cc-report-'))]));
+  const spec = targets.map((t) => ({ id: t.id, args: t.args, env: { CATALOGUE_REPORT_DIR: reportDirs.get(t.id)!, ...t.env }, ...(t.scaledMinuteMs ? { scaledMinuteMs: t.scaledMinuteMs } : {}) }));
+  writeFileSync(join(specDir, 'targets.json'), JSON.stringify(spec));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/testing/multi-run.ts', join(specDir, 'targets.json')], {
+      cwd: PROJECT_ROOT,
+      env: { ...cleanEnvironment(), CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the runs did not finish within ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      rmSync(specDir, { recursive: true, force: true });
+      if (code !== 0) return reject(new Error(`multi-run exited ${code}: ${stderr}`));
+      const runs = new Map<string, CliRun>();
+      for (const [id, reportDir] of reportDirs) {
+        const outcomePath = join(reportDir, OUTCOME_FILE);
+        const outcome = existsSync(outcomePath) ? (JSON.parse(readFileSync(outcomePath, 'utf8')) as { code: number; stdout: string }) : { code: null, stdout: '' };
+        runs.set(id, { ...readReports(reportDir), code: outcome.code, stdout: outcome.stdout, stderr });
+      }
+      resolve(runs);
+    });
+  });
+}
+
+function readReports(reportDir: string): Pick<CliRun, 'reportDir' | 'results' | 'junit' | 'allReportText'> {
+  const resultsPath = join(reportDir, 'results.json');
+  const junitPath = join(reportDir, 'junit.xml');
+  return {
+    reportDir,
+    results: existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile) : null,
+    junit: existsSync(junitPath) ? readFileSync(junitPath, 'utf8') : null,
+    allReportText: () =>
+      readdirSync(reportDir)
+        .filter((f) => f !== OUTCOME_FILE)
+        .map((f) => readFileSync(join(reportDir, f), 'utf8'))
+        .join('\n'),
+  };
+}
+
+function cleanEnvironment(): Record<string, string> {
+  const clean: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !SCRUBBED_ENV.test(key)) clean[key] = value;
+  return clean;
+}
+
 /** CLI arguments that point the kit at a running reference server. */
 export function targetArgs(ref: RunningReference): string[] {
   return ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--redirect-uri', ref.client.redirectUri];
@@ -84,7 +146,9 @@ export const SELFTEST_LIMITS = Object.freeze({ perMinute: 1_000_000, perDay: 1_0
 
 /**
  * Starts the reference (SELFTEST_LIMITS unless `options` says otherwise), runs the named suites
- * against it through the CLI, and closes it. `changed`: whether the run left its data changed.
+ * against it as the CLI would, and closes it. `changed`: whether the run left its data changed.
+ * Calls made while others are waiting (a test file's concurrent tests) are run together, in one
+ * child process and one vitest (runCliMany): a process per run would cost seconds each.
  */
 export async function runAgainstReference(
   suites: readonly string[],
@@ -95,10 +159,59 @@ export async function runAgainstReference(
   const ref = await startReference({ limits: SELFTEST_LIMITS, ...options });
   try {
     const before = ref.stateDigest();
-    const run = await runCli([...targetArgs(ref), ...suites], env, timeoutMs);
+    const run = await runCliBatched([...targetArgs(ref), ...suites], env, timeoutMs, ref.rateWindowMs < 60_000 ? ref.rateWindowMs : undefined);
     return { run, changed: ref.stateDigest() !== before };
   } finally {
     await ref.close();
+  }
+}
+
+/**
+ * runCli for a run of suites against a server of its own origin, batched with the other calls
+ * made meanwhile into one child process (runCliMany). What differs from runCli: stderr is the
+ * batch's, and a configuration error is in stdout. `scaledMinuteMs`: the rate-limit minute of a
+ * reference started with limits.windowMs.
+ */
+export function runCliBatched(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000, scaledMinuteMs?: number): Promise<CliRun> {
+  return batched({ args, env, scaledMinuteMs, timeoutMs });
+}
+
+interface QueuedRun {
+  args: string[];
+  env: Record<string, string>;
+  scaledMinuteMs: number | undefined;
+  timeoutMs: number;
+  resolve: (run: CliRun) => void;
+  reject: (error: unknown) => void;
+}
+
+/** How long a batch waits for more runs after the latest one came. */
+const BATCH_IDLE_MS = 150;
+const queued: QueuedRun[] = [];
+let flushTimer: NodeJS.Timeout | null = null;
+let batchCount = 0;
+
+function batched(run: Omit<QueuedRun, 'resolve' | 'reject'>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    queued.push({ ...run, resolve, reject });
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = setTimeout(() => {
+      flushTimer = null;
+      void flush(queued.splice(0));
+    }, BATCH_IDLE_MS);
+  });
+}
+
+async function flush(batch: QueuedRun[]): Promise<void> {
+  const ids = batch.map(() => `run-${++batchCount}`);
+  try {
+    const runs = await runCliMany(
+      batch.map((q, i) => ({ id: ids[i]!, args: q.args, env: q.env, ...(q.scaledMinuteMs ? { scaledMinuteMs: q.scaledMinuteMs } : {}) })),
+      Math.max(...batch.map((q) => q.timeoutMs)) + 60_000,
+    );
+    batch.forEach((q, i) => q.resolve(runs.get(ids[i]!)!));
+  } catch (error) {
+    for (const q of batch) q.reject(error);
   }
 }
 
