@@ -7,5 +7,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Concurrent self-tests of one file batch their conformance runs into one child process
+    // (runAgainstReference, src/testing/cli.ts): let them all start at once.
+    maxConcurrency: 32,
   },
 });

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { CAUGHT_BY } from './fault-coverage.ts';
 import { ACCOUNT_FAULTS } from '../reference/faults/account.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { type CliRun, runAgainstReference, runCli, runSummary, targetArgs } from '../testing/cli.ts';
+import { type CliRun, runAgainstReference, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const SUITES = ['user', 'notifications', 'logout'];
@@ -57,7 +57,7 @@ describe.concurrent('the user, notifications and logout suites against the refer
   test('logout skips, saying why, when the kit cannot get a user token of its own (here consent is denied)', async () => {
     const ref = await startReference({ limits: LIMITS, consent: 'deny' });
     try {
-      const run = await runCli([...targetArgs(ref), 'logout']);
+      const run = await runCliBatched([...targetArgs(ref), 'logout']);
       expect(run.code, runSummary(run)).toBe(0);
       expect(run.results!.tests.map((t) => [t.status, t.message]), runSummary(run)).toEqual([
         ['skipped', 'no user token of its own: the deployment redirected with error=access_denied'],

@@ -1,21 +1,21 @@
 // The conditional-requests and rate-limits suites (suites/conditional-requests.suite.ts,
 // suites/rate-limits.suite.ts), run through the real CLI: they pass against the reference (also
 // with other data, a base path and the auth server on another origin, and at the reference's
-// default limits of 100 a minute, where a default run never gets a 403), leave its data as they
+// default limits of 100 a minute (on a scaled clock: the minute lasts a second), where a default run never gets a 403), leave its data as they
 // found it, stay within 40 requests, and fail against each fault of their area, naming the
 // requirement the fault breaks. The destructive profile, against a reference with low limits,
 // sees the per-minute 403 and the daily lock-out.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { FAULTS, startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
+import { EMBEDDED_WINDOW_MS, FAULTS, startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { type CliRun, runCli, runSummary, targetArgs } from '../testing/cli.ts';
+import { type CliRun, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
 
 const HIGH = { perMinute: 1_000_000, perDay: 1_000_000 };
 /** Low enough to be reached in seconds, high enough that the OAuth window never makes the run wait. */
-const LOW = { perMinute: 20, perDay: 80 };
+const LOW = { perMinute: 20, perDay: 80, windowMs: EMBEDDED_WINDOW_MS };
 const SUITES = ['conditional-requests', 'rate-limits', 'daily-limit'];
 const DESTRUCTIVE = { CATALOGUE_PROFILES: 'read,write,destructive', CATALOGUE_MAX_REQUESTS: '1000' };
 
@@ -56,7 +56,7 @@ async function runSuites(options: ReferenceOptions, env: Record<string, string> 
       const base = new URL(ref.baseUrl);
       args = args.map((a) => (a === ref.baseUrl ? `${proxy.url}${base.pathname.replace(/\/$/, '')}` : a === ref.authUrl ? proxy.url : a));
     }
-    const run = await runCli([...args, ...suites], env, 300_000);
+    const run = await runCliBatched([...args, ...suites], env, 300_000, ref.rateWindowMs < 60_000 ? ref.rateWindowMs : undefined);
     return { run, changed: ref.stateDigest() !== before, statuses: proxy?.statuses ?? [] };
   } finally {
     if (proxy) await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
@@ -90,7 +90,7 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
   });
 
   test("at the reference's default limits (100 a minute): pass without a warning, and no request gets a 403", async () => {
-    const { run, changed, statuses } = await runSuites({ limits: { perMinute: 100, perDay: 1000 } }, {}, SUITES, true);
+    const { run, changed, statuses } = await runSuites({ limits: { perMinute: 100, perDay: 1000, windowMs: EMBEDDED_WINDOW_MS } }, {}, SUITES, true);
     expect(run.code, runSummary(run)).toBe(0);
     expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 5, warned: 0, skipped: 2 });
     expect(statuses.length).toBeGreaterThan(20);

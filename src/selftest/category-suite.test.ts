@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FAULTS, startReference, type RunningReference } from '../reference/server.ts';
 import { AWAITING_SUITE, CAUGHT_BY } from './fault-coverage.ts';
 import { requirements } from '../requirements/catalogue.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { targetArgs, type CliRun, runCliBatched } from '../testing/cli.ts';
 
 /** Faults the category suite catches. */
 const CAUGHT = CAUGHT_BY.categories;
@@ -36,7 +36,7 @@ describe('against the reference server', () => {
   let ref: RunningReference;
   beforeAll(async () => {
     ref = await startReference({ limits: LIMITS });
-    run = await runCli([...targetArgs(ref), SUITE]);
+    run = await runCliBatched([...targetArgs(ref), SUITE]);
   });
   afterAll(() => ref.close());
 
@@ -86,7 +86,7 @@ test('passes unchanged on other data, under a base path, with the auth server on
   const ref = await startReference({ dataset: 'alt', basePath: '/api', authOrigin: 'separate', limits: LIMITS });
   try {
     expect(new URL(ref.authUrl).origin).not.toBe(new URL(ref.baseUrl).origin);
-    const run = await runCli([...targetArgs(ref), SUITE]);
+    const run = await runCliBatched([...targetArgs(ref), SUITE]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.results!.summary).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
   } finally {
@@ -100,7 +100,7 @@ describe.concurrent('against a reference with one fault', () => {
       // A base path too: the recorded exchanges must show it was kept.
       const ref = await startReference({ fault, basePath: '/api', limits: LIMITS });
       try {
-        const run = await runCli([...targetArgs(ref), SUITE]);
+        const run = await runCliBatched([...targetArgs(ref), SUITE]);
         expect(run.code, run.stdout + run.stderr).toBe(1);
         expect(run.stdout).toContain('FAIL: MUST requirements failed');
         const failed = run.results!.tests.filter((t) => t.status === 'failed');

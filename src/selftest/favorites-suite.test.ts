@@ -6,14 +6,14 @@ import { describe, expect, test } from 'vitest';
 import { CAUGHT_BY } from './fault-coverage.ts';
 import { FAVORITE_FAULTS } from '../reference/faults/favorites.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { type CliRun, runCli, runSummary, targetArgs } from '../testing/cli.ts';
+import { type CliRun, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
 async function runSuite(options: ReferenceOptions, version?: string): Promise<CliRun> {
   const ref = await startReference({ limits: LIMITS, ...options });
   try {
-    return await runCli([...targetArgs(ref), 'favorites.suite'], version ? { CATALOGUE_API_VERSION: version } : {});
+    return await runCliBatched([...targetArgs(ref), 'favorites.suite'], version ? { CATALOGUE_API_VERSION: version } : {});
   } finally {
     await ref.close();
   }
@@ -50,7 +50,7 @@ describe.concurrent('the favorites suite against the reference', () => {
   test('the read profile skips the three write tests and still passes', async () => {
     const ref = await startReference({ limits: LIMITS });
     try {
-      const run = await runCli([...targetArgs(ref), 'favorites.suite'], { CATALOGUE_PROFILES: 'read' });
+      const run = await runCliBatched([...targetArgs(ref), 'favorites.suite'], { CATALOGUE_PROFILES: 'read' });
       expect(run.code, runSummary(run)).toBe(0);
       expect(run.results!.tests.filter((t) => t.status === 'skipped').length).toBe(3);
     } finally {

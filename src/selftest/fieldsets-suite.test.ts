@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
 import { CAUGHT_BY, FAULT_SETUP } from './fault-coverage.ts';
-import { type CliRun, runAgainstReference, runCli, runSummary, targetArgs } from '../testing/cli.ts';
+import { type CliRun, runAgainstReference, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const SUITE = 'fieldsets';
@@ -48,7 +48,7 @@ async function recordedRun(env: Record<string, string>): Promise<{ run: CliRun; 
   try {
     const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${target.pathname.replace(/\/+$/, '')}`;
     const args = targetArgs(ref).map((a) => (a === ref.baseUrl ? base : a));
-    const run = await runCli([...args, SUITE], env);
+    const run = await runCliBatched([...args, SUITE], env);
     // The requests with a fieldset or a link parameter: the properties' and their answers without fieldsets.
     return { run, requests: requests.filter((r) => /[?&](fields|fields_except|embed|embed_ids|include)(%5B|\[|=)/.test(r)) };
   } finally {

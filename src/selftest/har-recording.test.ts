@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main as validateTraffic } from '../har/main.ts';
 import { partsDirOf } from '../har/write.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli, runSummary, SELFTEST_LIMITS, targetArgs, type CliRun } from '../testing/cli.ts';
+import { runCli, runCliBatched, runSummary, SELFTEST_LIMITS, targetArgs, type CliRun } from '../testing/cli.ts';
 
 /** Two cheap suites, and logout: a suite of a later pass (LATER_PASSES), run by workers of their own. */
 const SUITES = ['categories', 'oauth', 'logout'];
@@ -171,7 +171,7 @@ describe('a live run recorded to HAR (--har)', () => {
     try {
       const real = new URL(ref.baseUrl).origin;
       const args = targetArgs(ref).map((a) => (a.startsWith(real) ? a.replace(real, proxy.origin) : a));
-      run = await runCli([...args, '--har', harPath, ...SUITES]);
+      run = await runCliBatched([...args, '--har', harPath, ...SUITES]);
       seen = proxy.seen;
       clientSecret = ref.client.secret;
       harText = existsSync(harPath) ? readFileSync(harPath, 'utf8') : '';

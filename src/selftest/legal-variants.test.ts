@@ -7,44 +7,59 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { claimsFromEnv, judgeFiles } from '../har/main.ts';
 import { startReference } from '../reference/server.ts';
 import { kitEnvOf, VARIANT_NAMES, variantBundles, type VariantName } from '../reference/variants.ts';
-import { runCli, targetArgs } from '../testing/cli.ts';
+import { runCliMany, targetArgs, type CliRun } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
 const passed = new Set<VariantName>();
 
-describe.concurrent('every suite passes a reference that makes other legal choices', () => {
-  variantBundles().forEach((bundle, index) => {
-    test(`bundle ${index + 1}: ${bundle.join(', ')}`, async () => {
-      const ref = await startReference({ limits: LIMITS, variants: bundle });
-      const harDir = mkdtempSync(join(tmpdir(), 'cc-variants-'));
-      try {
-        const har = join(harDir, 'run.har');
-        const kitEnv = kitEnvOf(bundle);
-        const run = await runCli(targetArgs(ref), { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...kitEnv }, 300_000);
-        const failures = (run.results?.tests ?? [])
-          .filter((t) => t.status === 'failed')
-          .map((t) => `${t.title}:\n${t.findings.filter((f) => f.severity === 'MUST').map((f) => `  [${f.requirements.join(', ')}] ${f.message}`).join('\n')}`);
-        expect(failures, `${run.stdout}\n${run.stderr}`).toEqual([]);
-        expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-        const basePath = new URL(ref.baseUrl).pathname.replace(/\/+$/, '');
-        const passive = judgeFiles([har], basePath, [], claimsFromEnv(kitEnv)).tests.filter((t) => t.status === 'failed').map((t) => `${t.title}: ${t.message}`);
-        expect(passive, 'validate-traffic on the HAR of the run').toEqual([]);
-        for (const name of bundle) passed.add(name);
-      } finally {
-        await ref.close();
-        rmSync(harDir, { recursive: true, force: true });
-      }
-    }, 360_000);
+const BUNDLES = variantBundles();
+
+/** Each bundle's run, from one batch of runs in one process (runCliMany), made before the tests. */
+const runs: { run: CliRun; har: string; basePath: string; kitEnv: Record<string, string> }[] = [];
+let harRoot = '';
+
+beforeAll(async () => {
+  harRoot = mkdtempSync(join(tmpdir(), 'cc-variants-'));
+  const refs = await Promise.all(BUNDLES.map((bundle) => startReference({ limits: LIMITS, variants: bundle })));
+  try {
+    const targets = BUNDLES.map((bundle, index) => {
+      const ref = refs[index]!;
+      const har = join(harRoot, `bundle-${index + 1}.har`);
+      const kitEnv = kitEnvOf(bundle);
+      runs.push({ run: null as unknown as CliRun, har, basePath: new URL(ref.baseUrl).pathname.replace(/\/+$/, ''), kitEnv });
+      return { id: `bundle-${index + 1}`, args: targetArgs(ref), env: { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...kitEnv } };
+    });
+    const done = await runCliMany(targets, 540_000);
+    targets.forEach((target, index) => (runs[index]!.run = done.get(target.id)!));
+  } finally {
+    await Promise.all(refs.map((ref) => ref.close()));
+  }
+}, 600_000);
+
+describe('every suite passes a reference that makes other legal choices', () => {
+  BUNDLES.forEach((bundle, index) => {
+    test(`bundle ${index + 1}: ${bundle.join(', ')}`, () => {
+      const { run, har, basePath, kitEnv } = runs[index]!;
+      const failures = (run.results?.tests ?? [])
+        .filter((t) => t.status === 'failed')
+        .map((t) => `${t.title}:\n${t.findings.filter((f) => f.severity === 'MUST').map((f) => `  [${f.requirements.join(', ')}] ${f.message}`).join('\n')}`);
+      expect(failures, `${run.stdout}\n${run.stderr}`).toEqual([]);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      const passive = judgeFiles([har], basePath, [], claimsFromEnv(kitEnv)).tests.filter((t) => t.status === 'failed').map((t) => `${t.title}: ${t.message}`);
+      expect(passive, 'validate-traffic on the HAR of the run').toEqual([]);
+      for (const name of bundle) passed.add(name);
+    });
   });
 
   afterAll(() => {
     console.log(`legal variants: ${passed.size} of ${VARIANT_NAMES.length} pass`);
     const failed = VARIANT_NAMES.filter((name) => !passed.has(name));
     if (failed.length) console.log(`in a failing bundle: ${failed.join(', ')}`);
+    if (harRoot) rmSync(harRoot, { recursive: true, force: true });
   });
 });

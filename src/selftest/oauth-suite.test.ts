@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { FAULTS, startReference, type ReferenceOptions } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { type CliRun, runCli, runSummary, targetArgs } from '../testing/cli.ts';
+import { type CliRun, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 /** Hard cap of a default run of the suite, token requests included. */
@@ -21,7 +21,7 @@ async function runSuite(options: ReferenceOptions, env: Record<string, string> =
   try {
     const before = ref.stateDigest();
     const expired = ref.expiredToken();
-    const run = await runCli([...targetArgs(ref), 'oauth'], { CATALOGUE_EXPIRED_TOKEN: expired, ...env });
+    const run = await runCliBatched([...targetArgs(ref), 'oauth'], { CATALOGUE_EXPIRED_TOKEN: expired, ...env });
     return { run, changed: ref.stateDigest() !== before, secrets: [expired, ref.client.secret] };
   } finally {
     await ref.close();

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { EXCHANGE_RULES } from '../rules/exchange-rules.ts';
 import { FAULTS, startReference, type FaultName, type ReferenceOptions } from '../reference/server.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { targetArgs, type CliRun, runCliBatched } from '../testing/cli.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
@@ -17,7 +17,7 @@ const RULES = EXCHANGE_RULES.length;
 async function run(options: ReferenceOptions, suites: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const ref = await startReference({ limits: LIMITS, ...options });
   try {
-    return await runCli([...targetArgs(ref), ...suites], env);
+    return await runCliBatched([...targetArgs(ref), ...suites], env);
   } finally {
     await ref.close();
   }

@@ -5,7 +5,7 @@
 // src/http/client.test.ts, where a test server stands at both ends.
 import { describe, expect, test } from 'vitest';
 import { startReference } from '../reference/server.ts';
-import { runCli, targetArgs } from '../testing/cli.ts';
+import { targetArgs, runCliBatched } from '../testing/cli.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
@@ -21,7 +21,7 @@ describe.concurrent('a deployment whose base URL redirects', () => {
         const before = ref.stateDigest();
         const args = targetArgs(ref);
         args[1] = ref.movedBaseUrl!;
-        const run = await runCli([...args, `${suite}.suite`]);
+        const run = await runCliBatched([...args, `${suite}.suite`]);
         expect(run.code, run.stdout + run.stderr).toBe(0);
         expect(run.results!.summary.failed).toBe(0);
         expect(run.results!.summary.passed).toBeGreaterThan(5);

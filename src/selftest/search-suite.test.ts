@@ -6,7 +6,7 @@ import { CAUGHT_BY } from './fault-coverage.ts';
 import { CATALOG_FAULTS } from '../reference/faults/catalog.ts';
 import { FAULTS, startReference, type RunningReference } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { targetArgs, type CliRun, runCliBatched } from '../testing/cli.ts';
 
 /** Only these two suites, whatever other suites the directory holds. */
 const SUITES = ['suites/search.suite.ts', 'suites/manufacturers.suite.ts'];
@@ -26,7 +26,7 @@ describe('against the reference server', () => {
   let ref: RunningReference;
   beforeAll(async () => {
     ref = await startReference({ limits: LIMITS });
-    run = await runCli([...targetArgs(ref), ...SUITES]);
+    run = await runCliBatched([...targetArgs(ref), ...SUITES]);
   });
   afterAll(() => ref.close());
 
@@ -51,7 +51,7 @@ describe('against the reference server', () => {
 test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
   const ref = await startReference({ dataset: 'alt', basePath: '/api', authOrigin: 'separate', limits: LIMITS });
   try {
-    const run = await runCli([...targetArgs(ref), ...SUITES]);
+    const run = await runCliBatched([...targetArgs(ref), ...SUITES]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.results!.summary, run.stdout).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
   } finally {

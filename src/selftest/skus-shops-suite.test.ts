@@ -7,7 +7,7 @@ import { CAUGHT_BY } from './fault-coverage.ts';
 import { PRODUCT_FAULTS } from '../reference/faults/products.ts';
 import { FAULTS, startReference, type RunningReference } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { targetArgs, type CliRun, runCliBatched } from '../testing/cli.ts';
 
 const SUITES = ['skus', 'shops'];
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
@@ -25,7 +25,7 @@ describe('against the reference server', () => {
   let ref: RunningReference;
   beforeAll(async () => {
     ref = await startReference({ limits: LIMITS });
-    run = await runCli([...targetArgs(ref), ...SUITES]);
+    run = await runCliBatched([...targetArgs(ref), ...SUITES]);
   });
   afterAll(() => ref.close());
 
@@ -42,7 +42,7 @@ describe('against the reference server', () => {
 test('passes unchanged on other data, under a base path, with the auth server on another origin', async () => {
   const ref = await startReference({ dataset: 'alt', basePath: '/api', authOrigin: 'separate', limits: LIMITS });
   try {
-    const run = await runCli([...targetArgs(ref), ...SUITES]);
+    const run = await runCliBatched([...targetArgs(ref), ...SUITES]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.results!.summary).toMatchObject({ failed: 0, warned: 0, skipped: 0 });
   } finally {
