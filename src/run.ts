@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProvidedContext } from 'vitest';
-import { startVitest, type Reporter } from 'vitest/node';
+import { createVitest, type Reporter } from 'vitest/node';
 import { AuthError, loopbackConsent } from './auth/tokens.ts';
 import type { KitConfig } from './config/config.ts';
 import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
@@ -58,9 +58,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await target.prepare(options.interactive, null);
     const collector = new ResultsCollector();
     const suitesDir = config.suitesDir ?? SUITES_DIR;
-    for (const pass of passesOf(suitesDir)) {
-      await runVitestPass({ dir: suitesDir, include: pass.include, exclude: pass.exclude, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context } });
-    }
+    await runPasses({ dir: suitesDir, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context }, embedded: config.baseUrl === null });
     const outcome = target.finish(collector.results, options.filters);
     print(outcome.summary);
     return { exitCode: outcome.exitCode, results: outcome.results };
@@ -118,20 +116,16 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
     }
     const collector = new ResultsCollector();
     const suitesDir = targets[0]?.config.suitesDir ?? SUITES_DIR;
-    for (const pass of passesOf(suitesDir)) {
-      let files = 0;
-      for (const id of ready) files += writeTargetFiles(generated, id, suitesDir, pass, runs.get(id)!.spec.filters);
-      if (files === 0) continue;
-      await runVitestPass({
+    let files = 0;
+    for (const id of ready) files += writeTargetFiles(generated, id, suitesDir, runs.get(id)!.spec.filters);
+    if (files > 0) {
+      await runPasses({
         dir: generated,
-        include: ['**/*.suite.ts'],
-        exclude: [],
         filters: [],
         reporters: [collector],
         provide: { conformanceRuns: Object.fromEntries(ready.map((id) => [id, runs.get(id)!.target.context])) },
+        embedded: false,
       });
-      // Each pass's files are generated afresh, so a later pass does not run an earlier pass's files.
-      for (const id of ready) rmSync(join(generated, id), { recursive: true, force: true });
     }
     for (const id of ready) {
       const run = runs.get(id)!;
@@ -148,32 +142,27 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
   }
 }
 
-interface Pass {
-  include: string[];
-  exclude: string[];
+/**
+ * Which pass a suite file (its path relative to the suites' directory, or to a target's directory
+ * of generated files) runs in: 0 for most, i + 1 for those under LATER_PASSES[i].
+ */
+function passOf(rel: string): number {
+  const at = LATER_PASSES.findIndex((dir) => rel.startsWith(`${dir}/`));
+  return at + 1;
 }
 
-/** Passes: every suite, then those under each of LATER_PASSES (see there why). */
-function passesOf(suitesDir: string): Pass[] {
-  const passes: Pass[] = [{ include: ['**/*.suite.ts'], exclude: LATER_PASSES.map((dir) => `**/${dir}/**`) }];
-  for (const dir of LATER_PASSES) if (existsSync(join(suitesDir, dir))) passes.push({ include: [`${dir}/**/*.suite.ts`], exclude: [] });
-  return passes;
-}
-
-/** The suite files of `pass` under suitesDir (paths relative to it), as vitest's filters would pick them. */
-function suiteFilesOf(suitesDir: string, pass: Pass, filters: readonly string[]): string[] {
-  const later = (rel: string) => LATER_PASSES.some((dir) => rel.startsWith(`${dir}/`));
-  const inPass = (rel: string) => (pass.exclude.length ? !later(rel) : pass.include.some((glob) => rel.startsWith(glob.split('/')[0]! + '/')));
+/** The suite files under suitesDir (paths relative to it) that vitest's filters would pick. */
+function suiteFilesOf(suitesDir: string, filters: readonly string[]): string[] {
   const files = readdirSync(suitesDir, { recursive: true, encoding: 'utf8' })
     .map((rel) => rel.split(sep).join('/'))
-    .filter((rel) => rel.endsWith('.suite.ts') && !rel.includes('node_modules/') && inPass(rel));
+    .filter((rel) => rel.endsWith('.suite.ts') && !rel.includes('node_modules/'));
   return files.filter((rel) => filters.length === 0 || filters.some((f) => join(suitesDir, rel).includes(f))).sort();
 }
 
-/** Writes, for target `id`, one file per suite of the pass that loads the suite against the target. */
-function writeTargetFiles(generated: string, id: string, suitesDir: string, pass: Pass, filters: readonly string[]): number {
+/** Writes, for target `id`, one file per suite that loads the suite against the target. */
+function writeTargetFiles(generated: string, id: string, suitesDir: string, filters: readonly string[]): number {
   const harness = fileURLToPath(new URL('./harness/conformance.ts', import.meta.url));
-  const files = suiteFilesOf(suitesDir, pass, filters);
+  const files = suiteFilesOf(suitesDir, filters);
   for (const rel of files) {
     const file = join(generated, id, rel);
     ensureDir(dirname(file));
@@ -193,30 +182,53 @@ function writeTargetFiles(generated: string, id: string, suitesDir: string, pass
   return files.length;
 }
 
-async function runVitestPass(pass: { dir: string; include: string[]; exclude: string[]; filters: string[]; reporters: Reporter[]; provide: Partial<ProvidedContext> }): Promise<void> {
-  const vitest = await startVitest(
+/**
+ * Runs the suite files under `dir` in passes, one vitest and one worker pool for all: every
+ * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
+ * A file's pass is read from its path below `dir`, or below a target's directory of generated files.
+ */
+async function runPasses(run: { dir: string; filters: string[]; reporters: Reporter[]; provide: Partial<ProvidedContext>; embedded: boolean }): Promise<void> {
+  const vitest = await createVitest(
     'test',
-    pass.filters,
     {
       watch: false,
       config: false,
       root: PROJECT_ROOT,
-      dir: pass.dir,
-      include: pass.include,
-      exclude: ['**/node_modules/**', ...pass.exclude],
-      reporters: pass.reporters,
-      provide: pass.provide,
+      dir: run.dir,
+      include: ['**/*.suite.ts'],
+      exclude: ['**/node_modules/**'],
+      reporters: run.reporters,
+      provide: run.provide,
       passWithNoTests: true,
       // Console output of suites would interleave with the summary; the reports carry everything.
       silent: true,
       // Suite files share their worker's modules, so the schemas compile once per worker, not
       // once per suite file (the suites keep no state of their own in modules).
       isolate: false,
+      // The embedded reference answers from this process: the run is bound by CPU, and one
+      // worker thread beside the server does it fastest. A deployment's run is bound by the
+      // network and the rate limit: workers in parallel keep both tokens busy.
+      ...(run.embedded ? { pool: 'threads', maxWorkers: 1 } : {}),
     },
     {},
     { stdout: process.stdout, stderr: process.stderr },
   );
-  await vitest.close();
+  try {
+    const specifications = await vitest.globTestSpecifications(run.filters);
+    const relOf = (moduleId: string): string => {
+      const rel = relative(run.dir, moduleId).split(sep).join('/');
+      // Generated files: <target>/<path of the suite>.
+      return run.provide.conformanceRuns ? rel.slice(rel.indexOf('/') + 1) : rel;
+    };
+    // No file at all still makes a run, so that the reporters hear of it (and say no suite matched).
+    if (specifications.length === 0) await vitest.runTestSpecifications([]);
+    for (let pass = 0; pass <= LATER_PASSES.length; pass++) {
+      const files = specifications.filter((spec) => passOf(relOf(spec.moduleId)) === pass);
+      if (files.length) await vitest.runTestSpecifications(files);
+    }
+  } finally {
+    await vitest.close();
+  }
 }
 
 /**
