@@ -38,7 +38,7 @@ function mustCarryRateLimit(t: ConformanceContext, headers: Record<string, strin
 describe('ETag and If-None-Match', () => {
   conformanceTest(
     'most successful GETs carry an ETag; If-None-Match with it answers 304 without a body, with the rate-limit headers; another tag gets 200',
-    { requirements: ['ETAG-1', 'ETAG-2', 'ERR-3', 'RATE-4', 'RATE-7'], requests: 9 },
+    { reuse: false, requirements: ['ETAG-1', 'ETAG-2', 'ERR-3', 'RATE-4', 'RATE-7'], requests: 9 },
     async (t) => {
       const tagged: { path: string; etag: string }[] = [];
       const answers: { what: string; headers: Record<string, string> }[] = [];
@@ -69,7 +69,7 @@ describe('ETag and If-None-Match', () => {
 
   conformanceTest(
     'after the resource changes, If-None-Match with the old ETag gets it again (200), under a new ETag',
-    { requirements: ['ERR-3', 'ETAG-2'], profile: 'write', requests: 5 },
+    { reuse: false, requirements: ['ERR-3', 'ETAG-2'], profile: 'write', requests: 5 },
     async (t) => {
       const USER = { auth: 'user' as const };
       const before = await t.api.get('/favorite_lists', USER);
@@ -100,7 +100,7 @@ describe('ETag and If-None-Match', () => {
 describe('a 304 counts against the rate limit', () => {
   conformanceTest(
     'a 304 lowers X-RateLimit-Remaining by one, on a user token of its own',
-    { requirements: ['RATE-9', 'RATE-4', 'RATE-6'], requests: 5 },
+    { reuse: false, requirements: ['RATE-9', 'RATE-4', 'RATE-6'], requests: 5 },
     async (t) => {
       const auth = { token: await t.ownUserToken() };
       const path = '/categories/root';

@@ -91,8 +91,8 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
   return {
     reserve: (holder, requests) => call('reserve', holder, requests),
     settle: (holder) => call('settle', holder),
-    beforeSend: (holder, key) => call('beforeSend', holder, key),
-    afterReceive: (key, status, headers, paced) => call('afterReceive', key, status, headers, paced ?? true),
+    beforeSend: (holder, key, write) => call('beforeSend', holder, key, write ?? false),
+    afterReceive: (key, status, headers, paced, write) => call('afterReceive', key, status, headers, paced ?? true, write ?? false),
     token: (kind) => call('token', kind),
     ownUserToken: () => call('ownUserToken'),
     tokenRejected: (kind, token) => call('tokenRejected', kind, token),

@@ -7,7 +7,12 @@ import type { RateLimitPacer } from '../budget/pacing.ts';
 import { mergeObservations, type Observations } from '../harness/observations.ts';
 import { AuthError, type TokenKind, type TokenManager, type UserTokenResult } from '../auth/tokens.ts';
 
-export type TokenResult = UserTokenResult;
+/**
+ * A token, and the run's write count when it was handed out (`writes`: requests other than GET
+ * and HEAD begun or ended so far, by any worker): an answer a worker keeps is reused only while
+ * that count stays as it was (src/harness/reuse.ts).
+ */
+export type TokenResult = UserTokenResult & { writes?: number };
 export type DiscoveryResult = { id: number } | { unavailable: string };
 
 export interface RunServices {
@@ -15,10 +20,13 @@ export interface RunServices {
   reserve(holder: string, requests: number): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Returns what the holder reserved and did not use. */
   settle(holder: string): Promise<void>;
-  /** Before every request: accounts it to the budget and waits for the rate limit (pacingKey null: no wait). */
-  beforeSend(holder: string, pacingKey: string | null): Promise<void>;
+  /**
+   * Before every request: accounts it to the budget and waits for the rate limit (pacingKey null:
+   * no wait). `write`: a method other than GET and HEAD (counted for the reuse of answers).
+   */
+  beforeSend(holder: string, pacingKey: string | null, write?: boolean): Promise<void>;
   /** After every request; headers null when no response came; paced false when beforeSend had no key. */
-  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean): Promise<void>;
+  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean, write?: boolean): Promise<void>;
   token(kind: TokenKind): Promise<TokenResult>;
   /** A new user token for one test alone (e.g. logout), never handed to another test. */
   ownUserToken(): Promise<TokenResult>;
@@ -59,20 +67,28 @@ export class LocalRunServices implements RunServices {
     this.budget.settle(holder);
   }
 
-  async beforeSend(holder: string, key: string | null) {
+  /** Writes begun and ended: both count, so that an answer got while a write was on its way is not reused after it. */
+  #writes = 0;
+
+  async beforeSend(holder: string, key: string | null, write = false) {
     // Budget first: a request the budget refuses must not take a rate-limit slot either.
     this.budget.spend(holder);
+    if (write) this.#writes++;
     if (key !== null) await this.pacer.acquire(key);
   }
 
-  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true) {
+  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true, write = false) {
+    if (write) this.#writes++;
     this.pacer.complete(key, headers, status ?? undefined, paced);
   }
 
   async token(kind: TokenKind): Promise<TokenResult> {
-    if (kind === 'user') return this.tokens.userToken();
+    if (kind === 'user') {
+      const result = await this.tokens.userToken();
+      return 'token' in result ? { ...result, writes: this.#writes } : result;
+    }
     try {
-      return { token: await this.tokens.appToken() };
+      return { token: await this.tokens.appToken(), writes: this.#writes };
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       if (!this.problems.includes(error.message)) this.problems.push(error.message);

@@ -5,6 +5,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
 import { pacingKey, type RunServices } from '../coordinator/services.ts';
 import type { TokenKind } from '../auth/tokens.ts';
+import { ReusedAnswers } from './reuse.ts';
 
 /** Something a test needs is not there (no user token, nothing to discover): the test is skipped. */
 export class PrerequisiteMissing extends Error {
@@ -40,7 +41,14 @@ export interface ApiClientOptions {
   /** Who the budget charges: a test id, 'discovery', 'auth'. */
   holder: string;
   onExchange?: (exchange: Exchange, text?: string) => void;
+  /** Answers kept for reuse (src/harness/reuse.ts); absent: every request is sent. */
+  reuse?: ReusedAnswers;
+  /** Receives the last exchange of an answer served from `reuse` (shown, not counted as a request). */
+  onReuse?: (exchange: Exchange) => void;
 }
+
+/** Requests that may change what a GET answers. */
+const isWrite = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
 export class ApiClient {
   readonly #paced: HttpClient;
@@ -57,9 +65,9 @@ export class ApiClient {
         timeoutMs: options.timeoutMs,
         ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
         hooks: {
-          beforeSend: (info) => services.beforeSend(holder, paced ? pacingKey(info.token) : null),
+          beforeSend: (info) => services.beforeSend(holder, paced ? pacingKey(info.token) : null, isWrite(info.method)),
           // Unpaced answers still teach the pacer the window, so paced requests wait for it.
-          afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers, paced),
+          afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers, paced, isWrite(info.method)),
           ...(options.onExchange ? { onExchange: options.onExchange } : {}),
         },
       });
@@ -100,9 +108,22 @@ export class ApiClient {
       secrets.add(auth.token);
       return send(auth.token);
     }
-    const token = await this.#token(auth);
+    const { token, writes } = await this.#tokenAndWrites(auth);
+    // A plain GET another test already made, with no write since: its answer, not a new request.
+    const reuse = this.#options.reuse;
+    const reusable = reuse && writes !== undefined && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && Object.keys(http).length === 0;
+    const key = ReusedAnswers.key(auth, url);
+    if (reusable) {
+      const kept = reuse.get(key, writes);
+      if (kept) {
+        const last = kept.exchanges[kept.exchanges.length - 1];
+        if (last) this.#options.onReuse?.(last);
+        return kept;
+      }
+    }
     // Which token the answer is for: conditions such as "authorized user only" depend on it.
     const response = { ...(await send(token)), tokenKind: onApiOrigin ? auth : null };
+    if (reusable && response.status !== 401) reuse.keep(key, writes, response);
     if (response.status !== 401 || renewOn401 === false || !onApiOrigin) return response;
     // The token may have expired during the run: renew once; a second 401 is the server's answer.
     await this.#options.services.tokenRejected(auth, token);
@@ -113,9 +134,13 @@ export class ApiClient {
   }
 
   async #token(kind: TokenKind): Promise<string> {
+    return (await this.#tokenAndWrites(kind)).token;
+  }
+
+  async #tokenAndWrites(kind: TokenKind): Promise<{ token: string; writes: number | undefined }> {
     const result = await this.#options.services.token(kind);
     if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
     secrets.add(result.token);
-    return result.token;
+    return { token: result.token, writes: result.writes };
   }
 }

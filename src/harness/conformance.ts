@@ -25,6 +25,7 @@ import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing } from './api.ts';
+import { ReusedAnswers } from './reuse.ts';
 import { ExchangeObserver, type Observations } from './observations.ts';
 import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
 
@@ -38,6 +39,11 @@ export interface TestDeclaration {
   requests?: number;
   /** Test timeout in ms (default 5 minutes: pacing may wait for a rate-limit window). */
   timeoutMs?: number;
+  /**
+   * Whether a GET another test already made may be answered from the kept answer (default true,
+   * src/harness/reuse.ts). False for tests about repetition: every request is sent.
+   */
+  reuse?: boolean;
 }
 
 const MAX_EXCHANGES_KEPT = 40;
@@ -58,6 +64,8 @@ interface WorkerState {
   schemas: SchemaRegistry;
   observer: ExchangeObserver;
   version: VersionScope;
+  /** GET answers of this worker's tests, reused while no write has come between (reuse.ts). */
+  reuse: ReusedAnswers;
 }
 
 /** One state per target this worker has run suites for ('' is the run's only target). */
@@ -89,6 +97,7 @@ function workerState(target: string): WorkerState {
       schemas: SchemaRegistry.shared(),
       version: runScope(run, run.apiVersion),
       observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, implements: run.implements }),
+      reuse: new ReusedAnswers(),
     };
     workers.set(target, worker);
   }
@@ -119,7 +128,7 @@ export class ConformanceContext {
    */
   readonly version: VersionScope;
 
-  constructor(meta: ConformanceMeta, outcome: Outcome, holder: string, title: string, target = '') {
+  constructor(meta: ConformanceMeta, outcome: Outcome, holder: string, title: string, target = '', reuse = true) {
     const state = workerState(target);
     this.run = state.run;
     this.version = state.version;
@@ -138,6 +147,7 @@ export class ConformanceContext {
         this.#keep(exchange);
         state.observer.see(exchange, title, text);
       },
+      ...(reuse ? { reuse: state.reuse, onReuse: (exchange: Exchange) => this.evidence(exchange) } : {}),
     });
   }
 
@@ -379,7 +389,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       ctx.skip(outcome.skipReason);
     }
     try {
-      await fn(new ConformanceContext(meta, outcome, holder, ctx.task.fullName, target));
+      await fn(new ConformanceContext(meta, outcome, holder, ctx.task.fullName, target, declaration.reuse ?? true));
     } catch (error) {
       if (error instanceof StopTest) {
         // already recorded

@@ -20,6 +20,7 @@ describe('the daily call limit (destructive)', () => {
   conformanceTest(
     'past the daily call limit every token of the client gets 401 and no new token is issued',
     {
+      reuse: false,
       requirements: ['RATE-3', 'RATE-1', 'ERR-6'],
       profile: 'destructive',
       // The rest is drawn from what no test reserved; when that runs out first, the test is skipped.
