@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { EMBEDDED_WINDOW_MS, FAULTS, startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { CAUGHT_BY } from './fault-coverage.ts';
-import { type CliRun, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
+import { type CliRun, runCliBatched, runSummary, scaledMinuteOf, targetArgs } from '../testing/cli.ts';
 
 const HIGH = { perMinute: 1_000_000, perDay: 1_000_000 };
 /** Low enough to be reached in seconds, high enough that the OAuth window never makes the run wait. */
@@ -56,7 +56,7 @@ async function runSuites(options: ReferenceOptions, env: Record<string, string> 
       const base = new URL(ref.baseUrl);
       args = args.map((a) => (a === ref.baseUrl ? `${proxy.url}${base.pathname.replace(/\/$/, '')}` : a === ref.authUrl ? proxy.url : a));
     }
-    const run = await runCliBatched([...args, ...suites], env, 300_000, ref.rateWindowMs < 60_000 ? ref.rateWindowMs : undefined);
+    const run = await runCliBatched([...args, ...suites], env, 300_000, scaledMinuteOf(ref));
     return { run, changed: ref.stateDigest() !== before, statuses: proxy?.statuses ?? [] };
   } finally {
     if (proxy) await new Promise<void>((resolve) => proxy.server.close(() => resolve()));

@@ -20,7 +20,7 @@ import { claimsFromEnv, judgeFiles } from '../har/main.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../reference/faults.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { kitEnvOf, mutationBundle } from '../reference/variants.ts';
-import { runCliMany, targetArgs, type CliRun } from '../testing/cli.ts';
+import { runCliMany, scaledMinuteOf, targetArgs, type CliRun } from '../testing/cli.ts';
 import { CAUGHT_BY, FAULT_SETUP, SEEN_IN_ONE_EXCHANGE } from './fault-coverage.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
@@ -88,7 +88,7 @@ beforeAll(async () => {
       const har = join(harRoot, `${fault}.har`);
       const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...kitEnvOf(VARIANTS), ...setup.env };
       // "<name>.suite": a bare name is a substring filter ("favorites" would match favorites-model too).
-      targets.push({ id: fault, args: [...targetArgs(ref), ...suites.map((name) => `${name}.suite`)], env, ...(ref.rateWindowMs !== 60_000 ? { scaledMinuteMs: ref.rateWindowMs } : {}) });
+      targets.push({ id: fault, args: [...targetArgs(ref), ...suites.map((name) => `${name}.suite`)], env, scaledMinuteMs: scaledMinuteOf(ref) });
       pending.push({ fault, har, env, clientSecret: ref.client.secret });
     }
     const done = await runCliMany(targets, 900_000);

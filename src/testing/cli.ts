@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../run.ts';
+import { WINDOW_MS } from '../reference/ratelimit.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 
 export interface CliRun {
@@ -136,6 +137,14 @@ function cleanEnvironment(): Record<string, string> {
   return clean;
 }
 
+/**
+ * The rate-limit minute a run against `ref` must pace by, when the reference runs on a scaled
+ * clock (limits.windowMs); undefined at the spec's minute.
+ */
+export function scaledMinuteOf(ref: RunningReference): number | undefined {
+  return ref.rateWindowMs < WINDOW_MS ? ref.rateWindowMs : undefined;
+}
+
 /** CLI arguments that point the kit at a running reference server. */
 export function targetArgs(ref: RunningReference): string[] {
   return ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--redirect-uri', ref.client.redirectUri];
@@ -159,7 +168,7 @@ export async function runAgainstReference(
   const ref = await startReference({ limits: SELFTEST_LIMITS, ...options });
   try {
     const before = ref.stateDigest();
-    const run = await runCliBatched([...targetArgs(ref), ...suites], env, timeoutMs, ref.rateWindowMs < 60_000 ? ref.rateWindowMs : undefined);
+    const run = await runCliBatched([...targetArgs(ref), ...suites], env, timeoutMs, scaledMinuteOf(ref));
     return { run, changed: ref.stateDigest() !== before };
   } finally {
     await ref.close();
