@@ -9,7 +9,7 @@ import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
 import type { RunServices } from './services.ts';
 
-const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'ownUserToken', 'tokenRejected', 'discover', 'observe', 'observations'] as const;
+const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'tokenRejected', 'discover', 'observe', 'observations'] as const;
 type Method = (typeof METHODS)[number];
 
 export interface CoordinatorAddress {
@@ -91,9 +91,10 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
   return {
     reserve: (holder, requests) => call('reserve', holder, requests),
     settle: (holder) => call('settle', holder),
-    beforeSend: (holder, key, write) => call('beforeSend', holder, key, write ?? false),
-    afterReceive: (key, status, headers, paced, write) => call('afterReceive', key, status, headers, paced ?? true, write ?? false),
-    token: (kind) => call('token', kind),
+    beforeSend: (holder, key, write) => call('beforeSend', holder, key, write ?? null),
+    afterReceive: (key, status, headers, paced, write) => call('afterReceive', key, status, headers, paced ?? true, write ?? null),
+    token: (kind, reuseKey) => (reuseKey === undefined ? call('token', kind) : call('token', kind, reuseKey)),
+    keep: (reuseKey, writes, response) => call('keep', reuseKey, writes, response),
     ownUserToken: () => call('ownUserToken'),
     tokenRejected: (kind, token) => call('tokenRejected', kind, token),
     discover: (role) => call('discover', role),

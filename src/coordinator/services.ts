@@ -5,14 +5,20 @@ import { createHash } from 'node:crypto';
 import type { RequestBudget } from '../budget/budget.ts';
 import type { RateLimitPacer } from '../budget/pacing.ts';
 import { mergeObservations, type Observations } from '../harness/observations.ts';
+import { ReusedAnswers, WriteCounts, type WriteReach } from '../harness/reuse.ts';
+import type { PlainResponse } from '../http/client.ts';
 import { AuthError, type TokenKind, type TokenManager, type UserTokenResult } from '../auth/tokens.ts';
 
 /**
- * A token, and the run's write count when it was handed out (`writes`: requests other than GET
- * and HEAD begun or ended so far, by any worker): an answer a worker keeps is reused only while
- * that count stays as it was (src/harness/reuse.ts).
+ * A token, and the stamp of an answer got with it (`writes`: the writes begun or ended so far, by
+ * any worker, that may change such an answer, src/harness/reuse.ts); with `kept`, the answer the
+ * run kept for the GET asked about, still valid at that stamp; else `asking` true when the caller
+ * is to report its answer to keep() (kept or not), false when it asks without keeping.
  */
-export type TokenResult = UserTokenResult & { writes?: number };
+export type TokenResult = UserTokenResult & { writes?: number; kept?: PlainResponse; asking?: boolean };
+
+/** How long a GET waits for the same GET another test has out (pacing may hold that one for a minute). */
+const SAME_GET_WAIT_MS = 120_000;
 export type DiscoveryResult = { id: number } | { unavailable: string };
 
 export interface RunServices {
@@ -22,12 +28,18 @@ export interface RunServices {
   settle(holder: string): Promise<void>;
   /**
    * Before every request: accounts it to the budget and waits for the rate limit (pacingKey null:
-   * no wait). `write`: a method other than GET and HEAD (counted for the reuse of answers).
+   * no wait). `write`: what a method other than GET and HEAD may change (counted for the reuse of answers).
    */
-  beforeSend(holder: string, pacingKey: string | null, write?: boolean): Promise<void>;
+  beforeSend(holder: string, pacingKey: string | null, write?: WriteReach | null): Promise<void>;
   /** After every request; headers null when no response came; paced false when beforeSend had no key. */
-  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean, write?: boolean): Promise<void>;
-  token(kind: TokenKind): Promise<TokenResult>;
+  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean, write?: WriteReach | null): Promise<void>;
+  /**
+   * The run's token of `kind`; with `reuseKey`, also the answer kept for that GET if still valid
+   * (waiting for it while another test has the same GET out), or `asking`.
+   */
+  token(kind: TokenKind, reuseKey?: string): Promise<TokenResult>;
+  /** The answer to a GET token() said to ask (`asking`): a 2xx one is kept for the tests after; null when none came. */
+  keep(reuseKey: string, writes: number, response: PlainResponse | null): Promise<void>;
   /** A new user token for one test alone (e.g. logout), never handed to another test. */
   ownUserToken(): Promise<TokenResult>;
   /** A request with this token got 401; the next token() renews it if it is still the cached one. */
@@ -68,32 +80,46 @@ export class LocalRunServices implements RunServices {
   }
 
   /** Writes begun and ended: both count, so that an answer got while a write was on its way is not reused after it. */
-  #writes = 0;
+  readonly #writes = new WriteCounts();
+  /** The run's GET answers, for every worker (src/harness/reuse.ts). */
+  readonly answers = new ReusedAnswers();
 
-  async beforeSend(holder: string, key: string | null, write = false) {
+  async beforeSend(holder: string, key: string | null, write: WriteReach | null = null) {
     // Budget first: a request the budget refuses must not take a rate-limit slot either.
     this.budget.spend(holder);
-    if (write) this.#writes++;
+    if (write) this.#writes.count(write);
     if (key !== null) await this.pacer.acquire(key);
   }
 
-  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true, write = false) {
-    if (write) this.#writes++;
+  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true, write: WriteReach | null = null) {
+    if (write) this.#writes.count(write);
     this.pacer.complete(key, headers, status ?? undefined, paced);
   }
 
-  async token(kind: TokenKind): Promise<TokenResult> {
+  async token(kind: TokenKind, reuseKey?: string): Promise<TokenResult> {
+    // The stamp as the answer is looked up: a write that begins after it changes the count, so an
+    // answer kept at this stamp is not given after that write.
+    const reuse = async () => {
+      const stampNow = () => this.#writes.stampFor(kind);
+      if (reuseKey === undefined) return { writes: stampNow() };
+      const found = await this.answers.lookup(reuseKey, stampNow, SAME_GET_WAIT_MS);
+      return { writes: stampNow(), ...('kept' in found ? { kept: found.kept } : { asking: found.ask }) };
+    };
     if (kind === 'user') {
       const result = await this.tokens.userToken();
-      return 'token' in result ? { ...result, writes: this.#writes } : result;
+      return 'token' in result ? { ...result, ...(await reuse()) } : result;
     }
     try {
-      return { token: await this.tokens.appToken(), writes: this.#writes };
+      return { token: await this.tokens.appToken(), ...(await reuse()) };
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       if (!this.problems.includes(error.message)) this.problems.push(error.message);
       return { unavailable: error.message };
     }
+  }
+
+  async keep(reuseKey: string, writes: number, response: PlainResponse | null) {
+    this.answers.answered(reuseKey, writes, response);
   }
 
   async ownUserToken(): Promise<TokenResult> {

@@ -1,11 +1,11 @@
 // The API as a suite sees it: paths relative to the base URL, the run's tokens attached, budget and
 // pacing applied to every hop, every exchange recorded for the report.
-import { HttpClient, joinUrl, type HttpResponse, type Query, type RequestOptions } from '../http/client.ts';
+import { HttpClient, joinUrl, MEDIA_TYPE, plainOf, responseOf, type HttpResponse, type PlainResponse, type Query, type RequestOptions } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
 import { pacingKey, type RunServices } from '../coordinator/services.ts';
 import type { TokenKind } from '../auth/tokens.ts';
-import { ReusedAnswers } from './reuse.ts';
+import { ReusedAnswers, writeReach } from './reuse.ts';
 
 /** Something a test needs is not there (no user token, nothing to discover): the test is skipped. */
 export class PrerequisiteMissing extends Error {
@@ -41,14 +41,13 @@ export interface ApiClientOptions {
   /** Who the budget charges: a test id, 'discovery', 'auth'. */
   holder: string;
   onExchange?: (exchange: Exchange, text?: string) => void;
-  /** Answers kept for reuse (src/harness/reuse.ts); absent: every request is sent. */
-  reuse?: ReusedAnswers;
-  /** Receives the last exchange of an answer served from `reuse` (shown, not counted as a request). */
+  /** {auth_url}: a request to its token endpoint changes no answer (src/harness/reuse.ts). */
+  authUrl?: string;
+  /** Whether a plain GET may be answered from, and its answer kept in, the run's answers (src/harness/reuse.ts); default false: every request is sent. */
+  reuse?: boolean;
+  /** Receives the last exchange of an answer the run kept (shown, not counted as a request). */
   onReuse?: (exchange: Exchange) => void;
 }
-
-/** Requests that may change what a GET answers. */
-const isWrite = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
 export class ApiClient {
   readonly #paced: HttpClient;
@@ -65,9 +64,9 @@ export class ApiClient {
         timeoutMs: options.timeoutMs,
         ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
         hooks: {
-          beforeSend: (info) => services.beforeSend(holder, paced ? pacingKey(info.token) : null, isWrite(info.method)),
+          beforeSend: (info) => services.beforeSend(holder, paced ? pacingKey(info.token) : null, writeReach(info.method, info.url, options.baseUrl, options.authUrl)),
           // Unpaced answers still teach the pacer the window, so paced requests wait for it.
-          afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers, paced, isWrite(info.method)),
+          afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers, paced, writeReach(info.method, info.url, options.baseUrl, options.authUrl)),
           ...(options.onExchange ? { onExchange: options.onExchange } : {}),
         },
       });
@@ -108,22 +107,26 @@ export class ApiClient {
       secrets.add(auth.token);
       return send(auth.token);
     }
-    const { token, writes } = await this.#tokenAndWrites(auth);
-    // A plain GET another test already made, with no write since: its answer, not a new request.
-    const reuse = this.#options.reuse;
-    const reusable = reuse && writes !== undefined && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && Object.keys(http).length === 0;
-    const key = ReusedAnswers.key(auth, url);
-    if (reusable) {
-      const kept = reuse.get(key, writes);
-      if (kept) {
-        const last = kept.exchanges[kept.exchanges.length - 1];
-        if (last) this.#options.onReuse?.(last);
-        return kept;
-      }
+    // A plain GET another test already made, with no write since that could change it: its answer, not a new request.
+    const reusable = this.#options.reuse === true && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && Object.keys(http).length === 0;
+    const key = reusable ? ReusedAnswers.key(auth, this.#accept, url) : undefined;
+    const { token, writes, kept, asking } = await this.#tokenAndWrites(auth, key);
+    if (kept) {
+      const last = kept.exchanges[kept.exchanges.length - 1];
+      if (last) this.#options.onReuse?.(last);
+      return responseOf(kept);
     }
     // Which token the answer is for: conditions such as "authorized user only" depend on it.
-    const response = { ...(await send(token)), tokenKind: onApiOrigin ? auth : null };
-    if (reusable && response.status !== 401) reuse.keep(key, writes, response);
+    let response: HttpResponse | undefined;
+    try {
+      response = { ...(await send(token)), tokenKind: onApiOrigin ? auth : null };
+    } finally {
+      // The asker reports every outcome, also none: others may be waiting for this answer.
+      if (asking === true && key !== undefined && writes !== undefined) {
+        const answer = response && response.status >= 200 && response.status <= 299 ? plainOf(response) : null;
+        await this.#options.services.keep(key, writes, answer);
+      }
+    }
     if (response.status !== 401 || renewOn401 === false || !onApiOrigin) return response;
     // The token may have expired during the run: renew once; a second 401 is the server's answer.
     await this.#options.services.tokenRejected(auth, token);
@@ -137,10 +140,15 @@ export class ApiClient {
     return (await this.#tokenAndWrites(kind)).token;
   }
 
-  async #tokenAndWrites(kind: TokenKind): Promise<{ token: string; writes: number | undefined }> {
-    const result = await this.#options.services.token(kind);
+  /** The Accept header the client sends (part of a kept answer's key). */
+  get #accept(): string {
+    return `${this.#options.mediaType ?? MEDIA_TYPE}; version=${this.#options.apiVersion}`;
+  }
+
+  async #tokenAndWrites(kind: TokenKind, reuseKey?: string): Promise<{ token: string; writes: number | undefined; kept: PlainResponse | undefined; asking: boolean | undefined }> {
+    const result = await this.#options.services.token(kind, reuseKey);
     if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
     secrets.add(result.token);
-    return { token: result.token, writes: result.writes };
+    return { token: result.token, writes: result.writes, kept: result.kept, asking: result.asking };
   }
 }

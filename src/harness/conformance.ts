@@ -25,7 +25,6 @@ import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing } from './api.ts';
-import { ReusedAnswers } from './reuse.ts';
 import { ExchangeObserver, type Observations } from './observations.ts';
 import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
 
@@ -64,8 +63,6 @@ interface WorkerState {
   schemas: SchemaRegistry;
   observer: ExchangeObserver;
   version: VersionScope;
-  /** GET answers of this worker's tests, reused while no write has come between (reuse.ts). */
-  reuse: ReusedAnswers;
 }
 
 /** One state per target this worker has run suites for ('' is the run's only target). */
@@ -97,7 +94,6 @@ function workerState(target: string): WorkerState {
       schemas: SchemaRegistry.shared(),
       version: runScope(run, run.apiVersion),
       observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, implements: run.implements }),
-      reuse: new ReusedAnswers(),
     };
     workers.set(target, worker);
   }
@@ -138,6 +134,7 @@ export class ConformanceContext {
     this.#schemas = state.schemas;
     this.api = new ApiClient({
       baseUrl: state.run.baseUrl,
+      authUrl: state.run.authUrl,
       apiVersion: state.run.apiVersion,
       mediaType: state.run.mediaType,
       timeoutMs: state.run.timeoutMs,
@@ -147,7 +144,7 @@ export class ConformanceContext {
         this.#keep(exchange);
         state.observer.see(exchange, title, text);
       },
-      ...(reuse ? { reuse: state.reuse, onReuse: (exchange: Exchange) => this.evidence(exchange) } : {}),
+      ...(reuse ? { reuse: true, onReuse: (exchange: Exchange) => this.evidence(exchange) } : {}),
     });
   }
 

@@ -1,18 +1,20 @@
-// Answers kept for reuse: given back only while the run's write count is what it was.
+// Answers kept for reuse: given back only while no write that could change them has come between.
 import { describe, expect, test } from 'vitest';
-import type { HttpResponse } from '../http/client.ts';
-import { ReusedAnswers } from './reuse.ts';
+import type { PlainResponse } from '../http/client.ts';
+import { ReusedAnswers, WriteCounts, writeReach } from './reuse.ts';
 
-const answer = (status: number, text = '{}'): HttpResponse => ({ status, headers: {}, text, url: 'http://x/a', exchanges: [], json: () => JSON.parse(text) as never });
+const answer = (status: number, text = '{}'): PlainResponse => ({ status, headers: {}, text, url: 'http://x/a', exchanges: [] });
+const ACCEPT = 'application/vnd.service+json; version=3.2';
 
 describe('ReusedAnswers', () => {
-  test('a kept 2xx answer comes back while no write has begun or ended since', () => {
+  test('a kept 2xx answer comes back while its stamp holds, for the same token kind and Accept only', () => {
     const reuse = new ReusedAnswers();
-    const key = ReusedAnswers.key('app', 'http://x/a');
+    const key = ReusedAnswers.key('app', ACCEPT, 'http://x/a');
     const kept = answer(200);
     reuse.keep(key, 3, kept);
     expect(reuse.get(key, 3)).toBe(kept);
-    expect(reuse.get(ReusedAnswers.key('user', 'http://x/a'), 3)).toBeNull();
+    expect(reuse.get(ReusedAnswers.key('user', ACCEPT, 'http://x/a'), 3)).toBeNull();
+    expect(reuse.get(ReusedAnswers.key('app', 'application/vnd.service+json; version=3.0', 'http://x/a'), 3)).toBeNull();
     expect(reuse.hits).toBe(1);
     // A write since: asked again, and the stale answer is gone.
     expect(reuse.get(key, 4)).toBeNull();
@@ -27,8 +29,91 @@ describe('ReusedAnswers', () => {
 
   test('the oldest answers go first past the bound', () => {
     const reuse = new ReusedAnswers();
-    for (let i = 0; i < 450; i++) reuse.keep(`k${i}`, 0, answer(200));
+    for (let i = 0; i < 1050; i++) reuse.keep(`k${i}`, 0, answer(200));
     expect(reuse.get('k0', 0)).toBeNull();
-    expect(reuse.get('k449', 0)).not.toBeNull();
+    expect(reuse.get('k1049', 0)).not.toBeNull();
+  });
+});
+
+describe('writeReach: which kept answers a write may change', () => {
+  const base = 'https://api.example/api';
+
+  test('GET and HEAD change nothing', () => {
+    expect(writeReach('GET', `${base}/favorites`, base)).toBeNull();
+    expect(writeReach('HEAD', `${base}/favorites`, base)).toBeNull();
+  });
+
+  test("the user's favorites, lists, addresses and notifications: only what the user token sees", () => {
+    for (const path of ['/favorites', '/favorites/7', '/favorite_lists/3', '/user/addresses/2', '/notifications/view']) {
+      expect(writeReach('POST', `${base}${path}`, base)).toBe('private');
+    }
+  });
+
+  test('reviews, votes, flags, the profile, personalization, logout and any other path: everything', () => {
+    for (const path of ['/skus/1/reviews', '/skus/1/reviews/2/votes', '/user', '/personalization', '/user/logout', '/favoritesx', '/unknown']) {
+      expect(writeReach('PUT', `${base}${path}`, base)).toBe('public');
+    }
+  });
+
+  test('outside the base path or on another origin: everything', () => {
+    expect(writeReach('DELETE', 'https://api.example/favorites/1', base)).toBe('public');
+    expect(writeReach('DELETE', 'https://other.example/api/favorites/1', base)).toBe('public');
+  });
+});
+
+describe('WriteCounts', () => {
+  test("a private write changes the user token's stamp, a public one both", () => {
+    const counts = new WriteCounts();
+    counts.count('private');
+    expect([counts.stampFor('user'), counts.stampFor('app')]).toEqual([1, 0]);
+    counts.count('public');
+    expect([counts.stampFor('user'), counts.stampFor('app')]).toEqual([2, 1]);
+  });
+});
+
+describe('writeReach: the token endpoint', () => {
+  test('a request for a token changes no answer; other paths of the auth server do', () => {
+    const base = 'https://api.example';
+    expect(writeReach('POST', 'https://auth.example/oauth2/token', base, 'https://auth.example')).toBeNull();
+    expect(writeReach('POST', 'https://api.example/oauth2/token', base, 'https://api.example/')).toBeNull();
+    expect(writeReach('POST', 'https://api.example/oauth2/token', base)).toBe('public');
+    expect(writeReach('POST', 'https://auth.example/oauth2/revoke', base, 'https://auth.example')).toBe('public');
+  });
+});
+
+describe('ReusedAnswers.lookup: the same GET out twice at once is asked once', () => {
+  const key = ReusedAnswers.key('app', ACCEPT, 'http://x/a');
+
+  test('the first asks; the second waits for its answer and gets it kept', async () => {
+    const reuse = new ReusedAnswers();
+    expect(await reuse.lookup(key, () => 0, 1_000)).toEqual({ ask: true });
+    const second = reuse.lookup(key, () => 0, 1_000);
+    const kept = answer(200);
+    reuse.answered(key, 0, kept);
+    expect(await second).toEqual({ kept });
+  });
+
+  test('an answer not kept (none came, or not 2xx) makes the next waiter the asker', async () => {
+    const reuse = new ReusedAnswers();
+    expect(await reuse.lookup(key, () => 0, 1_000)).toEqual({ ask: true });
+    const second = reuse.lookup(key, () => 0, 1_000);
+    reuse.answered(key, 0, null);
+    expect(await second).toEqual({ ask: true });
+  });
+
+  test('a write while the answer was out: the waiter asks again', async () => {
+    const reuse = new ReusedAnswers();
+    let stamp = 0;
+    expect(await reuse.lookup(key, () => stamp, 1_000)).toEqual({ ask: true });
+    const second = reuse.lookup(key, () => stamp, 1_000);
+    stamp = 2;
+    reuse.answered(key, 0, answer(200));
+    expect(await second).toEqual({ ask: true });
+  });
+
+  test('past its wait, a waiter asks alone and keeps nothing', async () => {
+    const reuse = new ReusedAnswers();
+    expect(await reuse.lookup(key, () => 0, 1_000)).toEqual({ ask: true });
+    expect(await reuse.lookup(key, () => 0, 20)).toEqual({ ask: false });
   });
 });

@@ -56,11 +56,14 @@ export function createRunServices(options: RunServicesOptions): MainServices {
   const api = (holder: string) =>
     new ApiClient({
       baseUrl: options.baseUrl,
+      authUrl: options.tokens.authUrl,
       apiVersion: options.apiVersion,
       ...(options.mediaType ? { mediaType: options.mediaType } : {}),
       timeoutMs: options.timeoutMs,
       services,
       holder,
+      // Discovery's answers are kept for the tests: the listing it read is often the one a test asks first.
+      reuse: holder === 'discovery',
     });
   discovery = new Discovery(api('discovery'), options.hints ?? {});
   return { services, budget, pacer, tokens, discovery, api };

@@ -72,6 +72,25 @@ export interface HttpResponse {
   tokenKind?: 'app' | 'user' | null;
 }
 
+/** An answer as plain data (what crosses from a worker to the run's main process and back). */
+export type PlainResponse = Omit<HttpResponse, 'json'>;
+
+/** The answer to a `method` request from its plain data (an answer kept and given again). */
+export function responseOf(plain: PlainResponse, method = 'GET'): HttpResponse {
+  return {
+    ...plain,
+    json<T>(): T {
+      return parseJsonBody<T>(plain.status, plain.headers, plain.text, method, plain.exchanges);
+    },
+  };
+}
+
+/** The plain data of an answer. */
+export function plainOf(response: HttpResponse): PlainResponse {
+  const { json: _json, ...plain } = response;
+  return plain;
+}
+
 export interface SendInfo {
   method: string;
   url: string;
@@ -230,17 +249,7 @@ export class HttpClient {
         continue;
       }
 
-      const finalUrl = current;
-      return {
-        status,
-        headers: responseHeaders,
-        text,
-        url: finalUrl,
-        exchanges,
-        json<T>(): T {
-          return parseJsonBody<T>(status, responseHeaders, text, method, exchanges);
-        },
-      };
+      return responseOf({ status, headers: responseHeaders, text, url: current, exchanges }, method);
     }
   }
 
