@@ -2,12 +2,12 @@
 // (reports writable, target reachable, client credentials accepted), the suites under vitest with
 // the shared run services, then the reports and the exit code.
 //   0 nothing failed; 1 a MUST requirement failed; 2 the run could not be carried out.
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProvidedContext } from 'vitest';
-import { createVitest, type Reporter } from 'vitest/node';
+import { BaseSequencer, createVitest, type Reporter, type TestSpecification } from 'vitest/node';
 import { AuthError, loopbackConsent } from './auth/tokens.ts';
 import type { KitConfig } from './config/config.ts';
 import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
@@ -58,7 +58,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await target.prepare(options.interactive, null);
     const collector = new ResultsCollector();
     const suitesDir = config.suitesDir ?? SUITES_DIR;
-    await runPasses({ dir: suitesDir, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context }, embedded: config.baseUrl === null });
+    await runPasses({ dir: suitesDir, suitesDir, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context }, bound: config.baseUrl === null ? 'cpu' : 'network' });
     const outcome = target.finish(collector.results, options.filters);
     print(outcome.summary);
     return { exitCode: outcome.exitCode, results: outcome.results };
@@ -121,10 +121,12 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
     if (files > 0) {
       await runPasses({
         dir: generated,
+        suitesDir,
         filters: [],
         reporters: [collector],
         provide: { conformanceRuns: Object.fromEntries(ready.map((id) => [id, runs.get(id)!.target.context])) },
-        embedded: false,
+        // One target is a deployment's run (the bench's remote run); many are the self-tests' batches, bound by CPU.
+        bound: ready.length === 1 ? 'network' : 'batch',
       });
     }
     for (const id of ready) {
@@ -149,6 +151,49 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
 function passOf(rel: string): number {
   const at = LATER_PASSES.findIndex((dir) => rel.startsWith(`${dir}/`));
   return at + 1;
+}
+
+/** A test of the write profile, or a request other than GET and HEAD, in a suite's source. */
+const SENDS_WRITES = /profile:\s*'write'|\b(request|requestUrl)\(\s*'(POST|PUT|PATCH|DELETE)'|\bmethod:\s*'(POST|PUT|PATCH|DELETE)'/;
+
+/** Whether a suite file may send writes (SENDS_WRITES; also those it expects to be refused). */
+function writesIn(suiteFile: string): boolean {
+  try {
+    return SENDS_WRITES.test(readFileSync(suiteFile, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The steps of the first pass, each run after the one before has ended: every file that only
+ * reads, in parallel; then the files that write, one suite at a time (with a batch of targets,
+ * that suite's file of every target at once: each target is a server of its own).
+ *   - Two suites writing the user's data at once would see each other's writes (a favorite
+ *     listed, then deleted by the other before it is asked for) and fail a correct server;
+ *     a reader would see a collection change between its pages.
+ *   - No write comes while the readers run, so the answers they get stay valid for reuse
+ *     (src/harness/reuse.ts) for all of them.
+ */
+/** vitest's order (BaseSequencer), then firstPassSteps': the files that only read, then those that write, by suite. */
+function readersFirst(suiteOf: (spec: TestSpecification) => string, writes: (suite: string) => boolean): typeof BaseSequencer {
+  return class ReadersFirst extends BaseSequencer {
+    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+      return firstPassSteps(await super.sort(files), suiteOf, writes).flat();
+    }
+  };
+}
+
+function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, writes: (suite: string) => boolean): T[][] {
+  const readers = files.filter((f) => !writes(suiteOf(f)));
+  const writers = new Map<string, T[]>();
+  for (const file of files.filter((f) => writes(suiteOf(f)))) {
+    const group = writers.get(suiteOf(file)) ?? [];
+    group.push(file);
+    writers.set(suiteOf(file), group);
+  }
+  const steps = [...writers.keys()].sort().map((suite) => writers.get(suite)!);
+  return readers.length ? [readers, ...steps] : steps;
 }
 
 /** The suite files under suitesDir (paths relative to it) that vitest's filters would pick. */
@@ -187,7 +232,29 @@ function writeTargetFiles(generated: string, id: string, suitesDir: string, filt
  * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
  * A file's pass is read from its path below `dir`, or below a target's directory of generated files.
  */
-async function runPasses(run: { dir: string; filters: string[]; reporters: Reporter[]; provide: Partial<ProvidedContext>; embedded: boolean }): Promise<void> {
+/**
+ * Workers for a run against a deployment: its pace is set by the network and the rate limit (one
+ * minute's calls per token), not by the CPU, and workers in parallel keep the application and the
+ * user token busy at once (the pacer, shared through the coordinator, keeps each within its limit).
+ */
+const NETWORK_WORKERS = 4;
+
+async function runPasses(run: {
+  dir: string;
+  suitesDir: string;
+  filters: string[];
+  reporters: Reporter[];
+  provide: Partial<ProvidedContext>;
+  /** 'cpu': the embedded reference; 'network': one deployment; 'batch': many targets at once (vitest's default workers). */
+  bound: 'cpu' | 'network' | 'batch';
+}): Promise<void> {
+  const relOf = (moduleId: string): string => {
+    const rel = relative(run.dir, moduleId).split(sep).join('/');
+    // Generated files: <target>/<path of the suite>.
+    return run.provide.conformanceRuns ? rel.slice(rel.indexOf('/') + 1) : rel;
+  };
+  const suiteOf = (spec: TestSpecification): string => relOf(spec.moduleId);
+  const writes = (rel: string): boolean => writesIn(join(run.suitesDir, rel));
   const vitest = await createVitest(
     'test',
     {
@@ -208,23 +275,26 @@ async function runPasses(run: { dir: string; filters: string[]; reporters: Repor
       // The embedded reference answers from this process: the run is bound by CPU, and one
       // worker thread beside the server does it fastest. A deployment's run is bound by the
       // network and the rate limit: workers in parallel keep both tokens busy.
-      ...(run.embedded ? { pool: 'threads', maxWorkers: 1 } : {}),
+      ...(run.bound === 'cpu' ? { pool: 'threads', maxWorkers: 1 } : run.bound === 'network' ? { maxWorkers: NETWORK_WORKERS } : {}),
+      sequence: { sequencer: readersFirst(suiteOf, writes) },
     },
     {},
     { stdout: process.stdout, stderr: process.stderr },
   );
   try {
     const specifications = await vitest.globTestSpecifications(run.filters);
-    const relOf = (moduleId: string): string => {
-      const rel = relative(run.dir, moduleId).split(sep).join('/');
-      // Generated files: <target>/<path of the suite>.
-      return run.provide.conformanceRuns ? rel.slice(rel.indexOf('/') + 1) : rel;
-    };
     // No file at all still makes a run, so that the reporters hear of it (and say no suite matched).
     if (specifications.length === 0) await vitest.runTestSpecifications([]);
     for (let pass = 0; pass <= LATER_PASSES.length; pass++) {
-      const files = specifications.filter((spec) => passOf(relOf(spec.moduleId)) === pass);
-      if (files.length) await vitest.runTestSpecifications(files);
+      const files = specifications.filter((spec) => passOf(suiteOf(spec)) === pass);
+      const steps = pass === 0 ? firstPassSteps(files, suiteOf, writes) : files.length ? [files] : [];
+      // One worker runs the files one after another anyway, in the steps' order (readersFirst):
+      // one run spares the few hundred milliseconds each run of vitest's costs.
+      if (vitest.config.maxWorkers === 1) {
+        if (files.length) await vitest.runTestSpecifications(files);
+      } else {
+        for (const step of steps) await vitest.runTestSpecifications(step);
+      }
     }
   } finally {
     await vitest.close();
