@@ -5,9 +5,11 @@
 //   - a remote default run: the reference served over HTTP at the spec's limits with real
 //     pacing headers, on a scaled clock so that nothing waits: requests, by suite, and per MUST
 //     requirement checked;
+//   - the same run at the limit, on a 10 s minute: its wall time in minutes of the reference,
+//     against 1.1 x (requests / 100), the least one token alone could take;
 //   - the mutation part of `npm test` (src/selftest/mutation.test.ts): wall seconds;
 //   - HAR judging: `npm run bench:har` on a 50 MB file, in MB/s and seconds.
-//   npm run bench [-- --runs 3] [--quick]   (--quick: the two runs only)
+//   npm run bench [-- --runs 3] [--quick]   (--quick: the embedded and the remote run only)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -87,6 +89,42 @@ async function remoteRun(): Promise<number> {
   }
 }
 
+/** The rate-limit minute of the run at the limit: long enough that pacing, not the CPU, sets the pace. */
+const LIMIT_MINUTE_MS = 10_000;
+
+/**
+ * A remote default run against the reference at the spec's limits, on a minute of LIMIT_MINUTE_MS:
+ * its wall time in minutes of the reference against the goal of 1.1 x (requests / 100) minutes,
+ * the least one token could take (issue 17), and how many of them each token sent.
+ */
+async function remoteRunAtTheLimit(): Promise<number> {
+  const ref = await startReference({ limits: { windowMs: LIMIT_MINUTE_MS } });
+  try {
+    const run = (await runCliMany([{ id: 'limit', args: targetArgs(ref), env: { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken() }, scaledMinuteMs: ref.rateWindowMs }])).get('limit')!;
+    const info = (run.results as { run?: { startedAt?: string; finishedAt?: string } } | null)?.run;
+    if (!run.results || !info?.startedAt || !info.finishedAt) {
+      console.log(`remote run at the limit: no figures (exit ${run.code})`);
+      return 2;
+    }
+    // The run's own span (preflight to reports), not the process start around it.
+    const seconds = (Date.parse(info.finishedAt) - Date.parse(info.startedAt)) / 1000;
+    const requests = run.results.requests.total;
+    const minutes = (seconds * 1000) / LIMIT_MINUTE_MS;
+    const goal = (1.1 * requests) / 100;
+    console.log(
+      figure(
+        `remote run at the limit: ${minutes.toFixed(2)} minutes for ${requests} requests at 100 a minute a token (${seconds.toFixed(1)} s on a ${LIMIT_MINUTE_MS / 1000} s minute; one token alone: at least ${(requests / 100).toFixed(2)})`,
+        minutes,
+        Number(goal.toFixed(2)),
+        ' minutes',
+      ),
+    );
+    return run.code ?? 2;
+  } finally {
+    await ref.close();
+  }
+}
+
 async function mutationPart(): Promise<number> {
   const run = await timed([process.execPath, join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'src/selftest/mutation.test.ts'], cleanEnv());
   const score = /mutation score: [^\n]*/.exec(run.stdout)?.[0] ?? 'no mutation score printed';
@@ -124,6 +162,7 @@ const codes: number[] = [];
 for (let i = 0; i < runs; i++) codes.push(await embeddedRun(i));
 codes.push(await remoteRun());
 if (!quick) {
+  codes.push(await remoteRunAtTheLimit());
   codes.push(await mutationPart());
   codes.push(await harJudging());
 }
