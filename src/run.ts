@@ -379,6 +379,7 @@ class TargetRun {
       maxRequests: config.maxRequests,
       hints: config.fixtures,
       interactive: interactive ? loopbackConsent((line) => print(line)) : null,
+      implements: config.implements,
       // A deployment: the defaults (the spec's minute, a second's slack for clock skew).
       ...(scaledMinuteMs !== null ? { pacer: { windowMs: scaledMinuteMs, resetSlackMs: 0 } } : {}),
     });

@@ -6,7 +6,9 @@ import { RateLimitPacer, type PacerOptions } from '../budget/pacing.ts';
 import { LocalRunServices } from '../coordinator/services.ts';
 import { Discovery } from '../discovery/discovery.ts';
 import { HttpClient } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { ApiClient } from './api.ts';
+import { ExchangeObserver } from './observations.ts';
 
 export interface RunServicesOptions {
   baseUrl: string;
@@ -19,6 +21,11 @@ export interface RunServicesOptions {
   hints?: Record<string, number>;
   pacer?: PacerOptions;
   interactive?: InteractiveConsent | null;
+  /**
+   * CATALOGUE_IMPLEMENTS: with it, discovery's exchanges are judged by the observed rules like a
+   * test's (tests are often answered from them, src/harness/reuse.ts).
+   */
+  implements?: string;
 }
 
 export interface MainServices {
@@ -53,6 +60,7 @@ export function createRunServices(options: RunServicesOptions): MainServices {
   const tokens = new TokenManager({ settings: options.tokens, http: tokenHttp, interactive: options.interactive ?? null });
   let discovery: Discovery | null = null;
   const services = new LocalRunServices(budget, pacer, tokens, () => discovery!);
+  const observer = options.implements === undefined ? null : new ExchangeObserver({ baseUrl: options.baseUrl, authUrl: options.tokens.authUrl, implements: options.implements });
   const api = (holder: string) =>
     new ApiClient({
       baseUrl: options.baseUrl,
@@ -64,6 +72,14 @@ export function createRunServices(options: RunServicesOptions): MainServices {
       holder,
       // Discovery's answers are kept for the tests: the listing it read is often the one a test asks first.
       reuse: holder === 'discovery',
+      ...(observer && holder === 'discovery'
+        ? {
+            onExchange: (exchange: Exchange, text?: string) => {
+              observer.see(exchange, 'discovery', text);
+              void services.observe(observer.take());
+            },
+          }
+        : {}),
     });
   discovery = new Discovery(api('discovery'), options.hints ?? {});
   return { services, budget, pacer, tokens, discovery, api };
