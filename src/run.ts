@@ -175,11 +175,25 @@ function writesIn(suiteFile: string): boolean {
  *   - No write comes while the readers run, so the answers they get stay valid for reuse
  *     (src/harness/reuse.ts) for all of them.
  */
-/** vitest's order (BaseSequencer), then firstPassSteps': the files that only read, then those that write, by suite. */
-function readersFirst(suiteOf: (spec: TestSpecification) => string, writes: (suite: string) => boolean): typeof BaseSequencer {
-  return class ReadersFirst extends BaseSequencer {
+/**
+ * The steps of a run, each after the one before has ended: the passes in order (LATER_PASSES),
+ * the first pass in firstPassSteps'.
+ */
+function runSteps<T>(files: readonly T[], suiteOf: (file: T) => string, writes: (suite: string) => boolean): T[][] {
+  const steps: T[][] = [];
+  for (let pass = 0; pass <= LATER_PASSES.length; pass++) {
+    const inPass = files.filter((f) => passOf(suiteOf(f)) === pass);
+    if (pass === 0) steps.push(...firstPassSteps(inPass, suiteOf, writes));
+    else if (inPass.length) steps.push(inPass);
+  }
+  return steps;
+}
+
+/** vitest's order (BaseSequencer), then runSteps' (one worker runs the files in this order). */
+function stepsInOrder(suiteOf: (spec: TestSpecification) => string, writes: (suite: string) => boolean): typeof BaseSequencer {
+  return class StepsInOrder extends BaseSequencer {
     override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-      return firstPassSteps(await super.sort(files), suiteOf, writes).flat();
+      return runSteps(await super.sort(files), suiteOf, writes).flat();
     }
   };
 }
@@ -276,7 +290,7 @@ async function runPasses(run: {
       // worker thread beside the server does it fastest. A deployment's run is bound by the
       // network and the rate limit: workers in parallel keep both tokens busy.
       ...(run.bound === 'cpu' ? { pool: 'threads', maxWorkers: 1 } : run.bound === 'network' ? { maxWorkers: NETWORK_WORKERS } : {}),
-      sequence: { sequencer: readersFirst(suiteOf, writes) },
+      sequence: { sequencer: stepsInOrder(suiteOf, writes) },
     },
     {},
     { stdout: process.stdout, stderr: process.stderr },
@@ -285,16 +299,12 @@ async function runPasses(run: {
     const specifications = await vitest.globTestSpecifications(run.filters);
     // No file at all still makes a run, so that the reporters hear of it (and say no suite matched).
     if (specifications.length === 0) await vitest.runTestSpecifications([]);
-    for (let pass = 0; pass <= LATER_PASSES.length; pass++) {
-      const files = specifications.filter((spec) => passOf(suiteOf(spec)) === pass);
-      const steps = pass === 0 ? firstPassSteps(files, suiteOf, writes) : files.length ? [files] : [];
-      // One worker runs the files one after another anyway, in the steps' order (readersFirst):
-      // one run spares the few hundred milliseconds each run of vitest's costs.
-      if (vitest.config.maxWorkers === 1) {
-        if (files.length) await vitest.runTestSpecifications(files);
-      } else {
-        for (const step of steps) await vitest.runTestSpecifications(step);
-      }
+    // One worker runs the files one after another, in the steps' order (stepsInOrder): one run
+    // of vitest does it, sparing the worker that each run starts (about half a second).
+    if (vitest.config.maxWorkers === 1) {
+      if (specifications.length) await vitest.runTestSpecifications(specifications);
+    } else {
+      for (const step of runSteps(specifications, suiteOf, writes)) await vitest.runTestSpecifications(step);
     }
   } finally {
     await vitest.close();
