@@ -2,7 +2,7 @@
 // (reports writable, target reachable, client credentials accepted), the suites under vitest with
 // the shared run services, then the reports and the exit code.
 //   0 nothing failed; 1 a MUST requirement failed; 2 the run could not be carried out.
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -247,6 +247,24 @@ function writeTargetFiles(generated: string, id: string, suitesDir: string, filt
  * A file's pass is read from its path below `dir`, or below a target's directory of generated files.
  */
 /**
+ * vitest's cache of transformed modules on disk (experimental.fsModuleCache), kept between runs:
+ * a run starts about a second sooner. Only where the kit may write (with an unwritable cache
+ * directory vitest hangs), else no cache.
+ */
+function moduleCache(): { experimental?: { fsModuleCache: true; fsModuleCachePath: string } } {
+  const dir = join(PROJECT_ROOT, 'node_modules', '.experimental-vitest-cache');
+  try {
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, `.writable-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
+    return { experimental: { fsModuleCache: true, fsModuleCachePath: dir } };
+  } catch {
+    return {};
+  }
+}
+
+/**
  * Workers for a run against a deployment: its pace is set by the network and the rate limit (one
  * minute's calls per token), not by the CPU, and workers in parallel keep the application and the
  * user token busy at once (the pacer, shared through the coordinator, keeps each within its limit).
@@ -291,6 +309,7 @@ async function runPasses(run: {
       // network and the rate limit: workers in parallel keep both tokens busy.
       ...(run.bound === 'cpu' ? { pool: 'threads', maxWorkers: 1 } : run.bound === 'network' ? { maxWorkers: NETWORK_WORKERS } : {}),
       sequence: { sequencer: stepsInOrder(suiteOf, writes) },
+      ...moduleCache(),
     },
     {},
     { stdout: process.stdout, stderr: process.stderr },
