@@ -166,16 +166,6 @@ function writesIn(suiteFile: string): boolean {
 }
 
 /**
- * The steps of the first pass, each run after the one before has ended: every file that only
- * reads, in parallel; then the files that write, one suite at a time (with a batch of targets,
- * that suite's file of every target at once: each target is a server of its own).
- *   - Two suites writing the user's data at once would see each other's writes (a favorite
- *     listed, then deleted by the other before it is asked for) and fail a correct server;
- *     a reader would see a collection change between its pages.
- *   - No write comes while the readers run, so the answers they get stay valid for reuse
- *     (src/harness/reuse.ts) for all of them.
- */
-/**
  * The steps of a run, each after the one before has ended: the passes in order (LATER_PASSES),
  * the first pass in firstPassSteps'.
  */
@@ -198,6 +188,16 @@ function stepsInOrder(suiteOf: (spec: TestSpecification) => string, writes: (sui
   };
 }
 
+/**
+ * The steps of the first pass, each run after the one before has ended: every file that only
+ * reads, in parallel; then the files that write, one suite at a time (with a batch of targets,
+ * that suite's file of every target at once: each target is a server of its own).
+ *   - Two suites writing the user's data at once would see each other's writes (a favorite
+ *     listed, then deleted by the other before it is asked for) and fail a correct server;
+ *     a reader would see a collection change between its pages.
+ *   - No write comes while the readers run, so the answers they get stay valid for reuse
+ *     (src/harness/reuse.ts) for all of them.
+ */
 function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, writes: (suite: string) => boolean): T[][] {
   const readers = files.filter((f) => !writes(suiteOf(f)));
   const writers = new Map<string, T[]>();
@@ -242,11 +242,6 @@ function writeTargetFiles(generated: string, id: string, suitesDir: string, filt
 }
 
 /**
- * Runs the suite files under `dir` in passes, one vitest and one worker pool for all: every
- * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
- * A file's pass is read from its path below `dir`, or below a target's directory of generated files.
- */
-/**
  * vitest's cache of transformed modules on disk (experimental.fsModuleCache), kept between runs:
  * a run starts about a second sooner. Only where the kit may write (with an unwritable cache
  * directory vitest hangs), else no cache.
@@ -271,6 +266,11 @@ function moduleCache(): { experimental?: { fsModuleCache: true; fsModuleCachePat
  */
 const NETWORK_WORKERS = 4;
 
+/**
+ * Runs the suite files under `dir` in passes, one vitest and one worker pool for all: every
+ * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
+ * A file's pass is read from its path below `dir`, or below a target's directory of generated files.
+ */
 async function runPasses(run: {
   dir: string;
   suitesDir: string;
@@ -286,7 +286,12 @@ async function runPasses(run: {
     return run.provide.conformanceRuns ? rel.slice(rel.indexOf('/') + 1) : rel;
   };
   const suiteOf = (spec: TestSpecification): string => relOf(spec.moduleId);
-  const writes = (rel: string): boolean => writesIn(join(run.suitesDir, rel));
+  // Each suite's source is read once, however many targets and sorts ask.
+  const writing = new Map<string, boolean>();
+  const writes = (rel: string): boolean => {
+    if (!writing.has(rel)) writing.set(rel, writesIn(join(run.suitesDir, rel)));
+    return writing.get(rel)!;
+  };
   const vitest = await createVitest(
     'test',
     {
