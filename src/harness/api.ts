@@ -98,9 +98,9 @@ export class ApiClient {
   async requestUrl(method: string, url: string, options: ApiRequestOptions = {}): Promise<HttpResponse> {
     const auth = options.auth ?? 'app';
     const onApiOrigin = new URL(url).origin === new URL(this.#options.baseUrl).origin;
-    const { auth: _auth, renewOn401, query: _query, paced, ...http } = options;
+    const { auth: _auth, renewOn401, query: _query, paced, accept, ...http } = options;
     const client = paced === false ? this.#unpaced : this.#paced;
-    const send = (token: string | null) => client.request(url, { ...http, method, token: onApiOrigin ? token : null });
+    const send = (token: string | null) => client.request(url, { ...http, ...(accept !== undefined ? { accept } : {}), method, token: onApiOrigin ? token : null });
 
     if (auth === 'none') return send(null);
     if (typeof auth === 'object') {
@@ -108,8 +108,9 @@ export class ApiClient {
       return send(auth.token);
     }
     // A plain GET another test already made, with no write since that could change it: its answer, not a new request.
+    // An Accept of the request's own is part of the key (a versioning test asking the run's version shares the answer).
     const reusable = this.#options.reuse === true && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && Object.keys(http).length === 0;
-    const key = reusable ? ReusedAnswers.key(auth, this.#accept, url) : undefined;
+    const key = reusable ? ReusedAnswers.key(auth, accept === undefined ? this.#accept : (accept ?? '(none)'), url) : undefined;
     const { token, writes, kept, asking } = await this.#tokenAndWrites(auth, key);
     if (kept) {
       const last = kept.exchanges[kept.exchanges.length - 1];
