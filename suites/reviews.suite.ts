@@ -7,7 +7,7 @@
 // user has not reviewed (own_review null, or no review at all), vote and flag only on that review,
 // and delete it in a finally block, which removes its votes and flags with it.
 import { describe } from 'vitest';
-import { fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
+import { fail, inContext, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
@@ -15,6 +15,7 @@ import {
   aggregationWellFormed,
   demotedAfterNonDemoted,
   editFormSelects,
+  flagStored,
   FLAG_REASONS,
   flagCatalogueIsExact,
   isClientError,
@@ -25,6 +26,7 @@ import {
   reviewHas,
   voteEmbedsReview,
   voteMatches,
+  voteStored,
   votePermissionMatchesFlag,
   type Json,
 } from '../src/checks/reviews.ts';
@@ -243,6 +245,29 @@ function createdId(response: HttpResponse): unknown {
   }
 }
 
+/** How long a read-back that did not show a write waits before its one more look. */
+const READ_BACK_RETRY_MS = 1_500;
+
+/**
+ * The user's own review `id` as the first page of the SKU's listing shows it to the user (newest
+ * first, so a review just written is there), or as meta.own_review; null when neither shows it.
+ */
+async function ownReviewListed(t: ConformanceContext, skuId: number, id: number): Promise<Json | null> {
+  const response = await t.api.get(`/skus/${skuId}/reviews`, USER);
+  if (response.status !== 200) return null;
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(body)) return null;
+  const listed = Array.isArray(body['reviews']) ? body['reviews'].find((r) => isPlainObject(r) && r['id'] === id) : undefined;
+  if (isPlainObject(listed)) return listed;
+  const own = isPlainObject(body['meta']) ? body['meta']['own_review'] : undefined;
+  return isPlainObject(own) && own['id'] === id ? own : null;
+}
+
 /** Teardown: deletes the review unless the test did; leftovers become a warning. */
 const deleted = new Set<string>();
 async function removeReview(t: ConformanceContext, skuId: number, id: number): Promise<void> {
@@ -376,8 +401,8 @@ describe('GET /skus/:id/reviews/new', () => {
 
 describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
   conformanceTest(
-    'creates a review (201 {sku_review} with the rating sent), the edit form selects its answers, PUT is 200 {sku_review}, DELETE is 204 empty, then 404',
-    { requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'], profile: 'write', requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 5 },
+    'creates a review (201 {sku_review} with the rating sent), the edit form selects its answers, PUT is 200 {sku_review} and the edit form then shows the change, DELETE is 204 empty, then 404',
+    { requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'], profile: 'write', requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 6 },
     async (t) => {
       t.requireFeature('review-writes', 'review create, update and delete');
       await withOwnReview(t, async ({ skuId, id, answerIds }) => {
@@ -395,6 +420,14 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
           const updated = single(t, put, 'sku_review', 'REV-24');
           t.response('PUT /skus/:id/reviews/:id', put, 'REV-24', 'REV-2');
           t.must(reviewHas(updated, { rating: 2, review: text }, `PUT ${path}`), 'REV-24');
+          // The change is stored: the edit form shows the new rating and text, and the answers not sent still selected.
+          const after = await t.api.get(`${path}/edit`, USER);
+          t.must(hasStatus(after, 200), 'REV-23');
+          if (after.status === 200) {
+            const stored = single(t, after, 'review_form', 'REV-23');
+            t.must(reviewHas(stored, { rating: 2, review: text }, `GET ${path}/edit after the PUT`), 'REV-24');
+            t.must(inContext(`GET ${path}/edit after a PUT without answer_ids`, editFormSelects(stored, answerIds)), 'REV-24');
+          }
         }
 
         const removed = await t.api.request('DELETE', path, USER);
@@ -410,15 +443,15 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
 
 describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
   conformanceTest(
-    'votes and flags need publish_sku_review_actions: an application token is refused, one user token may do both or neither; a vote is 201 {sku_review_vote} (sku_review with embed only), a flag 201, an unknown reason refused',
+    'votes and flags need publish_sku_review_actions: an application token is refused, one user token may do both or neither; a vote is 201 {sku_review_vote} (sku_review with embed only), a flag 201, an unknown reason refused; the listing then shows the review voted (one vote more) and flagged',
     {
       requirements: ['REV-1', 'REV-26', 'REV-27', 'REV-28', 'REV-29', 'REV-7', 'REV-8', 'REV-10', 'REV-11', 'SCOPE-2', 'SCOPE-5', 'CHG-13'],
       profile: 'write',
-      requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 9,
+      requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 11,
     },
     async (t) => {
       t.requireFeature('review-writes', 'review create and delete (the kit votes and flags only on a review it wrote and deletes)');
-      await withOwnReview(t, async ({ skuId, id }) => {
+      await withOwnReview(t, async ({ skuId, id, review }) => {
         const votes = `/skus/${skuId}/reviews/${id}/votes`;
         const flags = `/skus/${skuId}/reviews/${id}/flags`;
         // The application token carries only the public scope.
@@ -440,6 +473,25 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
           t.must(consistent, 'REV-27', 'REV-28', 'SCOPE-5');
         }
         const refusedBoth = isRefused(vote.status, '').ok && isRefused(flag.status, '').ok;
+
+        // What the vote and the flag stored, read back before a second vote may replace the first.
+        const voted = vote.status >= 200 && vote.status < 300;
+        const flagged = flag.status >= 200 && flag.status < 300;
+        if (voted || flagged) {
+          const judge = (shown: Json) => [...(voted ? [voteStored(shown, review)] : []), ...(flagged ? [flagStored(shown)] : [])];
+          let shown = await ownReviewListed(t, skuId, id);
+          // Counts kept by a job or a cache may lag a moment: one more look before a verdict.
+          if (shown && judge(shown).some((r) => !r.ok)) {
+            await new Promise((resolve) => setTimeout(resolve, READ_BACK_RETRY_MS));
+            shown = (await ownReviewListed(t, skuId, id)) ?? shown;
+          }
+          if (!shown) {
+            t.warn(fail(`GET /skus/${skuId}/reviews (user token) does not show review ${id} on its first page: what the vote and the flag stored was not read back`), 'REV-26', 'REV-28');
+          } else {
+            if (voted) t.must(voteStored(shown, review), 'REV-26');
+            if (flagged) t.must(flagStored(shown), 'REV-28');
+          }
+        }
 
         // The vote.
         if (vote.status >= 200 && vote.status < 300) {

@@ -4,11 +4,13 @@
 // orders, 3.2.1 is_staff); Errors. DELETE /user/logout is in suites/last/logout.suite.ts.
 // Every write is undone: PATCH /user and PUT /personalization put the original value back, and
 // an address the suite creates carries a run id in its label and is deleted in a finally block.
+// Every write is read back: the next GET shows the change, and the fields not written unchanged.
 import { describe } from 'vitest';
 import {
   avatarFileName,
   avatarIsPreset,
   fieldIs,
+  unchangedExcept,
   hasFields,
   locationIs,
   regionIsName,
@@ -30,6 +32,13 @@ const USER = { auth: 'user' as const };
 const ADDRESS_PREFIX = 'cc-address-';
 /** A 1x1 PNG, bare base64 (no data-URI preamble). */
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+/**
+ * The User fields a PATCH of one profile field leaves as they were. Not stats, points, tier or
+ * resend_verification_email: the service keeps those, and other activity may move them.
+ */
+const PROFILE_FIELDS = ['id', 'username', 'type', 'sex', 'birthyear', 'avatar', 'created_at', 'email', 'mobile', 'email_notifications', 'is_staff'];
+/** The fields of an address the kit sends; lat and lng follow the address (a service may geocode it again). */
+const ADDRESS_FIELDS = ['label', 'first_name', 'last_name', 'street_name', 'street_number', 'city', 'zip', 'region', 'phone', 'mobile'];
 
 
 
@@ -104,7 +113,7 @@ describe('GET /user', () => {
 });
 
 describe('PATCH /user', () => {
-  conformanceTest('changes sex (or birthyear) and answers 200 {user} with the change; the original value is put back', { requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 3 }, async (t) => {
+  conformanceTest('changes sex (or birthyear), answers 200 {user} with the change, and GET /user shows it and nothing else changed; the original value is put back', { requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 4 }, async (t) => {
     t.requireFeature('profile-update', 'PATCH /user (profile update)');
     const original = await getUser(t);
     let field: 'sex' | 'birthyear';
@@ -124,6 +133,11 @@ describe('PATCH /user', () => {
       t.response('PATCH /user', patched, 'USER-13', 'USER-2');
       // sex and birthyear are "or null": a null for the value sent is a wrong value, not a blank.
       t.must(fieldIs(user, field, value, `PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
+      t.must(unchangedExcept(original, user, PROFILE_FIELDS, [field], `PATCH /user {${field}: ${show(value)}}`), 'USER-13');
+      // The change is stored: the next GET shows it, and only it.
+      const stored = await getUser(t);
+      t.must(fieldIs(stored, field, value, `GET /user after PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
+      t.must(unchangedExcept(original, stored, PROFILE_FIELDS, [field], `GET /user after PATCH /user {${field}: ${show(value)}}`), 'USER-13');
     } finally {
       if (patched.status >= 200 && patched.status < 300) {
         const restored = await patchUser(t, { [field]: original[field] });
@@ -207,7 +221,7 @@ describe('GET /user/addresses, GET /user/addresses/new', () => {
 
 describe('POST, PUT, DELETE /user/addresses', () => {
   conformanceTest(
-    'POST with a numeric zip is 201 {address} with the region name; PUT is 200 with the change; DELETE is 204, then 404',
+    'POST with a numeric zip is 201 {address} with the region name; PUT is 200 with the change, which GET shows with nothing else changed; DELETE is 204, then 404',
     { requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2'], profile: 'write', requests: 9 },
     async (t) => {
       t.requireFeature('address-writes', 'Address create, update and delete');
@@ -259,11 +273,16 @@ describe('POST, PUT, DELETE /user/addresses', () => {
         const updated = single(t, put, 200, 'address', 'USER-22');
         t.response('PUT /user/addresses/:id', put, 'USER-22', 'USER-9');
         t.must(fieldIs(updated, 'city', 'Otherville', `PUT /user/addresses/${id} {city}`), 'USER-22');
-        t.must(fieldIs(updated, 'label', label, `PUT /user/addresses/${id} {city} (label not sent)`), 'USER-22');
+        t.must(unchangedExcept(made, updated, ADDRESS_FIELDS, ['city'], `PUT /user/addresses/${id} {city} (a partial body)`), 'USER-22');
         t.must(regionIsName(updated, regions, regionId as number), 'USER-9');
 
-        const listed = await getAddresses(t);
-        t.must(listed.some((a) => a['id'] === id) ? pass() : fail(`GET /user/addresses does not list the created address ${id}`), 'USER-18', 'USER-20');
+        // The change is stored: the listing shows it, and only it.
+        const listed = (await getAddresses(t)).find((a) => a['id'] === id);
+        t.must(listed ? pass() : fail(`GET /user/addresses does not list the created address ${id}`), 'USER-18', 'USER-20');
+        if (listed) {
+          t.must(fieldIs(listed, 'city', 'Otherville', `GET /user/addresses after PUT /user/addresses/${id} {city}`), 'USER-22');
+          t.must(unchangedExcept(made, listed, ADDRESS_FIELDS, ['city'], `GET /user/addresses after PUT /user/addresses/${id} {city}`), 'USER-22');
+        }
 
         const deleted = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
         t.must(hasStatus(deleted, 204), 'USER-23');

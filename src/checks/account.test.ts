@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { CheckResult } from './check.ts';
 import {
   avatarFileName,
+  unchangedExcept,
   avatarIsPreset,
   bodyIsEmpty,
   carriesCategoryName,
@@ -159,5 +160,22 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(everyNotification([{ id: 1, etype: 'sku_review', user: null }], embedsReviewer));
     isBlank(isViewed({ id: 1, is_viewed: null }, 1));
     isHard(isViewed({ id: 1, is_viewed: false }, 1));
+  });
+});
+
+describe('unchangedExcept: a write changes what it was asked to and nothing else', () => {
+  const before = { id: 1, sex: 'female', birthyear: 1988, mobile: '+44 1', zip: '12345', extra: 'own' };
+  test('the asked field changed, the others the same (a zip sent as a number is the same text)', () => {
+    expect(unchangedExcept(before, { ...before, sex: 'male', zip: 12345 }, ['sex', 'birthyear', 'mobile', 'zip'], ['sex'], 'GET /user').ok).toBe(true);
+  });
+  test('another field changed or went missing: fails, naming it', () => {
+    const r = unchangedExcept(before, { ...before, sex: 'male', birthyear: null }, ['sex', 'birthyear', 'mobile'], ['sex'], 'GET /user');
+    expect(r.ok).toBe(false);
+    expect((r as { message: string }).message).toMatch(/only sex was to change, but birthyear 1988 -> null/);
+    const { mobile: _gone, ...without } = before;
+    expect(unchangedExcept(before, without, ['mobile'], [], 'GET /user').ok).toBe(false);
+  });
+  test('fields not listed, or not there before, are not judged', () => {
+    expect(unchangedExcept(before, { ...before, extra: 'changed', created: 'new' }, ['sex', 'created'], [], 'x').ok).toBe(true);
   });
 });

@@ -29,6 +29,22 @@ export function fieldIs(object: unknown, field: string, expected: unknown, what:
   return nullable ? (actual === expected ? pass() : fail(message)) : typed(actual, actual === expected, message);
 }
 
+/**
+ * A write changes what it was asked to change and nothing else: each of `fields` the object had
+ * before (other than `changed`) has the same value after (deep equality). `what` names the answer.
+ * Values compared as text where the spec allows a number for a string (a zip sent as 12345 is "12345").
+ */
+export function unchangedExcept(before: unknown, after: unknown, fields: readonly string[], changed: readonly string[], what: string): CheckResult {
+  if (!isPlainObject(before)) return pass();
+  if (!isPlainObject(after)) return fail(`${what}: no object to compare with what was there before`);
+  const same = (a: unknown, b: unknown): boolean =>
+    JSON.stringify(a) === JSON.stringify(b) || ((typeof a === 'number' || typeof a === 'string') && (typeof b === 'number' || typeof b === 'string') && String(a) === String(b));
+  const moved = fields.filter((f) => !changed.includes(f) && f in before && !same(before[f], after[f]));
+  if (moved.length === 0) return pass();
+  const detail = moved.map((f) => `${f} ${show(before[f], 60)} -> ${show(after[f], 60)}`).join(', ');
+  return fail(`${what}: ${changed.length ? `only ${changed.join(', ')} was to change, but ` : ''}${detail}`);
+}
+
 /** After PATCH /user {avatar_preset: filename}, the avatar is that preset's URI (same file name). */
 export function avatarIsPreset(user: unknown, fileName: string): CheckResult {
   const avatar = isPlainObject(user) ? user['avatar'] : undefined;

@@ -3,6 +3,8 @@ import { describe, expect, test } from 'vitest';
 import type { CheckResult } from './check.ts';
 import {
   aggregationWellFormed,
+  flagStored,
+  voteStored,
   demotedAfterNonDemoted,
   editFormSelects,
   flagCatalogueIsExact,
@@ -160,5 +162,20 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(voteEmbedsReview({ sku_review: null }, 5, true));
     isBlank(voteEmbedsReview({ sku_review: { id: null } }, 5, true));
     isHard(voteEmbedsReview({ sku_review: { id: 6 } }, 5, true));
+  });
+});
+
+describe('voteStored and flagStored: the listing after a helpful vote and a flag', () => {
+  const created = { id: 9, votes_count: 0, helpful_votes_count: 0 };
+  test('voted and flagged true, each count one more: passes; fields the listing leaves out are not judged', () => {
+    expect(voteStored({ id: 9, voted: true, votes_count: 1, helpful_votes_count: 1 }, created).ok).toBe(true);
+    expect(voteStored({ id: 9, votes_count: 1, helpful_votes_count: 1 }, created).ok).toBe(true);
+    expect(flagStored({ id: 9, flagged: true }).ok).toBe(true);
+    expect(flagStored({ id: 9 }).ok).toBe(true);
+  });
+  test('a vote or flag not stored, or a vote counted twice: fails', () => {
+    expect(voteStored({ id: 9, voted: false, votes_count: 0, helpful_votes_count: 0 }, created).ok).toBe(false);
+    expect(voteStored({ id: 9, voted: true, votes_count: 2, helpful_votes_count: 2 }, created).ok).toBe(false);
+    expect(flagStored({ id: 9, flagged: false }).ok).toBe(false);
   });
 });

@@ -205,3 +205,26 @@ export function votePermissionMatchesFlag(voteStatus: number, flagStatus: number
 export function isClientError(status: number, what: string): CheckResult {
   return status >= 400 && status < 500 ? pass() : fail(`${what} answered ${status}, expected a refusal (4xx)`);
 }
+
+/**
+ * What the listing shows of a review after the user's first vote, a helpful one: voted true where
+ * the listing carries it (REV-3 decides whether it must), votes_count and helpful_votes_count one
+ * more than when the review was created. A vote answered 201 but not stored, or counted twice,
+ * shows here.
+ */
+export function voteStored(review: Json, created: Json): CheckResult {
+  const problems: string[] = [];
+  if ('voted' in review && review['voted'] !== true) problems.push(`voted ${show(review['voted'])} for the user who voted`);
+  for (const field of ['votes_count', 'helpful_votes_count']) {
+    const was = created[field];
+    const now = review[field];
+    if (Number.isInteger(was) && Number.isInteger(now) && now !== (was as number) + 1) problems.push(`${field} ${show(now)}, ${show(was)} before one helpful vote`);
+  }
+  return problems.length ? fail(`after a helpful vote (201), the listing shows review ${show(review['id'])} with ${problems.join(', ')}`) : pass();
+}
+
+/** What the listing shows of a review the user has flagged (201): flagged true, where the listing carries it. */
+export function flagStored(review: Json): CheckResult {
+  if (!('flagged' in review) || review['flagged'] === true) return pass();
+  return fail(`after a flag (201), the listing shows review ${show(review['id'])} with flagged ${show(review['flagged'])} for the user who flagged it`);
+}
