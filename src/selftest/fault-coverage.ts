@@ -76,6 +76,10 @@ export const CAUGHT_BY = {
     'vote-without-permission-accepted',
     'flag-unknown-reason-accepted',
     'reviews-most-helpful-refused',
+    'review-update-not-stored',
+    'vote-not-stored',
+    'vote-counted-twice',
+    'flag-not-stored',
   ],
   'user, notifications, logout': [
     'user-email-missing-in-3-2',
@@ -87,6 +91,10 @@ export const CAUGHT_BY = {
     'price-drop-notification-without-category-name',
     'sku-review-notification-without-user',
     'logout-returns-body',
+    'user-patch-not-stored',
+    'user-patch-clears-unsent-fields',
+    'address-update-not-stored',
+    'address-update-clears-unsent-fields',
   ],
   oauth: [
     'app-token-extra-scope',

@@ -20,6 +20,13 @@ async function addresses(ref: RunningReference, token: string): Promise<Json[]> 
   return Array.isArray(r.body?.addresses) ? r.body.addresses : [];
 }
 
+const ADDRESS_TEXT = ['first_name', 'last_name', 'street_name', 'street_number', 'city'];
+
+/** Puts every text field of an address back at once (a PUT of one field may clear the others under a fault). */
+async function restoreAddress(ref: RunningReference, token: string, a: Json): Promise<void> {
+  await call(ref, 'PUT', `/user/addresses/${a['id']}`, { token, body: Object.fromEntries(ADDRESS_TEXT.map((k) => [k, a[k]])) });
+}
+
 export const ACCOUNT_PROBES: ProbeTable = {
   'user-email-missing-in-3-2': async (ref, { user }) => {
     const u = (await call(ref, 'GET', '/user', { token: user, version: '3.2' })).body?.user;
@@ -45,6 +52,42 @@ export const ACCOUNT_PROBES: ProbeTable = {
     if (r.status === 201 && r.body?.address?.id !== undefined) await call(ref, 'DELETE', `/user/addresses/${r.body.address.id}`, { token: user });
     const messages: string[] = r.body?.errors?.[0]?.messages ?? [];
     return r.status === 422 && messages.length > 0 && messages.every((m) => m.startsWith('zip'));
+  },
+
+  'user-patch-not-stored': async (ref, { user }) => {
+    const before = (await call(ref, 'GET', '/user', { token: user })).body?.user;
+    if (!before) return false;
+    const sex = before['sex'] === 'male' ? 'female' : 'male';
+    const r = await call(ref, 'PATCH', '/user', { token: user, body: { sex } });
+    const after = (await call(ref, 'GET', '/user', { token: user })).body?.user;
+    await call(ref, 'PATCH', '/user', { token: user, body: { sex: before['sex'], birthyear: before['birthyear'] } });
+    return r.status === 200 && r.body?.user?.sex === sex && after?.sex !== sex;
+  },
+
+  'user-patch-clears-unsent-fields': async (ref, { user }) => {
+    const before = (await call(ref, 'GET', '/user', { token: user })).body?.user;
+    if (!before || !Number.isInteger(before['birthyear'])) return false;
+    const sex = before['sex'] === 'male' ? 'female' : 'male';
+    const r = await call(ref, 'PATCH', '/user', { token: user, body: { sex } });
+    await call(ref, 'PATCH', '/user', { token: user, body: { sex: before['sex'], birthyear: before['birthyear'] } });
+    return r.status === 200 && r.body?.user?.birthyear === null;
+  },
+
+  'address-update-not-stored': async (ref, { user }) => {
+    const a = (await addresses(ref, user))[0];
+    if (!a) return false;
+    const r = await call(ref, 'PUT', `/user/addresses/${a['id']}`, { token: user, body: { city: 'Probe City' } });
+    const after = (await addresses(ref, user)).find((x) => x['id'] === a['id']);
+    await restoreAddress(ref, user, a);
+    return r.status === 200 && r.body?.address?.city === 'Probe City' && after?.['city'] !== 'Probe City';
+  },
+
+  'address-update-clears-unsent-fields': async (ref, { user }) => {
+    const a = (await addresses(ref, user))[0];
+    if (!a) return false;
+    const r = await call(ref, 'PUT', `/user/addresses/${a['id']}`, { token: user, body: { city: a['city'] } });
+    await restoreAddress(ref, user, a);
+    return r.status === 200 && ADDRESS_TEXT.some((k) => r.body?.address?.[k] !== a[k]);
   },
 
   'logout-returns-body': async (ref) => {

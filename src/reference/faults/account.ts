@@ -15,6 +15,22 @@ export const ACCOUNT_FAULTS = {
     requirement: 'USER-21',
     description: 'POST /user/addresses refuses a zip sent as a JSON number with 422.',
   },
+  'user-patch-not-stored': {
+    requirement: 'USER-13',
+    description: 'PATCH /user answers 200 with the change applied, but stores nothing: GET /user still shows the old value.',
+  },
+  'user-patch-clears-unsent-fields': {
+    requirement: 'USER-13',
+    description: 'PATCH /user sets sex and birthyear from the body as a whole form would, so the one not sent becomes null.',
+  },
+  'address-update-not-stored': {
+    requirement: 'USER-22',
+    description: 'PUT /user/addresses/:id answers 200 with the change applied, but stores nothing: GET /user/addresses shows the old address.',
+  },
+  'address-update-clears-unsent-fields': {
+    requirement: 'USER-22',
+    description: 'PUT /user/addresses/:id replaces the address instead of merging the partial body: the name and street fields not sent become empty (the label is kept).',
+  },
   'logout-returns-body': {
     requirement: 'USER-26',
     description: 'DELETE /user/logout answers 200 with a JSON body instead of an empty body.',

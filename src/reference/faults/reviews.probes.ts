@@ -108,6 +108,34 @@ export const REVIEW_PROBES: ProbeTable = {
     const r = await call(ref, 'DELETE', `/skus/${created.skuId}/reviews/${id}`, { token: user });
     return r.status === 200 || (r.status === 204 && r.text !== '');
   },
+  'review-update-not-stored': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const id = reply.body.sku_review.id;
+      const r = await call(ref, 'PUT', `/skus/${skuId}/reviews/${id}`, { token: user, body: { review: { rating: 2 } } });
+      const form = (await call(ref, 'GET', `/skus/${skuId}/reviews/${id}/edit`, { token: user })).body?.review_form;
+      return r.status === 200 && r.body?.sku_review?.rating === 2 && form?.rating !== 2;
+    }),
+  'vote-not-stored': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const id = reply.body.sku_review.id;
+      const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${id}/votes`, { token: user, body: { vote: { helpful: true } } });
+      const listed = ((await call(ref, 'GET', `/skus/${skuId}/reviews?per=100`, { token: user })).body?.reviews ?? []).find((x: Review) => x.id === id);
+      return r.status === 201 && listed !== undefined && listed['voted'] === false && listed['votes_count'] === 0;
+    }),
+  'vote-counted-twice': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const id = reply.body.sku_review.id;
+      await call(ref, 'POST', `/skus/${skuId}/reviews/${id}/votes`, { token: user, body: { vote: { helpful: true } } });
+      const listed = ((await call(ref, 'GET', `/skus/${skuId}/reviews?per=100`, { token: user })).body?.reviews ?? []).find((x: Review) => x.id === id);
+      return listed !== undefined && listed['votes_count'] === 2;
+    }),
+  'flag-not-stored': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const id = reply.body.sku_review.id;
+      const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${id}/flags`, { token: user, body: { flag: { reason: 'spam' } } });
+      const listed = ((await call(ref, 'GET', `/skus/${skuId}/reviews?per=100`, { token: user })).body?.reviews ?? []).find((x: Review) => x.id === id);
+      return r.status === 201 && listed !== undefined && listed['flagged'] === false;
+    }),
   'vote-without-permission-accepted': async (ref, { app }) => {
     const found = await findSku(ref, app, (rs) => rs.length > 0);
     if (!found) return false;

@@ -31,6 +31,22 @@ export const REVIEW_FAULTS = {
     requirement: 'REV-25',
     description: 'DELETE /skus/:id/reviews/:id answers 200 with the deleted review instead of 204 with an empty body.',
   },
+  'review-update-not-stored': {
+    requirement: 'REV-24',
+    description: 'PUT /skus/:id/reviews/:id answers 200 with the change applied, but stores nothing: the edit form and the listing show the old rating.',
+  },
+  'vote-not-stored': {
+    requirement: 'REV-26',
+    description: 'POST .../votes answers 201 with the vote, but stores nothing: the review keeps its counts, and voted false for the voter.',
+  },
+  'vote-counted-twice': {
+    requirement: 'REV-26',
+    description: 'A new vote adds 2 to votes_count (and to helpful_votes_count when helpful) instead of 1.',
+  },
+  'flag-not-stored': {
+    requirement: 'REV-28',
+    description: 'POST .../flags answers 201, but stores nothing: the review says flagged false to the user who flagged it.',
+  },
   'vote-without-permission-accepted': {
     requirement: 'REV-27',
     description: 'Voting on a review does not check the publish_sku_review_actions permission.',

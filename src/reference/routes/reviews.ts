@@ -459,6 +459,8 @@ export const reviewRoutes: RouteModule = (router) => {
           ? { answerIds: changes.answerIds, sentiments: sentimentsFromAnswers(ctx.data.reviewQuestions, changes.answerIds) }
           : {}),
       };
+      // The bug: the answer is built from the change, but it is never written.
+      if (ctx.fault === 'review-update-not-stored') return respondOne(ctx, 'sku_review', updated, serializer(ctx));
       ctx.data.skuReviews.set(updated.id, updated);
       syncSku(ctx, sku);
       return respondOne(ctx, 'sku_review', updated, serializer(ctx));
@@ -512,8 +514,11 @@ export const reviewRoutes: RouteModule = (router) => {
         helpful,
         created_at: formatTimestamp(ctx.now()),
       };
+      // The bug: the vote is answered, never written.
+      if (ctx.fault === 'vote-not-stored') return respondOne(ctx, 'sku_review_vote', vote, serializeVote, { status: 201, links });
       ctx.data.votes.set(vote.id, vote);
-      review = { ...review, votes_count: Math.max(0, votesCount) + 1, helpful_votes_count: Math.max(0, helpfulCount) + (helpful ? 1 : 0) };
+      const added = ctx.fault === 'vote-counted-twice' ? 2 : 1;
+      review = { ...review, votes_count: Math.max(0, votesCount) + added, helpful_votes_count: Math.max(0, helpfulCount) + (helpful ? added : 0) };
       ctx.data.skuReviews.set(review.id, review);
       if (!replaced) adjustAuthorStats(ctx, review.user_id, 0, +1);
       return respondOne(ctx, 'sku_review_vote', vote, serializeVote, { status: 201, links });
@@ -547,7 +552,8 @@ export const reviewRoutes: RouteModule = (router) => {
             created_at: stamp,
             updated_at: stamp,
           };
-      ctx.data.flags.set(flag.id, flag);
+      // The bug: the flag is answered, never written.
+      if (ctx.fault !== 'flag-not-stored') ctx.data.flags.set(flag.id, flag);
       return flagResult(ctx, flag);
     },
     { scope: null, user: true },

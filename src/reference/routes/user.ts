@@ -166,6 +166,13 @@ function patchUser(ctx: ApiContext): UserRecord {
     }
   }
   if (errors.length > 0) throw recordInvalid(errors);
+  // The bug: the profile fields are read as one form, so the one not sent becomes null.
+  if (ctx.fault === 'user-patch-clears-unsent-fields') {
+    if (!has(body, 'sex')) changes.sex = null;
+    if (!has(body, 'birthyear')) changes.birthyear = null;
+  }
+  // The bug: the answer shows the change, which is never written.
+  if (ctx.fault === 'user-patch-not-stored') return { ...user, ...changes };
   Object.assign(user, changes);
   return user;
 }
@@ -324,6 +331,12 @@ export const userRoutes: RouteModule = (router) => {
       const body = ctx.body;
       if (body === null || !ADDRESS_FIELDS.some((k) => has(body, k))) throw noUpdatableField(ADDRESS_FIELDS);
       const input = readAddress(ctx, true);
+      // The bug: the partial body replaces the address; the fields not sent (but the label) become empty.
+      if (ctx.fault === 'address-update-clears-unsent-fields') {
+        for (const k of TEXT_FIELDS) if (k !== 'label' && input[k] === undefined) input[k] = '';
+      }
+      // The bug: the answer shows the change, which is never written.
+      if (ctx.fault === 'address-update-not-stored') return addressResult(ctx, { ...a, ...input });
       const moved = (['street_name', 'street_number', 'city', 'zip', 'region'] as const).some((k) => input[k] !== undefined && input[k] !== a[k]);
       Object.assign(a, input);
       if (moved || a.lat === null || a.lng === null) Object.assign(a, geocode(ctx, a.userId, a));
