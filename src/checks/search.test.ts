@@ -3,6 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { pass } from './check.ts';
 import {
+  findsTheSku,
+  someSuggestionMatches,
   appliedQueryIsTheSentOne,
   carriesMatchCount,
   highlightIndexIsInKey,
@@ -54,6 +56,31 @@ describe('search', () => {
     failsWith(highlightIndexIsInKey({ k: 'Acme', i: 1.5 }), /expected an integer/);
     failsWith(highlightIndexIsInKey({ k: 'Acme' }), /has i undefined/);
     failsWith(highlightIndexIsInKey({ k: 3, i: 0 }), /has k 3/);
+  });
+});
+
+describe('search finds what the catalogue holds', () => {
+  const sku = { id: 7, name: 'Acme Phone 12', pathIds: [1, 3, 9] };
+  test('findsTheSku: the SKU as the strong match, or a category on its path (leaf or above): passes', () => {
+    expect(findsTheSku([], { sku: { id: 7 } }, sku, false).result.ok).toBe(true);
+    expect(findsTheSku([{ id: 9 }], {}, sku, false).result.ok).toBe(true);
+    expect(findsTheSku([{ id: 44 }, { id: 3 }], {}, sku, false).result.ok).toBe(true);
+  });
+  test('findsTheSku: nothing, or only other categories, fails (only noted when later pages may hold it)', () => {
+    const none = findsTheSku([], {}, sku, false);
+    expect(none.result.ok).toBe(false);
+    expect((none.result as { message: string }).message).toMatch(/found nothing/);
+    expect(findsTheSku([{ id: 44 }], { sku: null }, sku, false).result.ok).toBe(false);
+    expect(findsTheSku([{ id: 44 }], {}, sku, true).onLaterPage).toBe(true);
+  });
+  test('someSuggestionMatches: q where i points, as a character or a word index, ignoring case and accents', () => {
+    expect(someSuggestionMatches([{ k: 'Gaming Laptops', i: 7 }], 'lap').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: 'Gaming Laptops', i: 1 }], 'lap').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: 'Cafés', i: 0 }, { k: 'Tables', i: 0 }], 'cafe').ok).toBe(true);
+    expect(someSuggestionMatches([], 'lap').ok).toBe(true);
+  });
+  test('someSuggestionMatches: suggestions that do not begin with q anywhere i points fail', () => {
+    expect(someSuggestionMatches([{ k: 'Televisions', i: 0 }, { k: 'Tablets', i: 0 }], 'lap').ok).toBe(false);
   });
 });
 

@@ -54,6 +54,59 @@ export function highlightIndexIsInKey(item: unknown): CheckResult {
   return ok ? pass() : fail(`autocomplete item ${show(k)} has i ${index}, outside the keyphrase (length ${k.length})`);
 }
 
+/** Lower-cased, accent-free text (what a search may ignore). */
+const folded = (text: string): string => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The kinds of meta.strong_matches that hold an object. */
+function strongMatchesFound(strongMatches: unknown): string[] {
+  return isPlainObject(strongMatches) ? STRONG_KINDS.filter((kind) => isPlainObject(strongMatches[kind])) : [];
+}
+
+/**
+ * A search for the exact name of a SKU of the catalogue finds it (SRCH-1: search returns
+ * categories plus strong matches, a SKU among them): the SKU as the strong match, or a category
+ * on the path of the SKU's category (the leaf or one above it, whichever a deployment lists).
+ * `morePages`: the answer has later pages, where the category may be (then only noted).
+ */
+export function findsTheSku(
+  categories: readonly unknown[],
+  strongMatches: unknown,
+  sku: { id: number; name: string; pathIds: readonly number[] },
+  morePages: boolean,
+): { result: CheckResult; onLaterPage: boolean } {
+  const strong = isPlainObject(strongMatches) ? strongMatches : {};
+  const strongSku = isPlainObject(strong['sku']) ? strong['sku']['id'] : undefined;
+  const strongCategory = isPlainObject(strong['category']) ? strong['category']['id'] : undefined;
+  const onPath = (id: unknown): boolean => Number.isInteger(id) && sku.pathIds.includes(id as number);
+  if (strongSku === sku.id || onPath(strongCategory) || categories.some((c) => isPlainObject(c) && onPath(c['id']))) return { result: pass(), onLaterPage: false };
+  const found = `${categories.length} categories (ids ${categories.slice(0, 8).map((c) => (isPlainObject(c) ? show(c['id']) : '?')).join(', ')}${categories.length > 8 ? ', ...' : ''})`;
+  const strongFound = strongMatchesFound(strongMatches);
+  const message =
+    `q=${show(sku.name)}, the name of SKU ${sku.id}, found ${categories.length === 0 && strongFound.length === 0 ? 'nothing' : found}` +
+    `${strongFound.length ? ` and strong matches ${strongFound.join(', ')}` : ''}: neither the SKU (strong_matches.sku) nor a category on its path (${sku.pathIds.join(', ')})`;
+  return { result: fail(message), onLaterPage: morePages };
+}
+
+/**
+ * Autocomplete items suggest what begins with q: at least one item has q (ignoring case and
+ * accents) where its i points, whether i counts characters of k or words of k (the spec says
+ * only "index usable as the highlight start"). An empty list is not judged.
+ */
+export function someSuggestionMatches(items: readonly unknown[], q: string): CheckResult {
+  const keys = items.filter(isPlainObject).filter((item) => typeof item['k'] === 'string' && Number.isInteger(item['i']));
+  if (keys.length === 0) return pass();
+  const wanted = folded(q.trim());
+  const matches = (item: Record<string, unknown>): boolean => {
+    const k = folded(item['k'] as string);
+    const i = item['i'] as number;
+    const byCharacter = k.startsWith(wanted, i);
+    const word = k.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '')[i];
+    return byCharacter || (word !== undefined && word.startsWith(wanted.split(/\s+/)[0]!));
+  };
+  if (keys.some(matches)) return pass();
+  return fail(`none of the ${keys.length} suggestions for q=${show(q)} has q where its i points (as a character or a word index): ${keys.slice(0, 5).map((item) => `${show(item['k'], 40)} (i ${show(item['i'])})`).join(', ')}`);
+}
+
 export type Direction = 'asc' | 'desc';
 
 /**
