@@ -22,7 +22,7 @@ export const CAUGHT_BY = {
     'link-next-drops-query',
     'parent-returns-self',
   ],
-  'search, manufacturers': ['search-short-query-accepted', 'search-no-match-404', 'search-match-count-missing'],
+  'search, manufacturers': ['search-short-query-accepted', 'search-no-match-404', 'search-match-count-missing', 'search-finds-nothing', 'search-matches-everything', 'autocomplete-ignores-q'],
   favorites: [
     'auto-list-not-created',
     'auto-list-ignores-category',

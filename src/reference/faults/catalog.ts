@@ -15,6 +15,18 @@ export const CATALOG_FAULTS = {
     requirement: 'CAT-14',
     description: 'Categories returned by search (the listed ones and the strong match) carry no match_count.',
   },
+  'search-finds-nothing': {
+    requirement: 'SRCH-1',
+    description: 'GET /search finds nothing for any query (the index is empty): 200, an empty categories array and no strong match, well-formed.',
+  },
+  'search-matches-everything': {
+    requirement: 'SRCH-8',
+    description: 'GET /search checks q but then searches without it: every query lists every category holding SKUs.',
+  },
+  'autocomplete-ignores-q': {
+    requirement: 'SRCH-6',
+    description: 'GET /autocomplete suggests the first names of the catalogue whatever q is, each with i 0.',
+  },
   'sku-order-by-pricevat-refused': {
     requirement: 'CAT-27',
     description: 'The category SKU listing checks order_by against a fixed list, so the pricevat key of meta.order_by_methods gets 400.',

@@ -233,7 +233,8 @@ function search(ctx: ApiContext): ApiResult {
   }
   const queryWords = words(q);
   const tokens = [...new Set(queryWords)];
-  const outcome = runSearch(ctx, tokens);
+  // The bugs: an empty index finds nothing; a query builder that drops q (every word begins with '') finds everything.
+  const outcome = ctx.fault === 'search-finds-nothing' ? { hits: [], skus: [] } : runSearch(ctx, ctx.fault === 'search-matches-everything' ? [''] : tokens);
   if (ctx.fault === 'search-no-match-404' && outcome.hits.length === 0) {
     throw new ApiError(404, 'RecordNotFound', [`No category matches "${q.slice(0, 64)}"`]);
   }
@@ -273,7 +274,8 @@ function autocomplete(ctx: ApiContext): ApiResult {
     const visible = visibility(ctx);
     const group = (list: Suggestion[]): Suggestion[] => list.sort((a, b) => a.i - b.i || compareNames(a.k, b.k) || a.id - b.id);
     const suggest = (k: string, id: number, d: Suggestion['d']): Suggestion[] => {
-      const i = wordStart(k, q);
+      // The bug: q is not applied; every name is suggested from its start.
+      const i = ctx.fault === 'autocomplete-ignores-q' ? 0 : wordStart(k, q);
       return i < 0 ? [] : [{ k, i, d, id }];
     };
     const categories = ctx.data.categoryList
