@@ -16,6 +16,7 @@ import {
   demotedAfterNonDemoted,
   editFormSelects,
   flagStored,
+  mostHelpfulFirst,
   FLAG_REASONS,
   flagCatalogueIsExact,
   isClientError,
@@ -343,8 +344,8 @@ describe('GET /skus/:id/reviews', () => {
   });
 
   conformanceTest(
-    'the most_helpful sort is accepted (its parameter name is not shown: each usual name is tried, sort, order_by and order)',
-    { requirements: ['REV-19', 'REV-20', 'CHG-3'], requests: 8 + 2 * SORT_NAMES.length },
+    'the most_helpful sort is accepted and ranks the most helpful reviews first (its parameter name is not shown: each usual name is tried, sort, order_by and order)',
+    { requirements: ['REV-19', 'REV-20', 'CHG-3'], requests: 8 + 3 * SORT_NAMES.length },
     async (t) => {
       t.requireFeature('most-helpful-sort', 'sorting by most_helpful');
       const sku = (await mostReviewed(t))[0]!;
@@ -357,7 +358,24 @@ describe('GET /skus/:id/reviews', () => {
         const verdict = mostHelpfulVerdict(recent.status, helpful.status);
         if (verdict === 'accepted') {
           t.must(hasStatus(helpful, 200), 'REV-19');
-          t.must(hasCollectionEnvelope(t.json(helpful, 'GEN-4'), 'reviews'), 'GEN-7', 'REV-19');
+          const body = t.json<Json>(helpful, 'GEN-4');
+          t.must(hasCollectionEnvelope(body, 'reviews'), 'GEN-7', 'REV-19');
+          // The effect, not only the status: the most helpful reviews first. A name the deployment
+          // does not know is ignored (the default order comes back), so an order that is not
+          // most helpful first counts only for a name that is the sorting parameter: one that
+          // refuses an unknown value.
+          const listed = Array.isArray(body?.['reviews']) ? body['reviews'].filter(isPlainObject) : [];
+          const ranked = mostHelpfulFirst(listed);
+          if (!ranked.ok) {
+            const probe = await t.api.get(`/skus/${sku.id}/reviews`, { query: { [name]: 'cc_not_a_sort' } });
+            if (probe.status >= 400 && probe.status < 500) {
+              const why = `${name} is the sorting parameter (${name}=cc_not_a_sort answered ${probe.status})`;
+              // The most recent order back for most_helpful: the value is not applied. Another order
+              // may rank by a measure of helpfulness the kit does not know: noted.
+              if (nonDemotedNewestFirst(listed).ok) t.must(fail(`${why}, yet ${name}=most_helpful lists the reviews most recent first: ${(ranked as { message: string }).message}`), 'REV-19');
+              else t.warn(inContext(why, ranked), 'REV-19');
+            }
+          }
         } else if (verdict === 'refused') {
           t.must(fail(`${name}=most_recent answered ${recent.status} but ${name}=most_helpful ${helpful.status}: the sorting parameter refuses most_helpful`), 'REV-19');
         } else unknown.push(`${name}=most_helpful answered ${helpful.status} (${name}=most_recent ${recent.status})`);

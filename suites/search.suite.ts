@@ -19,6 +19,7 @@ import {
   someSuggestionMatches,
   strongMatchesHoldAtMostOneEach,
 } from '../src/checks/search.ts';
+import { improbableWord } from '../src/checks/listings.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 
 type Json = Record<string, unknown>;
@@ -65,14 +66,6 @@ async function discoveredSku(t: ConformanceContext): Promise<{ id: number; name:
   const path = isPlainObject(detail) && typeof detail['path'] === 'string' ? detail['path'].split(',').map((id) => Number(id.trim())).filter(Number.isInteger) : [];
   const own = Number.isInteger(sku['category_id']) ? (sku['category_id'] as number) : leafId;
   return { id: sku['id'] as number, name: (sku['name'] as string).trim(), pathIds: [...new Set([...path, own, leafId])] };
-}
-
-/** A query no catalogue holds: letters in no language's order, new on every run. */
-function improbableQuery(): string {
-  const letters = 'bcdfghjkmnpqrstvwxz';
-  let tail = '';
-  for (let i = 0; i < 10; i++) tail += letters[Math.floor(Math.random() * letters.length)];
-  return `qxzj${tail}vqkx`;
 }
 
 /** GET /search; stops the test unless it is 200 {categories, meta.pagination}. */
@@ -143,7 +136,7 @@ describe('GET /search', () => {
   });
 
   conformanceTest('a query that matches nothing answers 200 with an empty categories array and the meta', { requirements: ['SRCH-8', 'SRCH-7', 'PAG-1'], requests: 1 }, async (t) => {
-    const q = improbableQuery();
+    const q = improbableWord();
     const answer = await search(t, { q }, 'SRCH-8');
     checkSearchAnswer(t, answer, q);
     // Letters in no language's order match nothing under any reading of "match": a search that

@@ -167,6 +167,14 @@ export function rarestManufacturer(skus: readonly unknown[]): number | null {
 }
 
 /** The longest word (letters and digits, 3 or more characters) of a SKU name, for a keyword filter. */
+/** A word no catalogue holds (letters in no language's order), new on every call: a query that must match nothing. */
+export function improbableWord(): string {
+  const letters = 'bcdfghjkmnpqrstvwxz';
+  let tail = '';
+  for (let i = 0; i < 10; i++) tail += letters[Math.floor(Math.random() * letters.length)];
+  return `qxzj${tail}vqkx`;
+}
+
 export function keywordOf(name: unknown): string | null {
   if (typeof name !== 'string') return null;
   const words = name.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3);

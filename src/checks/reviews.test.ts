@@ -4,6 +4,7 @@ import type { CheckResult } from './check.ts';
 import {
   aggregationWellFormed,
   flagStored,
+  mostHelpfulFirst,
   voteStored,
   demotedAfterNonDemoted,
   editFormSelects,
@@ -177,5 +178,17 @@ describe('voteStored and flagStored: the listing after a helpful vote and a flag
     expect(voteStored({ id: 9, voted: false, votes_count: 0, helpful_votes_count: 0 }, created).ok).toBe(false);
     expect(voteStored({ id: 9, voted: true, votes_count: 2, helpful_votes_count: 2 }, created).ok).toBe(false);
     expect(flagStored({ id: 9, flagged: false }).ok).toBe(false);
+  });
+});
+
+describe('mostHelpfulFirst: ranked by a usual measure of helpfulness, demoted reviews judged apart', () => {
+  const r = (id: number, helpful: number, votes: number, demoted = false) => ({ id, helpful_votes_count: helpful, votes_count: votes, demoted });
+  test('by helpful votes, by their share, or by helpful minus unhelpful: passes', () => {
+    expect(mostHelpfulFirst([r(1, 5, 9), r(2, 3, 3), r(3, 0, 0), r(4, 4, 4, true)]).ok).toBe(true);
+    expect(mostHelpfulFirst([r(2, 3, 3), r(1, 5, 9), r(3, 0, 0)]).ok).toBe(true);
+    expect(mostHelpfulFirst([r(1, 4, 4), r(2, 5, 9)]).ok).toBe(true);
+  });
+  test('ordered by none of them (as by recency): fails', () => {
+    expect(mostHelpfulFirst([r(1, 0, 2), r(2, 5, 5), r(3, 1, 1)]).ok).toBe(false);
   });
 });

@@ -33,6 +33,36 @@ export function nonDemotedNewestFirst(reviews: readonly Json[]): CheckResult {
   return pass();
 }
 
+/** How "most helpful" may rank a review (the spec names the sort only): helpful votes, their share of the votes, or helpful minus unhelpful. */
+const HELPFULNESS: readonly { name: string; of: (r: Json) => number | null }[] = [
+  { name: 'helpful_votes_count', of: (r) => (Number.isInteger(r['helpful_votes_count']) ? (r['helpful_votes_count'] as number) : null) },
+  {
+    name: 'the share of helpful votes',
+    of: (r) => (Number.isInteger(r['helpful_votes_count']) && Number.isInteger(r['votes_count']) ? ((r['votes_count'] as number) > 0 ? (r['helpful_votes_count'] as number) / (r['votes_count'] as number) : 0) : null),
+  },
+  {
+    name: 'helpful minus unhelpful votes',
+    of: (r) => (Number.isInteger(r['helpful_votes_count']) && Number.isInteger(r['votes_count']) ? 2 * (r['helpful_votes_count'] as number) - (r['votes_count'] as number) : null),
+  },
+];
+
+/**
+ * The most_helpful sort: the reviews ranked most helpful first, by one of the usual measures
+ * (HELPFULNESS), judged among the non-demoted reviews and among the demoted ones apart (where a
+ * sort puts demoted reviews is REV-18's). A list ordered by none of them, as by recency, fails.
+ */
+export function mostHelpfulFirst(reviews: readonly Json[]): CheckResult {
+  const blocks = [reviews.filter((r) => r['demoted'] !== true), reviews.filter((r) => r['demoted'] === true)];
+  const ordered = (of: (r: Json) => number | null) =>
+    blocks.every((block) => {
+      const values = block.map(of).filter((v): v is number => v !== null);
+      return values.every((v, i) => i === 0 || values[i - 1]! >= v);
+    });
+  if (HELPFULNESS.some((h) => ordered(h.of))) return pass();
+  const shown = reviews.slice(0, 8).map((r) => `${show(r['id'])} (${show(r['helpful_votes_count'])} of ${show(r['votes_count'])}${r['demoted'] === true ? ', demoted' : ''})`);
+  return fail(`the most_helpful sort lists reviews ${shown.join(', ')}${reviews.length > 8 ? ', ...' : ''}: ordered by none of ${HELPFULNESS.map((h) => h.name).join(', ')}, most first`);
+}
+
 /**
  * voted, flagged, helpful and own_review are "authorized user only" / "for logged-on users": for
  * an application token there is no user. Both readings of the condition are legal: the fields
