@@ -65,6 +65,8 @@ export const CAUGHT_BY = {
     'sku-shop-filter-ignored',
     'sku-distance-takes-km',
     'sku-availability-filter-drops-category',
+    'sku-q-filter-ignored',
+    'sku-q-filter-whole-name',
   ],
   reviews: [
     'reviews-demoted-listed-first',
@@ -76,6 +78,7 @@ export const CAUGHT_BY = {
     'vote-without-permission-accepted',
     'flag-unknown-reason-accepted',
     'reviews-most-helpful-refused',
+    'most-helpful-sorted-as-recent',
     'review-update-not-stored',
     'vote-not-stored',
     'vote-counted-twice',

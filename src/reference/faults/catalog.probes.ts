@@ -54,6 +54,21 @@ export const CATALOG_PROBES: ProbeTable = {
     return r.status === 200 && r.body.autocomplete.length > 0;
   },
 
+  'sku-q-filter-ignored': async (ref, { app: token }) => {
+    const { id } = await findLeaf(ref, token, (id) => `/categories/${id}/skus?per=100`, (b) => b.skus.length > 0);
+    const r = await get(ref, `/categories/${id}/skus?per=100&q=qxzjbcdfgvqkx`, { token });
+    return r.status === 200 && r.body.skus.length > 0;
+  },
+
+  'sku-q-filter-whole-name': async (ref, { app: token }) => {
+    // A SKU whose name has several words: its longest word alone must keep it.
+    const { id, body } = await findLeaf(ref, token, (id) => `/categories/${id}/skus?per=100`, (b) => b.skus.some((s: Json) => String(s.name).split(' ').length > 1));
+    const sku = body.skus.find((s: Json) => String(s.name).split(' ').length > 1);
+    const word: string = String(sku.name).split(' ').sort((a: string, b: string) => b.length - a.length)[0] ?? '';
+    const r = await get(ref, `/categories/${id}/skus?per=100&q=${encodeURIComponent(word)}`, { token });
+    return r.status === 200 && !r.body.skus.some((s: Json) => s.id === sku.id);
+  },
+
   'sku-order-by-pricevat-refused': async (ref, { app: token }) => {
     const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => 'pricevat' in b.meta.order_by_methods);
     return (await get(ref, `/categories/${id}/skus?per=1&order_by=pricevat`, { token })).status === 400;

@@ -27,6 +27,14 @@ export const CATALOG_FAULTS = {
     requirement: 'SRCH-6',
     description: 'GET /autocomplete suggests the first names of the catalogue whatever q is, each with i 0.',
   },
+  'sku-q-filter-ignored': {
+    requirement: 'CAT-29',
+    description: 'The category SKU listing reads its keyword from another parameter, so q is never applied: every SKU of the category is listed.',
+  },
+  'sku-q-filter-whole-name': {
+    requirement: 'CAT-29',
+    description: 'The category SKU listing keeps only SKUs whose whole name equals q, so a word of a name keeps nothing.',
+  },
   'sku-order-by-pricevat-refused': {
     requirement: 'CAT-27',
     description: 'The category SKU listing checks order_by against a fixed list, so the pricevat key of meta.order_by_methods gets 400.',

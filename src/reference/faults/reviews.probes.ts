@@ -108,6 +108,14 @@ export const REVIEW_PROBES: ProbeTable = {
     const r = await call(ref, 'DELETE', `/skus/${created.skuId}/reviews/${id}`, { token: user });
     return r.status === 200 || (r.status === 204 && r.text !== '');
   },
+  'most-helpful-sorted-as-recent': async (ref, { app }) => {
+    // A SKU whose most recent order is not its most helpful one.
+    const found = await findSku(ref, app, (rs) => rs.some((r, i) => i > 0 && !r.demoted && !rs[i - 1]!.demoted && (r['helpful_votes_count'] as number) > (rs[i - 1]!['helpful_votes_count'] as number)));
+    if (!found) return false;
+    const helpful = (await call(ref, 'GET', `/skus/${found.sku.id}/reviews?per=100&sort=most_helpful`, { token: app })).body?.reviews as Review[] | undefined;
+    // Refused (another fault, reviews-most-helpful-refused): no order to judge.
+    return helpful !== undefined && helpful.map((r) => r.id).join() === found.reviews.map((r) => r.id).join();
+  },
   'review-update-not-stored': async (ref, { user }) =>
     withOwnReview(ref, user, async (skuId, reply) => {
       const id = reply.body.sku_review.id;

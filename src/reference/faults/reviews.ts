@@ -31,6 +31,10 @@ export const REVIEW_FAULTS = {
     requirement: 'REV-25',
     description: 'DELETE /skus/:id/reviews/:id answers 200 with the deleted review instead of 204 with an empty body.',
   },
+  'most-helpful-sorted-as-recent': {
+    requirement: 'REV-19',
+    description: 'The review listing accepts sort=most_helpful but sorts most recent first, as for most_recent.',
+  },
   'review-update-not-stored': {
     requirement: 'REV-24',
     description: 'PUT /skus/:id/reviews/:id answers 200 with the change applied, but stores nothing: the edit form and the listing show the old rating.',

@@ -438,7 +438,8 @@ interface SkuFilters {
 }
 
 function readSkuFilters(ctx: ApiContext): SkuFilters {
-  const rawQ = ctx.query.get('q');
+  // The bug: the keyword filter reads a parameter of another name, so q is never applied.
+  const rawQ = ctx.fault === 'sku-q-filter-ignored' ? ctx.query.get('keyword') : ctx.query.get('q');
   const q = rawQ === null || rawQ.trim() === '' ? null : rawQ.trim();
   const withProductFilters = versionAtLeast(ctx.version, '3.2.1');
   const shopIds = withProductFilters && ctx.fault !== 'sku-shop-filter-ignored' ? unique(intListParam(ctx, 'shop_ids')) : [];
@@ -486,7 +487,10 @@ function filterSkus(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[
   const everyId = ctx.variants.has('filter-ids-and');
   for (const id of f.filterIds) push(requiredGroups, groupOf.has(id) && !everyId ? `g${groupOf.get(id)}` : `f${id}`, id);
   return all.filter((s) => {
-    if (f.tokens.length > 0 && !matchesAll(index.skuWords.get(s.id) ?? [], f.tokens)) return false;
+    // The bug: the keyword is compared with the whole name, so a word of it matches nothing.
+    if (f.tokens.length > 0 && ctx.fault === 'sku-q-filter-whole-name') {
+      if (s.name.toLowerCase() !== (f.q ?? '').toLowerCase()) return false;
+    } else if (f.tokens.length > 0 && !matchesAll(index.skuWords.get(s.id) ?? [], f.tokens)) return false;
     if (f.manufacturerIds.length > 0 && !f.manufacturerIds.includes(s.manufacturer_id)) return false;
     for (const ids of requiredGroups.values()) if (!ids.some((id) => s.filterIds.includes(id))) return false;
     if (f.productLevel && !(index.productsBySku.get(s.id) ?? []).some((p) => productMatches(p, f))) return false;
