@@ -21,6 +21,8 @@ export interface RequestOptions {
   query?: Query;
   /** Sent as application/json. */
   json?: unknown;
+  /** Sent as application/json exactly as given: a body that is not valid JSON, for the tests of bad requests. */
+  jsonText?: string;
   /** Sent as application/x-www-form-urlencoded. */
   form?: Record<string, string>;
   /** Access token; null or absent sends none. */
@@ -309,6 +311,7 @@ export class HttpClient {
 
 function encodeBody(options: RequestOptions): { text: string; contentType: string } | undefined {
   if (options.json !== undefined) return { text: JSON.stringify(options.json), contentType: 'application/json' };
+  if (options.jsonText !== undefined) return { text: options.jsonText, contentType: 'application/json' };
   if (options.form !== undefined) {
     return { text: new URLSearchParams(options.form).toString(), contentType: 'application/x-www-form-urlencoded' };
   }
