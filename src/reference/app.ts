@@ -282,6 +282,12 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     const match = segments ? state.router.match(method, segments) : ({ kind: 'not-found' } as const);
     // The variant's server knows no "method not allowed": a path without the method is no route.
     if (match.kind === 'not-found' || (match.kind === 'method-not-allowed' && state.variants.has('method-not-allowed-404'))) {
+      // The bug: a catch-all route serves the web front end's page for any path it does not know.
+      if (fault === 'unknown-route-html-200' && match.kind === 'not-found') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...rateLimitHeaders(limits, fault) });
+        res.end('<!doctype html><html><head><title>Catalogue</title></head><body><div id="app"></div></body></html>');
+        return discardRest(req);
+      }
       return fail(new ApiError(404, 'NotFound', [`No route matches ${method} ${clip(target.pathname)}`]), limits);
     }
     if (match.kind === 'method-not-allowed') {
@@ -317,6 +323,8 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
       try {
         body = parseApiBody(raw, req.headers['content-type']);
       } catch (err) {
+        // The bug: the parser's error escapes to the generic handler, a server error.
+        if (err instanceof ApiError && fault === 'malformed-json-500') return fail(new ApiError(500, 'InternalServerError', ['Something went wrong']), limits);
         if (err instanceof ApiError) return fail(err, limits);
         throw err;
       }

@@ -140,6 +140,7 @@ export const CAUGHT_BY = {
     'ratelimit-status-429',
     'ratelimit-not-enforced',
   ],
+  errors: ['malformed-json-500', 'unknown-route-html-200', 'invalid-order-by-500'],
   // The rules checked on every exchange of the run (suites/last/observed.suite.ts).
   observed: ['unauthorized-messages-string'],
 } as const satisfies Record<string, readonly FaultName[]>;

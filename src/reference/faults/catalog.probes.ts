@@ -54,6 +54,11 @@ export const CATALOG_PROBES: ProbeTable = {
     return r.status === 200 && r.body.autocomplete.length > 0;
   },
 
+  'invalid-order-by-500': async (ref, { app: token }) => {
+    const m = (await get(ref, '/manufacturers', { token })).body.manufacturers[0];
+    return (await get(ref, `/manufacturers/${m.id}/categories?order_by=cc_not_a_method`, { token })).status >= 500;
+  },
+
   'sku-q-filter-ignored': async (ref, { app: token }) => {
     const { id } = await findLeaf(ref, token, (id) => `/categories/${id}/skus?per=100`, (b) => b.skus.length > 0);
     const r = await get(ref, `/categories/${id}/skus?per=100&q=qxzjbcdfgvqkx`, { token });

@@ -27,6 +27,10 @@ export const CATALOG_FAULTS = {
     requirement: 'SRCH-6',
     description: 'GET /autocomplete suggests the first names of the catalogue whatever q is, each with i 0.',
   },
+  'invalid-order-by-500': {
+    requirement: 'ERR-1',
+    description: 'An order_by value the listing does not know makes the server fail: 500 InternalServerError instead of a 400 (or the default order).',
+  },
   'sku-q-filter-ignored': {
     requirement: 'CAT-29',
     description: 'The category SKU listing reads its keyword from another parameter, so q is never applied: every SKU of the category is listed.',

@@ -1,10 +1,12 @@
 // Probes of the core faults: each resolves true when the server shows the bug (test-only code).
 
 import { expect } from 'vitest';
-import { allCategories, get, leavesOf, parseLink, type CategoryRef } from '../testkit.ts';
+import { allCategories, call, get, leavesOf, parseLink, type CategoryRef } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 export const CORE_PROBES: ProbeTable = {
+  'malformed-json-500': async (ref, { user: token }) => (await call(ref, 'POST', '/favorite_lists', { token, raw: '{"favorite_list": {"name": ', headers: { 'Content-Type': 'application/json' } })).status >= 500,
+  'unknown-route-html-200': async (ref, { app: token }) => (await get(ref, '/cc-no-such-route', { token })).status === 200,
   'leaf-children-count-nonzero': async (ref, { app: token }) => {
     const cats = await allCategories(ref, token);
     const leaf = leavesOf(cats)[0]!;

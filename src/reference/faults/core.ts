@@ -3,6 +3,14 @@
 import type { FaultInfo } from './types.ts';
 
 export const CORE_FAULTS = {
+  'malformed-json-500': {
+    requirement: 'ERR-4',
+    description: 'A request body that is not valid JSON makes the server fail: 500 InternalServerError instead of 400.',
+  },
+  'unknown-route-html-200': {
+    requirement: 'ERR-9',
+    description: "A path no route serves gets 200 with the web front end's HTML page (a catch-all route) instead of 404 with the errors body.",
+  },
   'leaf-children-count-nonzero': {
     requirement: 'CAT-3',
     description: 'Leaf categories report children_count 1 instead of 0.',
