@@ -17,6 +17,7 @@ import {
   availableCountsWithinTotal,
   chooseFilter,
   chooseOption,
+  favoritedMatchesFavorites,
   filterCountMatches,
   improbableWord,
   keywordOf,
@@ -359,6 +360,41 @@ describe('GET /categories/:category_id/skus', () => {
     // The present rule of schemas/endpoints.json requires favorited where a user token asks; the schema its type.
     t.response('GET /categories/:category_id/skus', user, 'SKU-7', 'CHG-6');
   });
+
+  conformanceTest(
+    "favorited tells the user's favorites: true for a SKU in one of their lists, false for one they have not favorited",
+    { requirements: ['SKU-7', 'CHG-6', 'FAV-23'], requests: 3 },
+    async (t) => {
+      t.requireFeature('favorited-on-category-skus', 'favorited on category SKUs');
+      // A category holding the user's favorites, where there is one: there both values show.
+      const categoryId = await t.discover('favoritesCategory').catch(() => t.discover('leafCategory'));
+      const listing = await t.api.get(`/categories/${categoryId}/skus`, { auth: 'user' });
+      t.require(hasStatus(listing, 200), 'CAT-26', 'SKU-7');
+      const body = t.json<Json>(listing, 'GEN-4');
+      t.require(hasCollectionEnvelope(body, 'skus'), 'GEN-7', 'CAT-26');
+      const skus = (body['skus'] as unknown[]).filter(isPlainObject);
+      if (!skus.length) t.skip(`category ${categoryId} lists no SKUs`);
+      // The user's favorites (the Favorites endpoints judge these answers themselves).
+      const favoritesOf = async (query: Query): Promise<{ items: Json[]; complete: boolean } | null> => {
+        const response = await t.api.get('/favorites', { auth: 'user', query });
+        if (response.status !== 200) return null;
+        const answer = response.json<Json>();
+        const items = isPlainObject(answer) && Array.isArray(answer['favorites']) ? answer['favorites'].filter(isPlainObject) : [];
+        return { items, complete: (readPagination(answer)?.total_pages ?? 2) <= 1 };
+      };
+      const listed = await favoritesOf({});
+      if (!listed) return t.skip('GET /favorites did not answer 200 with the user token: the user\'s favorites are unknown');
+      // From 3.2.0 owned favorites are listed only with owned=true; before, the listing holds them.
+      const excludesOwned = t.has('owned-excluded-by-default');
+      const owned = excludesOwned ? await favoritesOf({ owned: 'true' }) : { items: [], complete: true };
+      const skuOf = (f: Json) => (Number.isInteger(f['sku_id']) ? (f['sku_id'] as number) : null);
+      // In a list: every favorite of the default listing from 3.2.0; before, those not owned (have_it true marks an owned one).
+      const inLists = new Set(listed.items.filter((f) => excludesOwned || f['have_it'] !== true).map(skuOf).filter((id): id is number => id !== null));
+      const anyFavorite = new Set([...listed.items, ...(owned?.items ?? [])].map(skuOf).filter((id): id is number => id !== null));
+      const allKnown = listed.complete && owned !== null && owned.complete;
+      t.must(favoritedMatchesFavorites(skus, inLists, (id) => allKnown && !anyFavorite.has(id)), 'SKU-7');
+    },
+  );
 });
 
 describe('an unknown category', () => {

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { pass, type CheckResult } from './check.ts';
 import {
+  favoritedMatchesFavorites,
   availableCountsWithinTotal,
   cachedPrivatelyFor300,
   chooseFilter,
@@ -180,5 +181,17 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isHard(availableCountsWithinTotal([], 3));
     isBlank(optionCountMatches('distances', 'distance', { id: 1, label: '10 km', count: null }, 3));
     isHard(optionCountMatches('distances', 'distance', { id: 1, label: '10 km', count: 4 }, 3));
+  });
+});
+
+describe("favoritedMatchesFavorites: favorited tells the user's favorites", () => {
+  const skus = [{ id: 1, favorited: true }, { id: 2, favorited: false }, { id: 3, favorited: true }, { id: 4 }];
+  test('true in a list, false where none; an owned-only favorite (3) either way; a SKU without the field not judged', () => {
+    expect(favoritedMatchesFavorites(skus, new Set([1]), (id) => id === 2).ok).toBe(true);
+    expect(favoritedMatchesFavorites(skus, new Set([1]), () => false).ok).toBe(true);
+  });
+  test('false for a SKU in a list, or true for one never favorited: fails', () => {
+    expect(favoritedMatchesFavorites(skus, new Set([1, 2]), () => false).ok).toBe(false);
+    expect(favoritedMatchesFavorites(skus, new Set([1]), (id) => id === 3).ok).toBe(false);
   });
 });

@@ -181,3 +181,21 @@ export function keywordOf(name: unknown): string | null {
   return words.sort((a, b) => b.length - a.length)[0] ?? null;
 }
 
+
+/**
+ * favorited on the category SKU listing (user token) tells the user's favorites: true for a SKU
+ * in one of their favorite lists (`inLists`), false for one they have no favorite of
+ * (`notFavorited`: only when all of the user's favorites are known). An owned favorite (have_it
+ * true, no list) may be either: whether it counts is not shown. SKUs without the field are the
+ * schema's to judge.
+ */
+export function favoritedMatchesFavorites(skus: readonly Json[], inLists: ReadonlySet<number>, notFavorited: (id: number) => boolean): CheckResult {
+  const wrong: string[] = [];
+  for (const s of skus) {
+    const id = s['id'];
+    if (!Number.isInteger(id) || !('favorited' in s)) continue;
+    if (inLists.has(id as number) && s['favorited'] !== true) wrong.push(`SKU ${id} is in a favorite list of the user but has favorited ${show(s['favorited'])}`);
+    else if (!inLists.has(id as number) && notFavorited(id as number) && s['favorited'] === true) wrong.push(`SKU ${id} is no favorite of the user but has favorited true`);
+  }
+  return wrong.length ? fail(wrong.slice(0, 5).join('; ') + (wrong.length > 5 ? `; and ${wrong.length - 5} more` : '')) : pass();
+}
