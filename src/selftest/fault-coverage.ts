@@ -67,6 +67,7 @@ export const CAUGHT_BY = {
     'sku-availability-filter-drops-category',
     'sku-q-filter-ignored',
     'sku-q-filter-whole-name',
+    'favorited-always-false',
   ],
   reviews: [
     'reviews-demoted-listed-first',

@@ -54,6 +54,20 @@ export const CATALOG_PROBES: ProbeTable = {
     return r.status === 200 && r.body.autocomplete.length > 0;
   },
 
+  'favorited-always-false': async (ref, { user }) => {
+    const favorites = (await get(ref, '/favorites?per=100', { token: user })).body?.favorites ?? [];
+    const f = favorites.find((x: Json) => x.favorite_list_id !== null);
+    if (!f) return false;
+    const sku = (await get(ref, `/categories/${f.category_id ?? 0}/skus?per=100`, { token: user })).body?.skus?.find((s: Json) => s.id === f.sku_id);
+    if (sku) return sku.favorited === false;
+    // The favorite carries no category: its SKU is looked up in every leaf.
+    for (const leaf of await leafCategories(ref, user)) {
+      const found = (await get(ref, `/categories/${leaf.id}/skus?per=100`, { token: user })).body?.skus?.find((s: Json) => s.id === f.sku_id);
+      if (found) return found.favorited === false;
+    }
+    return false;
+  },
+
   'invalid-order-by-500': async (ref, { app: token }) => {
     const m = (await get(ref, '/manufacturers', { token })).body.manufacturers[0];
     return (await get(ref, `/manufacturers/${m.id}/categories?order_by=cc_not_a_method`, { token })).status >= 500;

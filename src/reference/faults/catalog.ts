@@ -27,6 +27,10 @@ export const CATALOG_FAULTS = {
     requirement: 'SRCH-6',
     description: 'GET /autocomplete suggests the first names of the catalogue whatever q is, each with i 0.',
   },
+  'favorited-always-false': {
+    requirement: 'SKU-7',
+    description: "The category SKU listing looks up the favorites of no user, so favorited is false on every SKU, also those in the user's favorite lists.",
+  },
   'invalid-order-by-500': {
     requirement: 'ERR-1',
     description: 'An order_by value the listing does not know makes the server fail: 500 InternalServerError instead of a 400 (or the default order).',
