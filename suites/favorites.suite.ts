@@ -461,7 +461,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
 describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
   conformanceTest(
     'moves by favorite_list_id and new_list_name (have_it null), refuses an invalid name with 400, and have_it=true makes it owned whatever list id is sent',
-    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 27 },
+    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 27 },
     async (t) => {
       const { sku } = await findFreeSku(t);
       const named = uniqueName('named');
@@ -513,9 +513,9 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
           const moved = invalid.json<{ favorite?: { favorite_list_id?: unknown } }>()?.favorite?.favorite_list_id;
           if (Number.isInteger(moved) && moved !== namedId && moved !== target.id) cleanup.push(`/favorite_lists/${String(moved)}`);
         } else {
-          t.must(hasStatus(invalid, 400), 'FAV-17');
+          t.must(hasStatus(invalid, 400), 'FAV-17', 'ERR-5');
           // "with errors in the body": the errors format, which came with 3.1.0 (the older one is not shown).
-          if (t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(invalid, 'GEN-4', 'FAV-17')), 'FAV-17', 'ERR-2');
+          if (t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(invalid, 'GEN-4', 'FAV-17')), 'FAV-17', 'ERR-5', 'ERR-2');
         }
 
         // Row 2: have_it=true makes it owned; the favorite_list_id sent with it is ignored.

@@ -29,7 +29,7 @@ import {
 import { groupsIncluded, historyWithinSixMonths, reviewScoreRounded, specificationsNotPaginated } from '../checks/products.ts';
 import { fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../checks/versioning.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { violationRequirements } from '../schemas/cited-requirements.ts';
+import { schemaRequirements, violationRequirements } from '../schemas/cited-requirements.ts';
 import { asksFieldsets } from '../schemas/presence.ts';
 import { formatViolation, SCHEMA_BASE, SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
@@ -356,7 +356,8 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
   {
     id: 'documented-body',
     title: 'the body is as the spec documents it for the endpoint, status and version (fields, types, blank fields null, fields shown under a condition where it holds)',
-    requirements: ['GEN-7', 'GEN-8'],
+    // And every statement the schemas encode: a violation cites its node's ids (violationRequirements).
+    requirements: [...new Set(['GEN-7', 'GEN-8', ...schemaRequirements()])],
     severity: 'MUST',
     titleFor: (v) => `body as documented for ${v.endpoint} ${v.exchange.status} (${v.scope.describe()}${asksFieldsets(v.query) ? '; fields left out by the sparse fieldsets asked not required' : ''})`,
     applies: (v) => v.isApi && v.endpoint !== null && v.exchange.method !== 'HEAD',
