@@ -51,14 +51,15 @@ async function someShopIds(t: ConformanceContext): Promise<number[]> {
 
 /** GET /shops/:id; stops unless 200 {shop}. */
 async function getShop(t: ConformanceContext, id: number): Promise<{ shop: Json; response: HttpResponse }> {
-  const { body, response } = await getOk(t, `/shops/${id}`, {}, 'SHOP-14');
+  // The application token (scope public): shops are read with an ordinary token (GEN-2).
+  const { body, response } = await getOk(t, `/shops/${id}`, {}, 'SHOP-14', 'GEN-2');
   t.require(hasSingleEnvelope(body, 'shop'), 'GEN-7', 'SHOP-14');
   return { shop: body['shop'] as Json, response };
 }
 
 /** GET a shop's locations; stops unless 200 {locations, meta.pagination}. */
 async function locationsOf(t: ConformanceContext, shopId: number, query: Query = {}): Promise<{ locations: Json[]; body: Json; response: HttpResponse }> {
-  const { body, response } = await getOk(t, `/shops/${shopId}/locations`, query, 'SHOP-17');
+  const { body, response } = await getOk(t, `/shops/${shopId}/locations`, query, 'SHOP-17', 'GEN-2');
   t.require(hasCollectionEnvelope(body, 'locations'), 'GEN-7', 'SHOP-17');
   t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'SHOP-17');
   return { locations: (body['locations'] as unknown[]).filter(isPlainObject), body, response };
@@ -78,7 +79,7 @@ function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, wha
 }
 
 describe('GET /shops/:id', () => {
-  conformanceTest('answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal', { requirements: ['SHOP-14', 'SHOP-1', 'SHOP-3'], requests: 5 }, async (t) => {
+  conformanceTest('answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal', { requirements: ['SHOP-14', 'GEN-2', 'SHOP-1', 'SHOP-3', 'SHOP-4', 'SHOP-5', 'SHOP-7'], requests: 5 }, async (t) => {
     const [id] = await someShopIds(t);
     const { shop, response } = await getShop(t, id!);
     t.must(typed(shop['id'], shop['id'] === id, `asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
@@ -162,7 +163,7 @@ describe('GET /shops/:shop_id/products/search', () => {
 });
 
 describe('GET /shops/:shop_id/locations', () => {
-  conformanceTest('answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location', { requirements: ['SHOP-17', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+  conformanceTest('answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location', { requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
     t.requireFeature('location-format', 'format on Location');
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     let sample: { shopId: number; locations: Json[]; response: HttpResponse } | null = null;
@@ -183,7 +184,7 @@ describe('GET /shops/:shop_id/locations', () => {
     if (!unstructured) t.skip(`none of ${ids.length} shops has an unstructured location; the structured ones passed`);
   });
 
-  conformanceTest('without embed, answers {locations, meta} of Shop locations', { requirements: ['SHOP-17', 'SHOP-11', 'SHOP-12'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+  conformanceTest('without embed, answers {locations, meta} of Shop locations', { requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12'], requests: 4 + SHOPS_SCANNED }, async (t) => {
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     for (const shopId of ids) {
       const { locations, response } = await locationsOf(t, shopId);

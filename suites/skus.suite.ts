@@ -178,7 +178,7 @@ function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, pat
 }
 
 describe('GET /skus/:id/products', () => {
-  conformanceTest('answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization', { requirements: ['SKU-10', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'], requests: 3 }, async (t) => {
+  conformanceTest('answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization', { requirements: ['SKU-10', 'PRD-1', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'], requests: 3 }, async (t) => {
     const { sku, products, meta, response } = await someProducts(t);
     t.response('GET /skus/:id/products', response, 'SKU-10', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5');
     t.must(productsHave(products, 'sku_id', sku['id']), 'SKU-10', 'PRD-1');
@@ -286,13 +286,13 @@ describe('GET /skus/:id/product_cards', () => {
 });
 
 describe('GET /skus/:id/specifications', () => {
-  conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { requirements: ['SKU-13', 'CHG-7', 'SKU-9'], requests: 3 }, async (t) => {
+  conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { requirements: ['SKU-13', 'SKU-1', 'CHG-7', 'SKU-9', 'SPEC-6'], requests: 3 }, async (t) => {
     t.requireFeature('specifications-ordered', 'Order on specifications');
     const sku = await skuWithProducts(t);
-    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, {}, 'SKU-13');
+    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, {}, 'SKU-13', 'SKU-1');
     t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
     t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SKU-13');
-    t.response('GET /skus/:id/specifications', response, 'SKU-13', 'SKU-9');
+    t.response('GET /skus/:id/specifications', response, 'SKU-13', 'SKU-9', 'SPEC-6');
     t.must(specificationsInOrder((body['specifications'] as unknown[]).filter(isPlainObject)), 'CHG-7');
   });
 
@@ -321,11 +321,11 @@ describe('GET /skus/:id/specifications', () => {
 });
 
 describe('GET /skus/:id/price_history', () => {
-  conformanceTest('answers {history: {average}} of YYYY-MM-DD dates within the last 6 months', { requirements: ['SKU-15', 'CHG-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6'], requests: 3 }, async (t) => {
+  conformanceTest('answers {history: {average}} of YYYY-MM-DD dates within the last 6 months', { requirements: ['SKU-15', 'SKU-1', 'CHG-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6'], requests: 3 }, async (t) => {
     t.requireFeature('price-history', 'The price_history endpoint');
     const sku = await skuWithProducts(t);
     // Served from 3.0.15 (Change history): asked only where the run's version has it.
-    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/price_history`, {}, 'SKU-15', 'CHG-15');
+    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/price_history`, {}, 'SKU-15', 'SKU-1', 'CHG-15');
     t.require(hasSingleEnvelope(body, 'history'), 'GEN-7', 'SKU-15');
     const average = (body['history'] as Json)['average'];
     t.require(typed(average, Array.isArray(average), `history.average is ${show(average)}, expected an array`), 'SKU-15', 'HIST-2');
