@@ -352,6 +352,9 @@ export class AuthService {
       return oauthError(400, 'invalid_scope', `An application token may only have the scope "${APP_SCOPE}"`);
     }
     // "Repeating the request returns the existing token or a new one": the existing one, with what remains of its lifetime.
+    // The bug: a client that already holds a token gets a new one that is never stored.
+    const held = fault === 'client-credentials-repeat-invalid' ? this.validAppToken(client.id) : undefined;
+    if (held) return { status: 200, body: this.tokenBody({ ...held, value: newToken() }, fault) };
     const existing = this.variants.has('client-credentials-same-token') ? this.validAppToken(client.id) : undefined;
     if (existing) return { status: 200, body: this.tokenBody(existing, fault) };
     return this.issue(client.id, 'app', [APP_SCOPE], fault);

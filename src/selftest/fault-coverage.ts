@@ -101,6 +101,7 @@ export const CAUGHT_BY = {
     'address-update-clears-unsent-fields',
   ],
   oauth: [
+    'client-credentials-repeat-invalid',
     'app-token-extra-scope',
     'authorization-code-reusable',
     'expires-in-milliseconds',

@@ -1,9 +1,15 @@
 // Probes of the faults in ./oauth.ts: each resolves true when the server shows the bug (test-only code).
 
-import { authorize, get, post, userTokens } from '../testkit.ts';
+import { appToken, authorize, get, post, userTokens } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 export const OAUTH_PROBES: ProbeTable = {
+  'client-credentials-repeat-invalid': async (ref) => {
+    // The probes' own application token is held already: this is a repeated request.
+    const again = await appToken(ref);
+    return (await get(ref, '/categories/root', { token: again })).status === 401;
+  },
+
   'code-exchange-redirect-uri-not-compared': async (ref) => {
     const { code } = await authorize(ref, 'public');
     const r = await post(`${ref.authUrl}/oauth2/token`, {

@@ -4,6 +4,10 @@
 import type { FaultInfo } from './types.ts';
 
 export const OAUTH_FAULTS = {
+  'client-credentials-repeat-invalid': {
+    requirement: 'AUTH-10',
+    description: 'A client that already holds an application token gets, on a repeated client-credentials request, a new token that is never stored: every request with it is 401.',
+  },
   'code-exchange-redirect-uri-not-compared': {
     requirement: 'AUTH-18',
     description: 'The code exchange issues tokens whatever redirect_uri it is sent, instead of requiring the one of the authorization request.',
