@@ -271,7 +271,8 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     const auth = state.auth.authenticate(req.headers.authorization, target.query, fault);
     const limits = count(auth.ok ? `token:${auth.token.value}` : `ip:${ip}`);
     if (limits.exceeded && fault !== 'ratelimit-not-enforced') {
-      return send({ status: fault === 'ratelimit-status-429' ? 429 : 403, body: RATE_LIMIT_BODY }, limits);
+      // The bugs: 429 instead of the spec's 403; a 403 with no message.
+      return send({ status: fault === 'ratelimit-status-429' ? 429 : 403, body: fault === 'ratelimit-403-without-message' ? {} : RATE_LIMIT_BODY }, limits);
     }
     if (!auth.ok) return fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), limits);
 

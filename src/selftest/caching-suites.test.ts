@@ -20,7 +20,7 @@ const SUITES = ['conditional-requests', 'rate-limits', 'daily-limit'];
 const DESTRUCTIVE = { CATALOGUE_PROFILES: 'read,write,destructive', CATALOGUE_MAX_REQUESTS: '1000' };
 
 /** Faults of enforcement, caught by the destructive profile only. */
-const CAUGHT_DESTRUCTIVE: readonly string[] = ['ratelimit-status-429', 'ratelimit-not-enforced'];
+const CAUGHT_DESTRUCTIVE: readonly string[] = ['ratelimit-status-429', 'ratelimit-not-enforced', 'ratelimit-403-without-message'];
 const CAUGHT = CAUGHT_BY['conditional-requests, rate-limits, daily-limit'];
 
 interface SuiteRun {

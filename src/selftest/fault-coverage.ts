@@ -141,6 +141,7 @@ export const CAUGHT_BY = {
     // Enforcement: the destructive profile only.
     'ratelimit-status-429',
     'ratelimit-not-enforced',
+    'ratelimit-403-without-message',
   ],
   errors: ['malformed-json-500', 'unknown-route-html-200', 'invalid-order-by-500'],
   // The rules checked on every exchange of the run (suites/last/observed.suite.ts).
@@ -206,6 +207,7 @@ export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
   'ratelimit-headers-missing-on-errors',
   'ratelimit-headers-missing-on-304',
   'ratelimit-reset-in-milliseconds',
+  'ratelimit-403-without-message',
   // Fields shown under a condition that the exchange shows (embed=shop, the etype)
   'product-embed-shop-ignored',
   'price-drop-notification-without-category-name',
@@ -231,6 +233,7 @@ export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
   // Enforcement: provoked by the destructive profile only.
   'ratelimit-status-429': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
   'ratelimit-not-enforced': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
+  'ratelimit-403-without-message': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
   // A major alone gets the oldest version the deployment serves: the kit knows it only from CATALOGUE_VERSIONS.
   'version-major-only-gives-latest': { env: { CATALOGUE_VERSIONS: '3.0,3.1,3.2' } },
   // The bug is in what 3.1 serves: the 3.1 matrix of the versioning suite runs when the deployment names 3.1.

@@ -43,4 +43,17 @@ export const CACHING_PROBES: ProbeTable = {
   'ratelimit-status-429': async (ref) => (await overTheLimit(ref)) === 429,
 
   'ratelimit-not-enforced': async (ref) => (await overTheLimit(ref)) === 200,
+
+  'ratelimit-403-without-message': async (ref) => {
+    const low = await startReference({ fault: ref.fault ?? null, limits: { perMinute: 2, perDay: 1_000_000 } });
+    try {
+      const token = await appToken(low);
+      await get(low, ROOT, { token });
+      await get(low, ROOT, { token });
+      const over = await get(low, ROOT, { token });
+      return over.status === 403 && typeof over.body?.message !== 'string';
+    } finally {
+      await low.close();
+    }
+  },
 };

@@ -17,4 +17,8 @@ export const CACHING_FAULTS = {
     requirement: 'RATE-2',
     description: 'The per-minute limit is counted and shown in the headers but never enforced: requests over it are served.',
   },
+  'ratelimit-403-without-message': {
+    requirement: 'ERR-7',
+    description: 'A request over the per-minute limit gets 403 with an empty object, without the {message} the spec gives.',
+  },
 } satisfies Record<string, FaultInfo>;
