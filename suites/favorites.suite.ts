@@ -10,7 +10,7 @@
 // among a list's favorites (GET /favorite_lists/:id/favorites) or the category's; what it cannot
 // see under a reading is a warning, never a failure.
 import { describe } from 'vitest';
-import { fail, pass, show, typed } from '../src/checks/check.ts';
+import { allOf, fail, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import {
   allInList,
@@ -41,6 +41,7 @@ import {
 } from '../src/checks/favorites.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
+import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 
@@ -461,7 +462,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
 describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
   conformanceTest(
     'moves by favorite_list_id and new_list_name (have_it null), refuses an invalid name with 400, and have_it=true makes it owned whatever list id is sent',
-    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 27 },
+    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-4', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 32 },
     async (t) => {
       const { sku } = await findFreeSku(t);
       const named = uniqueName('named');
@@ -496,6 +497,21 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         if (favorite.have_it === true) t.skip('the new favorite has have_it true: row 3 needs have_it not true');
         const moved = await updateFavorite(t, favorite.id, { have_it: false, favorite_list_id: target.id }, 'FAV-13', 'FAV-8');
         await mustBeInList(t, moved, target.id, 'PUT with favorite_list_id', 'FAV-13', 'FAV-8');
+
+        // A custom list holds SKUs of different categories (FAV-4): a SKU of another category,
+        // favorited straight into the same list, sits there beside the first. Judged only where
+        // the user has such a SKU free.
+        const other = await findFreeSku(t, new Set([sku.category_id])).catch((error: unknown) => {
+          if (error instanceof PrerequisiteMissing) return null;
+          throw error;
+        });
+        if (other?.preferred && other.sku.category_id !== sku.category_id) {
+          const second = await createFavorite(t, { sku_id: other.sku.id, favorite_list_id: target.id }, 'FAV-4');
+          cleanup.unshift(`/favorites/${second.id}`);
+          const held = await listFavorites(t, target.id);
+          const what = `custom list ${target.id} after favorites of SKUs of categories ${sku.category_id} and ${other.sku.category_id}`;
+          t.must(allOf([listsFavorite(held, favorite.id, target.id, what), listsFavorite(held, second.id, target.id, what)]), 'FAV-4');
+        }
 
         // Row 4 through PUT, to the list made above: no second list of that name, have_it null.
         const renamed = await updateFavorite(t, favorite.id, { new_list_name: named }, 'FAV-14');
