@@ -38,6 +38,7 @@ export const CAUGHT_BY = {
     'favorites-order-dir-ignored',
     'duplicate-custom-list-accepted',
     'favorite-delete-missing-204',
+    'custom-list-single-category',
   ],
   'skus, shops': [
     'sku-specifications-paginated',

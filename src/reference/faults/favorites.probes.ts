@@ -168,6 +168,15 @@ export const FAVORITE_PROBES: ProbeTable = {
       return list !== undefined && list.category_id !== sku!.category_id;
     }),
 
+  'custom-list-single-category': (ref, { user }) =>
+    withScratch(ref, user, async (s) => {
+      const [a, b] = await freshSkus(s.ref, s.token, 2, { distinctCategories: true });
+      const list = await s.list('mixed');
+      const first = await s.favorite({ sku_id: a!.id, favorite_list_id: list.id });
+      if (first.status !== 201) return false;
+      return (await s.favorite({ sku_id: b!.id, favorite_list_id: list.id })).status === 422;
+    }),
+
   'have-it-keeps-list': (ref, { user }) =>
     withScratch(ref, user, async (s) => {
       const { favorite } = await favoriteInList(s);

@@ -3,6 +3,10 @@
 import type { FaultInfo } from './types.ts';
 
 export const FAVORITE_FAULTS = {
+  'custom-list-single-category': {
+    requirement: 'FAV-4',
+    description: 'A custom list refuses (422) a favorite of a SKU whose category differs from that of the favorites already in it.',
+  },
   // Row 1: POST /favorites with no list.
   'auto-list-not-created': {
     requirement: 'FAV-10',

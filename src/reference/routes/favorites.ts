@@ -197,6 +197,11 @@ function targetList(ctx: ApiContext, id: number, skuCategoryId: number | null): 
   if (l.type === 'auto' && skuCategoryId !== null && l.category_id !== skuCategoryId) {
     throw recordInvalid(`Favorite list ${l.id} is the auto list of category ${l.category_id ?? 'null'}; the SKU is in category ${skuCategoryId}`);
   }
+  // The bug: a custom list is held to the category of the favorites already in it.
+  if (ctx.fault === 'custom-list-single-category' && l.type === 'custom' && skuCategoryId !== null) {
+    const other = [...ctx.data.favorites.values()].find((f) => f.favorite_list_id === l.id && ctx.data.skus.get(f.sku_id)?.category_id !== skuCategoryId);
+    if (other) throw recordInvalid(`Favorite list ${l.id} holds SKUs of another category`);
+  }
   return l;
 }
 
