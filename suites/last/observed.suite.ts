@@ -13,7 +13,8 @@ import { EXCHANGE_RULES } from '../../src/rules/exchange-rules.ts';
 
 describe('every exchange of the run', () => {
   for (const rule of EXCHANGE_RULES) {
-    conformanceTest(rule.title, { requirements: rule.requirements, severity: rule.severity, requests: 0 }, async (t) => {
+    const requirements = [...new Set([...rule.requirements, ...(rule.cites?.() ?? [])])];
+    conformanceTest(rule.title, { requirements, severity: rule.severity, requests: 0 }, async (t) => {
       const tally = (await t.observations())[rule.id];
       if (!tally || tally.checked === 0) return t.skip('no exchange of this run was one the rule applies to: run it with the other suites');
       if (tally.violationCount === 0 && tally.warningCount === 0) {
