@@ -8,8 +8,7 @@
 // or ignored) both pass, the second noted. The other suites judge the errors of their own
 // endpoints (unknown ids, short queries, refused tokens).
 import { describe } from 'vitest';
-import { fail, pass, show, type CheckResult } from '../src/checks/check.ts';
-import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
+import { fail, pass, type CheckResult } from '../src/checks/check.ts';
 import { hasStatus } from '../src/checks/http.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
@@ -17,18 +16,12 @@ import { conformanceTest, type ConformanceContext } from '../src/harness/conform
 
 const USER = { auth: 'user' as const };
 
-/** A 4xx from 3.1.0 on carries {errors: [{code, messages}]}; before, the format is not shown. */
-function judgeErrorBody(t: ConformanceContext, response: HttpResponse): void {
-  if (!t.has('normalized-errors') || response.status < 400) return;
-  let body: unknown;
-  try {
-    body = response.json();
-  } catch {
-    t.must(fail(`the ${response.status} answer is not JSON (content-type ${show(response.headers['content-type'] ?? null)}): expected {errors: [{code, messages}]}`), 'ERR-2');
-    return;
-  }
-  t.must(errorBodyIsWellFormed(body), 'ERR-2');
-}
+/**
+ * The errors body of a 4xx or 5xx, by the rule that judges every exchange (src/rules/exchange-rules.ts,
+ * error-body): from 3.1.0 on, {errors: [{code, messages}]}, or the empty array a missing
+ * category may get (ERR-16).
+ */
+const judgeErrorBody = (t: ConformanceContext, response: HttpResponse): boolean => t.rules(response, 'error-body');
 
 /** A client's mistake is never answered as the server's failure. */
 const notAServerError = (response: HttpResponse, what: string): CheckResult =>
@@ -42,6 +35,19 @@ describe('Requests the client gets wrong', () => {
     t.must(hasStatus(response, 404), 'ERR-9', 'ERR-1');
     judgeErrorBody(t, response);
   });
+
+  conformanceTest(
+    'a path placeholder that is not an integer answers 404 or 400 with the errors body, never a success or a server error',
+    { requirements: ['GEN-15', 'ERR-9', 'ERR-4', 'ERR-1', 'ERR-2'], requests: 1 },
+    async (t) => {
+      // Placeholders are integers: a word there names no record (404) or is an incorrect parameter (400).
+      const path = '/categories/cc-not-an-id';
+      const response = await t.api.get(path);
+      t.must(notAServerError(response, `GET ${path}`), 'GEN-15', 'ERR-1');
+      t.must(response.status === 404 || response.status === 400 ? pass() : fail(`GET ${path} answered ${response.status}, expected 404 (no such record) or 400 (an incorrect parameter)`), 'GEN-15', 'ERR-9', 'ERR-4');
+      judgeErrorBody(t, response);
+    },
+  );
 
   conformanceTest(
     'a body that is not valid JSON answers 400 with the errors body (422 noted), never a success or a server error',
