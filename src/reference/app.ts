@@ -300,6 +300,10 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
       );
     }
     const { route, params } = match;
+    // The bug: a path id that is not an integer reaches the database as text, and the cast fails.
+    if (fault === 'non-integer-id-500' && Object.values(params).some((v) => !/^\d+$/.test(v))) {
+      return fail(new ApiError(500, 'InternalServerError', ['Something went wrong']), limits);
+    }
     if (route.since !== null && !versionAtLeast(negotiation.version, route.since)) {
       return fail(
         new ApiError(404, 'NotFound', [`${route.method} ${route.pattern} is served from version ${route.since}; this request got ${negotiation.version.label}`]),

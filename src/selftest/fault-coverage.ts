@@ -144,7 +144,7 @@ export const CAUGHT_BY = {
     'ratelimit-not-enforced',
     'ratelimit-403-without-message',
   ],
-  errors: ['malformed-json-500', 'unknown-route-html-200', 'invalid-order-by-500'],
+  errors: ['malformed-json-500', 'unknown-route-html-200', 'invalid-order-by-500', 'non-integer-id-500'],
   // The rules checked on every exchange of the run (suites/last/observed.suite.ts).
   observed: ['unauthorized-messages-string'],
 } as const satisfies Record<string, readonly FaultName[]>;

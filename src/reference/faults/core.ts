@@ -7,6 +7,10 @@ export const CORE_FAULTS = {
     requirement: 'ERR-4',
     description: 'A request body that is not valid JSON makes the server fail: 500 InternalServerError instead of 400.',
   },
+  'non-integer-id-500': {
+    requirement: 'GEN-15',
+    description: 'A path placeholder that is not an integer (GET /categories/abc) makes the server fail: 500 instead of 404 or 400.',
+  },
   'unknown-route-html-200': {
     requirement: 'ERR-9',
     description: "A path no route serves gets 200 with the web front end's HTML page (a catch-all route) instead of 404 with the errors body.",
