@@ -287,6 +287,19 @@ describe('Application token (client credentials)', () => {
     },
   );
 
+  conformanceTest(
+    'all parameters are required: without client_secret no token is issued (without scope, one issued only warns)',
+    { requirements: ['AUTH-6', 'AUTH-5'], requests: 2 },
+    async (t) => {
+      const { client_secret: _secret, ...withoutSecret } = clientForm(t);
+      const noSecret = await tokenRequest(t, { ...withoutSecret, grant_type: 'client_credentials', scope: 'public' });
+      t.must(tokenRefused(noSecret.response.status, noSecret.body, 'a client-credentials request without client_secret'), 'AUTH-6');
+      // "All parameters are required" may bind the client only: a service may default the scope.
+      const noScope = await tokenRequest(t, { ...clientForm(t), grant_type: 'client_credentials' });
+      t.warn(tokenRefused(noScope.response.status, noScope.body, 'a client-credentials request without scope'), 'AUTH-6');
+    },
+  );
+
   conformanceTest('a scope other than public is not granted: "public favorites" is refused or narrowed to public', { requirements: ['SCOPE-2', 'SCOPE-7', 'AUTH-5'], requests: 1 }, async (t) => {
     const { response, body } = await tokenRequest(t, { ...clientForm(t), grant_type: 'client_credentials', scope: 'public favorites' });
     t.must(extraScopeNotGranted(response.status, body, 'public'), 'SCOPE-2');
