@@ -312,11 +312,13 @@ export class AuthService {
     }
     const grantType = param(params, 'grant_type');
     if (grantType === undefined) return oauthError(400, 'invalid_request', 'grant_type is required');
-    if (clientId === undefined || clientSecret === undefined) {
+    // The bug: the secret is compared only when one is sent.
+    const secretOptional = fault === 'client-secret-optional' && clientId !== undefined && clientSecret === undefined;
+    if (!secretOptional && (clientId === undefined || clientSecret === undefined)) {
       return oauthError(400, 'invalid_request', 'client_id and client_secret are required');
     }
-    const client = this.clients.get(clientId);
-    if (!client || !sameSecret(client.secret, clientSecret)) {
+    const client = this.clients.get(clientId!);
+    if (!client || (!secretOptional && !sameSecret(client.secret, clientSecret!))) {
       return oauthError(401, 'invalid_client', 'Unknown client or wrong client secret', {
         'WWW-Authenticate': 'Basic realm="catalogue"',
       });

@@ -102,6 +102,7 @@ export const CAUGHT_BY = {
     'address-update-clears-unsent-fields',
   ],
   oauth: [
+    'client-secret-optional',
     'client-credentials-repeat-invalid',
     'app-token-extra-scope',
     'authorization-code-reusable',

@@ -4,6 +4,9 @@ import { appToken, authorize, get, post, userTokens } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 export const OAUTH_PROBES: ProbeTable = {
+  'client-secret-optional': async (ref) =>
+    (await post(`${ref.authUrl}/oauth2/token`, { grant_type: 'client_credentials', client_id: ref.client.id, scope: 'public' })).status === 200,
+
   'client-credentials-repeat-invalid': async (ref) => {
     // The probes' own application token is held already: this is a repeated request.
     const again = await appToken(ref);

@@ -4,6 +4,10 @@
 import type { FaultInfo } from './types.ts';
 
 export const OAUTH_FAULTS = {
+  'client-secret-optional': {
+    requirement: 'AUTH-6',
+    description: 'The token endpoint compares the client secret only when one is sent: a client-credentials request without client_secret gets a token.',
+  },
   'client-credentials-repeat-invalid': {
     requirement: 'AUTH-10',
     description: 'A client that already holds an application token gets, on a repeated client-credentials request, a new token that is never stored: every request with it is 401.',
