@@ -5,6 +5,7 @@ import {
   aggregationWellFormed,
   flagStored,
   mostHelpfulFirst,
+  voteCounted,
   voteStored,
   demotedAfterNonDemoted,
   editFormSelects,
@@ -178,6 +179,12 @@ describe('voteStored and flagStored: the listing after a helpful vote and a flag
     expect(voteStored({ id: 9, voted: false, votes_count: 0, helpful_votes_count: 0 }, created).ok).toBe(false);
     expect(voteStored({ id: 9, voted: true, votes_count: 2, helpful_votes_count: 2 }, created).ok).toBe(false);
     expect(flagStored({ id: 9, flagged: false }).ok).toBe(false);
+  });
+  test("the author's own vote left out of the counts: stored all the same; voteCounted notes it", () => {
+    const uncounted = { id: 9, voted: true, votes_count: 0, helpful_votes_count: 0 };
+    expect(voteStored(uncounted, created).ok).toBe(true);
+    expect(voteCounted(uncounted, created).ok).toBe(false);
+    expect(voteCounted({ id: 9, voted: true, votes_count: 1, helpful_votes_count: 1 }, created).ok).toBe(true);
   });
 });
 

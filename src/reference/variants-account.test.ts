@@ -143,6 +143,17 @@ describe('reviews', () => {
     expectError(secondVariant, 422, 'RecordInvalid');
   });
 
+  it("own-votes-not-counted: a vote on one's own review shows as voted, but the counts stay", async () => {
+    const own = [...data.skuReviews.values()].find((r) => r.user_id === data.demoUserId && ![...data.votes.values()].some((v) => v.sku_review_id === r.id && v.user_id === data.demoUserId))!;
+    const path = `/skus/${own.sku_id}/reviews/${own.id}/votes`;
+    const [ref, variant] = await both('own-votes-not-counted', 'POST', path, { body: { vote: { helpful: true } } });
+    expect([ref.status, variant.status]).toEqual([201, 201]);
+    const [refList, variantList] = await both('own-votes-not-counted', 'GET', `/skus/${own.sku_id}/reviews?per=100`);
+    const find = (list: Reply): Json => list.body.reviews.find((r: Json) => r.id === own.id) ?? list.body.reviews.find((r: Json) => r.own_review?.id === own.id)?.own_review;
+    expect(find(refList)).toMatchObject({ voted: true, votes_count: own.votes_count + 1, helpful_votes_count: own.helpful_votes_count + 1 });
+    expect(find(variantList)).toMatchObject({ voted: true, votes_count: own.votes_count, helpful_votes_count: own.helpful_votes_count });
+  });
+
   it('flag-empty-body: a created flag is answered 201 with an empty body', async () => {
     const { skuId, reviewId } = freshReview();
     const [ref, variant] = await both('flag-empty-body', 'POST', `/skus/${skuId}/reviews/${reviewId}/flags`, { body: { flag: { reason: 'spam' } } });

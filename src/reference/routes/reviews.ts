@@ -518,7 +518,8 @@ export const reviewRoutes: RouteModule = (router) => {
       // The bug: the vote is answered, never written.
       if (ctx.fault === 'vote-not-stored') return respondOne(ctx, 'sku_review_vote', vote, serializeVote, { status: 201, links });
       ctx.data.votes.set(vote.id, vote);
-      const added = ctx.fault === 'vote-counted-twice' ? 2 : 1;
+      // Variant own-votes-not-counted: the author's own vote is stored but not counted (the fault counts every vote twice).
+      const added = ctx.fault === 'vote-counted-twice' ? 2 : ctx.variants.has('own-votes-not-counted') && review.user_id === userId ? 0 : 1;
       review = { ...review, votes_count: Math.max(0, votesCount) + added, helpful_votes_count: Math.max(0, helpfulCount) + (helpful ? added : 0) };
       ctx.data.skuReviews.set(review.id, review);
       if (!replaced) adjustAuthorStats(ctx, review.user_id, 0, +1);

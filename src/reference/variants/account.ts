@@ -23,6 +23,11 @@ export const ACCOUNT_VARIANTS = {
     description: 'A second vote by the same user on a review is answered 422 RecordInvalid.',
     requirements: ['REV-26'],
   },
+  'own-votes-not-counted': {
+    choice: "Whether a vote on one's own review counts in votes_count and helpful_votes_count: not shown; the reference counts it.",
+    description: "A vote on the voter's own review is stored (voted and helpful show it) but left out of votes_count and helpful_votes_count.",
+    requirements: ['REV-26', 'REV-3'],
+  },
   'flag-empty-body': {
     choice: 'The flag answer: "the text says an empty body unless an error occurs, while the example shows the flag record"; the reference sends {flag: record}.',
     description: 'A created flag is answered 201 with an empty body.',
