@@ -8,7 +8,8 @@
 // or ignored) both pass, the second noted. The other suites judge the errors of their own
 // endpoints (unknown ids, short queries, refused tokens).
 import { describe } from 'vitest';
-import { fail, pass, type CheckResult } from '../src/checks/check.ts';
+import { fail, pass } from '../src/checks/check.ts';
+import { notAServerError } from '../src/checks/errors.ts';
 import { hasStatus } from '../src/checks/http.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
@@ -23,15 +24,11 @@ const USER = { auth: 'user' as const };
  */
 const judgeErrorBody = (t: ConformanceContext, response: HttpResponse): boolean => t.rules(response, 'error-body');
 
-/** A client's mistake is never answered as the server's failure. */
-const notAServerError = (response: HttpResponse, what: string): CheckResult =>
-  response.status >= 500 ? fail(`${what} answered ${response.status}: a request the client got wrong is a 4xx, not a server error`) : pass();
-
 describe('Requests the client gets wrong', () => {
   conformanceTest('a path no route serves answers 404 with the errors body, not a page or a success', { requirements: ['ERR-9', 'ERR-1', 'ERR-2'], requests: 1 }, async (t) => {
     const path = '/cc-no-such-route';
     const response = await t.api.get(path);
-    t.must(notAServerError(response, `GET ${path}`), 'ERR-1');
+    t.must(notAServerError(response.status, `GET ${path}`), 'ERR-1');
     t.must(hasStatus(response, 404), 'ERR-9', 'ERR-1');
     judgeErrorBody(t, response);
   });
@@ -43,7 +40,7 @@ describe('Requests the client gets wrong', () => {
       // Placeholders are integers: a word there names no record (404) or is an incorrect parameter (400).
       const path = '/categories/cc-not-an-id';
       const response = await t.api.get(path);
-      t.must(notAServerError(response, `GET ${path}`), 'GEN-15', 'ERR-1');
+      t.must(notAServerError(response.status, `GET ${path}`), 'GEN-15', 'ERR-1');
       t.must(response.status === 404 || response.status === 400 ? pass() : fail(`GET ${path} answered ${response.status}, expected 404 (no such record) or 400 (an incorrect parameter)`), 'GEN-15', 'ERR-9', 'ERR-4');
       judgeErrorBody(t, response);
     },
@@ -70,7 +67,7 @@ describe('Requests the client gets wrong', () => {
       if (response.status === 401 || response.status === 403) {
         return t.skip(`POST ${path} answered ${response.status}: the user token may lack the favorites permission, so the body was not judged`);
       }
-      t.must(notAServerError(response, `POST ${path} with a body that is not JSON`), 'ERR-4', 'ERR-1');
+      t.must(notAServerError(response.status, `POST ${path} with a body that is not JSON`), 'ERR-4', 'ERR-1');
       t.must(response.status >= 400 && response.status < 500 ? pass() : fail(`POST ${path} with a body that is not JSON answered ${response.status}, expected 400`), 'ERR-4', 'ERR-1');
       // "400: a required parameter is missing or incorrect"; 422 is for validation: a server may call a parse error either.
       if (response.status === 422) t.warn(fail(`POST ${path} with a body that is not JSON answered 422 (validation failed); the spec gives 400 for a missing or incorrect parameter`), 'ERR-4', 'ERR-11');
@@ -86,7 +83,7 @@ describe('Requests the client gets wrong', () => {
       const path = `/manufacturers/${id}/categories`;
       const response = await t.api.get(path, { query: { order_by: 'cc_not_a_method' } });
       const what = `GET ${path}?order_by=cc_not_a_method (order_by is name or popularity)`;
-      t.must(notAServerError(response, what), 'ERR-1', 'ERR-4');
+      t.must(notAServerError(response.status, what), 'ERR-1', 'ERR-4');
       // order_by is optional: refusing an incorrect value (400) and ignoring it are both readings of ERR-4.
       if (response.status >= 200 && response.status < 300) t.warn(fail(`${what} answered ${response.status}: the value was ignored, not refused with 400`), 'ERR-4');
       else t.must(hasStatus(response, 400), 'ERR-4');

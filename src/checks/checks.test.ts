@@ -13,7 +13,7 @@ import {
   pathEndsWithParent,
   pathRunsFromRootToSelf,
 } from './categories.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from './errors.ts';
+import { errorBodyIsWellFormed, hasErrorCode, notAServerError } from './errors.ts';
 import { bodyIsJson, hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from './http.ts';
 import {
   defaultPageSizeIs25,
@@ -71,6 +71,10 @@ describe('errors', () => {
   test('hasErrorCode', () => {
     expect(hasErrorCode({ errors: [{ code: 'RecordNotFound', messages: [] }] }, 'RecordNotFound').ok).toBe(true);
     failsWith(hasErrorCode({ errors: [{ code: 'NotFound', messages: [] }] }, 'RecordNotFound'), /\["NotFound"\], expected RecordNotFound/);
+  });
+  test('notAServerError: any status below 500 passes, a 5xx fails', () => {
+    for (const status of [200, 400, 404, 422]) expect(notAServerError(status, 'x').ok).toBe(true);
+    failsWith(notAServerError(500, 'GET /x'), /GET \/x answered 500: .* not a server error/);
   });
 });
 

@@ -24,3 +24,8 @@ export function hasErrorCode(body: unknown, code: string): CheckResult {
   const codes = errors.flatMap((e) => (isPlainObject(e) && typeof e['code'] === 'string' ? [e['code']] : []));
   return codes.includes(code) ? pass() : fail(`error codes ${show(codes)}, expected ${code}`);
 }
+
+/** A request the client got wrong is never answered as the server's failure (a 5xx). */
+export function notAServerError(status: number, what: string): CheckResult {
+  return status >= 500 ? fail(`${what} answered ${status}: a request the client got wrong is a 4xx, not a server error`) : pass();
+}
