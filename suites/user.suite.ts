@@ -34,9 +34,10 @@ const ADDRESS_PREFIX = 'cc-address-';
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 /**
  * The User fields a PATCH of one profile field leaves as they were. Not stats, points, tier or
- * resend_verification_email: the service keeps those, and other activity may move them.
+ * resend_verification_email: the service keeps those, and other activity may move them; nor the
+ * avatar, whose URI a service may sign anew on every answer.
  */
-const PROFILE_FIELDS = ['id', 'username', 'type', 'sex', 'birthyear', 'avatar', 'created_at', 'email', 'mobile', 'email_notifications', 'is_staff'];
+const PROFILE_FIELDS = ['id', 'username', 'type', 'sex', 'birthyear', 'created_at', 'email', 'mobile', 'email_notifications', 'is_staff'];
 /** The fields of an address the kit sends; lat and lng follow the address (a service may geocode it again). */
 const ADDRESS_FIELDS = ['label', 'first_name', 'last_name', 'street_name', 'street_number', 'city', 'zip', 'region', 'phone', 'mobile'];
 
