@@ -32,7 +32,7 @@
 // the HTTP-level answers of step 0 count against and show the same window.
 //
 // Legal variants (variants.ts) decided here: method-not-allowed-404 (404 NotFound instead of 405,
-// no Allow), refused-scope-403 (a refused scope or user: 403 Forbidden instead of 401),
+// no Allow), unknown-route-501 (501 NotImplemented for a path no route serves), refused-scope-403 (a refused scope or user: 403 Forbidden instead of 401),
 // errors-legacy-3-0 ({error, message} errors for 3.0 requests), no-vary (no Vary header),
 // the body and header variants of http.ts (variantBody, writeResult), and on the OAuth endpoints
 // oauth-plain-errors (only error and error_description, no X-RateLimit-* headers).
@@ -289,6 +289,7 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
         res.end('<!doctype html><html><head><title>Catalogue</title></head><body><div id="app"></div></body></html>');
         return discardRest(req);
       }
+      if (match.kind === 'not-found' && state.variants.has('unknown-route-501')) return fail(new ApiError(501, 'NotImplemented', [`No route serves ${method} ${clip(target.pathname)}`]), limits);
       return fail(new ApiError(404, 'NotFound', [`No route matches ${method} ${clip(target.pathname)}`]), limits);
     }
     if (match.kind === 'method-not-allowed') {

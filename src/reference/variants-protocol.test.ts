@@ -227,6 +227,16 @@ describe('request pipeline and body variants', () => {
       expect([long.status, long.body.errors[0].code]).toEqual([422, 'RecordInvalid']);
     }));
 
+  it('unknown-route-501: a path no route serves is 501 NotImplemented with the errors body (default: 404 NotFound)', () =>
+    compare(['unknown-route-501'], async (plain, varied) => {
+      const missing = await call(plain.ref, 'GET', '/cc-no-such-route', plain);
+      expect([missing.status, missing.body.errors[0].code]).toEqual([404, 'NotFound']);
+      const unimplemented = await call(varied.ref, 'GET', '/cc-no-such-route', varied);
+      expect([unimplemented.status, unimplemented.body.errors[0].code]).toEqual([501, 'NotImplemented']);
+      // A known path keeps its answer.
+      expect((await call(varied.ref, 'GET', '/categories', varied)).status).toBe(200);
+    }));
+
   it('method-not-allowed-404: a method a known path does not take is 404 NotFound without Allow (default: 405 with Allow)', () =>
     compare(['method-not-allowed-404'], async (plain, varied) => {
       const refused = await call(plain.ref, 'DELETE', '/test/things', plain);

@@ -373,10 +373,11 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
   {
     id: 'json-content-type',
     title: 'a JSON body comes with a JSON Content-Type',
-    requirements: ['GEN-4'],
+    // "a JSON API" (GEN-1) and "all data is sent and received as JSON" (GEN-4).
+    requirements: ['GEN-4', 'GEN-1'],
     severity: 'MUST',
     applies: (v) => v.isApi && v.text !== undefined && v.text.trim() !== '' && v.exchange.status !== 304 && (v.exchange.status! < 300 || v.exchange.status! >= 400),
-    check: (v) => checkOutcome(bodyIsJson({ status: v.exchange.status!, headers: v.exchange.responseHeaders, text: v.text! }), ['GEN-4'], 'MUST'),
+    check: (v) => checkOutcome(bodyIsJson({ status: v.exchange.status!, headers: v.exchange.responseHeaders, text: v.text! }), ['GEN-4', 'GEN-1'], 'MUST'),
   },
   {
     id: 'no-later-fields',

@@ -69,6 +69,11 @@ export const PROTOCOL_VARIANTS = {
     description: 'A method a known path does not take is answered 404 NotFound, as an unknown route, without Allow.',
     requirements: ['ERR-9', 'ERR-1'],
   },
+  'unknown-route-501': {
+    choice: 'A path no route serves: the reference answers 404 (resource does not exist); 501 (requested action is not implemented) is the other reading.',
+    description: 'A path no route serves is answered 501 NotImplemented with the errors body.',
+    requirements: ['ERR-9', 'ERR-13'],
+  },
   'no-vary': {
     choice: 'Vary: the reference sends Vary: Accept, Authorization on every API answer.',
     description: 'No Vary header.',
