@@ -7,7 +7,8 @@
 // 3.1.1 category specifications, 3.2.1 shop, distance and availability filters), Errors.
 // Every id comes from discovery or from the listings themselves: no id, name or count of any data
 // set is written here. What the spec leaves open is never judged: the default order_by and
-// order_dir (CAT-36, ORD-2), what sort key each SKU order_by method uses, the shape of
+// order_dir (CAT-36, ORD-2), what sort key each SKU order_by method uses (only a list the other
+// way by every candidate field fails), the shape of
 // meta.applied_filters (FILT-7), whether favorited appears for application tokens.
 import { describe } from 'vitest';
 import { allOf, fail, inContext, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
@@ -34,7 +35,7 @@ import {
 } from '../src/checks/listings.ts';
 import { defaultPageSizeIs25, paginationIsConsistent, paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
 import { specificationsInOrder } from '../src/checks/products.ts';
-import { namesAreOrdered, pricesAreOrdered, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
+import { namesAreOrdered, notInReverseOrder, orderedByOneOf, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
 import type { HttpResponse, Query } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 
@@ -209,33 +210,48 @@ describe('GET /categories/:category_id/skus', () => {
     }
   });
 
-  conformanceTest('order_dir asc and desc are accepted: the same SKUs, the method kept', { requirements: ['CAT-28', 'CAT-37', 'ORD-1'], requests: 3 }, async (t) => {
-    const { leafId, listing } = await leafWithSkus(t);
-    const methods = isPlainObject(listing.meta['order_by_methods']) ? Object.keys(listing.meta['order_by_methods']) : [];
-    // A price method when there is one: its order shows in the SKUs' prices (which price is not said).
-    const method = methods.find((m) => m === 'price' || m === 'pricevat') ?? (typeof listing.meta['ordered_by'] === 'string' ? listing.meta['ordered_by'] : undefined);
-    if (method === undefined) return t.skip(`leaf ${leafId} names no order_by method`);
-    const listed: Partial<Record<Direction, Listing>> = {};
-    for (const dir of ['asc', 'desc'] as Direction[]) {
-      const l = await skusOf(t, leafId, { order_by: method, order_dir: dir }, 'CAT-28', 'ORD-1');
-      listed[dir] = l;
-      t.must(orderedByEchoes(l.meta, method), 'CAT-37', 'CAT-28');
-      t.must(skusInCategory(l.items, leafId), 'CAT-2');
-      if (method === 'price' || method === 'pricevat') {
-        t.warn(inContext(`order_by=${method}&order_dir=${dir}`, pricesAreOrdered(l.items, dir)), 'CAT-28');
+  conformanceTest(
+    'order_dir asc and desc are accepted: the same SKUs, the method kept; by a price method and by rating (3.0.8) the SKUs are not listed the other way',
+    { requirements: ['CAT-28', 'CAT-37', 'ORD-1', 'CHG-22'], requests: 5 },
+    async (t) => {
+      const { leafId, listing } = await leafWithSkus(t);
+      const methods = isPlainObject(listing.meta['order_by_methods']) ? Object.keys(listing.meta['order_by_methods']) : [];
+      // Methods whose order shows in the SKUs' fields (which field the spec does not say): a price
+      // method by price_min or price_max, rating by reviewscore. Else the method the listing is in.
+      const priceMethod = methods.find((m) => m === 'price' || m === 'pricevat');
+      const rating = methods.includes('rating') && t.has('sku-order-by-rating') ? 'rating' : undefined;
+      const fallback = typeof listing.meta['ordered_by'] === 'string' ? listing.meta['ordered_by'] : undefined;
+      const tried = [priceMethod, rating].filter((m): m is string => m !== undefined);
+      if (tried.length === 0 && fallback !== undefined) tried.push(fallback);
+      if (tried.length === 0) return t.skip(`leaf ${leafId} names no order_by method`);
+      for (const method of tried) {
+        const fields = method === 'rating' ? ['reviewscore'] : method === priceMethod ? ['price_min', 'price_max'] : [];
+        const ids = method === 'rating' ? ['CAT-28', 'CHG-22'] : ['CAT-28'];
+        const listed: Partial<Record<Direction, Listing>> = {};
+        for (const dir of ['asc', 'desc'] as Direction[]) {
+          const l = await skusOf(t, leafId, { order_by: method, order_dir: dir }, 'CAT-28', 'ORD-1');
+          listed[dir] = l;
+          t.must(orderedByEchoes(l.meta, method), 'CAT-37', 'CAT-28');
+          t.must(skusInCategory(l.items, leafId), 'CAT-2');
+          if (fields.length === 0) continue;
+          const what = `order_by=${method}&order_dir=${dir}`;
+          // The method's field is not named: the other way by every candidate field fails, no order only warns.
+          t.must(inContext(what, notInReverseOrder(l.items, fields, dir)), ...ids);
+          t.warn(inContext(what, orderedByOneOf(l.items, fields, dir)), ...ids);
+        }
+        const [asc, desc] = [listed.asc!, listed.desc!];
+        t.must(
+          asc.pagination.total_results === desc.pagination.total_results
+            ? pass()
+            : fail(`order_by=${method}: order_dir=asc lists ${asc.pagination.total_results} SKUs, order_dir=desc ${desc.pagination.total_results}`),
+          'CAT-28',
+        );
+        if (asc.pagination.total_pages <= 1 && desc.pagination.total_pages <= 1) {
+          t.must(sameMembers(`order_by=${method} asc and desc`, asc.items, desc.items), 'CAT-28');
+        }
       }
-    }
-    const [asc, desc] = [listed.asc!, listed.desc!];
-    t.must(
-      asc.pagination.total_results === desc.pagination.total_results
-        ? pass()
-        : fail(`order_dir=asc lists ${asc.pagination.total_results} SKUs, order_dir=desc ${desc.pagination.total_results}`),
-      'CAT-28',
-    );
-    if (asc.pagination.total_pages <= 1 && desc.pagination.total_pages <= 1) {
-      t.must(sameMembers(`order_by=${method} asc and desc`, asc.items, desc.items), 'CAT-28');
-    }
-  });
+    },
+  );
 
   conformanceTest('manufacturer_ids[] keeps only SKUs of that manufacturer', { requirements: ['CAT-30', 'CAT-2'], requests: 2 }, async (t) => {
     const { leafId, listing } = await leafWithSkus(t);

@@ -18,7 +18,7 @@ import {
   readPagination,
   type Pagination,
 } from '../src/checks/pagination.ts';
-import { namesAreOrdered, pricesAreOrdered, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
+import { namesAreOrdered, notInReverseOrder, pricesAreOrdered, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 
 type Json = Record<string, unknown>;
@@ -192,7 +192,9 @@ describe('GET /manufacturers/:id/skus', () => {
         listings[`${orderBy} ${dir}`] = listing;
         t.must(skusBelongToManufacturer(listing.items, id), 'MAN-5');
         if (orderBy === 'price') {
-          // Which price orders the SKUs (price_min, price_max, another) the spec does not say.
+          // Which price orders the SKUs (price_min, price_max, another) the spec does not say: the
+          // other way by both fails, no order by either only warns.
+          t.must(inContext(`GET ${path}?order_by=price&order_dir=${dir}`, notInReverseOrder(listing.items, ['price_min', 'price_max'], dir)), 'MAN-5');
           t.warn(inContext(`GET ${path}?order_by=price&order_dir=${dir}`, pricesAreOrdered(listing.items, dir)), 'MAN-5');
         }
       }

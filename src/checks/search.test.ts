@@ -9,6 +9,8 @@ import {
   carriesMatchCount,
   highlightIndexIsInKey,
   namesAreOrdered,
+  notInReverseOrder,
+  orderedByOneOf,
   pricesAreOrdered,
   sameMembers,
   skusBelongToManufacturer,
@@ -105,6 +107,25 @@ describe('manufacturers', () => {
     failsWith(pricesAreOrdered([sku(3, 3), sku(1, 1), sku(2, 2)], 'asc'), /not in asc order by price_min \(\[3,1,2\]\) nor by price_max/);
     failsWith(pricesAreOrdered([sku(1, 1), sku(2, 2)], 'desc'), /not in desc order/);
     failsWith(pricesAreOrdered([{ price_min: '1' }, { price_min: '2' }], 'asc'), /not in asc order/);
+  });
+
+  test('orderedByOneOf: any of the fields in the direction asked orders the items', () => {
+    expect(orderedByOneOf([{ reviewscore: 4.5 }, { reviewscore: 4.5 }, { reviewscore: 3 }], ['reviewscore'], 'desc')).toEqual(pass());
+    failsWith(orderedByOneOf([{ reviewscore: 3 }, { reviewscore: 4 }], ['reviewscore'], 'desc'), /SKUs are not in desc order by reviewscore \(\[3,4\]\)/);
+  });
+
+  test('notInReverseOrder: fails only when every field runs against the direction, at least one step', () => {
+    const sku = (price_min: unknown, price_max: unknown) => ({ price_min, price_max });
+    failsWith(notInReverseOrder([sku(1, 2), sku(2, 3), sku(2, 5)], ['price_min', 'price_max'], 'desc'), /order_dir=desc lists the SKUs in ascending order: price_min \[1,2,2\]; price_max \[2,3,5\]/);
+    failsWith(notInReverseOrder([{ reviewscore: 5 }, { reviewscore: 2 }], ['reviewscore'], 'asc'), /order_dir=asc lists the SKUs in descending order/);
+    // In the direction asked by one field, unordered by one, all equal, too short, not numbers: not reversed.
+    expect(notInReverseOrder([sku(1, 9), sku(2, 3)], ['price_min', 'price_max'], 'desc')).toEqual(pass());
+    expect(notInReverseOrder([sku(1, 1), sku(3, 3), sku(2, 2)], ['price_min'], 'desc')).toEqual(pass());
+    expect(notInReverseOrder([sku(2, 2), sku(2, 2)], ['price_min'], 'desc')).toEqual(pass());
+    expect(notInReverseOrder([sku(1, 1)], ['price_min'], 'desc')).toEqual(pass());
+    expect(notInReverseOrder([sku('1', 1), sku('2', 1)], ['price_min'], 'desc')).toEqual(pass());
+    // A null is left out.
+    failsWith(notInReverseOrder([sku(1, 1), sku(null, null), sku(3, 3)], ['price_min'], 'desc'), /ascending order: price_min \[1,3\]/);
   });
 
   test('skusBelongToManufacturer: every manufacturer_id is the one asked for', () => {

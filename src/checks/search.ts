@@ -140,23 +140,48 @@ export function namesAreOrdered(names: readonly unknown[], dir: Direction): Chec
 }
 
 /**
- * order_by=price with order_dir: which price the spec does not say, so the list passes when it is
- * in that direction by price_min or by price_max.
+ * Items in `dir` order by one of `fields` (the spec names the method, not the field it sorts by):
+ * passes when any field orders them. A blank value (GEN-8) cannot be placed in an order: the items
+ * with one are left out of it, and an order that holds only so is a warning.
  */
-export function pricesAreOrdered(skus: readonly unknown[], dir: Direction): CheckResult {
-  const read = (field: string) => skus.map((s) => (isPlainObject(s) ? s[field] : undefined));
+export function orderedByOneOf(items: readonly unknown[], fields: readonly string[], dir: Direction, noun = 'SKUs'): CheckResult {
+  const read = (field: string) => items.map((s) => (isPlainObject(s) ? s[field] : undefined));
   const byNumber = (a: unknown, b: unknown) => (a as number) - (b as number);
-  // A blank price (GEN-8) cannot be placed in an order: the SKUs with one are left out of it, and
-  // an order that holds only so is a warning.
   let blankOrdered: string | null = null;
-  for (const field of ['price_min', 'price_max']) {
+  for (const field of fields) {
     const values = read(field);
     const known = values.filter((v) => v !== null);
     if (!known.every((v) => typeof v === 'number') || !orderedBy(known, byNumber, dir)) continue;
     if (known.length === values.length) return pass();
-    blankOrdered ??= `${values.length - known.length} SKU(s) have ${field} null: the others are in ${dir} order by ${field}, those are not placed`;
+    blankOrdered ??= `${values.length - known.length} of the ${noun} have ${field} null: the others are in ${dir} order by ${field}, those are not placed`;
   }
-  return blankOrdered !== null ? blank(blankOrdered) : fail(`SKUs are not in ${dir} order by price_min (${show(read('price_min'), 160)}) nor by price_max (${show(read('price_max'), 160)})`);
+  if (blankOrdered !== null) return blank(blankOrdered);
+  return fail(`${noun} are not in ${dir} order by ${fields.map((f) => `${f} (${show(read(f), 160)})`).join(' nor by ')}`);
+}
+
+/**
+ * order_by=price with order_dir: which price the spec does not say, so the list passes when it is
+ * in that direction by price_min or by price_max.
+ */
+export function pricesAreOrdered(skus: readonly unknown[], dir: Direction): CheckResult {
+  return orderedByOneOf(skus, ['price_min', 'price_max'], dir);
+}
+
+/**
+ * What breaks every reading of an order_dir whose sort field the spec leaves open: by each of
+ * `fields` the items run the other way (at least one step against `dir`, none with it). A list
+ * in no order by them passes here: another key may order it (the warning checks say so).
+ */
+export function notInReverseOrder(items: readonly unknown[], fields: readonly string[], dir: Direction, noun = 'SKUs'): CheckResult {
+  const against: Direction = dir === 'asc' ? 'desc' : 'asc';
+  const byNumber = (a: number, b: number) => a - b;
+  const seen: string[] = [];
+  for (const field of fields) {
+    const values = items.map((s) => (isPlainObject(s) ? s[field] : undefined)).filter((v): v is number => typeof v === 'number');
+    if (values.length < 2 || !orderedBy(values, byNumber, against) || orderedBy(values, byNumber, dir)) return pass();
+    seen.push(`${field} ${show(values, 120)}`);
+  }
+  return fail(`order_dir=${dir} lists the ${noun} in ${against === 'asc' ? 'ascending' : 'descending'} order: ${seen.join('; ')}`);
 }
 
 /** Every SKU of /manufacturers/:id/skus is that manufacturer's. */
