@@ -22,7 +22,15 @@ export const CAUGHT_BY = {
     'link-next-drops-query',
     'parent-returns-self',
   ],
-  'search, manufacturers': ['search-short-query-accepted', 'search-no-match-404', 'search-match-count-missing', 'search-finds-nothing', 'search-matches-everything', 'autocomplete-ignores-q'],
+  'search, manufacturers': [
+    'search-short-query-accepted',
+    'search-no-match-404',
+    'search-match-count-missing',
+    'search-finds-nothing',
+    'search-matches-everything',
+    'autocomplete-ignores-q',
+    'manufacturer-skus-price-order-reversed',
+  ],
   favorites: [
     'auto-list-not-created',
     'auto-list-ignores-category',
@@ -54,6 +62,7 @@ export const CAUGHT_BY = {
     'distance-filter-lists-other-skus',
     'availability-zero-refused',
     'zero-installments-true-refused',
+    'future-sku-price-history',
   ],
   'category-listings': [
     'sku-order-by-pricevat-refused',
@@ -69,6 +78,8 @@ export const CAUGHT_BY = {
     'sku-q-filter-ignored',
     'sku-q-filter-whole-name',
     'favorited-always-false',
+    'sku-rating-order-reversed',
+    'category-skus-order-dir-ignored',
   ],
   reviews: [
     'reviews-demoted-listed-first',

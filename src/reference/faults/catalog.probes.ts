@@ -158,6 +158,27 @@ export const CATALOG_PROBES: ProbeTable = {
     return (await get(ref, `/categories/${id}/skus?per=1&distance=${option.id}`, { token })).status === 400;
   },
 
+  'sku-rating-order-reversed': async (ref, { app: token }) => {
+    const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => b.skus.length > 0 && 'rating' in b.meta.order_by_methods);
+    const scores = ((await get(ref, `/categories/${id}/skus?per=100&order_by=rating&order_dir=desc`, { token })).body.skus as Json[]).map((s) => s.reviewscore as number);
+    return scores.some((x, i) => i > 0 && x > scores[i - 1]!);
+  },
+
+  'category-skus-order-dir-ignored': async (ref, { app: token }) => {
+    // order_by=price: the fault sku-order-by-pricevat-refused refuses pricevat.
+    const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => b.skus.length > 0 && 'price' in b.meta.order_by_methods);
+    const prices = ((await get(ref, `/categories/${id}/skus?per=100&order_by=price&order_dir=desc`, { token })).body.skus as Json[]).map((s) => s.price_min as number);
+    return prices.some((x, i) => i > 0 && x > prices[i - 1]!);
+  },
+
+  'manufacturer-skus-price-order-reversed': async (ref, { app: token }) => {
+    for (const m of (await get(ref, '/manufacturers?per=100', { token })).body.manufacturers as Json[]) {
+      const prices = ((await get(ref, `/manufacturers/${m.id}/skus?per=100&order_by=price&order_dir=asc`, { token })).body.skus as Json[]).map((s) => s.price_min as number);
+      if (new Set(prices).size > 1) return prices.some((x, i) => i > 0 && x < prices[i - 1]!);
+    }
+    throw new Error('no manufacturer with SKUs of two prices');
+  },
+
   'sku-availability-filter-drops-category': async (ref, { app: token }) => {
     const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => b.skus.length > 0);
     const option = (body.meta.available_filters.availabilities as Json[]).at(-1);

@@ -83,4 +83,16 @@ export const CATALOG_FAULTS = {
     requirement: 'CAT-34',
     description: 'With availability the category SKU listing loses its category scope and lists the matching SKUs of every category.',
   },
+  'sku-rating-order-reversed': {
+    requirement: 'CHG-22',
+    description: 'The category SKU listing sorts order_by=rating the wrong way round: order_dir=desc lists the lowest reviewscore first, asc the highest.',
+  },
+  'category-skus-order-dir-ignored': {
+    requirement: 'CAT-28',
+    description: "The category SKU listing ignores order_dir: every method sorts in its default direction (price ascending, rating descending), whatever is asked.",
+  },
+  'manufacturer-skus-price-order-reversed': {
+    requirement: 'MAN-5',
+    description: 'GET /manufacturers/:id/skus sorts order_by=price the wrong way round: order_dir=asc lists the dearest SKUs first, desc the cheapest.',
+  },
 } satisfies Record<string, FaultInfo>;

@@ -80,6 +80,12 @@ export const PRODUCT_PROBES: ProbeTable = {
     return (await get(ref, `/skus/${sku.id}/products?zero_installments=true`, { token })).status === 400;
   },
 
+  'future-sku-price-history': async (ref, { app: token }) => {
+    const future = (await allSkus(ref, token)).find((s) => s.future);
+    if (!future) throw new Error('no future SKU');
+    return ((await get(ref, `/skus/${future.id}/price_history`, { token })).body.history.average as Json[]).length > 0;
+  },
+
   'price-history-older-than-six-months': async (ref, { app: token }) => {
     const now = new Date();
     const limit = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, now.getUTCDate()) - DAY;

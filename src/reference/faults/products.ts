@@ -35,6 +35,10 @@ export const PRODUCT_FAULTS = {
     requirement: 'PRD-18',
     description: 'zero_installments is parsed as 1 or 0 only, so zero_installments=true (and false) is refused with 400.',
   },
+  'future-sku-price-history': {
+    requirement: 'HIST-4',
+    description: 'A future SKU (not yet released, too new for any price) returns a price history of the last 30 days.',
+  },
   'price-history-older-than-six-months': {
     requirement: 'HIST-3',
     description: 'Price history starts 240 days back, older than the 6-month window.',

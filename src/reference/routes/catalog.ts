@@ -575,7 +575,12 @@ function categorySkus(ctx: ApiContext): ApiResult {
     throw invalidParameter(`order_by must be one of ${methods.join(', ')} (meta.order_by_methods), got "${rawOrderBy.slice(0, 64)}"`);
   }
   const orderBy = (rawOrderBy ?? defaultMethod) as SkuOrderMethod;
-  const dir = orderDirParam(ctx) ?? (ctx.variants.has('sku-default-order-desc') ? 'desc' : DEFAULT_DIRS[orderBy]);
+  const defaultDir = ctx.variants.has('sku-default-order-desc') ? 'desc' : DEFAULT_DIRS[orderBy];
+  // The bug: order_dir is never read; every method keeps its default direction.
+  const asked = ctx.fault === 'category-skus-order-dir-ignored' ? null : orderDirParam(ctx);
+  const chosen: Dir = asked ?? defaultDir;
+  // The bug: the rating comparator is written the wrong way round.
+  const dir: Dir = ctx.fault === 'sku-rating-order-reversed' && orderBy === 'rating' ? (chosen === 'asc' ? 'desc' : 'asc') : chosen;
 
   const includeMeta = listValues(ctx, 'include_meta');
   for (const name of includeMeta) {

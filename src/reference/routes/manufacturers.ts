@@ -57,7 +57,9 @@ function allManufacturers(ctx: ApiContext): ManufacturerRecord[] {
 function skus(ctx: ApiContext): ApiResult {
   const m = findManufacturer(ctx, ctx.params['id']);
   const orderBy = enumParam(ctx, 'order_by', ['price', 'popularity'] as const) ?? 'popularity';
-  const dir: Dir = orderDirParam(ctx) ?? (orderBy === 'price' ? 'asc' : 'desc');
+  const chosen: Dir = orderDirParam(ctx) ?? (orderBy === 'price' ? 'asc' : 'desc');
+  // The bug: the price comparator is written the wrong way round.
+  const dir: Dir = ctx.fault === 'manufacturer-skus-price-order-reversed' && orderBy === 'price' ? (chosen === 'asc' ? 'desc' : 'asc') : chosen;
   const compare =
     orderBy === 'price' ? (a: SkuRecord, b: SkuRecord) => a.price_min - b.price_min : (a: SkuRecord, b: SkuRecord) => a.popularity - b.popularity;
   const result = respondMany(ctx, 'skus', sortBy(manufacturerSkus(ctx, m.id), compare, dir), (s) => serializeSku(s, ctx));
