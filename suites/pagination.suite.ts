@@ -29,6 +29,7 @@ import {
   itemKey,
   linkedPageIs,
   linkTargets,
+  outsideBasePath,
   nextAndLastLinksWhileMorePages,
   noNextLinkOnLastPage,
   pagesAreDisjoint,
@@ -75,7 +76,7 @@ interface Collection {
   widen?: (target: Target) => Target | null;
 }
 
-const PAGINATION_IDS = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5', 'PAG-7', 'GEN-7'];
+const PAGINATION_IDS = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5', 'PAG-7', 'GEN-7', 'GEN-14'];
 
 // ---------------------------------------------------------------------------------------------
 // How each collection finds its path parameters
@@ -263,7 +264,15 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
     const rel = `rel=${rels.map((r) => r.rel).join(' and rel=')}`;
     const label = `the ${rel} page of per=${per}`;
     const why = dropped.length ? ` (the ${rel} URL does not carry ${dropped.join(', ')} of the request)` : ` (the ${rel} URL of ${sized.label})`;
-    const page = await fetchPage(t, c, url, `${label}${why}`, ['PAG-5']);
+    // A URL outside the base path may still work (a prefix may not be required, GEN-16): noted;
+    // one that does not is the Link's fault and the base URL rule's (GEN-14).
+    const outside = outsideBasePath(url, t.run.baseUrl);
+    const response = await t.api.requestUrl('GET', url, { auth: c.auth });
+    if (outside !== null) {
+      if (response.status === 200) t.warn(fail(`${sized.label}: the ${rel} ${outside}; it answers all the same`), 'GEN-14', 'GEN-16');
+      else t.must(fail(`${sized.label}: the ${rel} ${outside}, and answers ${response.status}`), 'GEN-14', 'PAG-5');
+    }
+    const page = readPage(t, c, response, url, `${label}${why}`, ['PAG-5']);
     for (const r of rels) {
       t.must(at(sized.label, linkedPageIs(page.pagination, { rel: r.rel, url, page: r.page, per, total_results: total }, dropped)), 'PAG-5', 'PAG-3', 'PAG-4');
     }

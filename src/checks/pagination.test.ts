@@ -7,6 +7,7 @@ import {
   linkedPageIs,
   linkTargets,
   nextAndLastLinksWhileMorePages,
+  outsideBasePath,
   pageIsTheOneAsked,
   pagesAndItemsAgree,
   perIsTheOneAsked,
@@ -129,5 +130,20 @@ describe('page, per and the arithmetic apart (PAG-3, PAG-4, PAG-1), as the passi
     expect(pagesAndItemsAgree({ ...p, total_pages: 2 }, 2).ok).toBe(false);
     expect(pagesAndItemsAgree({ ...p, page: 3 }, 1).ok).toBe(true);
     expect(pagesAndItemsAgree(p, 1).ok).toBe(false);
+  });
+});
+
+describe('outsideBasePath', () => {
+  test('a Link URL below the base path, on another origin, or with no base path is not outside', () => {
+    expect(outsideBasePath('https://h.example/api/categories?page=2', 'https://h.example/api')).toBeNull();
+    expect(outsideBasePath('https://h.example/api', 'https://h.example/api/')).toBeNull();
+    expect(outsideBasePath('https://other.example/categories?page=2', 'https://h.example/api')).toBeNull();
+    expect(outsideBasePath('https://h.example/categories?page=2', 'https://h.example')).toBeNull();
+    expect(outsideBasePath('not a url', 'https://h.example/api')).toBeNull();
+  });
+
+  test('a Link URL on the origin without the base path is outside', () => {
+    expect(outsideBasePath('https://h.example/categories?page=2', 'https://h.example/api')).toMatch(/is not below the base URL https:\/\/h.example\/api \(its path lacks \/api\)/);
+    expect(outsideBasePath('https://h.example/apiv2/categories', 'https://h.example/api')).not.toBeNull();
   });
 });

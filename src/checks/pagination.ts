@@ -211,6 +211,24 @@ export function linkedPageIs(
   return fail(`the rel=${expected.rel} URL ${expected.url} gives a page that is not the ${expected.rel} one: ${problems.join('; ')}${why}`);
 }
 
+/**
+ * "Paths are relative to {base_url}": a Link URL on the base URL's origin whose path is not below
+ * the base path names no endpoint of the API, unless the deployment also serves its paths without
+ * the prefix (whether a prefix is required: not shown, GEN-16). Null when it is below, or not on
+ * that origin (judged elsewhere); else why it is not.
+ */
+export function outsideBasePath(linkUrl: string, baseUrl: string): string | null {
+  try {
+    const link = new URL(linkUrl);
+    const base = new URL(baseUrl);
+    const prefix = base.pathname.replace(/\/+$/, '');
+    if (link.origin !== base.origin || prefix === '' || link.pathname === prefix || link.pathname.startsWith(`${prefix}/`)) return null;
+    return `the URL ${linkUrl} is not below the base URL ${baseUrl} (its path lacks ${prefix})`;
+  } catch {
+    return null;
+  }
+}
+
 /** Query parameters of `requestUrl` (other than page and oauth_token) that `linkUrl` does not carry with the same values. */
 export function queryDroppedBy(linkUrl: string, requestUrl: string): string[] {
   try {
