@@ -342,7 +342,8 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
       params,
       query: target.query,
       body,
-      url: publicUrl(state, req, target),
+      // The bug: links are built from the path below the base path, which is lost.
+      url: fault === 'link-drops-base-path' ? new URL(`${rel}${target.search}`, publicUrl(state, req, target)) : publicUrl(state, req, target),
       version: negotiation.version,
       token: auth.token,
       userId: auth.token.kind === 'user' ? state.data.demoUserId : null,

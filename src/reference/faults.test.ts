@@ -59,8 +59,9 @@ const PROBE_TABLES = [
 ];
 const PROBES: Record<string, Probe> = Object.assign({}, ...PROBE_TABLES);
 
+/** Under a base path, as the mutation runs serve (a fault may show only there: link-drops-base-path). */
 async function startProbed(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; tokens: ProbeTokens }> {
-  const { ref, app, user } = await startServer(options, ALL_SCOPES);
+  const { ref, app, user } = await startServer({ basePath: '/api', ...options }, ALL_SCOPES);
   return { ref, tokens: { app, user } };
 }
 

@@ -125,7 +125,7 @@ export const CAUGHT_BY = {
     'token-expiry-not-checked',
     'notification-read-without-permission',
   ],
-  pagination: ['shop-reviews-per-ignored', 'manufacturer-skus-total-counts-page', 'favorites-link-missing'],
+  pagination: ['shop-reviews-per-ignored', 'manufacturer-skus-total-counts-page', 'favorites-link-missing', 'link-drops-base-path'],
   fieldsets: [
     'fields-except-applied-before-fields',
     'embedded-trimmed-by-root-fieldset',

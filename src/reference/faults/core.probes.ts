@@ -54,6 +54,12 @@ export const CORE_PROBES: ProbeTable = {
     const next = parseLink(r.headers.get('link')).next;
     return next !== undefined && !next.includes('per=2');
   },
+  'link-drops-base-path': async (ref, { app: token }) => {
+    const r = await get(ref, '/categories?per=2', { token });
+    const next = parseLink(r.headers.get('link')).next;
+    const base = new URL(ref.baseUrl).pathname.replace(/\/+$/, '');
+    return next !== undefined && !new URL(next, ref.baseUrl).pathname.startsWith(`${base}/`);
+  },
   'parent-returns-self': async (ref, { app: token }) => {
     const cats = await allCategories(ref, token);
     // Not the root (by its path, which other faults leave as long as it is), whatever its parent_id says.

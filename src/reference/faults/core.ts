@@ -55,6 +55,10 @@ export const CORE_FAULTS = {
     requirement: 'PAG-3',
     description: 'The page parameter is ignored: every request gets the first page.',
   },
+  'link-drops-base-path': {
+    requirement: 'GEN-14',
+    description: 'Link URLs are built from the route path, not the request path: behind a base path (/api) they lack it and lead to no endpoint.',
+  },
   'link-next-drops-query': {
     requirement: 'PAG-5',
     description: 'Link header URLs keep only page=, dropping the other query parameters (such as per).',
