@@ -42,3 +42,23 @@ export function hasCollectionEnvelope(body: unknown, key: string): CheckResult {
 export function isRefused(status: number, what: string): CheckResult {
   return status === 401 || status === 403 ? pass() : fail(`${what} answered ${status}, expected a refusal (401 or 403)`);
 }
+
+/** The redirect statuses (301, 302, 303, 307, 308): not 304, which names no target. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Endpoints > General rules 4: "The target is in the Location header." A redirect without one,
+ * or with one that is no URL reference, leaves the client nowhere to go.
+ */
+export function redirectHasLocation(status: number, headers: Record<string, string>, requestUrl: string, what: string): CheckResult {
+  if (!REDIRECT_STATUSES.has(status)) return pass();
+  const location = headers['location'];
+  if (location === undefined || location.trim() === '') return fail(`${what} answered ${status} without a Location header: the redirect names no target`);
+  try {
+    new URL(location, requestUrl);
+  } catch {
+    return fail(`${what} answered ${status} with Location ${show(location)}, which is no URL reference`);
+  }
+  return pass();
+}
+

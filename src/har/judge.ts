@@ -8,11 +8,14 @@ import { recordExchange, type Exchange } from '../http/exchange.ts';
 import { redactBodyText, redactUrl, secrets } from '../http/redact.ts';
 import { slug, type Status, type TestRecord } from '../report/results.ts';
 import { newestVersion } from '../rules/change-history.ts';
-import { askedVersion, judgeView, matchEndpoint, viewOf, violationFindings, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
+import { askedVersion, EXCHANGE_RULES, judgeView, matchEndpoint, viewOf, violationFindings, type ExchangeRule, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
 import { namesMediaType, SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { SchemaRegistry } from '../schemas/validator.ts';
 import type { HarExchange } from './read.ts';
+
+/** The rules that judge exchanges outside the API too. */
+const ANY_EXCHANGE_RULES = EXCHANGE_RULES.filter((r) => r.anyExchange);
 
 export { matchEndpoint };
 
@@ -199,26 +202,6 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     });
   };
 
-  const apiPath = apiPathOf(h.url, options.basePath);
-  const endpoint = apiPath === null ? null : matchEndpoint(h.method, apiPath);
-  if (apiPath === null || endpoint === null) {
-    // The authorization server's endpoints (any origin, any path prefix): their bodies only, as the
-    // live run judges them (the API's rules, such as the rate-limit headers, are not stated for them).
-    const auth = matchAuthEndpoint(h.method, h.url);
-    if (auth !== 'POST {auth_url}/oauth2/token') return [skippedExchange(h, options, auth ? `the authorization step is judged live (its redirect and consent): ${url}` : `not an API v3 exchange: ${url}`)];
-    const grant = new URLSearchParams(h.requestBody ?? '').get('grant_type') ?? (parseJson(h.requestBody ?? '') as { grant_type?: unknown } | undefined)?.grant_type;
-    // The refresh response's shape is not specified (AUTH-24): only the two documented grants are judged.
-    const ids = grant === 'client_credentials' ? ['AUTH-7'] : grant === 'authorization_code' ? ['AUTH-19'] : null;
-    if (ids === null) return [skippedExchange(h, options, `a token request with grant_type ${String(grant ?? '(none recorded)')}: its answer's shape is not specified`)];
-    const rule = `token response as documented for grant_type=${String(grant)}`;
-    if (h.body === undefined) add(rule, ids, 'MUST', skipped(h.bodyNote ?? 'body not recorded'));
-    else {
-      const verdict = SchemaRegistry.shared().validateExchange(auth, h.status, h.body, entryScope(h, options));
-      const findings = violationFindings(verdict.schema ?? `${auth} ${h.status}`, verdict.violations, `${h.method} ${new URL(h.url).pathname}`, ids);
-      add(rule, ids, 'MUST', verdictOf(findings.length ? { kind: 'findings', findings } : { kind: 'passed' }));
-    }
-    return records;
-  }
   // Every rule that one exchange shows, as the live run applies them to its own exchanges.
   let origin = '';
   try {
@@ -235,10 +218,39 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     atMs: h.startedMs + h.timeMs,
     bounded: true,
   });
-  for (const { rule, outcome } of judgeView(view)) {
-    // The record cites the rule's requirements and those its findings name.
-    const cited = outcome.kind === 'findings' ? [...new Set([...rule.requirements, ...outcome.findings.flatMap((f) => f.requirements)])] : rule.requirements;
-    add(rule.titleFor?.(view) ?? rule.title, cited, rule.severity, verdictOf(outcome));
+  const judge = (rules?: readonly ExchangeRule[]): void => {
+    for (const { rule, outcome } of judgeView(view, rules)) {
+      // The record cites the rule's requirements and those its findings name.
+      const cited = outcome.kind === 'findings' ? [...new Set([...rule.requirements, ...outcome.findings.flatMap((f) => f.requirements)])] : rule.requirements;
+      add(rule.titleFor?.(view) ?? rule.title, cited, rule.severity, verdictOf(outcome));
+    }
+  };
+
+  const apiPath = apiPathOf(h.url, options.basePath);
+  const endpoint = apiPath === null ? null : matchEndpoint(h.method, apiPath);
+  if (apiPath === null || endpoint === null) {
+    // Rules of every exchange (a redirect's Location), then the token endpoint's body.
+    judge(ANY_EXCHANGE_RULES);
+    // The authorization server's endpoints (any origin, any path prefix): their bodies only, as the
+    // live run judges them (the API's rules, such as the rate-limit headers, are not stated for them).
+    const auth = matchAuthEndpoint(h.method, h.url);
+    if (auth !== 'POST {auth_url}/oauth2/token') {
+      if (records.length) return records;
+      return [skippedExchange(h, options, auth ? `the authorization step is judged live (its redirect and consent): ${url}` : `not an API v3 exchange: ${url}`)];
+    }
+    const grant = new URLSearchParams(h.requestBody ?? '').get('grant_type') ?? (parseJson(h.requestBody ?? '') as { grant_type?: unknown } | undefined)?.grant_type;
+    // The refresh response's shape is not specified (AUTH-24): only the two documented grants are judged.
+    const ids = grant === 'client_credentials' ? ['AUTH-7'] : grant === 'authorization_code' ? ['AUTH-19'] : null;
+    if (ids === null) return [skippedExchange(h, options, `a token request with grant_type ${String(grant ?? '(none recorded)')}: its answer's shape is not specified`)];
+    const rule = `token response as documented for grant_type=${String(grant)}`;
+    if (h.body === undefined) add(rule, ids, 'MUST', skipped(h.bodyNote ?? 'body not recorded'));
+    else {
+      const verdict = SchemaRegistry.shared().validateExchange(auth, h.status, h.body, entryScope(h, options));
+      const findings = violationFindings(verdict.schema ?? `${auth} ${h.status}`, verdict.violations, `${h.method} ${new URL(h.url).pathname}`, ids);
+      add(rule, ids, 'MUST', verdictOf(findings.length ? { kind: 'findings', findings } : { kind: 'passed' }));
+    }
+    return records;
   }
+  judge();
   return records;
 }

@@ -64,6 +64,21 @@ describe('errorBodyOf (ERR-2)', () => {
   });
 });
 
+describe('redirect-location (RED-3)', () => {
+  test('every redirect names its target in Location, the API\'s, a moved base URL\'s and the OAuth consent step\'s alike', () => {
+    const rule = exchangeRule('redirect-location');
+    const moved = exchange(301, '', 'https://api.example.com/v3/categories?page=2', 'GET', { location: `${BASE}/categories?page=2` });
+    expect(rule.applies(view(moved))).toBe(true);
+    expect(rule.check(view(moved))).toMatchObject({ kind: 'passed' });
+    const bare = exchange(307, '', `${BASE}/favorites`, 'POST');
+    expect(rule.check(view(bare))).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST', requirements: ['RED-3'], message: expect.stringMatching(/POST https:\/\/api\.example\.com\/api\/favorites answered 307 without a Location header/) }] });
+    const consent = exchange(302, '', 'https://auth.example.com/oauth2/authorizations/new?client_id=x', 'GET', { location: '' });
+    expect(rule.check(view(consent, 'https://auth.example.com'))).toMatchObject({ kind: 'findings' });
+    for (const status of [200, 304, 404]) expect(rule.applies(view(exchange(status, '')))).toBe(false);
+    expect(rule.applies(view(exchange(null, '')))).toBe(false);
+  });
+});
+
 describe('the table', () => {
   test('ids are unique; each rule cites requirements; WARN rules are the open points', () => {
     const ids = EXCHANGE_RULES.map((r) => r.id);

@@ -12,7 +12,7 @@ import { allOf, fail, isPlainObject, pass, type CheckResult } from '../checks/ch
 import { isRateLimitStatus, notModifiedHasNoBody, rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
 import { hasNoMatchCount, isRootCategory } from '../checks/categories.ts';
 import { errorBodyIsWellFormed } from '../checks/errors.ts';
-import { bodyIsJson } from '../checks/http.ts';
+import { bodyIsJson, redirectHasLocation, REDIRECT_STATUSES } from '../checks/http.ts';
 import { cachedPrivatelyFor300 } from '../checks/listings.ts';
 import {
   defaultPageSizeIs25,
@@ -263,6 +263,8 @@ export interface ExchangeRule {
   severity: 'MUST' | 'WARN';
   /** The title with what the view shows (the endpoint, status, version), for a record of one exchange. */
   titleFor?(view: ExchangeView): string;
+  /** Judges exchanges outside the API too (a moved base URL's, the OAuth endpoints'): a redirect is one wherever it is. */
+  anyExchange?: boolean;
   applies(view: ExchangeView): boolean;
   check(view: ExchangeView): RuleOutcome;
 }
@@ -378,6 +380,16 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
     severity: 'MUST',
     applies: (v) => v.isApi && v.text !== undefined && v.text.trim() !== '' && v.exchange.status !== 304 && (v.exchange.status! < 300 || v.exchange.status! >= 400),
     check: (v) => checkOutcome(bodyIsJson({ status: v.exchange.status!, headers: v.exchange.responseHeaders, text: v.text! }), ['GEN-4', 'GEN-1'], 'MUST'),
+  },
+  {
+    id: 'redirect-location',
+    title: 'a redirect (301, 302, 303, 307, 308) names its target in the Location header',
+    requirements: ['RED-3'],
+    severity: 'MUST',
+    // Any redirect the run meets, the API's, a moved base URL's or the OAuth consent step's.
+    anyExchange: true,
+    applies: (v) => v.exchange.status !== null && REDIRECT_STATUSES.has(v.exchange.status),
+    check: (v) => checkOutcome(redirectHasLocation(v.exchange.status!, v.exchange.responseHeaders, v.exchange.url, `${v.exchange.method} ${v.exchange.url}`), ['RED-3'], 'MUST'),
   },
   {
     id: 'no-later-fields',
