@@ -30,7 +30,7 @@ import {
   type ReviewActionsScope,
 } from './auth.ts';
 import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
-import { FAULT_NAMES, resolveFault } from './faults.ts';
+import { FAULT_NAMES, resolveFault, type FaultName } from './faults.ts';
 import { resolveVariants, VARIANTS, type VariantInfo } from './variants.ts';
 import type { RouteModule } from './router.ts';
 import { WINDOW_MS } from './ratelimit.ts';
@@ -238,12 +238,14 @@ function mutableStateDigest(data: Dataset): string {
 }
 
 /** Answers requests under `from` with a redirect to the same path under `basePath`; passes on the rest. */
-function redirecting(redirect: { from: string; status: number }, basePath: string, next: RequestListener): RequestListener {
+function redirecting(redirect: { from: string; status: number }, basePath: string, fault: FaultName | null, next: RequestListener): RequestListener {
   return (req, res) => {
     const url = req.url ?? '/';
     const path = url.split('?')[0]!;
     if (path !== redirect.from && !path.startsWith(`${redirect.from}/`)) return next(req, res);
-    res.writeHead(redirect.status, { Location: basePath + url.slice(redirect.from.length), 'Content-Length': '0' }).end();
+    // The bug: the rewrite rule that builds Location does not match a URL with a query.
+    const lost = fault === 'redirect-without-location' && url.includes('?');
+    res.writeHead(redirect.status, { ...(lost ? {} : { Location: basePath + url.slice(redirect.from.length) }), 'Content-Length': '0' }).end();
     // A body sent with the request is not read: drop it.
     req.resume();
   };
@@ -288,10 +290,12 @@ export async function startReference(given: ReferenceOptions = {}): Promise<Runn
     ...(options.testHooks?.onError ? { onError: options.testHooks.onError } : {}),
   });
 
-  const redirect = options.redirect ? { from: normalizeBasePath(options.redirect.from, 'redirect.from'), status: options.redirect.status } : null;
+  // The fault redirect-without-location is a moved base path's: it brings one (/v3, 301) unless one is given.
+  const moved = options.redirect ?? (fault === 'redirect-without-location' ? { from: '/v3', status: 301 as const } : undefined);
+  const redirect = moved ? { from: normalizeBasePath(moved.from, 'redirect.from'), status: moved.status } : null;
   if (redirect && (redirect.from === '' || redirect.from === basePath)) throw new Error('redirect.from must be a path prefix other than basePath');
   const apiListener = createApiListener(state, authOrigin === 'same');
-  const apiServer = makeServer(state, redirect ? redirecting(redirect, basePath, apiListener) : apiListener, true, options.testHooks);
+  const apiServer = makeServer(state, redirect ? redirecting(redirect, basePath, fault, apiListener) : apiListener, true, options.testHooks);
   const servers: Server[] = [apiServer];
   const apiAddress = await listen(apiServer, port, host);
   const apiOrigin = originOf(host, apiAddress.port);

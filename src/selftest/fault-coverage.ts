@@ -158,7 +158,7 @@ export const CAUGHT_BY = {
   ],
   errors: ['malformed-json-500', 'unknown-route-html-200', 'invalid-order-by-500', 'non-integer-id-500'],
   // The rules checked on every exchange of the run (suites/last/observed.suite.ts).
-  observed: ['unauthorized-messages-string'],
+  observed: ['unauthorized-messages-string', 'redirect-without-location'],
 } as const satisfies Record<string, readonly FaultName[]>;
 
 /** How a run must differ from the default for a fault to show. */
@@ -169,6 +169,8 @@ export interface FaultSetup {
   options?: Omit<ReferenceOptions, 'fault'>;
   /** Environment of the CLI run. */
   env?: Record<string, string>;
+  /** The run's base URL is the reference's moved one (movedBaseUrl), which redirects to the base path. */
+  movedBase?: boolean;
 }
 
 /**
@@ -233,6 +235,8 @@ export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
   'sku-specifications-paginated',
   'specifications-groups-array-missing',
   'price-history-older-than-six-months',
+  // Redirects
+  'redirect-without-location',
 ]);
 
 export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
@@ -254,6 +258,9 @@ export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
   // The observed rules judge what other suites exchanged: the oauth suite provokes 401s (missing,
   // invalid and expired tokens), whatever status a deployment gives a refused scope.
   'unauthorized-messages-string': { suites: ['oauth', 'observed'] },
+  // A moved base path's redirects: the run is pointed at the old base URL, as a user whose
+  // configuration predates the move would be.
+  'redirect-without-location': { suites: ['categories', 'observed'], movedBase: true },
 };
 
 /**

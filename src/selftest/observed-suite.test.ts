@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { EXCHANGE_RULES } from '../rules/exchange-rules.ts';
 import { FAULTS, startReference, type FaultName, type ReferenceOptions } from '../reference/server.ts';
 import { targetArgs, type CliRun, runCliBatched } from '../testing/cli.ts';
-import { CAUGHT_BY } from './fault-coverage.ts';
+import { CAUGHT_BY, FAULT_SETUP } from './fault-coverage.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 
@@ -14,10 +14,13 @@ const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const OBSERVED_FAULTS: readonly FaultName[] = [...CAUGHT_BY.observed, 'ratelimit-headers-missing-on-errors', 'ratelimit-reset-in-milliseconds', 'not-found-wrong-body'];
 const RULES = EXCHANGE_RULES.length;
 
-async function run(options: ReferenceOptions, suites: string[], env: Record<string, string> = {}): Promise<CliRun> {
+async function run(options: ReferenceOptions, suites: string[], env: Record<string, string> = {}, movedBase = false): Promise<CliRun> {
   const ref = await startReference({ limits: LIMITS, ...options });
   try {
-    return await runCliBatched([...targetArgs(ref), ...suites], env);
+    const args = targetArgs(ref);
+    // A moved base path's fault shows to a run pointed at the old base URL (FAULT_SETUP).
+    if (movedBase) args[args.indexOf('--base-url') + 1] = ref.movedBaseUrl!;
+    return await runCliBatched([...args, ...suites], env);
   } finally {
     await ref.close();
   }
@@ -53,12 +56,14 @@ describe.concurrent('the observed rules against the reference', () => {
   for (const fault of OBSERVED_FAULTS) {
     const requirement = FAULTS[fault]!.requirement;
     test(`${fault}: the observed rule fails, naming ${requirement} and the endpoint`, async () => {
-      const r = await run({ fault, basePath: '/api' }, ['notifications', 'observed']);
+      const movedBase = FAULT_SETUP[fault]?.movedBase === true;
+      const r = await run({ fault, basePath: '/api' }, ['notifications', 'observed'], {}, movedBase);
       expect(r.code, summary(r)).toBe(1);
       const failed = observed(r).filter((t) => t.status === 'failed');
       expect(failed.flatMap((t) => t.findings.flatMap((f) => f.requirements)), summary(r)).toContain(requirement);
-      // A finding names the exchange: method, URL under the base path, status.
-      expect(failed.map((t) => t.message).join('\n')).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/\S+ \(?(answered )?\d{3}/);
+      // A finding names the exchange: method, URL under the base path the run was given, status.
+      const base = movedBase ? 'v3' : 'api';
+      expect(failed.map((t) => t.message).join('\n')).toMatch(new RegExp(`GET http://127\\.0\\.0\\.1:\\d+/${base}/\\S+ \\(?(answered )?\\d{3}`));
     });
   }
 });

@@ -60,6 +60,12 @@ export const CORE_PROBES: ProbeTable = {
     const base = new URL(ref.baseUrl).pathname.replace(/\/+$/, '');
     return next !== undefined && !new URL(next, ref.baseUrl).pathname.startsWith(`${base}/`);
   },
+  'redirect-without-location': async (ref, { app: token }) => {
+    // Only this fault brings the moved base path (/v3) of the probe's server.
+    if (ref.movedBaseUrl === null) return false;
+    const r = await fetch(`${ref.movedBaseUrl}/categories?per=2`, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' });
+    return r.status >= 300 && r.status < 400 && r.headers.get('location') === null;
+  },
   'parent-returns-self': async (ref, { app: token }) => {
     const cats = await allCategories(ref, token);
     // Not the root (by its path, which other faults leave as long as it is), whatever its parent_id says.

@@ -59,6 +59,10 @@ export const CORE_FAULTS = {
     requirement: 'GEN-14',
     description: 'Link URLs are built from the route path, not the request path: behind a base path (/api) they lack it and lead to no endpoint.',
   },
+  'redirect-without-location': {
+    requirement: 'RED-3',
+    description: 'The API moved from /v3 to its base path: the old URLs answer 301, but one with a query gets no Location header (the rewrite rule does not match it).',
+  },
   'link-next-drops-query': {
     requirement: 'PAG-5',
     description: 'Link header URLs keep only page=, dropping the other query parameters (such as per).',
