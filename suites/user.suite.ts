@@ -326,8 +326,8 @@ describe('GET /personalization, PUT /personalization', () => {
   });
 
   conformanceTest(
-    "PUT with another of the user's addresses answers 200 {personalization} pointing at it, and GET shows it; the original address is put back",
-    { requirements: ['PERS-3', 'PERS-2', 'PERS-1'], profile: 'write', requests: 5 },
+    "PUT with another of the user's addresses answers 200 {personalization} pointing at it, and GET shows it, as does the meta of a product list the costs are computed for; the original address is put back",
+    { requirements: ['PERS-3', 'PERS-2', 'PERS-1', 'PRD-6', 'PRD-9'], profile: 'write', requests: 6 },
     async (t) => {
       const before = await getPersonalization(t);
       const location = isPlainObject(before['location']) ? before['location'] : {};
@@ -347,6 +347,17 @@ describe('GET /personalization, PUT /personalization', () => {
         t.must(locationIs(answered, target['id'], 'PUT /personalization (the answer)'), 'PERS-3');
         const read = await getPersonalization(t);
         t.must(locationIs(read, target['id'], 'GET /personalization after PUT'), 'PERS-3', 'PERS-2');
+        // blp is "computed from personalization", and a product list's meta carries the one used:
+        // for the user's token, theirs, as just changed.
+        const skuId = await t.discover('skuWithProducts').catch(() => null);
+        if (skuId !== null) {
+          const path = `/skus/${String(skuId)}/products`;
+          const listed = await t.api.get(path, { ...USER, query: { per: 1 } });
+          if (listed.status === 200) {
+            const meta = listed.json<{ meta?: Json }>()?.meta;
+            t.must(locationIs(isPlainObject(meta) ? meta['personalization'] : undefined, target['id'], `GET ${path} with the user's token after PUT /personalization (meta.personalization, the one blp is computed from)`), 'PRD-6', 'PRD-9');
+          }
+        }
       } finally {
         if (changed.status >= 200 && changed.status < 300) {
           const restored = await put(originalId);
