@@ -111,6 +111,7 @@ export const CAUGHT_BY = {
     'user-patch-clears-unsent-fields',
     'address-update-not-stored',
     'address-update-clears-unsent-fields',
+    'products-ignore-user-personalization',
   ],
   oauth: [
     'client-secret-optional',

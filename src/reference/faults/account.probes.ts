@@ -5,7 +5,7 @@
 // No probe depends on it (notifications-view-returns-body uses a viewed one).
 
 import type { RunningReference } from '../server.ts';
-import { call, PNG_B64, userTokens } from '../testkit.ts';
+import { allSkus, call, get, PNG_B64, userTokens } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 type Json = Record<string, any>;
@@ -134,4 +134,11 @@ export const ACCOUNT_PROBES: ProbeTable = {
 
   'sku-review-notification-without-user': async (ref, { user }) =>
     (await notifications(ref, user)).some((n) => n['etype'] === 'sku_review' && !('user' in n)),
+
+  'products-ignore-user-personalization': async (ref, { user }) => {
+    const own = (await get(ref, '/personalization', { token: user })).body.personalization;
+    const sku = (await allSkus(ref, user)).find((s) => !s.future && s.shop_count > 0)!;
+    const meta = (await get(ref, `/skus/${sku.id}/products?per=1`, { token: user })).body.meta;
+    return JSON.stringify(meta.personalization) !== JSON.stringify(own);
+  },
 };

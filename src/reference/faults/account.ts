@@ -55,4 +55,8 @@ export const ACCOUNT_FAULTS = {
     requirement: 'EVT-12',
     description: 'sku_review notifications carry no user key instead of the embedded reviewing user.',
   },
+  'products-ignore-user-personalization': {
+    requirement: 'PRD-6',
+    description: "Product answers compute blp from the service's default personalization, not the requesting user's, and say so in meta.personalization.",
+  },
 } satisfies Record<string, FaultInfo>;

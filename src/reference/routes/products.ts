@@ -191,7 +191,7 @@ export function productListing(ctx: ApiContext, products: readonly ProductRecord
   const order = enumParam(ctx, 'order_by', ORDER_BY) ?? 'net_price';
   const metas = includeMeta(ctx, ['filters']);
   const filters = parseFilters(ctx);
-  const pers = personalizationOf(ctx.data, ctx.userId);
+  const pers = personalizationOf(ctx.data, userForCosts(ctx));
   const scope = ctx.fault === 'distance-filter-lists-other-skus' && filters.distance !== undefined ? [...ctx.data.products.values()] : products;
   let entries = scope.map((product) => ({ product, blp: computeBlp(ctx.data, product, pers, ctx.fault) }));
   if (filters.size !== undefined) {
@@ -243,10 +243,15 @@ export function respondProducts(ctx: ApiContext, products: readonly ProductRecor
   return respondMany(ctx, 'products', entries, (e) => productJson(ctx, e), { links: [shopLink(ctx)], meta });
 }
 
+/** Whose personalization the costs are computed from (the bug: nobody's, the default one). */
+function userForCosts(ctx: ApiContext): number | null {
+  return ctx.fault === 'products-ignore-user-personalization' ? null : ctx.userId;
+}
+
 export const productRoutes: RouteModule = (router) => {
   router.get('/products/:id', (ctx) => {
     const product = findById(ctx.data.products, ctx.params['id'], 'Product');
-    const pers = personalizationOf(ctx.data, ctx.userId);
+    const pers = personalizationOf(ctx.data, userForCosts(ctx));
     const entry: ProductEntry = { product, blp: computeBlp(ctx.data, product, pers, ctx.fault) };
     const result = respondOne(ctx, 'product', entry, (e) => productJson(ctx, e), {
       links: [shopLink(ctx)],
