@@ -62,3 +62,37 @@ export function redirectHasLocation(status: number, headers: Record<string, stri
   return pass();
 }
 
+/** A host on the machine itself (a deployment under test there is not "the service" of GEN-3). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * What a single exchange shows of "All access is over HTTPS" (GEN-3): a request over plain http
+ * (only noted: a deployment under test may be served so; the service must not be), and, from an
+ * https URL, a target that goes down to http (a redirect's Location, a Link URL): a client
+ * following it leaves HTTPS, whatever deployment it is.
+ */
+export function staysOnHttps(requestUrl: string, headers: Record<string, string>): { downgrade: CheckResult; plainHttp: CheckResult } {
+  let url: URL;
+  try {
+    url = new URL(requestUrl);
+  } catch {
+    return { downgrade: pass(), plainHttp: pass() };
+  }
+  if (url.protocol === 'http:') return { downgrade: pass(), plainHttp: fail(`${url.origin} is reached over http; the spec's service is reached over HTTPS only`) };
+  if (url.protocol !== 'https:') return { downgrade: pass(), plainHttp: pass() };
+  const targets: string[] = [];
+  if (headers['location']) targets.push(headers['location']);
+  for (const m of (headers['link'] ?? '').matchAll(/<([^>]*)>/g)) targets.push(m[1]!);
+  for (const target of targets) {
+    try {
+      if (new URL(target, url).protocol === 'http:') return { downgrade: fail(`${requestUrl} (over HTTPS) points to ${target}, over http`), plainHttp: pass() };
+    } catch {
+      // not a URL reference: judged by the redirect and Link rules
+    }
+  }
+  return { downgrade: pass(), plainHttp: pass() };
+}
+

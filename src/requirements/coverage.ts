@@ -58,10 +58,6 @@ export function coverageByRequirement(tests: readonly DeclaredTest[]): Map<strin
   return map;
 }
 
-/**
- * A requirement "about an endpoint": a testable MUST of one of the endpoint groups of the spec's
- * Endpoints section (the general rules belong to the protocol suites).
- */
 /** A MUST statement that an observation from outside could contradict: some test must cite it. */
 export function needsATest(r: Requirement): boolean {
   return r.level === 'MUST' && r.testable;

@@ -12,6 +12,7 @@ function exchange(status: number | null, body: string, url = `${BASE}/skus/12/re
 }
 
 const view = (e: Exchange, authUrl?: string): ExchangeView => viewOf({ exchange: e, baseUrl: BASE, ...(authUrl ? { authUrl } : {}), atMs: Date.now() });
+const apiRules = (v: ExchangeView) => judgeView(v).filter(({ rule }) => !rule.anyExchange);
 const errorOf = (e: Exchange) => errorBodyOf(e, JSON.parse(e.responseBody || 'null') ?? undefined, e.responseBody ?? '');
 
 describe('which exchanges are the API', () => {
@@ -28,10 +29,11 @@ describe('which exchanges are the API', () => {
     for (const url of [`${BASE}/oauth2/token`, `${BASE}/oauth2/authorizations/new?client_id=x`]) {
       const v = view(exchange(400, '{"error":"invalid_grant"}', url, 'POST'), BASE);
       expect(v.isApi).toBe(false);
-      expect(judgeView(v)).toEqual([]);
+      // Only the rules of every exchange (HTTPS, a redirect's Location) judge them.
+      expect(apiRules(v)).toEqual([]);
     }
     // An auth URL with a path of its own: its /oauth2/ endpoints are not the API's either.
-    expect(judgeView(view(exchange(400, '{}', `${BASE}/auth/oauth2/whatever`, 'POST'), `${BASE}/auth`))).toEqual([]);
+    expect(apiRules(view(exchange(400, '{}', `${BASE}/auth/oauth2/whatever`, 'POST'), `${BASE}/auth`))).toEqual([]);
     expect(isOAuthUrl(`${BASE}/categories`, BASE)).toBe(false);
   });
 
@@ -76,6 +78,27 @@ describe('redirect-location (RED-3)', () => {
     expect(rule.check(view(consent, 'https://auth.example.com'))).toMatchObject({ kind: 'findings' });
     for (const status of [200, 304, 404]) expect(rule.applies(view(exchange(status, '')))).toBe(false);
     expect(rule.applies(view(exchange(null, '')))).toBe(false);
+  });
+});
+
+describe('https (GEN-3)', () => {
+  const rule = exchangeRule('https');
+  test('an answer over HTTPS pointing to http fails: a redirect\'s Location, a Link URL', () => {
+    const redirect = exchange(301, '', `${BASE}/categories`, 'GET', { location: 'http://api.example.com/api/categories' });
+    expect(rule.check(view(redirect))).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST', requirements: ['GEN-3'], message: expect.stringContaining('points to http://api.example.com/api/categories, over http') }] });
+    const linked = exchange(200, '{}', `${BASE}/categories?per=2`, 'GET', { link: '<http://api.example.com/api/categories?per=2&page=2>; rel="next"' });
+    expect(rule.check(view(linked))).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST' }] });
+    expect(rule.check(view(exchange(200, '{}', `${BASE}/categories?per=2`, 'GET', { link: '</api/categories?per=2&page=2>; rel="next"' })))).toEqual({ kind: 'passed' });
+  });
+
+  test('a deployment reached over http is noted; one on the machine itself is not judged', () => {
+    const at = (url: string, base: string) => viewOf({ exchange: exchange(200, '{}', url), baseUrl: base, atMs: Date.now() });
+    const plain = at('http://staging.example.com/api/categories', 'http://staging.example.com/api');
+    expect(rule.applies(plain)).toBe(true);
+    expect(rule.check(plain)).toMatchObject({ kind: 'findings', findings: [{ severity: 'WARN', requirements: ['GEN-3'] }] });
+    for (const base of ['http://127.0.0.1:8080', 'http://localhost/api', 'http://[::1]:3000']) expect(rule.applies(at(`${base}/categories`, base))).toBe(false);
+    // Not the service's: a page or a script of another host in a recording.
+    expect(rule.applies(view(exchange(200, 'x', 'https://cdn.example.net/app.js')))).toBe(false);
   });
 });
 

@@ -12,7 +12,7 @@ import { allOf, fail, isPlainObject, pass, type CheckResult } from '../checks/ch
 import { isRateLimitStatus, notModifiedHasNoBody, rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
 import { hasNoMatchCount, isRootCategory } from '../checks/categories.ts';
 import { errorBodyIsWellFormed } from '../checks/errors.ts';
-import { bodyIsJson, redirectHasLocation, REDIRECT_STATUSES } from '../checks/http.ts';
+import { bodyIsJson, isLoopbackHost, redirectHasLocation, REDIRECT_STATUSES, staysOnHttps } from '../checks/http.ts';
 import { cachedPrivatelyFor300 } from '../checks/listings.ts';
 import {
   defaultPageSizeIs25,
@@ -269,6 +269,13 @@ export interface ExchangeRule {
   check(view: ExchangeView): RuleOutcome;
 }
 
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+};
 const where = (v: ExchangeView): string => `${v.exchange.method} ${v.apiPath ?? v.exchange.url}`;
 const described = (v: ExchangeView): string => `${v.exchange.method} ${v.exchange.url} (${v.exchange.status})`;
 const isAnswer = (v: ExchangeView): boolean => v.isApi && (v.exchange.status! < 300 || v.exchange.status! >= 400 || v.exchange.status === 304);
@@ -390,6 +397,24 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
     anyExchange: true,
     applies: (v) => v.exchange.status !== null && REDIRECT_STATUSES.has(v.exchange.status),
     check: (v) => checkOutcome(redirectHasLocation(v.exchange.status!, v.exchange.responseHeaders, v.exchange.url, `${v.exchange.method} ${v.exchange.url}`), ['RED-3'], 'MUST'),
+  },
+  {
+    id: 'https',
+    title: 'all access is over HTTPS: no answer over HTTPS points to http (a deployment reached over http is noted)',
+    requirements: ['GEN-3'],
+    severity: 'MUST',
+    // The service's exchanges, the API's, the OAuth endpoints' and redirects, but those with the
+    // machine itself: a deployment under test there is not the service.
+    anyExchange: true,
+    applies: (v) =>
+      v.exchange.status !== null &&
+      (v.isApi || isOAuthUrl(v.exchange.url) || REDIRECT_STATUSES.has(v.exchange.status)) &&
+      !isLoopbackHost(hostOf(v.exchange.url)),
+    check: (v) => {
+      const { downgrade, plainHttp } = staysOnHttps(v.exchange.url, v.exchange.responseHeaders);
+      if (!downgrade.ok) return checkOutcome(downgrade, ['GEN-3'], 'MUST');
+      return checkOutcome(plainHttp, ['GEN-3'], 'WARN');
+    },
   },
   {
     id: 'no-later-fields',
