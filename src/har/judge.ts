@@ -229,8 +229,10 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   const apiPath = apiPathOf(h.url, options.basePath);
   const endpoint = apiPath === null ? null : matchEndpoint(h.method, apiPath);
   if (apiPath === null || endpoint === null) {
-    // Rules of every exchange (a redirect's Location), then the token endpoint's body.
+    // Rules of every exchange (a redirect's Location, HTTPS), then the token endpoint's body. What
+    // they skip adds nothing to why the entry is not judged as the API's.
     judge(ANY_EXCHANGE_RULES);
+    records.splice(0, records.length, ...records.filter((r) => r.status !== 'skipped'));
     // The authorization server's endpoints (any origin, any path prefix): their bodies only, as the
     // live run judges them (the API's rules, such as the rate-limit headers, are not stated for them).
     const auth = matchAuthEndpoint(h.method, h.url);

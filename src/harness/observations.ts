@@ -27,6 +27,8 @@ export interface RuleTally {
   warningCount: number;
   /** The first findings, MUST and WARN alike. */
   violations: ObservedViolation[];
+  /** Why the rule skipped an exchange it applies to (the first reason), for a rule that judged none. */
+  skipReason?: string;
 }
 
 export type Observations = Record<string, RuleTally>;
@@ -52,6 +54,7 @@ export function mergeObservations(into: Observations, from: Observations): Obser
     target.violationCount += tally.violationCount;
     target.warningCount += tally.warningCount;
     target.violations.push(...tally.violations.slice(0, Math.max(0, VIOLATIONS_KEPT - target.violations.length)));
+    if (tally.skipReason !== undefined) target.skipReason ??= tally.skipReason;
   }
   return into;
 }
@@ -66,8 +69,11 @@ export class ExchangeObserver {
   see(exchange: Exchange, test: string, text?: string): void {
     const view = viewOf({ exchange, text, baseUrl: this.scope.baseUrl, ...(this.scope.authUrl ? { authUrl: this.scope.authUrl } : {}), implements: this.scope.implements, atMs: Date.now() });
     for (const { rule, outcome } of judgeView(view)) {
-      if (outcome.kind === 'skipped') continue;
       const tally = (this.#pending[rule.id] ??= emptyTally());
+      if (outcome.kind === 'skipped') {
+        tally.skipReason ??= outcome.reason;
+        continue;
+      }
       tally.checked++;
       const endpoint = view.endpoint ?? `${exchange.method} ${view.apiPath ?? exchange.url}`;
       if (!tally.endpoints.includes(endpoint)) tally.endpoints.push(endpoint);

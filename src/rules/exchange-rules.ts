@@ -406,11 +406,9 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
     // The service's exchanges, the API's, the OAuth endpoints' and redirects, but those with the
     // machine itself: a deployment under test there is not the service.
     anyExchange: true,
-    applies: (v) =>
-      v.exchange.status !== null &&
-      (v.isApi || isOAuthUrl(v.exchange.url) || REDIRECT_STATUSES.has(v.exchange.status)) &&
-      !isLoopbackHost(hostOf(v.exchange.url)),
+    applies: (v) => v.exchange.status !== null && (v.isApi || isOAuthUrl(v.exchange.url) || REDIRECT_STATUSES.has(v.exchange.status)),
     check: (v) => {
+      if (isLoopbackHost(hostOf(v.exchange.url))) return skip('the deployment is on this machine (a loopback address): not the service HTTPS is required of');
       const { downgrade, plainHttp } = staysOnHttps(v.exchange.url, v.exchange.responseHeaders);
       if (!downgrade.ok) return checkOutcome(downgrade, ['GEN-3'], 'MUST');
       return checkOutcome(plainHttp, ['GEN-3'], 'WARN');
