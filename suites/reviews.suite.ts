@@ -453,8 +453,9 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
         t.must(hasStatus(removed, 204), 'REV-25');
         t.response('DELETE /skus/:id/reviews/:id', removed, 'REV-25');
         if (removed.status >= 200 && removed.status < 300) deleted.add(path);
+        // Deleted, it is gone: deleting it again finds nothing.
         const twice = await t.api.request('DELETE', path, USER);
-        mustBeNotFound(t, twice);
+        mustBeNotFound(t, twice, 'REV-25');
       });
     },
   );
