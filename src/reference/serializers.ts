@@ -23,6 +23,13 @@ export interface CategoryOptions extends SerializeOptions {
   view: 'list' | 'detail';
 }
 
+/** children_count; the bugs: a leaf says 1; a category with children counts one too many. */
+function childrenCount(c: CategoryRecord, fault: FaultName | null | undefined): number {
+  const isLeaf = c.childIds.length === 0;
+  if (isLeaf) return fault === 'leaf-children-count-nonzero' ? 1 : 0;
+  return fault === 'children-count-off-by-one' ? c.childIds.length + 1 : c.childIds.length;
+}
+
 export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Record<string, unknown> {
   const { fault } = opts;
   const variants = opts.variants ?? NO_VARIANTS;
@@ -31,7 +38,7 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
   const out: Record<string, unknown> = {
     id: c.id,
     name: c.name,
-    children_count: isLeaf && fault === 'leaf-children-count-nonzero' ? 1 : c.childIds.length,
+    children_count: childrenCount(c, fault),
     image_url: c.imageUrl,
     parent_id: isRoot && fault === 'root-parent-id-self' ? c.id : c.parentId,
     fashion: c.fashion,

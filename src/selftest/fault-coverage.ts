@@ -16,6 +16,7 @@ export const CAUGHT_BY = {
     'pagination-total-pages-off-by-one',
     'link-header-missing',
     'children-includes-grandchildren',
+    'children-count-off-by-one',
     'not-found-wrong-body',
     'default-per-not-25',
     'page-param-ignored',
@@ -47,6 +48,7 @@ export const CAUGHT_BY = {
     'duplicate-custom-list-accepted',
     'favorite-delete-missing-204',
     'custom-list-single-category',
+    'favorite-list-delete-not-stored',
   ],
   'skus, shops': [
     'sku-specifications-paginated',
@@ -96,6 +98,7 @@ export const CAUGHT_BY = {
     'vote-not-stored',
     'vote-counted-twice',
     'flag-not-stored',
+    'review-delete-not-stored',
   ],
   'user, notifications, logout': [
     'user-email-missing-in-3-2',
@@ -111,6 +114,7 @@ export const CAUGHT_BY = {
     'user-patch-clears-unsent-fields',
     'address-update-not-stored',
     'address-update-clears-unsent-fields',
+    'address-delete-not-stored',
     'products-ignore-user-personalization',
   ],
   oauth: [

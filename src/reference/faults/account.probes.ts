@@ -73,6 +73,16 @@ export const ACCOUNT_PROBES: ProbeTable = {
     return r.status === 200 && r.body?.user?.birthyear === null;
   },
 
+  'address-delete-not-stored': async (ref, { user }) => {
+    const regions = (await call(ref, 'GET', '/user/addresses/new', { token: user })).body?.address_form?.regions ?? {};
+    const body = { label: 'Probe delete', first_name: 'Probe', last_name: 'Probe', street_name: 'Probe Street', street_number: '1', city: 'Probe City', zip: '12345', region_id: Object.values(regions)[0] };
+    const made = await call(ref, 'POST', '/user/addresses', { token: user, body });
+    const id = made.body?.address?.id;
+    if (made.status !== 201 || id === undefined) return false;
+    const deleted = await call(ref, 'DELETE', `/user/addresses/${id}`, { token: user });
+    return deleted.status === 204 && (await addresses(ref, user)).some((a) => a['id'] === id);
+  },
+
   'address-update-not-stored': async (ref, { user }) => {
     const a = (await addresses(ref, user))[0];
     if (!a) return false;

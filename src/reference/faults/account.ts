@@ -23,6 +23,10 @@ export const ACCOUNT_FAULTS = {
     requirement: 'USER-13',
     description: 'PATCH /user sets sex and birthyear from the body as a whole form would, so the one not sent becomes null.',
   },
+  'address-delete-not-stored': {
+    requirement: 'USER-23',
+    description: 'DELETE /user/addresses/:id answers 204 but deletes nothing: the address is still listed, and deleting it again is 204 again.',
+  },
   'address-update-not-stored': {
     requirement: 'USER-22',
     description: 'PUT /user/addresses/:id answers 200 with the change applied, but stores nothing: GET /user/addresses shows the old address.',

@@ -13,6 +13,12 @@ export const CORE_PROBES: ProbeTable = {
     const leaf = leavesOf(cats)[0]!;
     return leaf.children_count !== 0;
   },
+  'children-count-off-by-one': async (ref, { app: token }) => {
+    // Children counted from the whole tree (children-includes-grandchildren changes the children listing).
+    const root = (await get(ref, '/categories/root', { token })).body.category;
+    const children = (await allCategories(ref, token)).filter((c) => c.parent_id === root.id && c.id !== root.id).length;
+    return root.children_count !== children;
+  },
   'root-parent-id-self': async (ref, { app: token }) => {
     const root = (await get(ref, '/categories/root', { token })).body.category as CategoryRef;
     return root.parent_id === root.id;

@@ -39,6 +39,10 @@ export const CORE_FAULTS = {
     requirement: 'PAG-5',
     description: 'Paginated responses carry no Link header even when other pages exist.',
   },
+  'children-count-off-by-one': {
+    requirement: 'CAT-5',
+    description: 'A category with children reports children_count one more than the children it has (leaves stay 0).',
+  },
   'children-includes-grandchildren': {
     requirement: 'CAT-19',
     description: 'GET /categories/:id/children lists grandchildren as well as direct children.',

@@ -266,6 +266,13 @@ export const FAVORITE_PROBES: ProbeTable = {
       return again.status === 201;
     }),
 
+  'favorite-list-delete-not-stored': (ref, { user }) =>
+    withScratch(ref, user, async (s) => {
+      const list = await s.list('deleted');
+      const deleted = await call(ref, 'DELETE', `/favorite_lists/${list.id}`, { token: user });
+      return deleted.status === 204 && (await allLists(ref, user)).some((l) => l.id === list.id);
+    }),
+
   'favorite-delete-missing-204': async (ref, { user }) => {
     const ids = (await allFavorites(ref, user)).map((f) => f.id);
     const missing = Math.max(0, ...ids) + 1_000_000;

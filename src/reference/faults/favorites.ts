@@ -3,6 +3,10 @@
 import type { FaultInfo } from './types.ts';
 
 export const FAVORITE_FAULTS = {
+  'favorite-list-delete-not-stored': {
+    requirement: 'FAV-22',
+    description: 'DELETE /favorite_lists/:id answers 204 but deletes nothing: the list is still listed, and deleting it again is 204 again.',
+  },
   'custom-list-single-category': {
     requirement: 'FAV-4',
     description: 'A custom list refuses (422) a favorite of a SKU whose category differs from that of the favorites already in it.',

@@ -123,6 +123,12 @@ export const REVIEW_PROBES: ProbeTable = {
       const form = (await call(ref, 'GET', `/skus/${skuId}/reviews/${id}/edit`, { token: user })).body?.review_form;
       return r.status === 200 && r.body?.sku_review?.rating === 2 && form?.rating !== 2;
     }),
+  'review-delete-not-stored': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const id = reply.body.sku_review.id;
+      const deleted = await call(ref, 'DELETE', `/skus/${skuId}/reviews/${id}`, { token: user });
+      return deleted.status === 204 && (await call(ref, 'GET', `/skus/${skuId}/reviews/${id}/edit`, { token: user })).status === 200;
+    }),
   'vote-not-stored': async (ref, { user }) =>
     withOwnReview(ref, user, async (skuId, reply) => {
       const id = reply.body.sku_review.id;

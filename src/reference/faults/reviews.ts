@@ -35,6 +35,10 @@ export const REVIEW_FAULTS = {
     requirement: 'REV-19',
     description: 'The review listing accepts sort=most_helpful but sorts most recent first, as for most_recent.',
   },
+  'review-delete-not-stored': {
+    requirement: 'REV-25',
+    description: 'DELETE /skus/:id/reviews/:review_id answers 204 but deletes nothing: the review stays, and deleting it again is 204 again.',
+  },
   'review-update-not-stored': {
     requirement: 'REV-24',
     description: 'PUT /skus/:id/reviews/:id answers 200 with the change applied, but stores nothing: the edit form and the listing show the old rating.',

@@ -475,6 +475,8 @@ export const reviewRoutes: RouteModule = (router) => {
       const sku = findSku(ctx, ctx.params['id']);
       const review = findOwnReview(ctx, sku, ctx.params['review_id']);
       const body = ctx.fault === 'review-delete-returns-200-with-body' ? respondOne(ctx, 'sku_review', review, serializer(ctx)) : null;
+      // The bug: the delete is answered but never applied.
+      if (ctx.fault === 'review-delete-not-stored') return { status: 204 };
       ctx.data.skuReviews.delete(review.id);
       for (const v of [...ctx.data.votes.values()]) if (v.sku_review_id === review.id) ctx.data.votes.delete(v.id);
       for (const f of [...ctx.data.flags.values()]) {
