@@ -99,6 +99,8 @@ export const CAUGHT_BY = {
     'vote-counted-twice',
     'flag-not-stored',
     'review-delete-not-stored',
+    'vote-applied-to-other-review',
+    'flag-applied-to-other-review',
   ],
   'user, notifications, logout': [
     'user-email-missing-in-3-2',

@@ -129,12 +129,25 @@ export const REVIEW_PROBES: ProbeTable = {
       const deleted = await call(ref, 'DELETE', `/skus/${skuId}/reviews/${id}`, { token: user });
       return deleted.status === 204 && (await call(ref, 'GET', `/skus/${skuId}/reviews/${id}/edit`, { token: user })).status === 200;
     }),
+  'vote-applied-to-other-review': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const id = reply.body.sku_review.id;
+      const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${id}/votes`, { token: user, body: { vote: { helpful: true } } });
+      return r.status === 201 && r.body?.sku_review_vote?.sku_review_id !== id;
+    }),
+  'flag-applied-to-other-review': async (ref, { user }) =>
+    withOwnReview(ref, user, async (skuId, reply) => {
+      const id = reply.body.sku_review.id;
+      const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${id}/flags`, { token: user, body: { flag: { reason: 'spam' } } });
+      return r.status === 201 && r.body?.flag?.flaggable_id !== id;
+    }),
   'vote-not-stored': async (ref, { user }) =>
     withOwnReview(ref, user, async (skuId, reply) => {
       const id = reply.body.sku_review.id;
       const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${id}/votes`, { token: user, body: { vote: { helpful: true } } });
       const listed = ((await call(ref, 'GET', `/skus/${skuId}/reviews?per=100`, { token: user })).body?.reviews ?? []).find((x: Review) => x.id === id);
-      return r.status === 201 && listed !== undefined && listed['voted'] === false && listed['votes_count'] === 0;
+      // The answer names the review asked: a vote that went elsewhere is vote-applied-to-other-review.
+      return r.status === 201 && r.body?.sku_review_vote?.sku_review_id === id && listed !== undefined && listed['voted'] === false && listed['votes_count'] === 0;
     }),
   'vote-counted-twice': async (ref, { user }) =>
     withOwnReview(ref, user, async (skuId, reply) => {
@@ -148,7 +161,8 @@ export const REVIEW_PROBES: ProbeTable = {
       const id = reply.body.sku_review.id;
       const r = await call(ref, 'POST', `/skus/${skuId}/reviews/${id}/flags`, { token: user, body: { flag: { reason: 'spam' } } });
       const listed = ((await call(ref, 'GET', `/skus/${skuId}/reviews?per=100`, { token: user })).body?.reviews ?? []).find((x: Review) => x.id === id);
-      return r.status === 201 && listed !== undefined && listed['flagged'] === false;
+      // The answer names the review asked: a flag that went elsewhere is flag-applied-to-other-review.
+      return r.status === 201 && r.body?.flag?.flaggable_id === id && listed !== undefined && listed['flagged'] === false;
     }),
   'vote-without-permission-accepted': async (ref, { app }) => {
     const found = await findSku(ref, app, (rs) => rs.length > 0);

@@ -39,6 +39,14 @@ export const REVIEW_FAULTS = {
     requirement: 'REV-25',
     description: 'DELETE /skus/:id/reviews/:review_id answers 204 but deletes nothing: the review stays, and deleting it again is 204 again.',
   },
+  'vote-applied-to-other-review': {
+    requirement: 'REV-26',
+    description: 'POST /skus/:id/reviews/:review_id/votes stores the vote on another review of the SKU (the oldest), answered 201 all the same.',
+  },
+  'flag-applied-to-other-review': {
+    requirement: 'REV-28',
+    description: 'POST /skus/:id/reviews/:review_id/flags stores the flag on another review of the SKU (the oldest), answered 201 all the same.',
+  },
   'review-update-not-stored': {
     requirement: 'REV-24',
     description: 'PUT /skus/:id/reviews/:id answers 200 with the change applied, but stores nothing: the edit form and the listing show the old rating.',

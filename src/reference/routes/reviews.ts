@@ -95,6 +95,12 @@ function findSku(ctx: ApiContext, raw: string | undefined): SkuRecord {
 }
 
 /** A review of `sku`; a review of another SKU is as missing as an unknown id. */
+/** The bug of the faults vote- and flag-applied-to-other-review: another review of the SKU (the lowest id), when it has one. */
+function otherReview(ctx: ApiContext, review: SkuReviewRecord): SkuReviewRecord {
+  const others = [...ctx.data.skuReviews.values()].filter((r) => r.sku_id === review.sku_id && r.id !== review.id).sort((a, b) => a.id - b.id);
+  return others[0] ?? review;
+}
+
 function findReview(ctx: ApiContext, sku: SkuRecord, raw: string | undefined): SkuReviewRecord {
   const id = parseId(raw, 'SkuReview');
   const r = ctx.data.skuReviews.get(id);
@@ -495,6 +501,8 @@ export const reviewRoutes: RouteModule = (router) => {
       if (ctx.fault !== 'vote-without-permission-accepted') requirePermission(ctx);
       const sku = findSku(ctx, ctx.params['sku_id']);
       let review = findReview(ctx, sku, ctx.params['review_id']);
+      // The bug: the vote goes to another review of the SKU.
+      if (ctx.fault === 'vote-applied-to-other-review') review = otherReview(ctx, review);
       const links = [reviewLink(ctx)];
       requestedLinks(ctx, links);
       const helpful = helpfulOf(ctx);
@@ -536,7 +544,9 @@ export const reviewRoutes: RouteModule = (router) => {
     (ctx) => {
       requirePermission(ctx);
       const sku = findSku(ctx, ctx.params['sku_id']);
-      const review = findReview(ctx, sku, ctx.params['review_id']);
+      const asked = findReview(ctx, sku, ctx.params['review_id']);
+      // The bug: the flag goes to another review of the SKU.
+      const review = ctx.fault === 'flag-applied-to-other-review' ? otherReview(ctx, asked) : asked;
       requestedLinks(ctx, []);
       const reason = reasonOf(ctx);
       const userId = currentUser(ctx);
