@@ -31,6 +31,7 @@ export const CAUGHT_BY = {
     'search-matches-everything',
     'autocomplete-ignores-q',
     'manufacturer-skus-price-order-reversed',
+    'manufacturer-categories-order-dir-ignored',
   ],
   favorites: [
     'auto-list-not-created',
@@ -117,6 +118,8 @@ export const CAUGHT_BY = {
     'address-update-not-stored',
     'address-update-clears-unsent-fields',
     'address-delete-not-stored',
+    'address-update-applied-to-other-address',
+    'personalization-put-not-stored',
     'products-ignore-user-personalization',
   ],
   oauth: [

@@ -83,13 +83,38 @@ export const ACCOUNT_PROBES: ProbeTable = {
     return deleted.status === 204 && (await addresses(ref, user)).some((a) => a['id'] === id);
   },
 
+  'address-update-applied-to-other-address': async (ref, { user }) => {
+    const [first, second] = await addresses(ref, user);
+    if (!first || !second) return false;
+    const put = (city: string) => call(ref, 'PUT', `/user/addresses/${second['id']}`, { token: user, body: { city } });
+    await put('Probe Other City');
+    const after = await addresses(ref, user);
+    const wrong = after.find((x) => x['id'] === first['id'])?.['city'] === 'Probe Other City';
+    // Put back what the PUT changed: on this fault the first address, else the second.
+    await put(String(wrong ? first['city'] : second['city']));
+    return wrong;
+  },
+
+  'personalization-put-not-stored': async (ref, { user }) => {
+    const before = (await call(ref, 'GET', '/personalization', { token: user })).body?.personalization?.location?.address_id;
+    const target = (await addresses(ref, user)).map((a) => a['id'] as number).find((id) => id !== before);
+    if (target === undefined || typeof before !== 'number') return false;
+    const put = (id: number) => call(ref, 'PUT', '/personalization', { token: user, body: { personalization: { location: { address_id: id } } } });
+    const r = await put(target);
+    const after = (await call(ref, 'GET', '/personalization', { token: user })).body?.personalization?.location?.address_id;
+    await put(before);
+    // The answer shows the address sent (an answer that does not is personalization-put-ignored).
+    return r.status === 200 && r.body?.personalization?.location?.address_id === target && after !== target;
+  },
+
   'address-update-not-stored': async (ref, { user }) => {
     const a = (await addresses(ref, user))[0];
     if (!a) return false;
     const r = await call(ref, 'PUT', `/user/addresses/${a['id']}`, { token: user, body: { city: 'Probe City' } });
     const after = (await addresses(ref, user)).find((x) => x['id'] === a['id']);
     await restoreAddress(ref, user, a);
-    return r.status === 200 && r.body?.address?.city === 'Probe City' && after?.['city'] !== 'Probe City';
+    // The answer is the address asked (another one is address-update-applied-to-other-address).
+    return r.status === 200 && r.body?.address?.id === a['id'] && r.body?.address?.city === 'Probe City' && after?.['city'] !== 'Probe City';
   },
 
   'address-update-clears-unsent-fields': async (ref, { user }) => {
@@ -119,7 +144,8 @@ export const ACCOUNT_PROBES: ProbeTable = {
     const r = await call(ref, 'PUT', '/personalization', { token: user, body: { personalization: { location: { address_id: target['id'] } } } });
     const original = before.location.address_id;
     if (original !== null) await call(ref, 'PUT', '/personalization', { token: user, body: { personalization: { location: { address_id: original } } } });
-    return r.status === 200 && r.body?.personalization?.location?.address_id !== target['id'];
+    // The answer is the personalization as it was (another address is personalization-put-not-stored).
+    return r.status === 200 && r.body?.personalization?.location?.address_id === original && original !== target['id'];
   },
 
   'notifications-view-returns-body': async (ref, { user }) => {

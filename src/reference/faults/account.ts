@@ -27,6 +27,14 @@ export const ACCOUNT_FAULTS = {
     requirement: 'USER-23',
     description: 'DELETE /user/addresses/:id answers 204 but deletes nothing: the address is still listed, and deleting it again is 204 again.',
   },
+  'address-update-applied-to-other-address': {
+    requirement: 'USER-22',
+    description: "PUT /user/addresses/:id writes the change to another of the user's addresses (the lowest other id) and answers with that one.",
+  },
+  'personalization-put-not-stored': {
+    requirement: 'PERS-3',
+    description: 'PUT /personalization answers 200 with the personalization pointing at the address sent, but stores nothing: GET shows the old one.',
+  },
   'address-update-not-stored': {
     requirement: 'USER-22',
     description: 'PUT /user/addresses/:id answers 200 with the change applied, but stores nothing: GET /user/addresses shows the old address.',

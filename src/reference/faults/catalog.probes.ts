@@ -171,6 +171,14 @@ export const CATALOG_PROBES: ProbeTable = {
     return prices.some((x, i) => i > 0 && x > prices[i - 1]!);
   },
 
+  'manufacturer-categories-order-dir-ignored': async (ref, { app: token }) => {
+    for (const m of (await get(ref, '/manufacturers?per=100', { token })).body.manufacturers as Json[]) {
+      const names = ((await get(ref, `/manufacturers/${m.id}/categories?per=100&order_by=name&order_dir=desc`, { token })).body.categories as Json[]).map((c) => c.name as string);
+      if (new Set(names).size > 1) return names[0]!.localeCompare(names.at(-1)!) < 0;
+    }
+    throw new Error('no manufacturer with categories of two names');
+  },
+
   'manufacturer-skus-price-order-reversed': async (ref, { app: token }) => {
     for (const m of (await get(ref, '/manufacturers?per=100', { token })).body.manufacturers as Json[]) {
       const prices = ((await get(ref, `/manufacturers/${m.id}/skus?per=100&order_by=price&order_dir=asc`, { token })).body.skus as Json[]).map((s) => s.price_min as number);

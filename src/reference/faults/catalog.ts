@@ -83,6 +83,10 @@ export const CATALOG_FAULTS = {
     requirement: 'CAT-34',
     description: 'With availability the category SKU listing loses its category scope and lists the matching SKUs of every category.',
   },
+  'manufacturer-categories-order-dir-ignored': {
+    requirement: 'MAN-4',
+    description: 'GET /manufacturers/:id/categories ignores order_dir: by name always A to Z, by popularity always the most popular first.',
+  },
   'sku-rating-order-reversed': {
     requirement: 'CHG-22',
     description: 'The category SKU listing sorts order_by=rating the wrong way round: order_dir=desc lists the lowest reviewscore first, asc the highest.',

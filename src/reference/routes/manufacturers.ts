@@ -34,7 +34,9 @@ function manufacturerSkus(ctx: ApiContext, manufacturerId: number): readonly Sku
 function categories(ctx: ApiContext): ApiResult {
   const m = findManufacturer(ctx, ctx.params['id']);
   const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? 'name';
-  const dir: Dir = orderDirParam(ctx) ?? (orderBy === 'name' ? 'asc' : 'desc');
+  // The bug: order_dir is never read; each method keeps its default direction.
+  const asked = ctx.fault === 'manufacturer-categories-order-dir-ignored' ? null : orderDirParam(ctx);
+  const dir: Dir = asked ?? (orderBy === 'name' ? 'asc' : 'desc');
   const popularity = new Map<number, number>();
   for (const s of manufacturerSkus(ctx, m.id)) popularity.set(s.category_id, (popularity.get(s.category_id) ?? 0) + s.popularity);
   const found = [...popularity.keys()].map((id) => ctx.data.categories.get(id)).filter((c): c is CategoryRecord => c !== undefined);

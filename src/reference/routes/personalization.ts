@@ -51,7 +51,8 @@ function putPersonalization(ctx: ApiContext): PersonalizationRecord {
     location: { address_id: address.id, label: address.label, lat: coords.lat, lng: coords.lng, type: 'address', country_code: current.location.country_code },
     payment_method: { ...current.payment_method },
   };
-  ctx.data.personalization.set(userIdOf(ctx), next);
+  // The bug: the answer shows the change, which is never written.
+  if (ctx.fault !== 'personalization-put-not-stored') ctx.data.personalization.set(userIdOf(ctx), next);
   return next;
 }
 

@@ -253,6 +253,12 @@ function findOwnAddress(ctx: ApiContext): AddressRecord {
   return a;
 }
 
+/** Another address of the same user (the lowest id), or the address itself when it is the only one. */
+function otherAddressOf(ctx: ApiContext, a: AddressRecord): AddressRecord {
+  const others = [...ctx.data.addresses.values()].filter((x) => x.userId === a.userId && x.id !== a.id).sort((x, y) => x.id - y.id);
+  return others[0] ?? a;
+}
+
 /** The personalization loses its deleted address: kept as a quick address, or (variant) reset to the default. */
 function forgetAddress(ctx: ApiContext, p: PersonalizationRecord): void {
   if (ctx.variants.has('personalization-reset-on-address-delete')) {
@@ -327,7 +333,9 @@ export const userRoutes: RouteModule = (router) => {
   router.put(
     '/user/addresses/:id',
     (ctx) => {
-      const a = findOwnAddress(ctx);
+      const asked = findOwnAddress(ctx);
+      // The bug: the update is written to another address of the user (the lowest other id).
+      const a = ctx.fault === 'address-update-applied-to-other-address' ? otherAddressOf(ctx, asked) : asked;
       const body = ctx.body;
       if (body === null || !ADDRESS_FIELDS.some((k) => has(body, k))) throw noUpdatableField(ADDRESS_FIELDS);
       const input = readAddress(ctx, true);
