@@ -184,6 +184,8 @@ async function updateFavorite(t: ConformanceContext, id: number, favorite: Recor
   t.require(hasStatus(response, 200), 'FAV-31', ...requirements);
   const updated = single<Favorite>(t, response, 'favorite', 'FAV-31');
   t.response('PUT /favorites/:id', response, 'FAV-31', 'FAV-7');
+  // The favorite asked is the one changed: another in its place is a change to the wrong record.
+  t.must(typed(updated.id, updated.id === id, `PUT /favorites/${id} answered favorite ${show(updated.id)}, not the one asked`), 'FAV-31', ...requirements);
   return updated;
 }
 
