@@ -50,6 +50,7 @@ export const CAUGHT_BY = {
     'favorite-delete-missing-204',
     'custom-list-single-category',
     'favorite-list-delete-not-stored',
+    'favorite-update-applied-to-other-favorite',
   ],
   'skus, shops': [
     'sku-specifications-paginated',

@@ -266,6 +266,15 @@ export const FAVORITE_PROBES: ProbeTable = {
       return again.status === 201;
     }),
 
+  'favorite-update-applied-to-other-favorite': (ref, { user }) =>
+    withScratch(ref, user, async (s) => {
+      const { favorite, list } = await favoriteInList(s);
+      const other = await s.list('other');
+      const r = await s.put(favorite.id, { favorite_list_id: other.id });
+      const after = (await call(ref, 'GET', `/favorites/${favorite.id}`, { token: user })).body?.favorite as Favorite | undefined;
+      return r.status === 200 && r.body?.favorite?.id !== favorite.id && after?.favorite_list_id === list.id;
+    }),
+
   'favorite-list-delete-not-stored': (ref, { user }) =>
     withScratch(ref, user, async (s) => {
       const list = await s.list('deleted');

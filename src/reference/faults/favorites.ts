@@ -3,6 +3,10 @@
 import type { FaultInfo } from './types.ts';
 
 export const FAVORITE_FAULTS = {
+  'favorite-update-applied-to-other-favorite': {
+    requirement: 'FAV-13',
+    description: "PUT /favorites/:id applies the change to another of the user's favorites (the lowest other id) and answers with that one.",
+  },
   'favorite-list-delete-not-stored': {
     requirement: 'FAV-22',
     description: 'DELETE /favorite_lists/:id answers 204 but deletes nothing: the list is still listed, and deleting it again is 204 again.',

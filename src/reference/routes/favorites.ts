@@ -316,8 +316,16 @@ function createFavorite(ctx: ApiContext): ApiResult {
   return oneFavorite(ctx, favorite, 201);
 }
 
+/** The bug of favorite-update-applied-to-other-favorite: the user's favorite of the lowest id but `f`, when there is one. */
+function otherFavorite(ctx: ApiContext, f: FavoriteRecord): FavoriteRecord {
+  const others = [...ctx.data.favorites.values()].filter((x) => x.user_id === f.user_id && x.id !== f.id).sort((a, b) => a.id - b.id);
+  return others[0] ?? f;
+}
+
 function updateFavorite(ctx: ApiContext): ApiResult {
-  const f = findFavorite(ctx, ctx.params['id']);
+  const asked = findFavorite(ctx, ctx.params['id']);
+  // The bug: the update is applied to another of the user's favorites.
+  const f = ctx.fault === 'favorite-update-applied-to-other-favorite' ? otherFavorite(ctx, asked) : asked;
   const raw = ctx.body?.['favorite'];
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
     throw invalidParameter('favorite must be an object');
