@@ -452,6 +452,7 @@ class TargetRun {
       expiredToken,
       seed: config.seed,
       maxRequests: config.maxRequests,
+      dailyLimit: config.dailyLimit,
       harParts: this.#har?.partsDir ?? null,
     };
   }

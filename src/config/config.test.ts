@@ -92,6 +92,7 @@ describe('loadConfig', () => {
       fixtures: {},
       fixturesFile: null,
       maxRequests: 900,
+      dailyLimit: 1000,
       reportDir: resolve(dir, 'reports'),
       har: null,
       suitesDir: null,

@@ -43,6 +43,8 @@ export interface KitConfig {
   fixtures: Record<string, number>;
   fixturesFile: string | null;
   maxRequests: number;
+  /** CATALOGUE_DAILY_LIMIT: the deployment's daily call limit per client (the spec's 1000 unless a test deployment says otherwise). */
+  dailyLimit: number;
   reportDir: string;
   /** CATALOGUE_HAR: absolute path of the HAR file the run's exchanges are written to; null: none. */
   har: string | null;
@@ -262,6 +264,7 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     fixtures,
     fixturesFile,
     maxRequests: count('CATALOGUE_MAX_REQUESTS', 900, 1, DAILY_LIMIT),
+    dailyLimit: count('CATALOGUE_DAILY_LIMIT', DAILY_LIMIT, 1, 1_000_000),
     reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
     har: harFile(raw('CATALOGUE_HAR'), sources.cwd, name('CATALOGUE_HAR')),
     suitesDir: suitesDir(raw('CATALOGUE_SUITES_DIR'), sources.cwd, name('CATALOGUE_SUITES_DIR')),

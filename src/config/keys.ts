@@ -107,6 +107,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     default: '900',
   },
   {
+    env: 'CATALOGUE_DAILY_LIMIT',
+    flag: '--daily-limit',
+    kind: 'count',
+    description: "The deployment's daily call limit per client, when a test deployment sets another than the spec's: the destructive daily-limit test fails a deployment that serves more than twice as many calls in a row.",
+    default: '1000',
+  },
+  {
     env: 'CATALOGUE_SEED',
     flag: '--seed',
     kind: 'seed',

@@ -24,6 +24,8 @@ export interface RunContext {
   seed: RunSeed | null;
   /** CATALOGUE_MAX_REQUESTS: the run's request budget, which the number of property runs follows. */
   maxRequests: number;
+  /** CATALOGUE_DAILY_LIMIT: the deployment's daily call limit per client. */
+  dailyLimit: number;
   /** CATALOGUE_EXPIRED_TOKEN (the embedded reference mints one), for the expired-token checks; a secret. */
   expiredToken: string | null;
   /** CATALOGUE_HAR: the directory where each worker appends its exchanges as HAR entries; absent or null: nothing recorded. */
