@@ -222,14 +222,15 @@ export class AuthService {
   // --- daily limit -----------------------------------------------------------------------------
 
   /** Counts one call for the client; false (and all its tokens expired) when over the limit. */
-  private chargeDaily(clientId: string): boolean {
+  private chargeDaily(clientId: string, fault: FaultName | null): boolean {
     const day = Math.floor(this.opts.now() / DAY_MS);
     let use = this.daily.get(clientId);
     if (!use || use.day !== day) {
       use = { day, count: 0 };
       this.daily.set(clientId, use);
     }
-    if (use.count >= this.opts.perDay) {
+    // The bug: the calls are counted, the limit never applied.
+    if (use.count >= this.opts.perDay && fault !== 'daily-limit-not-enforced') {
       this.expireAllTokens(clientId);
       return false;
     }
@@ -323,7 +324,7 @@ export class AuthService {
         'WWW-Authenticate': 'Basic realm="catalogue"',
       });
     }
-    if (!this.chargeDaily(client.id)) {
+    if (!this.chargeDaily(client.id, fault)) {
       return oauthError(
         403,
         'access_denied',
@@ -550,7 +551,7 @@ export class AuthService {
     // A token ended early (logout, daily limit) carries a reason; only natural expiry is skipped by the fault.
     const lifetimeIgnored = fault === 'token-expiry-not-checked' && token.expiredReason === undefined;
     if (this.opts.now() >= token.expiresAt && !lifetimeIgnored) return unauthorized(token.expiredReason ?? 'The access token expired', true);
-    if (!this.chargeDaily(token.clientId)) {
+    if (!this.chargeDaily(token.clientId, fault)) {
       return unauthorized(token.expiredReason ?? 'The access token expired: daily call limit exceeded', true);
     }
     return { ok: true, token };

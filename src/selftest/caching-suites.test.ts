@@ -121,6 +121,20 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
     expect(daily.message).toMatch(/daily call limit was not reached within the run's request budget/);
   });
 
+  test('daily-limit-not-enforced: told the deployment\'s daily limit, the destructive profile fails naming RATE-3; a correct deployment told the same passes', async () => {
+    const env = { ...DESTRUCTIVE, CATALOGUE_DAILY_LIMIT: String(LOW.perDay) };
+    const [faulty, correct] = await Promise.all([
+      runSuites({ fault: 'daily-limit-not-enforced', basePath: '/api', limits: LOW }, env, ['daily-limit']),
+      runSuites({ limits: LOW }, env, ['daily-limit']),
+    ]);
+    expect(faulty.run.code, runSummary(faulty.run)).toBe(1);
+    const failed = byTitle(faulty.run, 'past the daily call limit');
+    expect(failed.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements), runSummary(faulty.run)).toContain('RATE-3');
+    expect(failed.message).toMatch(/more than twice the daily limit of \d+ \(CATALOGUE_DAILY_LIMIT\)/);
+    expect(correct.run.code, runSummary(correct.run)).toBe(0);
+    expect(byTitle(correct.run, 'past the daily call limit').status).toBe('passed');
+  });
+
   // Each fault of CAUGHT failing this suite, naming its requirement: src/selftest/mutation.test.ts.
 
   for (const fault of CAUGHT_DESTRUCTIVE) {

@@ -166,6 +166,7 @@ export const CAUGHT_BY = {
     'ratelimit-status-429',
     'ratelimit-not-enforced',
     'ratelimit-403-without-message',
+    'daily-limit-not-enforced',
   ],
   errors: ['malformed-json-500', 'unknown-route-html-200', 'invalid-order-by-500', 'non-integer-id-500'],
   // The rules checked on every exchange of the run (suites/last/observed.suite.ts).
@@ -262,6 +263,8 @@ export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
   'ratelimit-status-429': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
   'ratelimit-not-enforced': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
   'ratelimit-403-without-message': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
+  // The kit is told the deployment's daily limit, as a user of a test deployment with a low one would.
+  'daily-limit-not-enforced': { suites: ['daily-limit'], options: { limits: LOW_LIMITS }, env: { ...DESTRUCTIVE, CATALOGUE_DAILY_LIMIT: String(LOW_LIMITS.perDay) } },
   // A major alone gets the oldest version the deployment serves: the kit knows it only from CATALOGUE_VERSIONS.
   'version-major-only-gives-latest': { env: { CATALOGUE_VERSIONS: '3.0,3.1,3.2' } },
   // The bug is in what 3.1 serves: the 3.1 matrix of the versioning suite runs when the deployment names 3.1.

@@ -44,6 +44,18 @@ export const CACHING_PROBES: ProbeTable = {
 
   'ratelimit-not-enforced': async (ref) => (await overTheLimit(ref)) === 200,
 
+  'daily-limit-not-enforced': async (ref) => {
+    const low = await startReference({ fault: ref.fault ?? null, limits: { perMinute: 1_000_000, perDay: 3 } });
+    try {
+      const token = await appToken(low);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(low, ROOT, { token })).status);
+      return statuses.at(-1) === 200;
+    } finally {
+      await low.close();
+    }
+  },
+
   'ratelimit-403-without-message': async (ref) => {
     const low = await startReference({ fault: ref.fault ?? null, limits: { perMinute: 2, perDay: 1_000_000 } });
     try {

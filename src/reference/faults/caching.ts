@@ -13,6 +13,10 @@ export const CACHING_FAULTS = {
     requirement: 'RATE-8',
     description: 'A request over the per-minute limit gets 429 Too Many Requests instead of 403.',
   },
+  'daily-limit-not-enforced': {
+    requirement: 'RATE-3',
+    description: "The client's calls are counted against the daily limit, but it is never applied: past it, its tokens keep working and new ones are issued.",
+  },
   'ratelimit-not-enforced': {
     requirement: 'RATE-2',
     description: 'The per-minute limit is counted and shown in the headers but never enforced: requests over it are served.',
