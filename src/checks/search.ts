@@ -169,8 +169,9 @@ export function pricesAreOrdered(skus: readonly unknown[], dir: Direction): Chec
 
 /**
  * What breaks every reading of an order_dir whose sort field the spec leaves open: by each of
- * `fields` the items run the other way (at least one step against `dir`, none with it). A list
- * in no order by them passes here: another key may order it (the warning checks say so).
+ * `fields` the items run the other way (two steps against `dir` or more, none with it). A list in
+ * no order by them passes here: another key may order it (the warning checks say so); so does a
+ * single step against it, which an unrated or unpriced item placed last (a 0) may make.
  */
 export function notInReverseOrder(items: readonly unknown[], fields: readonly string[], dir: Direction, noun = 'SKUs'): CheckResult {
   const against: Direction = dir === 'asc' ? 'desc' : 'asc';
@@ -178,7 +179,8 @@ export function notInReverseOrder(items: readonly unknown[], fields: readonly st
   const seen: string[] = [];
   for (const field of fields) {
     const values = items.map((s) => (isPlainObject(s) ? s[field] : undefined)).filter((v): v is number => typeof v === 'number');
-    if (values.length < 2 || !orderedBy(values, byNumber, against) || orderedBy(values, byNumber, dir)) return pass();
+    const stepsAgainst = values.filter((v, i) => i > 0 && (dir === 'asc' ? v < values[i - 1]! : v > values[i - 1]!)).length;
+    if (stepsAgainst < 2 || !orderedBy(values, byNumber, against)) return pass();
     seen.push(`${field} ${show(values, 120)}`);
   }
   return fail(`order_dir=${dir} lists the ${noun} in ${against === 'asc' ? 'ascending' : 'descending'} order: ${seen.join('; ')}`);
