@@ -1,5 +1,6 @@
 // Checks of status, media type and envelope that apply to every endpoint.
 import { fail, isPlainObject, pass, show, type CheckResult } from './check.ts';
+import { linkTargets } from './pagination.ts';
 
 export interface Answer {
   status: number;
@@ -83,9 +84,7 @@ export function staysOnHttps(requestUrl: string, headers: Record<string, string>
   }
   if (url.protocol === 'http:') return { downgrade: pass(), plainHttp: fail(`${url.origin} is reached over http; the spec's service is reached over HTTPS only`) };
   if (url.protocol !== 'https:') return { downgrade: pass(), plainHttp: pass() };
-  const targets: string[] = [];
-  if (headers['location']) targets.push(headers['location']);
-  for (const m of (headers['link'] ?? '').matchAll(/<([^>]*)>/g)) targets.push(m[1]!);
+  const targets = [...(headers['location'] ? [headers['location']] : []), ...(linkTargets(headers, requestUrl)?.values() ?? [])];
   for (const target of targets) {
     try {
       if (new URL(target, url).protocol === 'http:') return { downgrade: fail(`${requestUrl} (over HTTPS) points to ${target}, over http`), plainHttp: pass() };

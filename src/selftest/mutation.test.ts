@@ -88,9 +88,7 @@ beforeAll(async () => {
       const har = join(harRoot, `${fault}.har`);
       const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...kitEnvOf(VARIANTS), ...setup.env };
       // "<name>.suite": a bare name is a substring filter ("favorites" would match favorites-model too).
-      const args = targetArgs(ref);
-      if (setup.movedBase) args[args.indexOf('--base-url') + 1] = ref.movedBaseUrl!;
-      targets.push({ id: fault, args: [...args, ...suites.map((name) => `${name}.suite`)], env, scaledMinuteMs: scaledMinuteOf(ref) });
+      targets.push({ id: fault, args: [...targetArgs(ref, setup.movedBase), ...suites.map((name) => `${name}.suite`)], env, scaledMinuteMs: scaledMinuteOf(ref) });
       pending.push({ fault, har, env, clientSecret: ref.client.secret });
     }
     const done = await runCliMany(targets, 900_000);

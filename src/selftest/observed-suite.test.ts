@@ -17,10 +17,8 @@ const RULES = EXCHANGE_RULES.length;
 async function run(options: ReferenceOptions, suites: string[], env: Record<string, string> = {}, movedBase = false): Promise<CliRun> {
   const ref = await startReference({ limits: LIMITS, ...options });
   try {
-    const args = targetArgs(ref);
     // A moved base path's fault shows to a run pointed at the old base URL (FAULT_SETUP).
-    if (movedBase) args[args.indexOf('--base-url') + 1] = ref.movedBaseUrl!;
-    return await runCliBatched([...args, ...suites], env);
+    return await runCliBatched([...targetArgs(ref, movedBase), ...suites], env);
   } finally {
     await ref.close();
   }

@@ -19,8 +19,7 @@ describe.concurrent('a deployment whose base URL redirects', () => {
       const ref = await startReference({ limits: LIMITS, basePath: '/api', redirect: { from: '/v3', status } });
       try {
         const before = ref.stateDigest();
-        const args = targetArgs(ref);
-        args[1] = ref.movedBaseUrl!;
+        const args = targetArgs(ref, true);
         const run = await runCliBatched([...args, `${suite}.suite`]);
         expect(run.code, run.stdout + run.stderr).toBe(0);
         expect(run.results!.summary.failed).toBe(0);

@@ -146,8 +146,10 @@ export function scaledMinuteOf(ref: RunningReference): number | undefined {
 }
 
 /** CLI arguments that point the kit at a running reference server. */
-export function targetArgs(ref: RunningReference): string[] {
-  return ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--redirect-uri', ref.client.redirectUri];
+/** `movedBase`: the run is pointed at the reference's old base URL (movedBaseUrl), which redirects to the base path. */
+export function targetArgs(ref: RunningReference, movedBase = false): string[] {
+  if (movedBase && ref.movedBaseUrl === null) throw new Error('the reference has no moved base URL (options.redirect)');
+  return ['--base-url', movedBase ? ref.movedBaseUrl! : ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--redirect-uri', ref.client.redirectUri];
 }
 
 /** Limits a self-test's reference runs with, so that pacing never waits (unless the test is about the limits). */
