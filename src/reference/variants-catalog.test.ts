@@ -126,6 +126,23 @@ describe('category SKU listing', () => {
     expect((await api('order-by-methods-all', `/categories/${leaf}/skus?order_by=pricevat`, { version: '3.0' })).status).toBe(200);
   });
 
+  it('sku-rating-weighted: order_by=rating follows a rating weighted by the number of reviews, not reviewscore alone', async () => {
+    let unordered = 0;
+    for (const id of leaves()) {
+      const [offered] = await both('sku-rating-weighted', `/categories/${id}/skus?per=1`);
+      if (!('rating' in offered.meta.order_by_methods)) continue;
+      const [ref, variant] = await both('sku-rating-weighted', `/categories/${id}/skus?per=100&order_by=rating&order_dir=desc`);
+      if (ref.skus.length < 3) continue;
+      const scores = (body: Json): number[] => body.skus.map((s: Json) => s.reviewscore);
+      expect(scores(ref)).toEqual([...scores(ref)].sort((a, b) => b - a));
+      const weighted = variant.skus.map((s: Json) => (s.reviewscore * s.reviews_count + 15) / (s.reviews_count + 5));
+      expect(weighted).toEqual([...weighted].sort((a: number, b: number) => b - a));
+      if (scores(variant).some((x, i, all) => i > 0 && x > all[i - 1]!)) unordered += 1;
+    }
+    // The variant shows: somewhere reviewscore alone is out of order.
+    expect(unordered).toBeGreaterThan(0);
+  });
+
   it('sku-default-order-desc: the default order_dir is desc for every method', async () => {
     let seen = 0;
     for (const id of leaves()) {

@@ -28,7 +28,8 @@
 //     the method: asc for price, pricevat and rank (rank 1 is the best match), desc for rating
 //     and popularity; order_by without order_dir uses the same per-method default (variant
 //     sku-default-order-desc: desc for every method). Keys:
-//     price and pricevat sort by price_min, rank by rank, rating by reviewscore, popularity by
+//     price and pricevat sort by price_min, rank by rank, rating by reviewscore (variant
+//     sku-rating-weighted: a rating weighted by the number of reviews), popularity by
 //     popularity; ties by id ascending.
 //   - meta holds ordered_by and order_by_methods, and no order_dir.
 //   - Filters combine with AND. q: every word of q must begin a word of the SKU's name,
@@ -75,6 +76,7 @@ import { personalizationOf, shopDistanceKm } from '../serializers/product.ts';
 import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
 import { respondMany } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
+import type { Variants } from '../variants.ts';
 import { enumParam, intListParam, intParam, invalidParameter, parseId } from './params.ts';
 
 type Json = Record<string, unknown>;
@@ -366,7 +368,10 @@ export function skuOrdering(ctx: ApiContext, c: CategoryRecord): SkuOrdering {
   return { methods: all ? ALL_METHODS : STATIC_METHODS, defaultMethod: dynamicDefault === 'pricevat' ? 'price' : dynamicDefault };
 }
 
-function skuKey(method: SkuOrderMethod): (s: SkuRecord) => number {
+/** Variant sku-rating-weighted: reviewscore pulled towards 3 by 5 phantom reviews, so few reviews weigh less. */
+const weightedRating = (s: SkuRecord): number => (s.reviewscore * s.reviews_count + 3 * 5) / (s.reviews_count + 5);
+
+function skuKey(method: SkuOrderMethod, variants: Variants): (s: SkuRecord) => number {
   switch (method) {
     case 'price':
     case 'pricevat':
@@ -374,7 +379,7 @@ function skuKey(method: SkuOrderMethod): (s: SkuRecord) => number {
     case 'rank':
       return (s) => s.rank;
     case 'rating':
-      return (s) => s.reviewscore;
+      return variants.has('sku-rating-weighted') ? weightedRating : (s) => s.reviewscore;
     case 'popularity':
       return (s) => s.popularity;
   }
@@ -594,7 +599,7 @@ function categorySkus(ctx: ApiContext): ApiResult {
   // The bug: with availability the SKUs are taken from the whole catalogue, not the category.
   const scoped = ctx.fault === 'sku-availability-filter-drops-category' && filters.availability !== null ? [...ctx.data.skus.values()] : all;
   const result = filterSkus(ctx, c, scoped, filters);
-  const key = skuKey(orderBy);
+  const key = skuKey(orderBy, ctx.variants);
   const ordered = sortBy(result, (a, b) => key(a) - key(b), dir);
 
   const meta: Json = {

@@ -40,6 +40,13 @@ export const CATALOG_VARIANTS = {
     description: 'Every category offers all five SKU order methods (pricevat, rank, rating, popularity, price) in every version.',
     requirements: ['CAT-27', 'CAT-37'],
   },
+  'sku-rating-weighted': {
+    choice: 'What key order_by=rating sorts by: not shown (a label only); the reference sorts by reviewscore.',
+    description: 'order_by=rating sorts by a rating weighted by the number of reviews (reviewscore pulled towards 3 by 5 phantom reviews), so reviewscore alone is not in order.',
+    requirements: ['CHG-22', 'CAT-28'],
+    // A rating order the kit cannot read from the SKUs' fields: reversed, it looks the same from outside.
+    narrows: true,
+  },
   'sku-default-order-desc': {
     choice: 'The default order_by and order_dir differ across categories: the reference orders price and rank ascending by default.',
     description: 'The default order_dir of the SKU listing is desc for every method.',
