@@ -31,32 +31,24 @@ import { VERSIONING_PROBES } from './faults/versioning.probes.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
 import { ALL_SCOPES, allCategories, get, leavesOf, parseLink, startServer, startWithToken } from './testkit.ts';
 
+/**
+ * Each fault area with its faults, their probes, and its family: areas whose routes share code
+ * or state, where a fault could plausibly show beside its own bug.
+ */
 const AREAS = [
-  CORE_FAULTS,
-  CATALOG_FAULTS,
-  PRODUCT_FAULTS,
-  REVIEW_FAULTS,
-  ACCOUNT_FAULTS,
-  FAVORITE_FAULTS,
-  PROTOCOL_FAULTS,
-  OAUTH_FAULTS,
-  PAGINATION_FAULTS,
-  CACHING_FAULTS,
-  VERSIONING_FAULTS,
-];
-const PROBE_TABLES = [
-  CORE_PROBES,
-  CATALOG_PROBES,
-  PRODUCT_PROBES,
-  REVIEW_PROBES,
-  ACCOUNT_PROBES,
-  FAVORITE_PROBES,
-  PROTOCOL_PROBES,
-  OAUTH_PROBES,
-  PAGINATION_PROBES,
-  CACHING_PROBES,
-  VERSIONING_PROBES,
-];
+  { name: 'core', faults: CORE_FAULTS, probes: CORE_PROBES, family: 'core' },
+  { name: 'catalog', faults: CATALOG_FAULTS, probes: CATALOG_PROBES, family: 'listings' },
+  { name: 'products', faults: PRODUCT_FAULTS, probes: PRODUCT_PROBES, family: 'listings' },
+  { name: 'pagination', faults: PAGINATION_FAULTS, probes: PAGINATION_PROBES, family: 'listings' },
+  { name: 'versioning', faults: VERSIONING_FAULTS, probes: VERSIONING_PROBES, family: 'listings' },
+  { name: 'reviews', faults: REVIEW_FAULTS, probes: REVIEW_PROBES, family: 'user data' },
+  { name: 'account', faults: ACCOUNT_FAULTS, probes: ACCOUNT_PROBES, family: 'user data' },
+  { name: 'favorites', faults: FAVORITE_FAULTS, probes: FAVORITE_PROBES, family: 'user data' },
+  { name: 'protocol', faults: PROTOCOL_FAULTS, probes: PROTOCOL_PROBES, family: 'protocol' },
+  { name: 'oauth', faults: OAUTH_FAULTS, probes: OAUTH_PROBES, family: 'protocol' },
+  { name: 'caching', faults: CACHING_FAULTS, probes: CACHING_PROBES, family: 'protocol' },
+] as const;
+const PROBE_TABLES = AREAS.map((a) => a.probes);
 const PROBES: Record<string, Probe> = Object.assign({}, ...PROBE_TABLES);
 
 /** Under a base path, as the mutation runs serve (a fault may show only there: link-drops-base-path). */
@@ -67,7 +59,7 @@ async function startProbed(options: ReferenceOptions = {}): Promise<{ ref: Runni
 
 describe('faults registry', () => {
   it('lists every fault with a description, a requirement and a probe; names are unique across areas', () => {
-    const defined = AREAS.flatMap((a) => Object.keys(a));
+    const defined = AREAS.flatMap((a) => Object.keys(a.faults));
     expect(new Set(defined).size, 'a fault name is defined in two areas').toBe(defined.length);
     const probed = PROBE_TABLES.flatMap((t) => Object.keys(t));
     expect(new Set(probed).size, 'a fault has two probes').toBe(probed.length);
@@ -94,11 +86,24 @@ describe('without a fault', () => {
   });
 });
 
+/**
+ * The probes a fault must leave quiet: those of its family and the core ones, which every route
+ * shares. Not every probe: every fault times every probe made this file quadratic (~150 s on
+ * 2 cores at 146 faults). A fault's guard sits in a route of its own area, so it can reach only
+ * routes sharing that code or state, which the family groups; the run without a fault still
+ * runs every probe.
+ */
+function neighbourProbes(fault: string): [string, Probe][] {
+  const home = AREAS.find((a) => fault in a.faults);
+  if (!home) throw new Error(`${fault}: in no area`);
+  return AREAS.filter((a) => a.family === home.family || a.family === 'core').flatMap((a) => Object.entries(a.probes));
+}
+
 describe.each(FAULT_NAMES.map((n) => [n]))('fault %s', (name) => {
-  it('shows its bug and not the others', async () => {
+  it('shows its bug and not the others of its family', async () => {
     const { ref, tokens } = await startProbed({ fault: name });
     try {
-      for (const [other, probe] of Object.entries(PROBES)) {
+      for (const [other, probe] of neighbourProbes(name)) {
         expect(await probe(ref, tokens), `probe ${other}`).toBe(other === name);
       }
     } finally {
