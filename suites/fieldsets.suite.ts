@@ -66,6 +66,7 @@ import {
   type FieldsetRule,
   type Json,
 } from '../src/checks/fieldsets.ts';
+import { DEFAULT_MAX_REQUESTS, scaledToBudget } from '../src/budget/budget.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { HttpResponse } from '../src/http/client.ts';
@@ -74,8 +75,8 @@ import { SchemaRegistry } from '../src/schemas/validator.ts';
 // ---------------------------------------------------------------------------------------------
 // Seed and scale
 
-/** Runs of a property for the default budget (900), scaled to the run's (each run is one request). */
-const runsFor = (atDefaultBudget: number, budget = 900): number => Math.max(4, Math.round((atDefaultBudget * budget) / 900));
+/** Random cases of a property, given at the default budget, scaled to the run's (each case is one request). */
+const runsFor = (atDefaultBudget: number, budget = DEFAULT_MAX_REQUESTS): number => scaledToBudget(atDefaultBudget, budget, 2);
 
 /** Requests a property may spend on shrinking a failure, and the one that asks the counterexample again. */
 const SHRINK_REQUESTS = 12;
@@ -85,8 +86,8 @@ const SHRINK_REQUESTS = 12;
  * examples already ask every row with both parameters and each form of each parameter once
  * (issue 17: a run spends a small part of the deployment's daily calls).
  */
-const ROOT_RANDOM = 6;
-const LINK_RANDOM = 8;
+const ROOT_RANDOM = 3;
+const LINK_RANDOM = 4;
 
 /** Runs reserved from the budget, at the default budget's scale (a larger budget draws on what is left). */
 const ROOT_RUNS = runsFor(ROOT_RANDOM);

@@ -6,6 +6,18 @@
 // fit, the test is skipped with the reason instead of being cut off half-way. A test that goes over
 // its estimate draws from what nobody reserved, and is stopped (skipped) only when that is empty.
 
+/** The budget when CATALOGUE_MAX_REQUESTS is not set: room for the default run and its shrinking, under the 1,000 calls a day. */
+export const DEFAULT_MAX_REQUESTS = 900;
+
+/**
+ * How many random cases (fieldsets, the favorites model) a run draws: `atDefault` at the default
+ * budget, in proportion to a larger or smaller one, never fewer than `least`. The default run is
+ * kept small (issue 17: a certifier runs it twice a day); a larger budget buys more cases.
+ */
+export function scaledToBudget(atDefault: number, budget: number, least: number): number {
+  return Math.max(least, Math.round((atDefault * budget) / DEFAULT_MAX_REQUESTS));
+}
+
 export class BudgetExhaustedError extends Error {
   override name = 'BudgetExhaustedError';
 }

@@ -4,6 +4,7 @@
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
 import { CONFIG_KEYS, PROFILES, type ConfigKey, type Profile } from './keys.ts';
 import { changeHistory, newestVersion } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
@@ -263,7 +264,7 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     profiles,
     fixtures,
     fixturesFile,
-    maxRequests: count('CATALOGUE_MAX_REQUESTS', 900, 1, DAILY_LIMIT),
+    maxRequests: count('CATALOGUE_MAX_REQUESTS', DEFAULT_MAX_REQUESTS, 1, DAILY_LIMIT),
     dailyLimit: count('CATALOGUE_DAILY_LIMIT', DAILY_LIMIT, 1, 1_000_000),
     reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
     har: harFile(raw('CATALOGUE_HAR'), sources.cwd, name('CATALOGUE_HAR')),

@@ -1,6 +1,8 @@
 // The kit's configuration keys: one table drives parsing, `--help` and `.env.example`,
 // so a key cannot be documented in one place and forgotten in another.
 
+import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
+
 export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'patch' | 'media-type' | 'versions' | 'profiles' | 'file' | 'count' | 'dir' | 'ms' | 'seed';
 
 export interface ConfigKey {
@@ -103,8 +105,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     env: 'CATALOGUE_MAX_REQUESTS',
     flag: '--max-requests',
     kind: 'count',
-    description: 'Most requests a run may make, token requests included (the spec allows 1000 a day per client).',
-    default: '900',
+    description: 'Most requests a run may make, token requests included (the spec allows 1000 a day per client). The random cases of the fieldset properties and the favorites model scale with it.',
+    default: String(DEFAULT_MAX_REQUESTS),
   },
   {
     env: 'CATALOGUE_DAILY_LIMIT',
