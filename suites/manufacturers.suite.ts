@@ -16,6 +16,7 @@ import {
   paginationIsConsistent,
   paginationMetaIsWellFormed,
   readPagination,
+  smallPageSize,
   type Pagination,
 } from '../src/checks/pagination.ts';
 import { namesAreOrdered, notInReverseOrder, pricesAreOrdered, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
@@ -99,8 +100,12 @@ describe('GET /manufacturers', () => {
     if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], 'a listed manufacturer', 'MAN-1');
   });
 
-  conformanceTest('page and per select a page: meta echoes them, pages do not overlap, a Link header points on', { requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 }, async (t) => {
-    const per = 2;
+  conformanceTest('page and per select a page: meta echoes them, pages do not overlap, a Link header points on', { requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 3 }, async (t) => {
+    // The pagination suite's per for this collection (smallPageSize of the total): the same pages,
+    // asked once in the run and judged by both suites (issue 17).
+    const all = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
+    const per = smallPageSize(all.pagination.total_results);
+    if (per === null) return t.skip(`the deployment has ${all.pagination.total_results} manufacturers: a single page at any per`);
     const first = await getListing(t, '/manufacturers', 'manufacturers', { per }, 'MAN-2');
     t.must(paginationIsConsistent(first.pagination, first.items.length, { page: 1, per }), 'PAG-4', 'PAG-1');
     if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} manufacturers: no second page at per=${per}`);

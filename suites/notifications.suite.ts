@@ -24,6 +24,7 @@ import {
   paginationIsConsistent,
   paginationMetaIsWellFormed,
   readPagination,
+  smallPageSize,
   type Pagination,
 } from '../src/checks/pagination.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
@@ -71,9 +72,11 @@ describe('GET /notifications', () => {
     t.must(defaultPageSizeIs25(first.pagination), 'PAG-2');
     t.must(paginationIsConsistent(first.pagination, first.notifications.length), 'PAG-2', 'NOTIF-8');
     t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
-    if (first.pagination.total_results < 2) return;
-    const second = await listNotifications(t, { per: 1, page: 2 });
-    t.must(paginationIsConsistent(second.pagination, second.notifications.length, { page: 2, per: 1 }), 'PAG-3', 'PAG-4');
+    // The pagination suite's per for this collection: the same second page, asked once (issue 17).
+    const per = smallPageSize(first.pagination.total_results);
+    if (per === null) return;
+    const second = await listNotifications(t, { per, page: 2 });
+    t.must(paginationIsConsistent(second.pagination, second.notifications.length, { page: 2, per }), 'PAG-3', 'PAG-4');
   });
 
   conformanceTest('an application token is refused (401 or 403): the notifications permission is needed', { requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], requests: 1 }, async (t) => {
