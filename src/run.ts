@@ -155,13 +155,19 @@ function passOf(rel: string): number {
 
 /** A test of the write profile, or a request other than GET and HEAD, in a suite's source. */
 const SENDS_WRITES = /profile:\s*'write'|\b(request|requestUrl)\(\s*'(POST|PUT|PATCH|DELETE)'|\bmethod:\s*'(POST|PUT|PATCH|DELETE)'/;
+/** A reader that asks for much of what other readers ask (its answers without parameters): it runs after them, and reuses theirs. */
+const READS_AFTER_READERS = /^export const RUNS_AFTER_THE_OTHER_READERS = true;/m;
 
-/** Whether a suite file may send writes (SENDS_WRITES; also those it expects to be refused). */
-function writesIn(suiteFile: string): boolean {
+/** When a suite of the first pass runs: with the readers, after them, or with the writers (one suite at a time). */
+export type SuiteRole = 'reader' | 'late reader' | 'writer';
+
+/** The role of a suite file, from its source: SENDS_WRITES (also writes it expects refused), READS_AFTER_READERS. */
+function roleIn(suiteFile: string): SuiteRole {
   try {
-    return SENDS_WRITES.test(readFileSync(suiteFile, 'utf8'));
+    const source = readFileSync(suiteFile, 'utf8');
+    return SENDS_WRITES.test(source) ? 'writer' : READS_AFTER_READERS.test(source) ? 'late reader' : 'reader';
   } catch {
-    return false;
+    return 'reader';
   }
 }
 
@@ -169,45 +175,47 @@ function writesIn(suiteFile: string): boolean {
  * The steps of a run, each after the one before has ended: the passes in order (LATER_PASSES),
  * the first pass in firstPassSteps'.
  */
-function runSteps<T>(files: readonly T[], suiteOf: (file: T) => string, writes: (suite: string) => boolean): T[][] {
+function runSteps<T>(files: readonly T[], suiteOf: (file: T) => string, roleOf: (suite: string) => SuiteRole): T[][] {
   const steps: T[][] = [];
   for (let pass = 0; pass <= LATER_PASSES.length; pass++) {
     const inPass = files.filter((f) => passOf(suiteOf(f)) === pass);
-    if (pass === 0) steps.push(...firstPassSteps(inPass, suiteOf, writes));
+    if (pass === 0) steps.push(...firstPassSteps(inPass, suiteOf, roleOf));
     else if (inPass.length) steps.push(inPass);
   }
   return steps;
 }
 
 /** vitest's order (BaseSequencer), then runSteps' (one worker runs the files in this order). */
-function stepsInOrder(suiteOf: (spec: TestSpecification) => string, writes: (suite: string) => boolean): typeof BaseSequencer {
+function stepsInOrder(suiteOf: (spec: TestSpecification) => string, roleOf: (suite: string) => SuiteRole): typeof BaseSequencer {
   return class StepsInOrder extends BaseSequencer {
     override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-      return runSteps(await super.sort(files), suiteOf, writes).flat();
+      return runSteps(await super.sort(files), suiteOf, roleOf).flat();
     }
   };
 }
 
 /**
  * The steps of the first pass, each run after the one before has ended: every file that only
- * reads, in parallel; then the files that write, one suite at a time (with a batch of targets,
- * that suite's file of every target at once: each target is a server of its own).
+ * reads, in parallel; then the late readers (their baselines are the readers' answers, reused);
+ * then the files that write, one suite at a time (with a batch of targets, that suite's file of
+ * every target at once: each target is a server of its own).
  *   - Two suites writing the user's data at once would see each other's writes (a favorite
  *     listed, then deleted by the other before it is asked for) and fail a correct server;
  *     a reader would see a collection change between its pages.
  *   - No write comes while the readers run, so the answers they get stay valid for reuse
- *     (src/harness/reuse.ts) for all of them.
+ *     (src/harness/reuse.ts) for all of them, and for the late readers.
  */
-function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, writes: (suite: string) => boolean): T[][] {
-  const readers = files.filter((f) => !writes(suiteOf(f)));
+function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, roleOf: (suite: string) => SuiteRole): T[][] {
+  const readers = files.filter((f) => roleOf(suiteOf(f)) === 'reader');
+  const lateReaders = files.filter((f) => roleOf(suiteOf(f)) === 'late reader');
   const writers = new Map<string, T[]>();
-  for (const file of files.filter((f) => writes(suiteOf(f)))) {
+  for (const file of files.filter((f) => roleOf(suiteOf(f)) === 'writer')) {
     const group = writers.get(suiteOf(file)) ?? [];
     group.push(file);
     writers.set(suiteOf(file), group);
   }
-  const steps = [...writers.keys()].sort().map((suite) => writers.get(suite)!);
-  return readers.length ? [readers, ...steps] : steps;
+  const steps = [readers, lateReaders, ...[...writers.keys()].sort().map((suite) => writers.get(suite)!)];
+  return steps.filter((step) => step.length > 0);
 }
 
 /** The suite files under suitesDir (paths relative to it) that vitest's filters would pick. */
@@ -287,10 +295,10 @@ async function runPasses(run: {
   };
   const suiteOf = (spec: TestSpecification): string => relOf(spec.moduleId);
   // Each suite's source is read once, however many targets and sorts ask.
-  const writing = new Map<string, boolean>();
-  const writes = (rel: string): boolean => {
-    if (!writing.has(rel)) writing.set(rel, writesIn(join(run.suitesDir, rel)));
-    return writing.get(rel)!;
+  const roles = new Map<string, SuiteRole>();
+  const roleOf = (rel: string): SuiteRole => {
+    if (!roles.has(rel)) roles.set(rel, roleIn(join(run.suitesDir, rel)));
+    return roles.get(rel)!;
   };
   const vitest = await createVitest(
     'test',
@@ -313,7 +321,7 @@ async function runPasses(run: {
       // worker thread beside the server does it fastest. A deployment's run is bound by the
       // network and the rate limit: workers in parallel keep both tokens busy.
       ...(run.bound === 'cpu' ? { pool: 'threads', maxWorkers: 1 } : run.bound === 'network' ? { maxWorkers: NETWORK_WORKERS } : {}),
-      sequence: { sequencer: stepsInOrder(suiteOf, writes) },
+      sequence: { sequencer: stepsInOrder(suiteOf, roleOf) },
       ...moduleCache(),
     },
     {},
@@ -328,7 +336,7 @@ async function runPasses(run: {
     if (vitest.config.maxWorkers === 1) {
       if (specifications.length) await vitest.runTestSpecifications(specifications);
     } else {
-      for (const step of runSteps(specifications, suiteOf, writes)) await vitest.runTestSpecifications(step);
+      for (const step of runSteps(specifications, suiteOf, roleOf)) await vitest.runTestSpecifications(step);
     }
   } finally {
     await vitest.close();

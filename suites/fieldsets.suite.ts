@@ -72,6 +72,12 @@ import { conformanceTest, type ConformanceContext } from '../src/harness/conform
 import type { HttpResponse } from '../src/http/client.ts';
 import { SchemaRegistry } from '../src/schemas/validator.ts';
 
+/**
+ * Read by src/run.ts: this suite runs after the other readers. Its answers without fieldsets (one
+ * per endpoint) are mostly GETs those suites made already, which the run then reuses (issue 17).
+ */
+export const RUNS_AFTER_THE_OTHER_READERS = true;
+
 // ---------------------------------------------------------------------------------------------
 // Seed and scale
 
