@@ -388,6 +388,18 @@ describe('SKUs, products and shops', () => {
     }
   });
 
+  it('too-new-history-404: a future or too-new SKU has no price history resource (404 RecordNotFound) from 3.2.0', async () => {
+    const future = [...data.skus.values()].find((s) => s.future)!;
+    const old = [...data.skus.values()].find((s) => !s.future && clock.now() - s.addedAt > 30 * DAY_MS)!;
+    const path = (id: number) => `/skus/${id}/price_history`;
+    expect((await api(null, path(future.id))).body.history.average).toEqual([]);
+    expectError(await api('too-new-history-404', path(future.id)), 404, 'RecordNotFound');
+    // Before 3.2.0 no SKU was too new: the empty series of a future SKU.
+    expect((await api('too-new-history-404', path(future.id), { version: '3.1' })).body).toEqual((await api(null, path(future.id), { version: '3.1' })).body);
+    const [ref, variant] = await both('too-new-history-404', path(old.id));
+    expect(variant).toEqual(ref);
+  });
+
   it('shop-uid-non-integer-400: a shop_uid that is not an integer is answered 400', async () => {
     const product = [...data.products.values()].find((p) => /^\d+$/.test(p.shop_uid))!;
     const path = `/shops/${product.shop_id}/products/search?shop_uid=abc`;

@@ -67,6 +67,7 @@ export const CAUGHT_BY = {
     'availability-zero-refused',
     'zero-installments-true-refused',
     'future-sku-price-history',
+    'future-sku-price-history-500',
   ],
   'category-listings': [
     'sku-order-by-pricevat-refused',

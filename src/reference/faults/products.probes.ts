@@ -83,7 +83,14 @@ export const PRODUCT_PROBES: ProbeTable = {
   'future-sku-price-history': async (ref, { app: token }) => {
     const future = (await allSkus(ref, token)).find((s) => s.future);
     if (!future) throw new Error('no future SKU');
-    return ((await get(ref, `/skus/${future.id}/price_history`, { token })).body.history.average as Json[]).length > 0;
+    const reply = await get(ref, `/skus/${future.id}/price_history`, { token });
+    return reply.status === 200 && (reply.body.history.average as Json[]).length > 0;
+  },
+
+  'future-sku-price-history-500': async (ref, { app: token }) => {
+    const future = (await allSkus(ref, token)).find((s) => s.future);
+    if (!future) throw new Error('no future SKU');
+    return (await get(ref, `/skus/${future.id}/price_history`, { token })).status === 500;
   },
 
   'price-history-older-than-six-months': async (ref, { app: token }) => {

@@ -39,6 +39,10 @@ export const PRODUCT_FAULTS = {
     requirement: 'HIST-4',
     description: 'A future SKU (not yet released, too new for any price) returns a price history of the last 30 days.',
   },
+  'future-sku-price-history-500': {
+    requirement: 'HIST-4',
+    description: 'The price history of a future SKU fails with 500 (no price to average), instead of no data.',
+  },
   'price-history-older-than-six-months': {
     requirement: 'HIST-3',
     description: 'Price history starts 240 days back, older than the 6-month window.',

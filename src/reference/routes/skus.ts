@@ -25,7 +25,7 @@
 //   series is not sent (history has only average).
 
 import type { SkuRecord, SpecificationRecord } from '../model.ts';
-import { formatTimestamp } from '../http.ts';
+import { ApiError, formatTimestamp, recordNotFound } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { prng } from '../data.ts';
 import { round2 } from '../serializers/product.ts';
@@ -85,6 +85,12 @@ export function averagePriceOn(sku: SkuRecord, day: number): number {
   return Math.max(0.01, round2(base * (1 + wave + noise)));
 }
 
+/** Added too recently for a price history (not for a future SKU, which has none at all). */
+function addedTooRecently(ctx: ApiContext, sku: SkuRecord): boolean {
+  const tooNewDays = ctx.variants.has('too-new-30-days') ? TOO_NEW_DAYS_LONG : TOO_NEW_DAYS;
+  return ctx.now() - sku.addedAt < tooNewDays * DAY_MS;
+}
+
 export function priceHistory(ctx: ApiContext, sku: SkuRecord): { date: string; price: number }[] {
   const now = ctx.now();
   const today = Math.floor(now / DAY_MS);
@@ -93,9 +99,7 @@ export function priceHistory(ctx: ApiContext, sku: SkuRecord): { date: string; p
     if (ctx.fault !== 'future-sku-price-history') return [];
     return Array.from({ length: 30 }, (_, i) => today - 29 + i).map((day) => ({ date: formatTimestamp(day * DAY_MS).slice(0, 10), price: averagePriceOn(sku, day) }));
   }
-  const tooNewDays = ctx.variants.has('too-new-30-days') ? TOO_NEW_DAYS_LONG : TOO_NEW_DAYS;
-  const tooNew = now - sku.addedAt < tooNewDays * DAY_MS;
-  if (tooNew && versionAtLeast(ctx.version, '3.2.0')) return [];
+  if (addedTooRecently(ctx, sku) && versionAtLeast(ctx.version, '3.2.0')) return [];
   const window = ctx.fault === 'price-history-older-than-six-months' ? 240 : HISTORY_DAYS;
   const first = Math.max(today - window, Math.floor(sku.addedAt / DAY_MS));
   const out: { date: string; price: number }[] = [];
@@ -149,6 +153,11 @@ export const skuRoutes: RouteModule = (router) => {
 
   router.get('/skus/:id/price_history', (ctx) => {
     const sku = findSku(ctx);
+    // Variant: "no data" as no resource. The faults of a future SKU's history stay visible with the
+    // variant on, as the mutation runs need.
+    const tooNew = sku.future ? ctx.fault !== 'future-sku-price-history' : addedTooRecently(ctx, sku);
+    if (ctx.fault === 'future-sku-price-history-500' && sku.future) throw new ApiError(500, 'InternalServerError', ['Something went wrong']);
+    if (ctx.variants.has('too-new-history-404') && tooNew && versionAtLeast(ctx.version, '3.2.0')) throw recordNotFound('PriceHistory', sku.id);
     // Shaped like every other resource, so sparse fieldsets apply to history too.
     return respondOne(ctx, 'history', sku, (s) => ({ average: priceHistory(ctx, s) }));
   });

@@ -132,6 +132,11 @@ export const CATALOG_VARIANTS = {
     description: 'A SKU added less than 30 days ago is too new: its price history is empty (from 3.2.0).',
     requirements: ['HIST-4'],
   },
+  'too-new-history-404': {
+    choice: '"No price history for too-new SKUs" (3.2.0): "no data" may be an empty series or no resource; the reference answers an empty series.',
+    description: 'The price history of a too-new SKU (a future SKU included) is answered 404 RecordNotFound from 3.2.0.',
+    requirements: ['HIST-4', 'CHG-26'],
+  },
   'shop-uid-non-integer-400': {
     choice: 'shop_uid is "documented as integer" but is the shop\'s own string: the reference answers a non-integer with an empty list.',
     description: 'A shop_uid that is not an integer is answered 400 InvalidParameter.',
