@@ -269,8 +269,8 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
     const outside = outsideBasePath(url, t.run.baseUrl);
     const response = await t.api.requestUrl('GET', url, { auth: c.auth });
     if (outside !== null) {
-      if (response.status === 200) t.warn(fail(`${sized.label}: the ${rel} ${outside}; it answers all the same`), 'GEN-14', 'GEN-16');
-      else t.must(fail(`${sized.label}: the ${rel} ${outside}, and answers ${response.status}`), 'GEN-14', 'PAG-5');
+      if (response.status === 200) t.warn(fail(`${sized.label}: ${rel}: ${outside}; it answers all the same`), 'GEN-14', 'GEN-16');
+      else t.must(fail(`${sized.label}: ${rel}: ${outside}, and answers ${response.status}`), 'GEN-14', 'PAG-5');
     }
     const page = readPage(t, c, response, url, `${label}${why}`, ['PAG-5']);
     for (const r of rels) {

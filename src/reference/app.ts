@@ -263,7 +263,8 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
     if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
       return fail(new ApiError(400, 'BadRequest', ['An HTTP/1.1 request needs a Host header']), count(`ip:${ip}`));
     }
-    const rel = stripBase(target.pathname, state.basePath);
+    // Variant prefix-optional: the paths answer without the base path too.
+    const rel = stripBase(target.pathname, state.basePath) ?? (state.variants.has('prefix-optional') ? target.pathname : null);
     if (rel === null) {
       return fail(new ApiError(404, 'NotFound', [`No route matches ${method} ${clip(target.pathname)}`]), count(`ip:${ip}`));
     }
@@ -342,8 +343,8 @@ async function handleApi(state: ReferenceState, req: IncomingMessage, res: Serve
       params,
       query: target.query,
       body,
-      // The bug: links are built from the path below the base path, which is lost.
-      url: fault === 'link-drops-base-path' ? new URL(`${rel}${target.search}`, publicUrl(state, req, target)) : publicUrl(state, req, target),
+      // The bug (and variant prefix-optional): links are built from the path below the base path, which is lost.
+      url: fault === 'link-drops-base-path' || state.variants.has('prefix-optional') ? new URL(`${rel}${target.search}`, publicUrl(state, req, target)) : publicUrl(state, req, target),
       version: negotiation.version,
       token: auth.token,
       userId: auth.token.kind === 'user' ? state.data.demoUserId : null,

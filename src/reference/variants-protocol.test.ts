@@ -124,6 +124,21 @@ describe('pagination variants', () => {
       { basePath: '/api' },
     ));
 
+  it('prefix-optional: the paths answer without /api too, and Link URLs leave it out (default: 404 without it, Links keep it)', () =>
+    compare(
+      ['prefix-optional'],
+      async (plain, varied) => {
+        const unprefixed = (s: Server): RunningReference => ({ ...s.ref, baseUrl: new URL(s.ref.baseUrl).origin }) as RunningReference;
+        expect((await get(unprefixed(plain), '/test/things?per=1', plain)).status).toBe(404);
+        const bare = await ok(get(unprefixed(varied), '/test/things?per=1', varied));
+        const prefixed = await ok(get(varied.ref, '/test/things?per=1', varied));
+        expect(bare.body).toEqual(prefixed.body);
+        expect(parseLink(prefixed.headers.get('link')).next).toBe(`${new URL(varied.ref.baseUrl).origin}/test/things?per=1&page=2`);
+        expect(parseLink((await ok(get(plain.ref, '/test/things?per=1', plain))).headers.get('link')).next).toBe(`${plain.ref.baseUrl}/test/things?per=1&page=2`);
+      },
+      { basePath: '/api' },
+    ));
+
   it('link-every-rel: every page has first and last, prev and next where they exist (default: next and last when pages > 1)', () =>
     compare(['link-every-rel'], async (plain, varied) => {
       const url = (q: string) => `${varied.ref.baseUrl}/test/things?${q}`;

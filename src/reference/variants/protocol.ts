@@ -100,6 +100,14 @@ export const PROTOCOL_VARIANTS = {
     requirements: ['GEN-16', 'GEN-14'],
     options: { basePath: '/api' },
   },
+  'prefix-optional': {
+    choice: 'Whether a path prefix is required: not shown (GEN-16); a deployment may serve its paths with and without /api.',
+    description: 'The API is served below /api and also without the prefix, and its Link URLs leave the prefix out.',
+    requirements: ['GEN-16', 'GEN-14', 'PAG-5'],
+    options: { basePath: '/api' },
+    // Its unprefixed paths answer, so the fault link-drops-base-path (Links to paths that do not) would not show.
+    narrows: true,
+  },
   'auth-separate-origin': {
     choice: 'The token endpoints live at {auth_url}: the reference serves them on the API origin by default.',
     description: 'The OAuth endpoints are served on another origin, below /oauth.',
