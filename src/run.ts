@@ -157,15 +157,22 @@ function passOf(rel: string): number {
 const SENDS_WRITES = /profile:\s*'write'|\b(request|requestUrl)\(\s*'(POST|PUT|PATCH|DELETE)'|\bmethod:\s*'(POST|PUT|PATCH|DELETE)'/;
 /** A reader that asks for much of what other readers ask (its answers without parameters): it runs after them, and reuses theirs. */
 const READS_AFTER_READERS = /^export const RUNS_AFTER_THE_OTHER_READERS = true;/m;
+/**
+ * A writer whose writes are all meant to be refused (permission checks): it runs after the other
+ * writers, so that the writes it sends, each of which may change any answer for all the run
+ * knows, come after the others have reused what the readers got.
+ */
+const WRITES_AFTER_WRITERS = /^export const RUNS_AFTER_THE_OTHER_WRITERS = true;/m;
 
-/** When a suite of the first pass runs: with the readers, after them, or with the writers (one suite at a time). */
-export type SuiteRole = 'reader' | 'late reader' | 'writer';
+/** When a suite of the first pass runs: with the readers, after them, with the writers (one suite at a time), or after them. */
+export type SuiteRole = 'reader' | 'late reader' | 'writer' | 'late writer';
 
-/** The role of a suite file, from its source: SENDS_WRITES (also writes it expects refused), READS_AFTER_READERS. */
+/** The role of a suite file, from its source: SENDS_WRITES (also writes it expects refused), and the markers above. */
 function roleIn(suiteFile: string): SuiteRole {
   try {
     const source = readFileSync(suiteFile, 'utf8');
-    return SENDS_WRITES.test(source) ? 'writer' : READS_AFTER_READERS.test(source) ? 'late reader' : 'reader';
+    if (SENDS_WRITES.test(source)) return WRITES_AFTER_WRITERS.test(source) ? 'late writer' : 'writer';
+    return READS_AFTER_READERS.test(source) ? 'late reader' : 'reader';
   } catch {
     return 'reader';
   }
@@ -198,7 +205,7 @@ function stepsInOrder(suiteOf: (spec: TestSpecification) => string, roleOf: (sui
  * The steps of the first pass, each run after the one before has ended: every file that only
  * reads, in parallel; then the late readers (their baselines are the readers' answers, reused);
  * then the files that write, one suite at a time (with a batch of targets, that suite's file of
- * every target at once: each target is a server of its own).
+ * every target at once: each target is a server of its own), the late writers last.
  *   - Two suites writing the user's data at once would see each other's writes (a favorite
  *     listed, then deleted by the other before it is asked for) and fail a correct server;
  *     a reader would see a collection change between its pages.
@@ -206,15 +213,14 @@ function stepsInOrder(suiteOf: (spec: TestSpecification) => string, roleOf: (sui
  *     (src/harness/reuse.ts) for all of them, and for the late readers.
  */
 function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, roleOf: (suite: string) => SuiteRole): T[][] {
-  const readers = files.filter((f) => roleOf(suiteOf(f)) === 'reader');
-  const lateReaders = files.filter((f) => roleOf(suiteOf(f)) === 'late reader');
-  const writers = new Map<string, T[]>();
-  for (const file of files.filter((f) => roleOf(suiteOf(f)) === 'writer')) {
-    const group = writers.get(suiteOf(file)) ?? [];
-    group.push(file);
-    writers.set(suiteOf(file), group);
-  }
-  const steps = [readers, lateReaders, ...[...writers.keys()].sort().map((suite) => writers.get(suite)!)];
+  const withRole = (role: SuiteRole): T[] => files.filter((f) => roleOf(suiteOf(f)) === role);
+  /** One step per suite, in name order. */
+  const oneSuiteEach = (writers: T[]): T[][] => {
+    const bySuite = new Map<string, T[]>();
+    for (const file of writers) bySuite.set(suiteOf(file), [...(bySuite.get(suiteOf(file)) ?? []), file]);
+    return [...bySuite.keys()].sort().map((suite) => bySuite.get(suite)!);
+  };
+  const steps = [withRole('reader'), withRole('late reader'), ...oneSuiteEach(withRole('writer')), ...oneSuiteEach(withRole('late writer'))];
   return steps.filter((step) => step.length > 0);
 }
 

@@ -34,6 +34,13 @@ import { conformanceTest, type ConformanceContext } from '../src/harness/conform
 import { joinUrl, type HttpResponse } from '../src/http/client.ts';
 import { secrets } from '../src/http/redact.ts';
 
+/**
+ * Read by src/run.ts: this suite runs after the other writers. Its writes are meant to be refused,
+ * but the run cannot know they were not carried out, so each makes every kept answer stale;
+ * sent last, they leave the answers the other writers reuse alone (issue 17).
+ */
+export const RUNS_AFTER_THE_OTHER_WRITERS = true;
+
 /** An id no deployment is expected to hold (path placeholders are integers). */
 const NO_ID = 2147483647;
 const PUBLIC_ENDPOINT = '/categories/root';
