@@ -10,6 +10,7 @@
 // order_dir (CAT-36, ORD-2), what sort key each SKU order_by method uses (only a list the other
 // way by every candidate field fails), the shape of
 // meta.applied_filters (FILT-7), whether favorited appears for application tokens.
+import fc from 'fast-check';
 import { describe } from 'vitest';
 import { allOf, fail, inContext, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
@@ -37,10 +38,21 @@ import { defaultPageSizeIs25, paginationIsConsistent, paginationMetaIsWellFormed
 import { specificationsInOrder } from '../src/checks/products.ts';
 import { namesAreOrdered, notInReverseOrder, orderedByOneOf, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
 import type { HttpResponse, Query } from '../src/http/client.ts';
+import { scaledToBudget } from '../src/budget/budget.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 
 /** Most order_by methods of one category tried (the spec observed five). */
 const METHODS_TRIED = 6;
+/** Cases of the combination property at the default budget (a larger CATALOGUE_MAX_REQUESTS draws more). */
+const COMBINATION_CASES = 4;
+
+/** A case of the combination property: manufacturer_ids[] with an order and a page size, or not. */
+interface Combination {
+  manufacturers: number[];
+  orderBy: string | null;
+  orderDir: Direction | null;
+  per: number | null;
+}
 
 interface Listing {
   body: Json;
@@ -266,6 +278,42 @@ describe('GET /categories/:category_id/skus', () => {
       'CAT-30',
     );
   });
+
+  conformanceTest(
+    'manufacturer_ids[] with order_by, order_dir and per together (property): only SKUs of the manufacturers asked for, not listed the other way by a price method, per honoured',
+    { requirements: ['CAT-30', 'CAT-28', 'CAT-37', 'PAG-4', 'CAT-2'], requests: 2 + COMBINATION_CASES },
+    async (t) => {
+      const { leafId, listing } = await leafWithSkus(t);
+      const manufacturers = [...new Set(listing.items.map((s) => s['manufacturer_id']).filter((id): id is number => Number.isInteger(id)))].sort((a, b) => a - b);
+      if (manufacturers.length === 0) return t.skip(`no SKU of leaf ${leafId} has an integer manufacturer_id`);
+      const methods = isPlainObject(listing.meta['order_by_methods']) ? Object.keys(listing.meta['order_by_methods']) : [];
+      const priceMethod = methods.find((m) => m === 'price' || m === 'pricevat');
+      // A combination is where a deployment that handles each parameter alone may still drop one:
+      // the first case is always a filter with an order and a direction, then random ones.
+      const seed = t.run.seed?.seed ?? Math.floor(Math.random() * 0x7fffffff);
+      const arbitrary = fc.record({
+        manufacturers: fc.subarray(manufacturers, { minLength: 1, maxLength: 2 }),
+        orderBy: methods.length ? fc.option(fc.constantFrom(...methods), { nil: null }) : fc.constant(null),
+        orderDir: fc.option(fc.constantFrom<Direction>('asc', 'desc'), { nil: null }),
+        per: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }),
+      });
+      const first: Combination = { manufacturers: [manufacturers[0]!], orderBy: priceMethod ?? methods[0] ?? null, orderDir: 'desc', per: null };
+      const cases = [first, ...fc.sample(arbitrary, { seed, numRuns: scaledToBudget(COMBINATION_CASES - 1, t.run.maxRequests, 1) })];
+      for (const [i, c] of cases.entries()) {
+        const query: Query = { 'manufacturer_ids[]': c.manufacturers };
+        if (c.orderBy !== null) query['order_by'] = c.orderBy;
+        if (c.orderDir !== null) query['order_dir'] = c.orderDir;
+        if (c.per !== null) query['per'] = c.per;
+        const what = `${Object.entries(query).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`).join('&')}${i > 0 ? ` (random case ${i} of seed ${seed}; CATALOGUE_SEED=${seed} draws it again)` : ''}`;
+        const l = await skusOf(t, leafId, query, 'CAT-30');
+        t.must(inContext(what, skusBelongToManufacturer(l.items, c.manufacturers)), 'CAT-30');
+        t.must(inContext(what, skusInCategory(l.items, leafId)), 'CAT-2');
+        if (c.orderBy !== null) t.must(inContext(what, orderedByEchoes(l.meta, c.orderBy)), 'CAT-37');
+        if (c.orderBy !== null && c.orderBy === priceMethod && c.orderDir !== null) t.must(inContext(what, notInReverseOrder(l.items, ['price_min', 'price_max'], c.orderDir)), 'CAT-28');
+        if (c.per !== null) t.must(inContext(what, paginationIsConsistent(l.pagination, l.items.length, { page: 1, per: c.per })), 'PAG-4', 'PAG-1');
+      }
+    },
+  );
 
   conformanceTest('include_meta[]=available_filters adds meta.available_filters: filters, manufacturers, shops, availabilities, distances', { requirements: ['CAT-35', 'FILT-3', 'CHG-1'], requests: 1 }, async (t) => {
     const leafId = await t.discover('leafCategory');

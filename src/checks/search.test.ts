@@ -134,6 +134,8 @@ describe('manufacturers', () => {
     expect(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }], 7)).toEqual(pass());
     expect(skusBelongToManufacturer([], 7)).toEqual(pass());
     failsWith(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }, { id: 2, manufacturer_id: 8 }], 7), /SKU 2 has manufacturer_id 8, listed under manufacturer 7/);
+    expect(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }, { id: 2, manufacturer_id: 8 }], [7, 8])).toEqual(pass());
+    failsWith(skusBelongToManufacturer([{ id: 3, manufacturer_id: 9 }], [7, 8]), /SKU 3 has manufacturer_id 9, listed under manufacturer 7 or 8/);
   });
 
   test('sameMembers: the same ids, whatever the order', () => {

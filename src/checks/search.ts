@@ -186,15 +186,16 @@ export function notInReverseOrder(items: readonly unknown[], fields: readonly st
   return fail(`order_dir=${dir} lists the ${noun} in ${against === 'asc' ? 'ascending' : 'descending'} order: ${seen.join('; ')}`);
 }
 
-/** Every SKU of /manufacturers/:id/skus is that manufacturer's. */
-export function skusBelongToManufacturer(skus: readonly unknown[], manufacturerId: number): CheckResult {
+/** Every SKU is of the manufacturer (or one of the manufacturers) asked for: /manufacturers/:id/skus, manufacturer_ids[]. */
+export function skusBelongToManufacturer(skus: readonly unknown[], manufacturerIds: number | readonly number[]): CheckResult {
+  const ids: readonly number[] = typeof manufacturerIds === 'number' ? [manufacturerIds] : manufacturerIds;
   return allOf(
     skus.map((s) => {
       const sku = isPlainObject(s) ? s : {};
       return typed(
         sku['manufacturer_id'],
-        sku['manufacturer_id'] === manufacturerId,
-        `SKU ${show(sku['id'])} has manufacturer_id ${show(sku['manufacturer_id'])}, listed under manufacturer ${manufacturerId}`,
+        ids.includes(sku['manufacturer_id'] as number),
+        `SKU ${show(sku['id'])} has manufacturer_id ${show(sku['manufacturer_id'])}, listed under manufacturer ${ids.join(' or ')}`,
       );
     }),
   );
