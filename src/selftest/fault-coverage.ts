@@ -77,6 +77,7 @@ export const CAUGHT_BY = {
     'specifications-out-of-order',
     'category-skus-favorited-missing',
     'sku-filter-ids-ignored',
+    'manufacturer-ids-dropped-with-order-by',
     'sku-shop-filter-ignored',
     'sku-distance-takes-km',
     'sku-availability-filter-drops-category',

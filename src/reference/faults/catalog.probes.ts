@@ -141,6 +141,16 @@ export const CATALOG_PROBES: ProbeTable = {
     return r.body.meta.pagination.total_results !== count;
   },
 
+  'manufacturer-ids-dropped-with-order-by': async (ref, { app: token }) => {
+    const mixed = (b: Json): boolean => new Set((b.skus as Json[]).map((s) => s.manufacturer_id)).size > 1;
+    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus`, mixed);
+    const manufacturer = (body.skus as Json[])[0].manufacturer_id as number;
+    const others = (query: string) => get(ref, `/categories/${id}/skus?manufacturer_ids[]=${manufacturer}${query}`, { token }).then((r) => (r.body.skus as Json[]).some((s) => s.manufacturer_id !== manufacturer));
+    // Alone the filter works; with an order it is dropped.
+    const method = Object.keys(body.meta.order_by_methods as Record<string, unknown>)[0]!;
+    return !(await others('')) && (await others(`&order_by=${method}`));
+  },
+
   'sku-shop-filter-ignored': async (ref, { app: token }) => {
     const partial = (b: Json): [string, number] | undefined =>
       Object.entries(b.meta.available_filters.shops as Record<string, number>).find(([, n]) => n > 0 && n < b.meta.pagination.total_results);

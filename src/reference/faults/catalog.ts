@@ -71,6 +71,10 @@ export const CATALOG_FAULTS = {
     requirement: 'CAT-31',
     description: 'The category SKU listing ignores filter_ids[] and returns the unfiltered SKUs.',
   },
+  'manufacturer-ids-dropped-with-order-by': {
+    requirement: 'CAT-30',
+    description: 'The category SKU listing drops manufacturer_ids[] when order_by is given too (each alone works).',
+  },
   'sku-shop-filter-ignored': {
     requirement: 'CAT-32',
     description: 'The category SKU listing ignores shop_ids[] and returns the SKUs of every shop.',

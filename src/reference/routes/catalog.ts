@@ -460,7 +460,8 @@ function readSkuFilters(ctx: ApiContext): SkuFilters {
   return {
     q,
     tokens: q === null ? [] : words(q),
-    manufacturerIds: unique(intListParam(ctx, 'manufacturer_ids')),
+    // The bug: the ordered query path forgets the manufacturer filter.
+    manufacturerIds: ctx.fault === 'manufacturer-ids-dropped-with-order-by' && ctx.query.get('order_by') !== null ? [] : unique(intListParam(ctx, 'manufacturer_ids')),
     filterIds: ctx.fault === 'sku-filter-ids-ignored' ? [] : unique(intListParam(ctx, 'filter_ids')),
     shopIds,
     distance,
