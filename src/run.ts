@@ -15,6 +15,7 @@ import { HarWriteError, startHarRecording, type HarRecording } from './har/write
 import type { RunContext } from './harness/run-context.ts';
 import { createRunServices, type MainServices } from './harness/run-services.ts';
 import { secrets } from './http/redact.ts';
+import { closestName } from './util/closest.ts';
 import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
 import { ResultsCollector, type RunResults } from './report/results.ts';
 import { terminalSummary } from './report/terminal.ts';
@@ -53,11 +54,14 @@ export interface RunOutcome {
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const { config, print } = options;
+  const suitesDir = config.suitesDir ?? SUITES_DIR;
+  // Before any request: a filter that picks no suite is a slip, not a run of nothing.
+  const picked = suitesPicked(suitesDir, options.filters);
+  if (options.filters.length) print(`Suites: ${picked.join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
   const target = new TargetRun(config, print);
   try {
     await target.prepare(options.interactive, null);
     const collector = new ResultsCollector();
-    const suitesDir = config.suitesDir ?? SUITES_DIR;
     await runPasses({ dir: suitesDir, suitesDir, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context }, bound: config.baseUrl === null ? 'cpu' : 'network' });
     const outcome = target.finish(collector.results, options.filters);
     print(outcome.summary);
@@ -230,6 +234,25 @@ function suiteFilesOf(suitesDir: string, filters: readonly string[]): string[] {
     .map((rel) => rel.split(sep).join('/'))
     .filter((rel) => rel.endsWith('.suite.ts') && !rel.includes('node_modules/'));
   return files.filter((rel) => filters.length === 0 || filters.some((f) => join(suitesDir, rel).includes(f))).sort();
+}
+
+/** A suite's name: its file name without .suite.ts ("favorites", "observed"). */
+const suiteNameOf = (rel: string): string => rel.replace(/^.*\//, '').replace(/\.suite\.ts$/, '');
+
+/**
+ * The names of the suites the filters pick (every suite without a filter). A filter is matched
+ * against the suite files' paths below suitesDir; one that matches none is refused, with the
+ * closest name and the list.
+ */
+export function suitesPicked(suitesDir: string, filters: readonly string[]): string[] {
+  const all = suiteFilesOf(suitesDir, []);
+  const names = all.map(suiteNameOf);
+  for (const filter of filters) {
+    if (all.some((rel) => rel.includes(filter))) continue;
+    const closest = closestName(filter, names);
+    throw new RunError(`no suite matches ${JSON.stringify(filter)}${closest ? ` (did you mean ${closest}?)` : ''}; the suites are ${names.join(', ')}`);
+  }
+  return all.filter((rel) => filters.length === 0 || filters.some((f) => rel.includes(f))).map(suiteNameOf);
 }
 
 /** Writes, for target `id`, one file per suite that loads the suite against the target. */

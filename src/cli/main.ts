@@ -3,7 +3,7 @@
 // stderr and exit code 2, never a stack trace (set CATALOGUE_DEBUG=1 to see one).
 import { ConfigError, dotenvValues, helpText, loadConfig, parseCommandLine } from '../config/config.ts';
 import { secrets } from '../http/redact.ts';
-import { EXIT, RunError, runConformance } from '../run.ts';
+import { EXIT, RunError, runConformance, SUITES_DIR } from '../run.ts';
 
 const PREFIX = 'catalogue-conformance:';
 
@@ -31,6 +31,12 @@ async function main(): Promise<void> {
       process.exit(EXIT.PASS);
     }
     const config = loadConfig({ flags: command.values, env: process.env, dotenv: dotenvValues(command, process.env, cwd), cwd });
+    if (command.list) {
+      const { listText } = await import('./list.ts');
+      process.stdout.write(`${await listText(config.suitesDir ?? SUITES_DIR, command.filters)}
+`);
+      process.exit(EXIT.PASS);
+    }
     const outcome = await runConformance({
       config,
       filters: command.filters,

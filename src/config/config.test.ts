@@ -32,6 +32,7 @@ describe('parseCommandLine', () => {
   test('--flag value and --flag=value both set the env key', () => {
     expect(parseCommandLine(['--base-url', 'https://a/api', '--max-requests=50', '--client-id=x=y'])).toEqual({
       help: false,
+      list: false,
       envFile: null,
       filters: [],
       values: { CATALOGUE_BASE_URL: 'https://a/api', CATALOGUE_MAX_REQUESTS: '50', CATALOGUE_CLIENT_ID: 'x=y' },
@@ -41,6 +42,7 @@ describe('parseCommandLine', () => {
   test('positional arguments are suite filters; --help and -h set help', () => {
     expect(parseCommandLine(['categories', '--timeout-ms', '500', 'errors'])).toEqual({
       help: false,
+      list: false,
       envFile: null,
       filters: ['categories', 'errors'],
       values: { CATALOGUE_TIMEOUT_MS: '500' },
@@ -48,6 +50,7 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['--dotenv-file', 'ci.env']).envFile).toBe('ci.env');
     expect(parseCommandLine(['--help']).help).toBe(true);
     expect(parseCommandLine(['-h']).help).toBe(true);
+    expect(parseCommandLine(['--list', 'favorites'])).toMatchObject({ list: true, filters: ['favorites'] });
   });
 
   test('an unknown option is a ConfigError naming it', () => {
@@ -55,6 +58,9 @@ describe('parseCommandLine', () => {
     expect(error.message).toContain('--base-ur');
     expect(error.message).toMatch(/unknown option/);
     expect(configError(() => parseCommandLine(['--bogus=1'])).message).toContain('--bogus');
+    // A slip names the option meant; another word does not guess.
+    expect(error.message).toContain('did you mean --base-url?');
+    expect(configError(() => parseCommandLine(['--bogus=1'])).message).not.toContain('did you mean');
   });
 
   test('a missing value is a ConfigError naming the flag and the env key', () => {
@@ -105,6 +111,15 @@ describe('loadConfig', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_HAR: '/tmp/x/run.har' } })).har).toBe('/tmp/x/run.har');
     const error = configError(() => loadConfig(sources({ env: { CATALOGUE_HAR: '.' } })));
     expect(error.message).toBe(`CATALOGUE_HAR (--har): ${dir} is a directory; name the HAR file to write`);
+  });
+
+  test('an unknown CATALOGUE_* key, in the environment or the dotenv file, is refused with the key meant', () => {
+    const inEnv = configError(() => loadConfig(sources({ env: { CATALOGUE_PROFILE: 'read' } })));
+    expect(inEnv.message).toBe('CATALOGUE_PROFILE (in the environment) is not a key; did you mean CATALOGUE_PROFILES? (see --help)');
+    expect(configError(() => loadConfig(sources({ dotenv: { CATALOGUE_BASEURL: 'https://x' } }))).message).toMatch(/^CATALOGUE_BASEURL \(in the dotenv file\) is not a key; did you mean CATALOGUE_BASE_URL\?/);
+    expect(configError(() => loadConfig(sources({ env: { CATALOGUE_SOMETHING_ELSE: '1' } }))).message).not.toContain('did you mean');
+    // Other names are not the kit's; the kit's own non-configuration names are known.
+    expect(() => loadConfig(sources({ env: { HOME: '/x', CATALOG_X: '1', CATALOGUE_DEBUG: '1', CATALOGUE_DOTENV_FILE: 'a.env', CATALOGUE_GONE: undefined } }))).not.toThrow();
   });
 
   test('flag wins over environment, which wins over .env', () => {

@@ -5,6 +5,7 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
+import { didYouMean } from '../util/closest.ts';
 import { CONFIG_KEYS, PROFILES, type ConfigKey, type Profile } from './keys.ts';
 import { changeHistory, newestVersion } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
@@ -58,6 +59,8 @@ export interface KitConfig {
 
 export interface ParsedCommandLine {
   help: boolean;
+  /** --list: print the suites, their tests and requirement ids, and contact nothing. */
+  list: boolean;
   /** --dotenv-file: the dotenv file to read instead of ./.env (not --env-file: Node 20 takes that flag for itself wherever it stands). */
   envFile: string | null;
   /** Suite name filters (positional arguments). */
@@ -71,11 +74,15 @@ export const DAILY_LIMIT = 1000;
 
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const byFlag = new Map(CONFIG_KEYS.map((k) => [k.flag, k]));
-  const out: ParsedCommandLine = { help: false, envFile: null, filters: [], values: {} };
+  const out: ParsedCommandLine = { help: false, list: false, envFile: null, filters: [], values: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
       out.help = true;
+      continue;
+    }
+    if (arg === '--list') {
+      out.list = true;
       continue;
     }
     if (!arg.startsWith('-')) {
@@ -85,7 +92,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     const eq = arg.indexOf('=');
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     const key = byFlag.get(flag);
-    if (!key && flag !== DOTENV_FILE_FLAG) throw new ConfigError(`unknown option ${flag} (see --help)`);
+    if (!key && flag !== DOTENV_FILE_FLAG) {
+      throw new ConfigError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), DOTENV_FILE_FLAG, '--help', '--list'])} (see --help)`);
+    }
     let value: string | undefined;
     if (eq >= 0) value = arg.slice(eq + 1);
     else {
@@ -133,7 +142,30 @@ export interface ConfigSources {
   cwd: string;
 }
 
+/** CATALOGUE_* names the kit reads that are not keys of a run's configuration. */
+const OTHER_KIT_ENV = [DOTENV_FILE_ENV, 'CATALOGUE_DEBUG', 'CATALOGUE_SPEC'];
+
+/**
+ * A CATALOGUE_* name in the environment or the dotenv file that the kit does not know is a slip
+ * (CATALOGUE_PROFILE for CATALOGUE_PROFILES): refused, so that a run never goes ahead with the
+ * defaults the user meant to change.
+ */
+function refuseUnknownKeys(sources: ConfigSources): void {
+  const known = [...CONFIG_KEYS.map((k) => k.env), ...OTHER_KIT_ENV];
+  const places: [string, Record<string, string | undefined>][] = [
+    ['the environment', sources.env],
+    ['the dotenv file', sources.dotenv],
+  ];
+  for (const [where, values] of places) {
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined || !key.startsWith('CATALOGUE_') || known.includes(key)) continue;
+      throw new ConfigError(`${key} (in ${where}) is not a key${didYouMean(key, known)} (see --help)`);
+    }
+  }
+}
+
 export function loadConfig(sources: ConfigSources): KitConfig {
+  refuseUnknownKeys(sources);
   const raw = (key: string): string | undefined => {
     const value = sources.flags[key] ?? sources.env[key] ?? sources.dotenv[key];
     if (value === undefined) return undefined;
@@ -333,6 +365,7 @@ export function helpText(): string {
   }
   lines.push(`  ${DOTENV_FILE_FLAG.padEnd(22)} ${DOTENV_FILE_ENV}`);
   lines.push(`  ${''.padEnd(22)} The dotenv file to read. Default: .env in the working directory, if there is one.`);
+  lines.push(`  ${'--list'.padEnd(22)} Lists the suites (those the suite names pick), their tests and requirement ids; contacts nothing.`);
   lines.push(`  ${'--help'.padEnd(22)} This text.`);
   lines.push('', 'Exit codes: 0 nothing failed, 1 a MUST requirement failed, 2 the run could not be carried out.');
   return lines.join('\n');

@@ -88,10 +88,41 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
     expectOneLineStop(run, /report directory \/proc\/catalogue-conformance-reports is not writable/);
   });
 
-  test('a suite name that matches no suite', async () => {
-    const run = await runCli(['no-such-suite']);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toContain('ERROR no suite matches no-such-suite');
+  test('a suite name that matches no suite, or a key that is not one: refused before any request, with the name meant', async () => {
+    let requests = 0;
+    const { server, url } = await listen((_req, res) => {
+      requests++;
+      res.writeHead(500).end();
+    });
+    try {
+      const target = ['--base-url', url, '--client-id', 'a', '--client-secret', 'b'];
+      expectOneLineStop(await runCli([...target, 'favorits']), /no suite matches "favorits" \(did you mean favorites\?\); the suites are .*categories/);
+      expectOneLineStop(await runCli(['no-such-suite']), /no suite matches "no-such-suite"; the suites are /);
+      expectOneLineStop(await runCli(target, { CATALOGUE_PROFILE: 'read' }), /CATALOGUE_PROFILE \(in the environment\) is not a key; did you mean CATALOGUE_PROFILES\?/);
+      expectOneLineStop(await runCli([...target, '--max-request', '5']), /unknown option --max-request; did you mean --max-requests\?/);
+      expect(requests).toBe(0);
+    } finally {
+      await close(server);
+    }
+  });
+
+  test('--list prints the suites the names pick, each test with its severity and requirement ids, and contacts nothing', async () => {
+    let requests = 0;
+    const { server, url } = await listen((_req, res) => {
+      requests++;
+      res.writeHead(500).end();
+    });
+    try {
+      const run = await runCli(['--list', '--base-url', url, '--client-id', 'a', '--client-secret', 'b', 'favorites']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^favorites-model \(suites\/favorites-model\.suite\.ts\)$/m);
+      expect(run.stdout).toMatch(/^  MUST GET \/favorites > .*\[FAV-\d+/m);
+      expect(run.stdout).not.toMatch(/^categories /m);
+      expect(run.stdout).toMatch(/^\d+ tests in 2 suites$/m);
+      expect(requests).toBe(0);
+    } finally {
+      await close(server);
+    }
   });
 });
 
