@@ -3,7 +3,7 @@ import { recordExchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import { slug } from './results.ts';
-import { terminalSummary } from './terminal.ts';
+import { failureShape, groupedByShape, repeatedFailures, terminalSummary } from './terminal.ts';
 import junitModule, { type Builder } from 'junit-report-builder';
 import { junitXml, resultsJson, systemOut as systemOutOf, type RunInfo } from './write.ts';
 
@@ -134,6 +134,34 @@ describe('report outputs', () => {
     expect(text).toContain('Tests: 1 passed, 1 failed, 1 warned, 1 skipped (4 in all)');
     expect(text).toContain('Requests: 4 of a budget of 5');
     expect(text.trimEnd().split('\n').at(-1)).toBe('FAIL: MUST requirements failed');
+  });
+
+  test('skips that differ only in their numbers are one line with a count and the ranges', () => {
+    expect(
+      groupedByShape([
+        'request budget: needs about 2 requests, 0 left of CATALOGUE_MAX_REQUESTS=40',
+        'profile destructive is not enabled',
+        'request budget: needs about 102 requests, 3 left of CATALOGUE_MAX_REQUESTS=40',
+        'request budget: needs about 1 requests, 0 left of CATALOGUE_MAX_REQUESTS=40',
+      ]),
+    ).toEqual([
+      { text: 'request budget: needs about 1 to 102 requests, 0 to 3 left of CATALOGUE_MAX_REQUESTS=40', count: 3 },
+      { text: 'profile destructive is not enabled', count: 1 },
+    ]);
+    expect(groupedByShape([])).toEqual([]);
+  });
+
+  test('a failure repeated across the run (every call 500) is said once, with its count and requirements', () => {
+    expect(failureShape('GET /categories/2022956398/skus: status 500, expected 404')).toBe('GET <path>: status 500, expected 404');
+    const failedWith = (id: string, requirement: string, message: string): TestRecord =>
+      record({ id, status: 'failed', failures: [{ requirements: [requirement], severity: 'MUST', message }] });
+    const tests = [1, 2, 3, 4, 5].map((n) => failedWith(`t/${n}`, `CAT-${n}`, `GET /categories/${n}: status 500, expected 200`));
+    const lines = repeatedFailures([...tests, failedWith('t/6', 'CAT-6', 'root category 1 has parent_id null')]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^REPEATED in 5 tests \[CAT-1, CAT-2, CAT-3, CAT-4, CAT-5\]: GET \/categories\/1: status 500, expected 200 \(first: categories > /);
+    // Under five tests, no roll-up: the blocks say it.
+    expect(repeatedFailures(tests.slice(0, 4))).toEqual([]);
+    expect(terminalSummary({ ...results, tests: [...results.tests, ...tests] }, run, null)).toMatch(/^REPEATED in 5 tests[^\n]*\n\nFAIL /m);
   });
 
   test('test ids are readable slugs of the title', () => {

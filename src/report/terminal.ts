@@ -24,6 +24,71 @@ function findingBlock(test: TestRecord, finding: Finding, label: string): string
   return lines;
 }
 
+/**
+ * Messages that differ only in their numbers, as one line each with a count: each number that
+ * varies shown as its range ("needs about 1 to 102 requests, 0 to 3 left"), in first-seen order.
+ */
+export function groupedByShape(messages: readonly string[]): { text: string; count: number }[] {
+  const groups = new Map<string, { parts: string[]; numbers: number[][]; count: number }>();
+  for (const message of messages) {
+    const parts = message.split(/\d+/);
+    const numbers = (message.match(/\d+/g) ?? []).map(Number);
+    const key = parts.join('#');
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, { parts, numbers: numbers.map((n) => [n, n]), count: 1 });
+      continue;
+    }
+    group.count++;
+    numbers.forEach((n, i) => {
+      const range = group.numbers[i]!;
+      range[0] = Math.min(range[0]!, n);
+      range[1] = Math.max(range[1]!, n);
+    });
+  }
+  return [...groups.values()].map(({ parts, numbers, count }) => ({
+    text: parts.map((part, i) => (i < numbers.length ? `${part}${numbers[i]![0] === numbers[i]![1] ? numbers[i]![0] : `${numbers[i]![0]} to ${numbers[i]![1]}`}` : part)).join(''),
+    count,
+  }));
+}
+
+/**
+ * The shape of a failure, for telling one cause repeated across the run (every call 500): its
+ * message with URLs, paths and numbers other than a status code left out. Not its requirement
+ * ids: the same 500 breaks each endpoint's own statement.
+ */
+export function failureShape(message: string): string {
+  return message
+    .replace(/https?:\/\/\S+/g, '<url>')
+    .replace(/\/[\w\-./%[\]]+(\?\S*)?/g, '<path>')
+    .replace(/\b(?![1-5]\d\d\b)\d+/g, '#');
+}
+
+/** A failure that repeats in this many tests or more is reported once at the top too. */
+const REPEATED_IN = 5;
+
+/** Failures whose shape repeats across REPEATED_IN tests or more: the count, and the first one. */
+export function repeatedFailures(failed: readonly TestRecord[]): string[] {
+  const byShape = new Map<string, { tests: Set<string>; requirements: Set<string>; first: { test: TestRecord; finding: Finding } }>();
+  for (const test of failed) {
+    for (const finding of test.failures) {
+      const shape = failureShape(finding.message);
+      const entry = byShape.get(shape) ?? { tests: new Set<string>(), requirements: new Set<string>(), first: { test, finding } };
+      entry.tests.add(test.id);
+      for (const id of finding.requirements) entry.requirements.add(id);
+      byShape.set(shape, entry);
+    }
+  }
+  const listed = (ids: Set<string>): string => {
+    const all = [...ids];
+    return all.length <= 6 ? all.join(', ') : `${all.slice(0, 6).join(', ')} and ${all.length - 6} more`;
+  };
+  return [...byShape.values()]
+    .filter((e) => e.tests.size >= REPEATED_IN)
+    .sort((a, b) => b.tests.size - a.tests.size)
+    .map((e) => `REPEATED in ${e.tests.size} tests [${listed(e.requirements)}]: ${e.first.finding.message} (first: ${e.first.test.suite} > ${e.first.test.title}; each is listed below)`);
+}
+
 export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; har?: string } | null): string {
   const out: string[] = [];
   const target = run.referenceServer ? `${run.target} (embedded reference server)` : run.target;
@@ -32,7 +97,11 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   const mediaType = run.mediaType && run.mediaType !== SPEC_MEDIA_TYPE ? `, media type ${run.mediaType}` : '';
   out.push(`catalogue-conformance: ${target}, API version ${run.apiVersion}${implemented}${mediaType}, profiles ${run.profiles.join(',')}`, '');
 
-  for (const test of results.tests.filter((t) => t.status === 'failed')) {
+  const failed = results.tests.filter((t) => t.status === 'failed');
+  // One cause behind many failures (every call 500, every body not JSON) is said once, first.
+  const repeated = repeatedFailures(failed);
+  if (repeated.length) out.push(...repeated, '');
+  for (const test of failed) {
     out.push(`FAIL ${test.suite} > ${test.title}`);
     for (const finding of test.failures) out.push(...findingBlock(test, finding, '-'));
   }
@@ -42,10 +111,8 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   }
   const skipped = results.tests.filter((t) => t.status === 'skipped');
   if (skipped.length) {
-    const byReason = new Map<string, number>();
-    for (const test of skipped) byReason.set(test.message, (byReason.get(test.message) ?? 0) + 1);
     out.push(`SKIP ${skipped.length} tests:`);
-    for (const [reason, count] of byReason) out.push(`  ${count} x ${reason}`);
+    for (const { text, count } of groupedByShape(skipped.map((t) => t.message))) out.push(`  ${count} x ${text}`);
   }
   for (const problem of results.problems) out.push(`ERROR ${problem}`);
   for (const note of run.notes) out.push(`NOTE ${note}`);
