@@ -13,6 +13,7 @@ import type { KitConfig } from './config/config.ts';
 import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
 import { HarWriteError, startHarRecording, type HarRecording } from './har/write.ts';
 import type { RunContext } from './harness/run-context.ts';
+import { preflight } from './harness/preflight.ts';
 import { createRunServices, type MainServices } from './harness/run-services.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
@@ -57,10 +58,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const suitesDir = config.suitesDir ?? SUITES_DIR;
   // Before any request: a filter that picks no suite is a slip, not a run of nothing.
   const picked = suitesPicked(suitesDir, options.filters);
-  if (options.filters.length) print(`Suites: ${picked.join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
   const target = new TargetRun(config, print);
   try {
     await target.prepare(options.interactive, null);
+    if (options.filters.length) print(`Suites: ${picked.join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
     const collector = new ResultsCollector();
     await runPasses({ dir: suitesDir, suitesDir, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context }, bound: config.baseUrl === null ? 'cpu' : 'network' });
     const outcome = target.finish(collector.results, options.filters);
@@ -465,6 +466,9 @@ class TargetRun {
       if (error instanceof AuthError) throw new RunError(error.message);
       throw error;
     }
+    // Then whether the base URL is this API at all: one line and exit 2 if not (src/harness/preflight.ts).
+    const checked = await preflight(main.api('preflight'));
+    if (!checked.ok) throw new RunError(checked.problem);
     if (interactive && !config.userToken && !config.userRefreshToken && redirectUri) {
       // Consent now, before the suites start, rather than while a test's clock runs.
       await tokens.userToken();

@@ -70,9 +70,9 @@ export function createRunServices(options: RunServicesOptions): MainServices {
       timeoutMs: options.timeoutMs,
       services,
       holder,
-      // Discovery's answers are kept for the tests: the listing it read is often the one a test asks first.
-      reuse: holder === 'discovery',
-      ...(observer && holder === 'discovery'
+      // Discovery's and the preflight's answers are kept for the tests: the listing they read is often the one a test asks first.
+      reuse: holder === 'discovery' || holder === 'preflight',
+      ...(observer && (holder === 'discovery' || holder === 'preflight')
         ? {
             onExchange: (exchange: Exchange, text?: string) => {
               observer.see(exchange, 'discovery', text);

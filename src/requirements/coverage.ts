@@ -22,11 +22,11 @@ export interface DeclaredTest {
   severity: ConformanceMeta['severity'];
 }
 
-/** Every conformance test of the suites in `suitesDir`, in file and definition order. */
-export async function collectDeclaredTests(suitesDir: string = fileURLToPath(new URL('../../suites/', import.meta.url))): Promise<DeclaredTest[]> {
+/** Every conformance test of the suites in `suitesDir` (those `include` names), in file and definition order. */
+export async function collectDeclaredTests(suitesDir: string = fileURLToPath(new URL('../../suites/', import.meta.url)), include: string[] = ['**/*.suite.ts']): Promise<DeclaredTest[]> {
   const vitest = await createVitest(
     'test',
-    { watch: false, config: false, root: PROJECT_ROOT, dir: suitesDir, include: ['**/*.suite.ts'], reporters: [], silent: true },
+    { watch: false, config: false, root: PROJECT_ROOT, dir: suitesDir, include, reporters: [], silent: true },
     {},
     {},
   );
