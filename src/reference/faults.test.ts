@@ -41,9 +41,11 @@ const AREAS = [
   { name: 'products', faults: PRODUCT_FAULTS, probes: PRODUCT_PROBES, family: 'listings' },
   { name: 'pagination', faults: PAGINATION_FAULTS, probes: PAGINATION_PROBES, family: 'listings' },
   { name: 'versioning', faults: VERSIONING_FAULTS, probes: VERSIONING_PROBES, family: 'listings' },
-  { name: 'reviews', faults: REVIEW_FAULTS, probes: REVIEW_PROBES, family: 'user data' },
-  { name: 'account', faults: ACCOUNT_FAULTS, probes: ACCOUNT_PROBES, family: 'user data' },
-  { name: 'favorites', faults: FAVORITE_FAULTS, probes: FAVORITE_PROBES, family: 'user data' },
+  // The user's data: three areas of routes and records of their own (reviews, votes and flags;
+  // the profile, addresses, notifications and personalization; favorites and their lists).
+  { name: 'reviews', faults: REVIEW_FAULTS, probes: REVIEW_PROBES, family: 'reviews' },
+  { name: 'account', faults: ACCOUNT_FAULTS, probes: ACCOUNT_PROBES, family: 'account' },
+  { name: 'favorites', faults: FAVORITE_FAULTS, probes: FAVORITE_PROBES, family: 'favorites' },
   { name: 'protocol', faults: PROTOCOL_FAULTS, probes: PROTOCOL_PROBES, family: 'protocol' },
   { name: 'oauth', faults: OAUTH_FAULTS, probes: OAUTH_PROBES, family: 'protocol' },
   { name: 'caching', faults: CACHING_FAULTS, probes: CACHING_PROBES, family: 'protocol' },
