@@ -26,6 +26,16 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** A server that answers 500 to everything and counts what it is asked: a run that must contact nothing. */
+async function countingServer(): Promise<{ server: Server; url: string; requests: () => number }> {
+  let requests = 0;
+  const { server, url } = await listen((_req, res) => {
+    requests++;
+    res.writeHead(500).end();
+  });
+  return { server, url, requests: () => requests };
+}
+
 function close(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
@@ -89,11 +99,7 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
   });
 
   test('a suite name that matches no suite, or a key that is not one: refused before any request, with the name meant', async () => {
-    let requests = 0;
-    const { server, url } = await listen((_req, res) => {
-      requests++;
-      res.writeHead(500).end();
-    });
+    const { server, url, requests } = await countingServer();
     try {
       const target = ['--base-url', url, '--client-id', 'a', '--client-secret', 'b'];
       const [slip, none, key, flag] = await Promise.all([
@@ -106,18 +112,14 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
       expectOneLineStop(none, /no suite matches "no-such-suite"; the suites are /);
       expectOneLineStop(key, /CATALOGUE_PROFILE \(in the environment\) is not a key; did you mean CATALOGUE_PROFILES\?/);
       expectOneLineStop(flag, /unknown option --max-request; did you mean --max-requests\?/);
-      expect(requests).toBe(0);
+      expect(requests()).toBe(0);
     } finally {
       await close(server);
     }
   });
 
   test('--list prints the suites the names pick, each test with its severity and requirement ids, and contacts nothing', async () => {
-    let requests = 0;
-    const { server, url } = await listen((_req, res) => {
-      requests++;
-      res.writeHead(500).end();
-    });
+    const { server, url, requests } = await countingServer();
     try {
       const run = await runCli(['--list', '--base-url', url, '--client-id', 'a', '--client-secret', 'b', 'favorites']);
       expect(run.code, run.stderr).toBe(0);
@@ -125,7 +127,7 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
       expect(run.stdout).toMatch(/^  MUST GET \/favorites > .*\[FAV-\d+/m);
       expect(run.stdout).not.toMatch(/^categories /m);
       expect(run.stdout).toMatch(/^\d+ tests in 2 suites$/m);
-      expect(requests).toBe(0);
+      expect(requests()).toBe(0);
     } finally {
       await close(server);
     }
