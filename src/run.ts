@@ -57,13 +57,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const { config, print } = options;
   const suitesDir = config.suitesDir ?? SUITES_DIR;
   // Before any request: a filter that picks no suite is a slip, not a run of nothing.
-  const picked = suitesPicked(suitesDir, options.filters);
+  const picked = pickedSuiteFiles(suitesDir, options.filters);
   const target = new TargetRun(config, print);
   try {
     await target.prepare(options.interactive, null);
-    if (options.filters.length) print(`Suites: ${picked.join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
+    if (options.filters.length) print(`Suites: ${picked.map(suiteNameOf).join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
     const collector = new ResultsCollector();
-    await runPasses({ dir: suitesDir, suitesDir, filters: options.filters, reporters: [collector], provide: { conformanceRun: target.context }, bound: config.baseUrl === null ? 'cpu' : 'network' });
+    // vitest is given the files picked, by absolute path, so that it runs exactly those (its own filters match the whole path).
+    const filters = options.filters.length ? picked.map((rel) => join(suitesDir, rel)) : [];
+    await runPasses({ dir: suitesDir, suitesDir, filters, reporters: [collector], provide: { conformanceRun: target.context }, bound: config.baseUrl === null ? 'cpu' : 'network' });
     const outcome = target.finish(collector.results, options.filters);
     print(outcome.summary);
     return { exitCode: outcome.exitCode, results: outcome.results };
@@ -229,23 +231,22 @@ function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, ro
   return steps.filter((step) => step.length > 0);
 }
 
-/** The suite files under suitesDir (paths relative to it) that vitest's filters would pick. */
+/** The suite files under suitesDir (paths relative to it) whose path there holds one of the filters (all without one). */
 function suiteFilesOf(suitesDir: string, filters: readonly string[]): string[] {
   const files = readdirSync(suitesDir, { recursive: true, encoding: 'utf8' })
     .map((rel) => rel.split(sep).join('/'))
     .filter((rel) => rel.endsWith('.suite.ts') && !rel.includes('node_modules/'));
-  return files.filter((rel) => filters.length === 0 || filters.some((f) => join(suitesDir, rel).includes(f))).sort();
+  return files.filter((rel) => filters.length === 0 || filters.some((f) => rel.includes(f))).sort();
 }
 
 /** A suite's name: its file name without .suite.ts ("favorites", "observed"). */
-const suiteNameOf = (rel: string): string => rel.replace(/^.*\//, '').replace(/\.suite\.ts$/, '');
+export const suiteNameOf = (rel: string): string => rel.replace(/^.*\//, '').replace(/\.suite\.ts$/, '');
 
 /**
- * The names of the suites the filters pick (every suite without a filter). A filter is matched
- * against the suite files' paths below suitesDir; one that matches none is refused, with the
- * closest name and the list.
+ * The suite files the filters pick (suiteFilesOf); a filter that matches none is refused, with
+ * the closest suite name and the list.
  */
-export function suitesPicked(suitesDir: string, filters: readonly string[]): string[] {
+export function pickedSuiteFiles(suitesDir: string, filters: readonly string[]): string[] {
   const all = suiteFilesOf(suitesDir, []);
   const names = all.map(suiteNameOf);
   for (const filter of filters) {
@@ -253,7 +254,7 @@ export function suitesPicked(suitesDir: string, filters: readonly string[]): str
     const closest = closestName(filter, names);
     throw new RunError(`no suite matches ${JSON.stringify(filter)}${closest ? ` (did you mean ${closest}?)` : ''}; the suites are ${names.join(', ')}`);
   }
-  return all.filter((rel) => filters.length === 0 || filters.some((f) => rel.includes(f))).map(suiteNameOf);
+  return suiteFilesOf(suitesDir, filters);
 }
 
 /** Writes, for target `id`, one file per suite that loads the suite against the target. */

@@ -61,8 +61,11 @@ export function createRunServices(options: RunServicesOptions): MainServices {
   let discovery: Discovery | null = null;
   const services = new LocalRunServices(budget, pacer, tokens, () => discovery!);
   const observer = options.implements === undefined ? null : new ExchangeObserver({ baseUrl: options.baseUrl, authUrl: options.tokens.authUrl, implements: options.implements });
-  const api = (holder: string) =>
-    new ApiClient({
+  const api = (holder: string) => {
+    // Discovery's and the preflight's answers are kept for the tests, and judged by the observed rules:
+    // the listing they read is often the one a test asks first.
+    const forTheRun = holder === 'discovery' || holder === 'preflight';
+    return new ApiClient({
       baseUrl: options.baseUrl,
       authUrl: options.tokens.authUrl,
       apiVersion: options.apiVersion,
@@ -70,9 +73,8 @@ export function createRunServices(options: RunServicesOptions): MainServices {
       timeoutMs: options.timeoutMs,
       services,
       holder,
-      // Discovery's and the preflight's answers are kept for the tests: the listing they read is often the one a test asks first.
-      reuse: holder === 'discovery' || holder === 'preflight',
-      ...(observer && (holder === 'discovery' || holder === 'preflight')
+      reuse: forTheRun,
+      ...(observer && forTheRun
         ? {
             onExchange: (exchange: Exchange, text?: string) => {
               observer.see(exchange, 'discovery', text);
@@ -81,6 +83,7 @@ export function createRunServices(options: RunServicesOptions): MainServices {
           }
         : {}),
     });
+  };
   discovery = new Discovery(api('discovery'), options.hints ?? {});
   return { services, budget, pacer, tokens, discovery, api };
 }
