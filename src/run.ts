@@ -231,12 +231,21 @@ function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, ro
   return steps.filter((step) => step.length > 0);
 }
 
-/** The suite files under suitesDir (paths relative to it) whose path there holds one of the filters (all without one). */
+/**
+ * Whether a suite name filter picks a suite file: part of its path below suitesDir ("favorites",
+ * "last/"), or the end of its whole path ("suites/search.suite.ts", as a shell completes it). Not
+ * any part of the whole path: "main" would pick every suite of a checkout in /work/main.
+ */
+function picks(filter: string, suitesDir: string, rel: string): boolean {
+  return rel.includes(filter) || join(suitesDir, rel).endsWith(filter.replace(/^\.\//, ''));
+}
+
+/** The suite files under suitesDir (paths relative to it) that one of the filters picks (all without one). */
 function suiteFilesOf(suitesDir: string, filters: readonly string[]): string[] {
   const files = readdirSync(suitesDir, { recursive: true, encoding: 'utf8' })
     .map((rel) => rel.split(sep).join('/'))
     .filter((rel) => rel.endsWith('.suite.ts') && !rel.includes('node_modules/'));
-  return files.filter((rel) => filters.length === 0 || filters.some((f) => rel.includes(f))).sort();
+  return files.filter((rel) => filters.length === 0 || filters.some((f) => picks(f, suitesDir, rel))).sort();
 }
 
 /** A suite's name: its file name without .suite.ts ("favorites", "observed"). */
@@ -250,7 +259,7 @@ export function pickedSuiteFiles(suitesDir: string, filters: readonly string[]):
   const all = suiteFilesOf(suitesDir, []);
   const names = all.map(suiteNameOf);
   for (const filter of filters) {
-    if (all.some((rel) => rel.includes(filter))) continue;
+    if (all.some((rel) => picks(filter, suitesDir, rel))) continue;
     const closest = closestName(filter, names);
     throw new RunError(`no suite matches ${JSON.stringify(filter)}${closest ? ` (did you mean ${closest}?)` : ''}; the suites are ${names.join(', ')}`);
   }

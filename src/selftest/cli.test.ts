@@ -104,12 +104,13 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
       const target = ['--base-url', url, '--client-id', 'a', '--client-secret', 'b'];
       const [slip, none, key, flag] = await Promise.all([
         runCli([...target, 'favorits']),
-        runCli(['no-such-suite']),
+        // A part of the checkout's path, not of a suite's: it picks nothing.
+        runCli(['categories', 'main']),
         runCli(target, { CATALOGUE_PROFILE: 'read' }),
         runCli([...target, '--max-request', '5']),
       ]);
       expectOneLineStop(slip, /no suite matches "favorits" \(did you mean favorites\?\); the suites are .*categories/);
-      expectOneLineStop(none, /no suite matches "no-such-suite"; the suites are /);
+      expectOneLineStop(none, /no suite matches "main"; the suites are /);
       expectOneLineStop(key, /CATALOGUE_PROFILE \(in the environment\) is not a key; did you mean CATALOGUE_PROFILES\?/);
       expectOneLineStop(flag, /unknown option --max-request; did you mean --max-requests\?/);
       expect(requests()).toBe(0);
