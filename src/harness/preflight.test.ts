@@ -1,6 +1,11 @@
-import { describe, expect, test } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { HttpResponse } from '../http/client.ts';
-import { isCategoryCollection, judgePreflight, likelyBaseUrl } from './preflight.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { SELFTEST_LIMITS } from '../testing/cli.ts';
+import { createRunServices } from './run-services.ts';
+import { isCategoryCollection, judgePreflight, likelyBaseUrl, preflight } from './preflight.ts';
 
 const URL_ = 'https://h.example/categories';
 
@@ -56,6 +61,15 @@ describe('preflight', () => {
     expect(refused).toMatchObject({ ok: false, problem: expect.stringContaining('refuses the application token') });
   });
 
+  test('a 406 names the Accept header sent and the keys that set it', async () => {
+    const refused = { ...answer(406, '{"errors":[{"code":"NotAcceptable","messages":["x"]}]}'), exchanges: [{ requestHeaders: { accept: 'application/vnd.service+json; version=3.2' } }] } as unknown as HttpResponse;
+    expect(await judgePreflight(refused, URL_, 'https://h.example/api', asking({}).another)).toEqual({
+      ok: false,
+      problem:
+        'GET https://h.example/categories answered 406 NotAcceptable (application/json): the deployment does not serve Accept: application/vnd.service+json; version=3.2; set CATALOGUE_MEDIA_TYPE (--media-type) to its vendor media type, or CATALOGUE_API_VERSION to a version it serves',
+    });
+  });
+
   test('a server error stops the run only when a second endpoint errs too: one broken endpoint is for the suites to judge', async () => {
     const everywhere = asking({ 'path /manufacturers': serverError });
     expect(await judgePreflight(serverError, URL_, 'https://h.example/api', everywhere.another)).toMatchObject({ ok: false, problem: expect.stringContaining('and GET /manufacturers answered 500') });
@@ -67,5 +81,70 @@ describe('preflight', () => {
   test('an answer after a redirect says where it came from', async () => {
     const moved = answer(404, '{"errors":[{"code":"NotFound","messages":["x"]}]}', 'application/json', 'https://elsewhere.example/categories');
     expect(await judgePreflight(moved, URL_, 'https://h.example/api', asking({}).another)).toMatchObject({ problem: expect.stringContaining('after a redirect to https://elsewhere.example/categories') });
+  });
+});
+
+// The preflight against servers that misbehave (tokens from the reference, the API from them):
+// one line naming what happened, within the exchange's deadline, whatever the body. The CLI's
+// own tests (src/selftest/cli.test.ts) show such a line becomes exit 2.
+describe('preflight against a misbehaving server', () => {
+  let ref: RunningReference;
+  beforeAll(async () => {
+    ref = await startReference({ limits: SELFTEST_LIMITS });
+  });
+  afterAll(() => ref.close());
+
+  async function preflightAgainst(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ problem: string; ms: number }> {
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    try {
+      const main = createRunServices({
+        baseUrl,
+        tokens: { authUrl: ref.authUrl, clientId: ref.client.id, clientSecret: ref.client.secret, redirectUri: null, userToken: null, userRefreshToken: null },
+        apiVersion: '3.2',
+        timeoutMs: 1500,
+        maxRequests: 100,
+      });
+      const started = Date.now();
+      const outcome = await preflight(main.api('preflight'));
+      return { problem: outcome.ok ? '(passed)' : outcome.problem, ms: Date.now() - started };
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  test.concurrent('headers never sent: the exchange ends at its deadline', async () => {
+    const { problem, ms } = await preflightAgainst(() => undefined);
+    expect(problem).toMatch(/^GET http:\/\/\S+\/api\/categories: GET \S+\/categories: no complete response within 1500 ms$/);
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  test.concurrent('a 300 MB body: read no further than the body limit', async () => {
+    const { problem } = await preflightAgainst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(300 * 1024 * 1024) });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 300 && res.write(chunk)) sent++;
+        if (sent < 300) res.once('drain', pump);
+        else res.end();
+      };
+      res.write('{"categories": [');
+      pump();
+      res.on('close', () => res.removeAllListeners('drain'));
+    });
+    expect(problem).toMatch(/categories: .*(response body exceeds \d+ bytes|no complete response within 1500 ms)/);
+  });
+
+  test.concurrent('broken JSON', async () => {
+    const { problem } = await preflightAgainst((_req, res) => res.writeHead(200, { 'content-type': 'application/vnd.service+json' }).end('{"categories": [{"id": 1, "name": '));
+    expect(problem).toMatch(/^GET http:\/\/\S+\/api\/categories answered 200 \(application\/vnd\.service\+json\) without a JSON \{categories\} body: not the Catalogue API/);
+  });
+
+  test.concurrent('500 on every call: one line, not a failure per test', async () => {
+    const { problem } = await preflightAgainst((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":[{"code":"InternalServerError","messages":["boom"]}]}'));
+    expect(problem).toMatch(/answered 500 InternalServerError \(application\/json\), and GET \/manufacturers answered 500: the API answers server errors/);
   });
 });

@@ -2,8 +2,8 @@
 // serves, with the application token the run already holds) tells whether the base URL points at
 // this API at all. A target that is not it gets one line and exit 2 instead of a wall of
 // failures: a 404 (the base URL may lack its path prefix, or carry it twice: one more request
-// tries the likely one), a page that is not JSON, the token refused, a server error on every
-// endpoint tried. Anything else goes on to the suites, which judge it.
+// tries the likely one), a page that is not JSON, the token refused, a 406 for the media type or
+// version asked, a server error on every endpoint tried. Anything else goes on to the suites, which judge it.
 import { isPlainObject } from '../checks/check.ts';
 import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { ApiClient } from './api.ts';
@@ -68,6 +68,14 @@ export async function judgePreflight(
     }
     const hint = new URL(baseUrl).pathname.replace(/\/+$/, '') === '' ? `; the base URL may lack its path prefix, e.g. ${new URL(baseUrl).origin}/api` : '; the base URL may lack or double its path prefix';
     return { ok: false, problem: `${what}: not the Catalogue API at this base URL${hint}` };
+  }
+  if (first.status === 406 || first.status === 415) {
+    // Versioning: the media type is the service's own (the spec writes vnd.service); a 406 here is most often that.
+    const accept = first.exchanges.at(-1)?.requestHeaders['accept'];
+    return {
+      ok: false,
+      problem: `${what}: the deployment does not serve ${accept ? `Accept: ${accept}` : 'the Accept header sent'}; set CATALOGUE_MEDIA_TYPE (--media-type) to its vendor media type, or CATALOGUE_API_VERSION to a version it serves`,
+    };
   }
   if (first.status === 401 || first.status === 403) {
     return { ok: false, problem: `${what}: the API refuses the application token; check the client id and secret, and that CATALOGUE_AUTH_URL is this API's authorization server` };
