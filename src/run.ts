@@ -15,6 +15,10 @@ import { HarWriteError, startHarRecording, type HarRecording } from './har/write
 import type { RunContext } from './harness/run-context.ts';
 import { preflight } from './harness/preflight.ts';
 import { createRunServices, type MainServices } from './harness/run-services.ts';
+import type { RunWatchdog } from './budget/watchdog.ts';
+import { SWEEP_HOLDER } from './coordinator/services.ts';
+import { RunJournal } from './harness/journal.ts';
+import { sweep, type SweepOutcome } from './harness/sweep.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
 import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
@@ -32,7 +36,7 @@ export const SUITES_DIR = fileURLToPath(new URL('../suites/', import.meta.url));
  */
 export const LATER_PASSES = ['last', 'lockout'] as const;
 
-export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
+export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2, INTERRUPTED: 130 } as const;
 
 /** The run cannot be carried out: one line for the user, exit code 2. */
 export class RunError extends Error {
@@ -59,19 +63,58 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   // Before any request: a filter that picks no suite is a slip, not a run of nothing.
   const picked = pickedSuiteFiles(suitesDir, options.filters);
   const target = new TargetRun(config, print);
+  const signals = onSignals(target, print);
   try {
     await target.prepare(options.interactive, null);
     if (options.filters.length) print(`Suites: ${picked.map(suiteNameOf).join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
     const collector = new ResultsCollector();
     // vitest is given the files picked, by absolute path, so that it runs exactly those (its own filters match the whole path).
     const filters = options.filters.length ? picked.map((rel) => join(suitesDir, rel)) : [];
-    await runPasses({ dir: suitesDir, suitesDir, filters, reporters: [collector], provide: { conformanceRun: target.context }, bound: config.baseUrl === null ? 'cpu' : 'network' });
+    await runPasses({
+      dir: suitesDir,
+      suitesDir,
+      filters,
+      reporters: [collector],
+      provide: { conformanceRun: target.context },
+      bound: config.baseUrl === null ? 'cpu' : 'network',
+      watchdog: target.watchdog,
+    });
+    await target.sweepOwn();
     const outcome = target.finish(collector.results, options.filters);
     print(outcome.summary);
     return { exitCode: outcome.exitCode, results: outcome.results };
   } finally {
+    signals.remove();
     await target.cleanUp();
   }
+}
+
+/**
+ * SIGINT and SIGTERM during a run: the first stops it (no new test; the tests in flight end at
+ * their next request; what the run changed is taken back; the reports and the HAR are written;
+ * exit 130), a second exits at once. Before the suites start, the first exits at once: nothing
+ * has been changed yet.
+ */
+function onSignals(target: TargetRun, print: (text: string) => void): { remove(): void } {
+  let signalled = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (signalled || !target.started) {
+      print(`${signal}: exiting at once${target.started ? '; what the run changed and did not take back is in its journal, for the next run to sweep' : ''}`);
+      void target.cleanUp().finally(() => process.exit(EXIT.INTERRUPTED));
+      return;
+    }
+    signalled = true;
+    print(`${signal}: stopping; taking back what the run changed, then writing the reports (${signal} again exits at once)`);
+    target.watchdog.stop(`interrupted by ${signal}`, 'interrupted');
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    remove() {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
 }
 
 /** One target of runConformanceMany: its configuration and suite name filters. */
@@ -134,12 +177,15 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
         provide: { conformanceRuns: Object.fromEntries(ready.map((id) => [id, runs.get(id)!.target.context])) },
         // One target is a deployment's run (the bench's remote run); many are the self-tests' batches, bound by CPU.
         bound: ready.length === 1 ? 'network' : 'batch',
+        // A target that stops stops the whole run when it is the only one; among many, only its own requests stop.
+        ...(ready.length === 1 ? { watchdog: runs.get(ready[0]!)!.target.watchdog } : {}),
       });
     }
     for (const id of ready) {
       const run = runs.get(id)!;
       const prefix = join(generated, id) + sep;
       const results = collector.resultsOf((moduleId) => moduleId.startsWith(prefix));
+      await run.target.sweepOwn();
       const outcome = run.target.finish(results, run.spec.filters);
       run.lines.push(outcome.summary);
       outcomes.set(id, { exitCode: outcome.exitCode, results: outcome.results, printed: run.lines.join('\n') });
@@ -314,6 +360,9 @@ function moduleCache(): { experimental?: { fsModuleCache: true; fsModuleCachePat
  */
 const NETWORK_WORKERS = 4;
 
+/** Set up in every worker of a conformance run (src/harness/worker-setup.ts). */
+const WORKER_SETUP = fileURLToPath(new URL('./harness/worker-setup.ts', import.meta.url));
+
 /**
  * Runs the suite files under `dir` in passes, one vitest and one worker pool for all: every
  * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
@@ -327,6 +376,12 @@ async function runPasses(run: {
   provide: Partial<ProvidedContext>;
   /** 'cpu': the embedded reference; 'network': one deployment; 'batch': many targets at once (vitest's default workers). */
   bound: 'cpu' | 'network' | 'batch';
+  /**
+   * When it stops the run, no new step starts. vitest is not cancelled: a test in flight ends at
+   * its next request (RunStoppedError), with its own bookkeeping (the journal) done, and the tests
+   * not begun are skipped at once (their reservation is refused with the reason).
+   */
+  watchdog?: RunWatchdog;
 }): Promise<void> {
   const relOf = (moduleId: string): string => {
     const rel = relative(run.dir, moduleId).split(sep).join('/');
@@ -340,6 +395,7 @@ async function runPasses(run: {
     if (!roles.has(rel)) roles.set(rel, roleIn(join(run.suitesDir, rel)));
     return roles.get(rel)!;
   };
+  const signalListeners = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
   const vitest = await createVitest(
     'test',
     {
@@ -362,11 +418,15 @@ async function runPasses(run: {
       // network and the rate limit: workers in parallel keep both tokens busy.
       ...(run.bound === 'cpu' ? { pool: 'threads', maxWorkers: 1 } : run.bound === 'network' ? { maxWorkers: NETWORK_WORKERS } : {}),
       sequence: { sequencer: stepsInOrder(suiteOf, roleOf) },
+      // Workers leave Ctrl-C to the run's main process, which stops the run in order.
+      setupFiles: [WORKER_SETUP],
       ...moduleCache(),
     },
     {},
     { stdout: process.stdout, stderr: process.stderr },
   );
+  // vitest exits the process on SIGINT and SIGTERM; a conformance run handles them itself (onSignals).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) for (const listener of process.listeners(signal)) if (!signalListeners[signal].has(listener)) process.off(signal, listener);
   try {
     const specifications = await vitest.globTestSpecifications(run.filters);
     // No file at all still makes a run, so that the reporters hear of it (and say no suite matched).
@@ -376,7 +436,10 @@ async function runPasses(run: {
     if (vitest.config.maxWorkers === 1) {
       if (specifications.length) await vitest.runTestSpecifications(specifications);
     } else {
-      for (const step of runSteps(specifications, suiteOf, roleOf)) await vitest.runTestSpecifications(step);
+      for (const step of runSteps(specifications, suiteOf, roleOf)) {
+        if (run.watchdog?.stopped) break;
+        await vitest.runTestSpecifications(step);
+      }
     }
   } finally {
     await vitest.close();
@@ -400,10 +463,26 @@ class TargetRun {
   #baseUrl = '';
   #authUrl = '';
   #scaledMinuteMs: number | null = null;
+  #journal: RunJournal | null = null;
+  /** Another run of the same client and target found going on (RunContext.concurrentRun). */
+  #concurrentRun: string | null = null;
+  /** Notes of the journal's sweeps, for the reports. */
+  readonly #sweepNotes: string[] = [];
 
   constructor(config: KitConfig, print: (text: string) => void) {
     this.#config = config;
     this.#print = print;
+  }
+
+  /** Whether the suites may have begun (the run has its journal): a signal then stops the run in order. */
+  get started(): boolean {
+    return this.#journal !== null;
+  }
+
+  /** The run's deadline and stall detector. */
+  get watchdog(): RunWatchdog {
+    if (!this.#main) throw new Error('the target is not prepared');
+    return this.#main.watchdog;
   }
 
   get context(): RunContext {
@@ -484,6 +563,8 @@ class TargetRun {
       await tokens.userToken();
     }
 
+    await this.#openJournal(reference !== null, { target: baseUrl, client: clientId });
+
     const expiredToken = config.expiredToken ?? reference?.expiredToken() ?? null;
     secrets.add(expiredToken);
     const coordinator: RunningCoordinator = await startCoordinator(services);
@@ -505,7 +586,54 @@ class TargetRun {
       maxRequests: config.maxRequests,
       dailyLimit: config.dailyLimit,
       harParts: this.#har?.partsDir ?? null,
+      concurrentRun: this.#concurrentRun,
     };
+    // The run's clock starts with the suites (a user's consent in a browser is not counted).
+    main.watchdog.startDeadline(config.deadlineS);
+  }
+
+  /**
+   * The run's journal of undo actions (src/harness/journal.ts), before any test; and first, what
+   * earlier runs of this client against this target left pending, taken back. A deployment's
+   * journals are kept in CATALOGUE_JOURNAL_DIR (by default .journal/ under the report directory);
+   * the embedded reference's, which ends with the run, in a directory of its own that goes with it.
+   */
+  async #openJournal(embedded: boolean, identity: { target: string; client: string }): Promise<void> {
+    const main = this.#main!;
+    const dir = embedded ? mkdtempSync(join(tmpdir(), 'cc-journal-')) : this.#config.journalDir;
+    if (embedded) this.#cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const journal = new RunJournal(dir, identity);
+    const { over, live } = RunJournal.leftBehind(dir, identity, journal.run);
+    for (const state of over) {
+      const outcome = await sweep(main.api(SWEEP_HOLDER), state.pending);
+      RunJournal.markDone(state.file, outcome.done);
+      const what = state.pending.filter((e) => e.action && outcome.done.includes(e.key)).map((e) => e.what);
+      this.#sweepNotes.push(`an earlier run (${state.run}, started ${state.startedAt}) left ${state.pending.length} change(s) on the deployment; ${describeSweep(what, outcome, state.file)}`);
+    }
+    for (const state of live) {
+      this.#sweepNotes.push(
+        `another run of this client against this target was going on (${state.run}, process ${state.pid}, started ${state.startedAt}): the rate limit and the daily budget were shared with it, its records were left alone, and the tests that change the user's data were skipped`,
+      );
+    }
+    this.#concurrentRun = live.length ? `another run of this client against this target going on (${live.map((s) => `${s.run}, process ${s.pid}`).join('; ')})` : null;
+    this.#journal = journal;
+    main.services.runJournal = journal;
+  }
+
+  /** After the suites: what the tests changed and did not take back, taken back now (not when the target stopped answering: the next run will). */
+  async sweepOwn(): Promise<void> {
+    const journal = this.#journal;
+    const main = this.#main;
+    if (!journal || !main || journal.pending.length === 0) return;
+    const pending = journal.pending;
+    if (main.watchdog.kind === 'stalled') {
+      this.#sweepNotes.push(`left on the deployment, as it stopped answering: ${pending.map((e) => e.what).join('; ')}; the next run of this client against this target takes them back (journal ${journal.file})`);
+      return;
+    }
+    const outcome = await sweep(main.api(SWEEP_HOLDER), pending);
+    for (const key of outcome.done) journal.done(key);
+    const what = pending.filter((e) => e.action && outcome.done.includes(e.key)).map((e) => e.what);
+    this.#sweepNotes.push(`the tests left ${pending.length} change(s) on the deployment; ${describeSweep(what, outcome, journal.file)}`);
   }
 
   /** After every pass (no worker appends any more): the HAR, the reports, the summary and the exit code. */
@@ -524,7 +652,7 @@ class TargetRun {
     }
     results.problems.push(...services.problems);
 
-    const harNotes: string[] = [];
+    const harNotes: string[] = [...(this.#har?.notes ?? [])];
     let harWritten: string | null = null;
     const har = this.#har;
     if (har) {
@@ -538,8 +666,23 @@ class TargetRun {
       }
     }
 
-    const exitCode = results.summary.failed > 0 ? EXIT.FAIL : results.problems.length > 0 ? EXIT.ERROR : EXIT.PASS;
-    const notes = [...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
+    const { watchdog } = this.#main!;
+    watchdog.clearDeadline();
+    const stopped = watchdog.stopped ?? undefined;
+    if (stopped !== undefined) markNotRun(results, stopped, pickedSuiteFiles(config.suitesDir ?? SUITES_DIR, filters).map(suiteNameOf));
+    this.#journal?.end();
+    // A run that stopped early gives no verdict on the deployment: its failures may be the stop's.
+    const interrupted = watchdog.kind === 'interrupted';
+    const exitCode = interrupted
+      ? EXIT.INTERRUPTED
+      : stopped !== undefined
+        ? EXIT.ERROR
+        : results.summary.failed > 0
+          ? EXIT.FAIL
+          : results.problems.length > 0
+            ? EXIT.ERROR
+            : EXIT.PASS;
+    const notes = [...this.#sweepNotes, ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
     if (pacer.waitedMs > 0) {
       const seconds = pacer.waitedMs < 10_000 ? (pacer.waitedMs / 1000).toFixed(1) : String(Math.round(pacer.waitedMs / 1000));
       const minute = this.#scaledMinuteMs !== null ? ` (the ${reference ? 'embedded ' : ''}reference's rate-limit minute lasts ${this.#scaledMinuteMs / 1000} s)` : '';
@@ -557,6 +700,8 @@ class TargetRun {
       finishedAt: new Date().toISOString(),
       requests: { total: budget.spent, budget: budget.max, bySuite: requestsBySuite(results, budget.spent) },
       exitCode,
+      ...(stopped !== undefined ? { stopped } : {}),
+      ...(interrupted ? { interrupted } : {}),
       notes,
     };
     const paths = writeReports(config.reportDir, results, run);
@@ -574,8 +719,31 @@ class TargetRun {
         this.#print(`HAR: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    this.#main?.watchdog.clearDeadline();
     for (const cleanup of this.#cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   }
+}
+
+/** "took back: ...", and what could not be, with where the journal keeps it. */
+function describeSweep(done: readonly string[], outcome: SweepOutcome, file: string): string {
+  const parts = [done.length ? `took back ${done.length}: ${done.join('; ')}` : 'took back none'];
+  if (outcome.failed.length) parts.push(`could not take back ${outcome.failed.length}: ${outcome.failed.join('; ')} (kept in ${file} for the next run)`);
+  if (outcome.unknown.length) parts.push(`unknown: ${outcome.unknown.join('; ')}`);
+  return parts.join('; ');
+}
+
+/** What the results say of a test that never began (vitest's words after a cancelled run, or none). */
+const CANCELLED = /^(The test run was aborted|not run$|skipped$)/;
+
+/**
+ * A stopped run's results: the tests vitest did not begin say why, and a problem names the
+ * suites that did not start at all (they have no test in the results).
+ */
+function markNotRun(results: RunResults, reason: string, suites: readonly string[]): void {
+  for (const test of results.tests) if (test.status === 'skipped' && CANCELLED.test(test.message)) test.message = `not run: ${reason}`;
+  const started = new Set(results.tests.map((t) => t.suite));
+  const missing = suites.filter((suite) => !started.has(suite));
+  if (missing.length) results.problems.push(`not started, as the run stopped: ${missing.length} suites (${missing.join(', ')})`);
 }
 
 /** Requests by suite, most first; `(run)`: those of no test (tokens, discovery, shared by all). */

@@ -98,10 +98,19 @@ class Session {
     return { status: response.status, body };
   }
 
+  /** Lists of the sequence already journalled. */
+  readonly #journalled = new Set<number>();
+
   async exec(box: { m: FavoritesModel }, action: Action): Promise<void> {
     const answer = await this.send(action);
     const result = step(box.m, action, answer);
     box.m = result.model;
+    // Lists the server made along with a favorite: journalled at once, for a run interrupted before cleanup().
+    for (const list of box.m.lists) {
+      if (!list.ours || list.state === 'gone' || typeof list.id !== 'number' || this.#journalled.has(list.id)) continue;
+      this.#journalled.add(list.id);
+      await this.t.undoable({ method: 'DELETE', path: `/favorite_lists/${list.id}` }, `the favorite list ${list.id} a favorites sequence made`);
+    }
     if (result.failure) throw new ModelFailure(result.failure);
     // An answer that showed no favorite_list_id (shown on update only, one reading of FAV-8) for
     // a favorite that went into a new list: GET /favorite_lists tells which list, at once (the

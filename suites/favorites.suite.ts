@@ -44,6 +44,7 @@ import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { HttpResponse } from '../src/http/client.ts';
+import type { UndoEntry } from '../src/harness/journal.ts';
 
 type Favorite = FavoriteLike & { id: number };
 type FavoriteList = FavoriteListLike & { id: number };
@@ -189,8 +190,18 @@ async function findFreeSku(t: ConformanceContext, preferNot: Avoid = new Set()):
   return t.skip(`none of ${Math.min(candidates.length, SKU_CATEGORIES_TRIED)} leaf categories has a SKU the user has not favorited`);
 }
 
-async function createFavorite(t: ConformanceContext, favorite: Record<string, unknown>, ...requirements: string[]): Promise<Favorite> {
-  const response = await t.api.request('POST', '/favorites', { ...USER, json: { favorite } });
+/** The list a POST /favorites answer shows the favorite in, when that list is not among `known`: one the server made along with it. */
+function listMadeAlong(known: ReadonlySet<number>) {
+  return (response: HttpResponse): UndoEntry[] => {
+    const listId = response.status === 201 ? response.json<{ favorite?: { favorite_list_id?: unknown } }>()?.favorite?.favorite_list_id : undefined;
+    if (typeof listId !== 'number' || !Number.isInteger(listId) || known.has(listId)) return [];
+    return [{ action: { method: 'DELETE', path: `/favorite_lists/${listId}` }, what: `the favorite list ${listId} the server created along with a favorite` }];
+  };
+}
+
+/** POST /favorites; `knownLists`: the user's lists before it, so that a list the server makes along with the favorite is journalled with it. */
+async function createFavorite(t: ConformanceContext, favorite: Record<string, unknown>, knownLists: ReadonlySet<number> | null, ...requirements: string[]): Promise<Favorite> {
+  const response = await t.api.request('POST', '/favorites', { ...USER, json: { favorite }, ...(knownLists ? { undoAfter: listMadeAlong(knownLists) } : {}) });
   t.require(hasStatus(response, 201), 'FAV-30', ...requirements);
   const created = single<Favorite>(t, response, 'favorite', 'FAV-30');
   t.response('POST /favorites', response, 'FAV-30', 'FAV-7');
@@ -215,6 +226,16 @@ async function createList(t: ConformanceContext, name: string): Promise<Favorite
   t.response('POST /favorite_lists', response, 'FAV-19', 'FAV-1', 'FAV-3');
   t.require(typed(list.id, Number.isInteger(list.id), `the created list has id ${show(list.id)}`), 'FAV-1');
   return list;
+}
+
+/**
+ * A list the server created along with a favorite (an auto list, a new_list_name): deleted at the
+ * test's end, and journalled at once, for a run interrupted before that end.
+ */
+async function alsoDelete(t: ConformanceContext, cleanup: string[], listId: unknown): Promise<void> {
+  const path = `/favorite_lists/${String(listId)}`;
+  cleanup.push(path);
+  await t.undoable({ method: 'DELETE', path }, `the favorite list ${String(listId)} the server created along with a favorite`);
 }
 
 /** Teardown: deletes what a test created, whatever happened; leftovers become a warning. */
@@ -407,7 +428,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
     // A SKU of a category the user has no auto list of, else any free SKU.
     const { sku, preferred: newAutoList } = await findFreeSku(t, autoListsBefore.length ? new Set(autoListsBefore.map((l) => l.category_id)) : hasAutoList);
 
-    const favorite = await createFavorite(t, { sku_id: sku.id });
+    const favorite = await createFavorite(t, { sku_id: sku.id }, new Set([...before.lists.map((l) => l.id), ...learned.values()]));
     const path = `/favorites/${favorite.id}`;
     const cleanup = [path];
     try {
@@ -436,7 +457,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
         // The auto list this test caused to be created is deleted afterwards (DELETE
         // /favorite_lists/:id) when GET /favorite_lists shows it was new; when auto lists are not
         // listed, an empty one may have existed unseen, and it is left.
-        if (newAutoList && !existed && autoListsListed) cleanup.push(`/favorite_lists/${listId}`);
+        if (newAutoList && !existed && autoListsListed) await alsoDelete(t, cleanup, listId);
         if (list) {
           t.must(isAutoListOfCategory(list, sku.category_id), 'FAV-9', 'FAV-5', 'FAV-2');
         } else if (autoListsListed) {
@@ -451,7 +472,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
           if (!second.preferred) {
             t.warn(fail(`no SKU of a second category is free: that auto lists keep to one category is not judged (GET /favorite_lists lists no auto list)`), 'FAV-9');
           } else {
-            const other = await createFavorite(t, { sku_id: second.sku.id }, 'FAV-9');
+            const other = await createFavorite(t, { sku_id: second.sku.id }, null, 'FAV-9');
             cleanup.push(`/favorites/${other.id}`);
             if (showsListId(other)) {
               t.must(inAnAutoList(other), 'FAV-9', 'FAV-2');
@@ -492,12 +513,12 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
       let namedId: number | null = null;
       try {
         // Row 4 through POST: a new_list_name that no list has creates that custom list.
-        const favorite = await createFavorite(t, { sku_id: sku.id, new_list_name: named }, 'FAV-14');
+        const favorite = await createFavorite(t, { sku_id: sku.id, new_list_name: named }, null, 'FAV-14');
         cleanup.unshift(`/favorites/${favorite.id}`);
         if (showsListId(favorite)) {
           t.require(Number.isInteger(favorite.favorite_list_id) ? pass() : fail(`POST with new_list_name gave favorite_list_id ${show(favorite.favorite_list_id)}`), 'FAV-14', 'FAV-15');
           namedId = favorite.favorite_list_id as number;
-          cleanup.push(`/favorite_lists/${namedId}`);
+          await alsoDelete(t, cleanup, namedId);
           const { lists, complete } = await allLists(t);
           if (complete) t.must(oneListNamed(lists, named, namedId), 'FAV-14', 'FAV-15');
         } else {
@@ -527,7 +548,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
           throw error;
         });
         if (other?.preferred && other.sku.category_id !== sku.category_id) {
-          const second = await createFavorite(t, { sku_id: other.sku.id, favorite_list_id: target.id }, 'FAV-4');
+          const second = await createFavorite(t, { sku_id: other.sku.id, favorite_list_id: target.id }, null, 'FAV-4');
           cleanup.unshift(`/favorites/${second.id}`);
           const held = await listFavorites(t, target.id);
           const what = `custom list ${target.id} after favorites of SKUs of categories ${sku.category_id} and ${other.sku.category_id}`;
@@ -538,7 +559,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         const renamed = await updateFavorite(t, favorite.id, { new_list_name: named }, 'FAV-14');
         await mustBeInList(t, renamed, namedId, `PUT with new_list_name ${show(named)} (the custom list of that name)`, 'FAV-14', 'FAV-15');
         if (Number.isInteger(renamed.favorite_list_id) && renamed.favorite_list_id !== namedId && renamed.favorite_list_id !== target.id) {
-          cleanup.push(`/favorite_lists/${String(renamed.favorite_list_id)}`);
+          await alsoDelete(t, cleanup, renamed.favorite_list_id);
         }
         t.must(haveItIsNull(renamed, `PUT with new_list_name after have_it ${show(moved.have_it)}`), 'FAV-16');
 
@@ -548,7 +569,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         if (invalid.status >= 200 && invalid.status < 300) {
           t.warn(fail(`PUT with a blank new_list_name answered ${invalid.status}: the blank name was taken as valid`), 'FAV-17');
           const moved = invalid.json<{ favorite?: { favorite_list_id?: unknown } }>()?.favorite?.favorite_list_id;
-          if (Number.isInteger(moved) && moved !== namedId && moved !== target.id) cleanup.push(`/favorite_lists/${String(moved)}`);
+          if (Number.isInteger(moved) && moved !== namedId && moved !== target.id) await alsoDelete(t, cleanup, moved);
         } else {
           t.must(hasStatus(invalid, 400), 'FAV-17', 'ERR-5');
           // "with errors in the body": the errors format, which came with 3.1.0 (the older one is not shown).

@@ -58,8 +58,17 @@ async function getUser(t: ConformanceContext): Promise<Json> {
   return user;
 }
 
-async function patchUser(t: ConformanceContext, body: Json): Promise<HttpResponse> {
-  return t.api.request('PATCH', '/user', { ...USER, json: body });
+/**
+ * PATCH /user. `journal.undo`: the values before the change, journalled before it is sent (a run
+ * interrupted before the test puts them back still does); `journal.undoes`: this PATCH puts them back.
+ */
+async function patchUser(t: ConformanceContext, body: Json, journal: { undo?: Json; undoes?: boolean } = {}): Promise<HttpResponse> {
+  return t.api.request('PATCH', '/user', {
+    ...USER,
+    json: body,
+    ...(journal.undo ? { undo: [{ action: { method: 'PATCH' as const, path: '/user', json: journal.undo }, what: `the user's ${Object.keys(journal.undo).join(', ')} as before the run` }] } : {}),
+    ...(journal.undoes ? { undoes: true } : {}),
+  });
 }
 
 async function getAddresses(t: ConformanceContext): Promise<Json[]> {
@@ -128,7 +137,7 @@ describe('PATCH /user', () => {
     } else {
       return t.skip(`the user has sex ${show(original['sex'])} and birthyear ${show(original['birthyear'])}: no value to change and put back exactly`);
     }
-    const patched = await patchUser(t, { [field]: value });
+    const patched = await patchUser(t, { [field]: value }, { undo: { [field]: original[field] } });
     try {
       const user = single(t, patched, 200, 'user', 'USER-13');
       t.response('PATCH /user', patched, 'USER-13', 'USER-2');
@@ -141,7 +150,7 @@ describe('PATCH /user', () => {
       t.must(unchangedExcept(original, stored, PROFILE_FIELDS, [field], `GET /user after PATCH /user {${field}: ${show(value)}}`), 'USER-13');
     } finally {
       if (patched.status >= 200 && patched.status < 300) {
-        const restored = await patchUser(t, { [field]: original[field] });
+        const restored = await patchUser(t, { [field]: original[field] }, { undoes: true });
         const back = restored.status === 200 ? restored.json<{ user?: Json }>()?.user : undefined;
         t.warn(fieldIs(back, field, original[field], `putting ${field} back with PATCH /user (status ${restored.status})`, true), 'USER-13');
       }
@@ -170,13 +179,14 @@ describe('PATCH /user', () => {
       let changed = false;
       try {
         const preset = avatarFileName(other);
-        const byPreset = await patchUser(t, { avatar_preset: preset });
+        const putBack = { avatar_preset: avatarFileName(before) };
+        const byPreset = await patchUser(t, { avatar_preset: preset }, { undo: putBack });
         changed ||= byPreset.status >= 200 && byPreset.status < 300;
         const user = single(t, byPreset, 200, 'user', 'USER-14', 'USER-13');
         t.response('PATCH /user', byPreset, 'USER-13');
         t.must(avatarIsPreset(user, preset), 'USER-14');
 
-        const upload = await patchUser(t, { avatar: PNG_B64 });
+        const upload = await patchUser(t, { avatar: PNG_B64 }, { undo: putBack });
         changed ||= upload.status >= 200 && upload.status < 300;
         const uploaded = single(t, upload, 200, 'user', 'USER-15', 'USER-13');
         t.response('PATCH /user', upload, 'USER-13', 'USER-5');
@@ -187,7 +197,7 @@ describe('PATCH /user', () => {
 
         // "without a data-URI preamble": whether a server must refuse one is not stated (a
         // lenient server may strip it), so only a warning.
-        const dataUri = await patchUser(t, { avatar: `data:image/png;base64,${PNG_B64}` });
+        const dataUri = await patchUser(t, { avatar: `data:image/png;base64,${PNG_B64}` }, { undo: putBack });
         changed ||= dataUri.status >= 200 && dataUri.status < 300;
         t.warn(
           dataUri.status >= 400 && dataUri.status < 500
@@ -198,7 +208,7 @@ describe('PATCH /user', () => {
         if (dataUri.status >= 400 && dataUri.status < 500 && t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(dataUri, 'GEN-4')), 'ERR-2');
       } finally {
         if (changed) {
-          const restored = await patchUser(t, { avatar_preset: avatarFileName(before) });
+          const restored = await patchUser(t, { avatar_preset: avatarFileName(before) }, { undoes: true });
           const back = restored.status === 200 ? restored.json<{ user?: Json }>()?.user : undefined;
           t.warn(fieldIs(back, 'avatar', before, `putting the avatar back with PATCH /user {avatar_preset} (status ${restored.status})`), 'USER-14');
         }
@@ -338,9 +348,15 @@ describe('GET /personalization, PUT /personalization', () => {
       const addresses = await getAddresses(t);
       const target = addresses.find((a) => Number.isInteger(a['id']) && a['id'] !== originalId);
       if (!target) return t.skip('the user has no address other than the personalization\'s own');
-      const put = (addressId: unknown) => t.api.request('PUT', '/personalization', { ...USER, json: { personalization: { location: { address_id: addressId } } } });
+      const bodyOf = (addressId: unknown) => ({ personalization: { location: { address_id: addressId } } });
+      const put = (addressId: unknown, journal: { undo: true } | { undoes: true }) =>
+        t.api.request('PUT', '/personalization', {
+          ...USER,
+          json: bodyOf(addressId),
+          ...('undo' in journal ? { undo: [{ action: { method: 'PUT' as const, path: '/personalization', json: bodyOf(originalId) }, what: `the personalization's address ${String(originalId)}, as before the run` }] } : { undoes: true }),
+        });
 
-      const changed = await put(target['id']);
+      const changed = await put(target['id'], { undo: true });
       try {
         const answered = single(t, changed, 200, 'personalization', 'PERS-3');
         t.response('PUT /personalization', changed, 'PERS-3', 'PERS-1');
@@ -360,7 +376,7 @@ describe('GET /personalization, PUT /personalization', () => {
         }
       } finally {
         if (changed.status >= 200 && changed.status < 300) {
-          const restored = await put(originalId);
+          const restored = await put(originalId, { undoes: true });
           const back = restored.status === 200 ? restored.json<{ personalization?: Json }>()?.personalization : undefined;
           t.warn(locationIs(back, originalId, `putting the personalization back (status ${restored.status})`), 'PERS-3');
           if (back && JSON.stringify(back) !== JSON.stringify(before)) {

@@ -100,9 +100,11 @@ describe('loadConfig', () => {
       maxRequests: 900,
       dailyLimit: 1000,
       reportDir: resolve(dir, 'reports'),
+      journalDir: resolve(dir, 'reports/.journal'),
       har: null,
       suitesDir: null,
       timeoutMs: 15_000,
+      deadlineS: 1800,
     });
   });
 
@@ -165,6 +167,7 @@ describe('loadConfig', () => {
       }),
     );
     expect(config.reportDir).toBe(join(dir, 'out/r'));
+    expect(config.journalDir).toBe(join(dir, 'out/r/.journal'));
     expect(config.fixturesFile).toBe(join(dir, 'fixtures.json'));
     expect(config.fixtures).toEqual({ leafCategory: 17, root: 1 });
     expect(config.profiles).toEqual(['write', 'read', 'destructive']);

@@ -2,11 +2,11 @@
 // precedence) and validates every value before any request is made. Every problem is a ConfigError
 // whose message is one line naming the key.
 import { readFileSync, existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
 import { didYouMean } from '../util/closest.ts';
-import { CONFIG_KEYS, PROFILES, type ConfigKey, type Profile } from './keys.ts';
+import { CONFIG_KEYS, DEFAULT_DEADLINE_S, PROFILES, type ConfigKey, type Profile } from './keys.ts';
 import { changeHistory, newestVersion } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 
@@ -53,6 +53,10 @@ export interface KitConfig {
   /** Absolute; null: the kit's own suites/. */
   suitesDir: string | null;
   timeoutMs: number;
+  /** CATALOGUE_JOURNAL_DIR: absolute; the run's journal of undo actions, and those of earlier runs. */
+  journalDir: string;
+  /** CATALOGUE_DEADLINE_S: seconds the run may take from the first suite on. */
+  deadlineS: number;
   /** CATALOGUE_SEED: a seed and, optionally, fast-check's path to one counterexample; null: fresh seeds. */
   seed: RunSeed | null;
 }
@@ -299,9 +303,11 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     maxRequests: count('CATALOGUE_MAX_REQUESTS', DEFAULT_MAX_REQUESTS, 1, DAILY_LIMIT),
     dailyLimit: count('CATALOGUE_DAILY_LIMIT', DAILY_LIMIT, 1, 1_000_000),
     reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
+    journalDir: resolve(sources.cwd, raw('CATALOGUE_JOURNAL_DIR') ?? join(raw('CATALOGUE_REPORT_DIR') ?? 'reports', '.journal')),
     har: harFile(raw('CATALOGUE_HAR'), sources.cwd, name('CATALOGUE_HAR')),
     suitesDir: suitesDir(raw('CATALOGUE_SUITES_DIR'), sources.cwd, name('CATALOGUE_SUITES_DIR')),
     timeoutMs: count('CATALOGUE_TIMEOUT_MS', 15_000, 100, 600_000),
+    deadlineS: count('CATALOGUE_DEADLINE_S', DEFAULT_DEADLINE_S, 1, 7 * 24 * 3600),
     seed: seed(),
   };
 }

@@ -3,6 +3,9 @@
 
 import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
 
+/** CATALOGUE_DEADLINE_S unset: generous (a paced default run takes about 5 minutes), but finite. */
+export const DEFAULT_DEADLINE_S = 1800;
+
 export type KeyKind = 'url' | 'string' | 'secret' | 'version' | 'patch' | 'media-type' | 'versions' | 'profiles' | 'file' | 'count' | 'dir' | 'ms' | 'seed';
 
 export interface ConfigKey {
@@ -150,5 +153,21 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     kind: 'ms',
     description: 'Time allowed for one HTTP exchange, body included.',
     default: '15000',
+  },
+  {
+    env: 'CATALOGUE_JOURNAL_DIR',
+    flag: '--journal-dir',
+    kind: 'dir',
+    description:
+      "Where each run keeps its journal of undo actions, and where a run looks for what earlier runs of the same client against the same target left to take back. Runs that are to sweep after each other, or to see each other going on, must share it.",
+    default: 'CATALOGUE_REPORT_DIR/.journal',
+  },
+  {
+    env: 'CATALOGUE_DEADLINE_S',
+    flag: '--deadline-s',
+    kind: 'count',
+    description:
+      'Seconds the whole run may take, from the first suite to the reports; past it no new request is sent, the run ends with exit 2 and the reports say what was done. A target that stops answering ends the run sooner (within twice --timeout-ms, at most 30 s).',
+    default: String(DEFAULT_DEADLINE_S),
   },
 ];

@@ -7,9 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
+import { RunStoppedError } from '../budget/watchdog.ts';
 import type { RunServices } from './services.ts';
 
-const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'tokenRejected', 'discover', 'observe', 'observations'] as const;
+const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'tokenRejected', 'discover', 'observe', 'observations', 'journal'] as const;
 type Method = (typeof METHODS)[number];
 
 export interface CoordinatorAddress {
@@ -25,6 +26,7 @@ export interface RunningCoordinator extends CoordinatorAddress {
 const KNOWN_ERRORS: Record<string, new (message: string) => Error> = {
   BudgetExhaustedError,
   RateLimitWaitError,
+  RunStoppedError,
 };
 
 export async function startCoordinator(services: RunServices): Promise<RunningCoordinator> {
@@ -92,7 +94,7 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     reserve: (holder, requests) => call('reserve', holder, requests),
     settle: (holder) => call('settle', holder),
     beforeSend: (holder, key, write) => call('beforeSend', holder, key, write ?? null),
-    afterReceive: (key, status, headers, paced, write) => call('afterReceive', key, status, headers, paced ?? true, write ?? null),
+    afterReceive: (key, status, headers, paced, write, unanswered) => call('afterReceive', key, status, headers, paced ?? true, write ?? null, unanswered ?? null),
     token: (kind, reuseKey) => (reuseKey === undefined ? call('token', kind) : call('token', kind, reuseKey)),
     keep: (reuseKey, writes, response) => call('keep', reuseKey, writes, response),
     ownUserToken: () => call('ownUserToken'),
@@ -100,5 +102,6 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     discover: (role) => call('discover', role),
     observe: (batch) => call('observe', batch),
     observations: () => call('observations'),
+    journal: (change) => call('journal', change),
   };
 }

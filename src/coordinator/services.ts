@@ -6,7 +6,9 @@ import type { RequestBudget } from '../budget/budget.ts';
 import type { RateLimitPacer } from '../budget/pacing.ts';
 import { mergeObservations, type Observations } from '../harness/observations.ts';
 import { ReusedAnswers, WriteCounts, type WriteReach } from '../harness/reuse.ts';
-import type { PlainResponse } from '../http/client.ts';
+import type { PlainResponse, Unanswered } from '../http/client.ts';
+import type { RunWatchdog } from '../budget/watchdog.ts';
+import type { RunJournal, UndoEntry } from '../harness/journal.ts';
 import { AuthError, type TokenKind, type TokenManager, type UserTokenResult } from '../auth/tokens.ts';
 
 /**
@@ -16,6 +18,9 @@ import { AuthError, type TokenKind, type TokenManager, type UserTokenResult } fr
  * is to report its answer to keep() (kept or not), false when it asks without keeping.
  */
 export type TokenResult = UserTokenResult & { writes?: number; kept?: PlainResponse; asking?: boolean };
+
+/** The holder of the requests that take back a run's changes (src/harness/sweep.ts): sent also after the run has stopped. */
+export const SWEEP_HOLDER = 'sweep';
 
 /** How long a GET waits for the same GET another test has out (pacing may hold that one for a minute). */
 const SAME_GET_WAIT_MS = 120_000;
@@ -31,8 +36,11 @@ export interface RunServices {
    * no wait). `write`: what a method other than GET and HEAD may change (counted for the reuse of answers).
    */
   beforeSend(holder: string, pacingKey: string | null, write?: WriteReach | null): Promise<void>;
-  /** After every request; headers null when no response came; paced false when beforeSend had no key. */
-  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean, write?: WriteReach | null): Promise<void>;
+  /**
+   * After every request; headers null when no response came; paced false when beforeSend had no
+   * key; `unanswered` when no complete answer came (for the run's stall detector).
+   */
+  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean, write?: WriteReach | null, unanswered?: Unanswered | null): Promise<void>;
   /**
    * The run's token of `kind`; with `reuseKey`, also the answer kept for that GET if still valid
    * (waiting for it while another test has the same GET out), or `asking`.
@@ -45,6 +53,11 @@ export interface RunServices {
   /** A request with this token got 401; the next token() renews it if it is still the cached one. */
   tokenRejected(kind: TokenKind, token: string): Promise<void>;
   discover(role: string): Promise<DiscoveryResult>;
+  /**
+   * The run's journal (src/harness/journal.ts): `undo`, how to take back changes, before they are
+   * made; `done`, the keys of changes taken back. One call for both: a write's answer does both.
+   */
+  journal(change: { undo?: UndoEntry[]; done?: string[] }): Promise<void>;
   /** Adds a test's tally of the observed rules to the run's. */
   observe(batch: Observations): Promise<void>;
   /** The run's tally of the observed rules so far. */
@@ -69,9 +82,11 @@ export class LocalRunServices implements RunServices {
     readonly pacer: RateLimitPacer,
     readonly tokens: TokenManager,
     private readonly discovery: () => Discoverer,
+    readonly watchdog: RunWatchdog,
   ) {}
 
-  async reserve(holder: string, requests: number) {
+  async reserve(holder: string, requests: number): Promise<{ ok: true } | { ok: false; reason: string }> {
+    if (this.watchdog.stopped !== null) return { ok: false, reason: `not run: ${this.watchdog.stopped}` };
     return this.budget.reserve(holder, requests);
   }
 
@@ -85,14 +100,18 @@ export class LocalRunServices implements RunServices {
   readonly answers = new ReusedAnswers();
 
   async beforeSend(holder: string, key: string | null, write: WriteReach | null = null) {
+    // A stopped run sends nothing more, except the sweep that takes back what it changed.
+    if (holder !== SWEEP_HOLDER) this.watchdog.check();
     // Budget first: a request the budget refuses must not take a rate-limit slot either.
     this.budget.spend(holder);
     if (write) this.#writes.count(write);
     if (key !== null) await this.pacer.acquire(key);
   }
 
-  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true, write: WriteReach | null = null) {
+  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true, write: WriteReach | null = null, unanswered: Unanswered | null = null) {
     if (write) this.#writes.count(write);
+    if (unanswered) this.watchdog.unanswered(unanswered.message, unanswered.sentAtMs);
+    else this.watchdog.answered();
     this.pacer.complete(key, headers, status ?? undefined, paced);
   }
 
@@ -132,6 +151,14 @@ export class LocalRunServices implements RunServices {
 
   async discover(role: string) {
     return this.discovery().find(role);
+  }
+
+  /** The run's journal, once the run has one (the preflight and discovery change nothing). */
+  runJournal: RunJournal | null = null;
+
+  async journal(change: { undo?: UndoEntry[]; done?: string[] }) {
+    for (const entry of change.undo ?? []) this.runJournal?.undoable(entry);
+    for (const key of change.done ?? []) this.runJournal?.done(key);
   }
 
   readonly #observations: Observations = {};

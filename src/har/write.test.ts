@@ -11,7 +11,7 @@ import { HttpClient, HttpError, type RecordedHop } from '../http/client.ts';
 import { BODY_EXCERPT_CHARS } from '../http/exchange.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { readHar } from './read.ts';
-import { harEntry, HarWriteError, mergeHarParts, partsDirOf, preparePartsDir, recordHopsInto, startHarRecording, type HarEntry } from './write.ts';
+import { harEntry, HarWriteError, keepEarlier, mergeHarParts, partsDirOf, preparePartsDir, recordHopsInto, startHarRecording, type HarEntry } from './write.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'har-write-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -250,6 +250,19 @@ describe('a HAR that cannot be written is one line', () => {
     writeFileSync(join(partsDirOf(harPath), '99-0.jsonl'), `${JSON.stringify(harEntry(hop(), new SecretRegistry()))}\n`);
     const partsDir = preparePartsDir(harPath);
     expect(readdirSync(partsDir)).toEqual([]);
+  });
+
+  test('what a HAR path held is never dropped without a word: earlier parts are merged into a file of their own, an existing file is named', () => {
+    const harPath = fresh('kept.har');
+    writeFileSync(harPath, '{"log":{"entries":[]}}');
+    mkdirSync(partsDirOf(harPath));
+    writeFileSync(join(partsDirOf(harPath), '99-0.jsonl'), `${JSON.stringify(harEntry(hop(), new SecretRegistry()))}\n`);
+    const notes = keepEarlier(harPath);
+    expect(notes).toHaveLength(2);
+    const recovered = /they are in (\S+)$/.exec(notes[0]!)?.[1];
+    expect(notes[0]).toMatch(/^HAR: an earlier run left 1 exchanges unmerged in \S+kept\.har\.parts; they are in \S+kept\.earlier-\d{8}T\d{6}\.har$/);
+    expect((JSON.parse(readFileSync(recovered!, 'utf8')) as { log: { entries: unknown[] } }).log.entries).toHaveLength(1);
+    expect(notes[1]).toBe(`HAR: ${harPath} existed and was replaced by this run's`);
   });
 
   test('a merge that cannot write the file is a HarWriteError and leaves no partial file', () => {

@@ -301,19 +301,44 @@ export function mergeHarParts(partsDir: string, harPath: string, registry: Secre
 export interface HarRecording {
   readonly path: string;
   readonly partsDir: string;
+  /** What the HAR path held before the run, and where it went (keepEarlier). */
+  readonly notes: string[];
   readonly finished: boolean;
   /** Stops this process's recording and merges every part into the HAR file. */
   finish(): MergeResult;
 }
 
+/**
+ * What a HAR path already holds, never dropped without a word: the parts an earlier run left
+ * (it was killed before merging them) are merged into a HAR of their own beside it; an existing
+ * HAR file is replaced at the end, and the notes say so.
+ */
+export function keepEarlier(harPath: string): string[] {
+  const notes: string[] = [];
+  const partsDir = partsDirOf(harPath);
+  try {
+    if (existsSync(partsDir) && readdirSync(partsDir).some((name) => name.endsWith(PART_SUFFIX))) {
+      const recovered = `${harPath.replace(/\.har$/i, '')}.earlier-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}.har`;
+      const merged = mergeHarParts(partsDir, recovered);
+      notes.push(`HAR: an earlier run left ${merged.entries} exchanges unmerged in ${partsDir}; they are in ${recovered}`);
+    }
+  } catch (error) {
+    throw new HarWriteError(`HAR parts ${partsDir} left by an earlier run cannot be merged (${oneLine(error)}): move them away, or set CATALOGUE_HAR (--har) to another file`);
+  }
+  if (existsSync(harPath) && statSync(harPath).isFile()) notes.push(`HAR: ${harPath} existed and was replaced by this run's`);
+  return notes;
+}
+
 /** Prepares the parts directory and records this process's hops; a HarWriteError when the HAR cannot be written. */
 export function startHarRecording(harPath: string, origins: readonly string[] | null = null): HarRecording {
+  const notes = keepEarlier(harPath);
   const partsDir = preparePartsDir(harPath);
   const stop = recordHopsInto(partsDir, secrets, origins);
   let finished = false;
   return {
     path: harPath,
     partsDir,
+    notes,
     get finished() {
       return finished;
     },

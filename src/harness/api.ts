@@ -5,7 +5,12 @@ import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
 import { pacingKey, type RunServices } from '../coordinator/services.ts';
 import type { TokenKind } from '../auth/tokens.ts';
+import { randomUUID } from 'node:crypto';
+import { BudgetExhaustedError } from '../budget/budget.ts';
+import { RateLimitWaitError } from '../budget/pacing.ts';
+import { RunStoppedError } from '../budget/watchdog.ts';
 import { ReusedAnswers, writeReach } from './reuse.ts';
+import { undoKey, type UndoEntry } from './journal.ts';
 
 /** Something a test needs is not there (no user token, nothing to discover): the test is skipped. */
 export class PrerequisiteMissing extends Error {
@@ -28,6 +33,41 @@ export interface ApiRequestOptions extends Omit<RequestOptions, 'token' | 'metho
    * provoke the limit turn it off; the budget still counts the request.
    */
   paced?: boolean;
+  /**
+   * The run's journal (src/harness/journal.ts): how to take back the change this request makes,
+   * written before it is sent (e.g. the values a PATCH /user changes, as they were). A POST that
+   * creates a record (201 with its id) is journalled by itself; `undoAfter` adds what only its
+   * answer tells (a list the POST created along with it).
+   */
+  undo?: readonly UndoEntry[];
+  undoAfter?: (response: HttpResponse) => readonly UndoEntry[];
+  /** This request takes back a change of the journal (a PATCH putting values back): on a 2xx the change is done. */
+  undoes?: boolean;
+}
+
+/** Collections whose POST creates a record the run must remove: the user's favorites, lists, addresses, and reviews. */
+const CREATES = /^\/(favorites|favorite_lists|user\/addresses|skus\/[^/]+\/reviews)$/;
+
+/** A request body, short, for the journal. */
+function excerpt(json: unknown): string {
+  const text = json === undefined ? '' : JSON.stringify(json);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+/** The id of the record a 201 answer holds: the one top-level object's `id`. */
+function createdId(response: HttpResponse): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(response.text);
+  } catch {
+    return null;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  for (const value of Object.values(body as Record<string, unknown>)) {
+    const id = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)['id'] : undefined;
+    if ((typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && /^[\w-]+$/.test(id))) return String(id);
+  }
+  return null;
 }
 
 export interface ApiClientOptions {
@@ -66,7 +106,8 @@ export class ApiClient {
         hooks: {
           beforeSend: (info) => services.beforeSend(holder, paced ? pacingKey(info.token) : null, writeReach(info.method, info.url, options.baseUrl, options.authUrl)),
           // Unpaced answers still teach the pacer the window, so paced requests wait for it.
-          afterReceive: (info, status, headers) => services.afterReceive(pacingKey(info.token), status, headers, paced, writeReach(info.method, info.url, options.baseUrl, options.authUrl)),
+          afterReceive: (info, status, headers, unanswered) =>
+            services.afterReceive(pacingKey(info.token), status, headers, paced, writeReach(info.method, info.url, options.baseUrl, options.authUrl), unanswered ?? null),
           ...(options.onExchange ? { onExchange: options.onExchange } : {}),
         },
       });
@@ -96,6 +137,13 @@ export class ApiClient {
    * URL is on the base URL's origin: a URL handed over by the server must not leak it elsewhere.
    */
   async requestUrl(method: string, url: string, options: ApiRequestOptions = {}): Promise<HttpResponse> {
+    const { undo, undoAfter, undoes, ...rest } = options;
+    // Writes with a token are journalled; GET, HEAD and requests without a token change nothing of the run's.
+    const write = method !== 'GET' && method !== 'HEAD' && (options.auth ?? 'app') !== 'none' && new URL(url).origin === new URL(this.#options.baseUrl).origin;
+    return write ? this.#journalled(method, url, rest, { undo, undoAfter, undoes }) : this.#request(method, url, rest);
+  }
+
+  async #request(method: string, url: string, options: Omit<ApiRequestOptions, 'undo' | 'undoAfter' | 'undoes'>): Promise<HttpResponse> {
     const auth = options.auth ?? 'app';
     const onApiOrigin = new URL(url).origin === new URL(this.#options.baseUrl).origin;
     const { auth: _auth, renewOn401, query: _query, paced, accept, ...http } = options;
@@ -135,6 +183,54 @@ export class ApiClient {
     if (renewed === token) return response;
     const retried = await send(renewed);
     return { ...retried, tokenKind: auth, exchanges: [...response.exchanges, ...retried.exchanges] };
+  }
+
+  /** A write: its undo action journalled before it is sent, and what its answer creates or takes back after. */
+  async #journalled(
+    method: string,
+    url: string,
+    options: Omit<ApiRequestOptions, 'undo' | 'undoAfter' | 'undoes'>,
+    journal: Pick<ApiRequestOptions, 'undo' | 'undoAfter' | 'undoes'>,
+  ): Promise<HttpResponse> {
+    const services = this.#options.services;
+    const path = this.#pathOf(url);
+    const creates = method === 'POST' && path !== null && CREATES.test(path);
+    // A record's id comes with the answer: until then, the journal holds the intent.
+    const intent = creates ? { key: `intent ${randomUUID()}`, what: `POST ${path} ${excerpt(options.json)} (its answer was never recorded: a record may be left; look for it by hand)` } : null;
+    if (journal.undo?.length || intent) await services.journal({ undo: [...(journal.undo ?? []), ...(intent ? [intent] : [])] });
+    let response: HttpResponse;
+    try {
+      response = await this.#request(method, url, options);
+    } catch (error) {
+      // Refused before it was sent (the run stopped, the budget or the rate limit): nothing was created.
+      // Any other error: the record may or may not exist, and the intent stays for the sweep to report.
+      if (intent && (error instanceof RunStoppedError || error instanceof BudgetExhaustedError || error instanceof RateLimitWaitError)) await services.journal({ done: [intent.key] });
+      throw error;
+    }
+    const ok = response.status >= 200 && response.status <= 299;
+    const entries: UndoEntry[] = [];
+    if (creates && response.status === 201) {
+      const id = createdId(response);
+      if (id !== null) entries.push({ action: { method: 'DELETE', path: `${path}/${id}` }, what: `the record POST ${path} created (${path}/${id})` });
+    }
+    if (journal.undoAfter) entries.push(...journal.undoAfter(response));
+    const done: string[] = [];
+    // A record deleted (or already gone) needs no sweeping; a PATCH that puts values back is their undo done.
+    if (method === 'DELETE' && path !== null && (ok || response.status === 404 || response.status === 410)) done.push(undoKey({ method: 'DELETE', path }));
+    if (journal.undoes && ok && path !== null && (method === 'PATCH' || method === 'PUT')) done.push(undoKey({ method, path, json: options.json }));
+    // The record's own undo before its intent is done: in the file, one line after the other.
+    if (intent) done.push(intent.key);
+    if (entries.length || done.length) await services.journal({ undo: entries, done });
+    return response;
+  }
+
+  /** The path of `url` below the base URL, without its query; null when it is not below it. */
+  #pathOf(url: string): string | null {
+    const base = new URL(this.#options.baseUrl);
+    const target = new URL(url);
+    const prefix = base.pathname.replace(/\/+$/, '');
+    if (target.origin !== base.origin || (prefix !== '' && !target.pathname.startsWith(`${prefix}/`))) return null;
+    return target.pathname.slice(prefix.length);
   }
 
   async #token(kind: TokenKind): Promise<string> {

@@ -8,6 +8,8 @@
 import { inject, test } from 'vitest';
 import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
+import { RunStoppedError } from '../budget/watchdog.ts';
+import type { UndoAction } from './journal.ts';
 import type { CheckResult } from '../checks/check.ts';
 import { bodyIsJson } from '../checks/http.ts';
 import { remoteServices } from '../coordinator/coordinator.ts';
@@ -146,6 +148,15 @@ export class ConformanceContext {
       },
       ...(reuse ? { reuse: true, onReuse: (exchange: Exchange) => this.evidence(exchange) } : {}),
     });
+  }
+
+  /**
+   * Journals how to take back a change the API client cannot see by itself (a list the server
+   * created along with a favorite): a run interrupted before the test's own cleanup still takes
+   * it back (src/harness/journal.ts).
+   */
+  async undoable(action: UndoAction, what: string): Promise<void> {
+    await this.#services.journal({ undo: [{ action, what }] });
   }
 
   #keep(exchange: Exchange): void {
@@ -379,6 +390,10 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       outcome.skipReason = `profile ${meta.profile} is not enabled (CATALOGUE_PROFILES=${run.profiles.join(',')})`;
       ctx.skip(outcome.skipReason);
     }
+    if (meta.profile !== 'read' && run.concurrentRun) {
+      outcome.skipReason = `the user's data is shared with ${run.concurrentRun}: a change of its could fail this test falsely (run one at a time to test writes)`;
+      ctx.skip(outcome.skipReason);
+    }
     const holder = `${ctx.task.file.name} > ${ctx.task.name} #${Math.random().toString(36).slice(2, 8)}`;
     const reservation = await services.reserve(holder, meta.requests);
     if (!reservation.ok) {
@@ -390,7 +405,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
     } catch (error) {
       if (error instanceof StopTest) {
         // already recorded
-      } else if (error instanceof PrerequisiteMissing || error instanceof BudgetExhaustedError || error instanceof RateLimitWaitError) {
+      } else if (error instanceof PrerequisiteMissing || error instanceof BudgetExhaustedError || error instanceof RateLimitWaitError || error instanceof RunStoppedError) {
         outcome.skipReason = secrets.scrub(error.message);
       } else {
         // HttpError: no usable answer (refused, reset, timeout, too large, redirect loop, not

@@ -28,6 +28,12 @@ export interface RunContext {
   dailyLimit: number;
   /** CATALOGUE_EXPIRED_TOKEN (the embedded reference mints one), for the expired-token checks; a secret. */
   expiredToken: string | null;
+  /**
+   * Another run of the same client against the same target going on at the same time (its
+   * journal's process is alive): the user's data is shared with it, so the tests that change it
+   * are skipped with this reason rather than risk a false failure. Absent or null: none found.
+   */
+  concurrentRun?: string | null;
   /** CATALOGUE_HAR: the directory where each worker appends its exchanges as HAR entries; absent or null: nothing recorded. */
   harParts?: string | null;
 }

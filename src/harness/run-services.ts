@@ -3,6 +3,7 @@
 import { TokenManager, type InteractiveConsent, type TokenSettings } from '../auth/tokens.ts';
 import { RequestBudget } from '../budget/budget.ts';
 import { RateLimitPacer, type PacerOptions } from '../budget/pacing.ts';
+import { RunWatchdog, stallMsFor } from '../budget/watchdog.ts';
 import { LocalRunServices } from '../coordinator/services.ts';
 import { Discovery } from '../discovery/discovery.ts';
 import { HttpClient } from '../http/client.ts';
@@ -34,6 +35,8 @@ export interface MainServices {
   pacer: RateLimitPacer;
   tokens: TokenManager;
   discovery: Discovery;
+  /** The run's deadline and stall detector (src/budget/watchdog.ts). */
+  watchdog: RunWatchdog;
   /** An API client of the run, charging the budget to `holder`. */
   api(holder: string): ApiClient;
 }
@@ -44,22 +47,28 @@ const TOKEN_ENDPOINT_PACING_KEY = 'oauth';
 export function createRunServices(options: RunServicesOptions): MainServices {
   const budget = new RequestBudget(options.maxRequests);
   const pacer = new RateLimitPacer(options.pacer);
+  const watchdog = new RunWatchdog({ stallMs: stallMsFor(options.timeoutMs) });
   // Token requests count against the budget and are paced like any other request, under a key
   // of their own: an auth server may limit them in a window apart from the API's.
   const tokenHttp = new HttpClient({
     apiVersion: options.apiVersion,
     timeoutMs: options.timeoutMs,
     hooks: {
+      // Not stopped by the watchdog: the sweep after a stop may need a token.
       beforeSend: async () => {
         budget.spend('run');
         await pacer.acquire(TOKEN_ENDPOINT_PACING_KEY);
       },
-      afterReceive: async (_info, status, headers) => pacer.complete(TOKEN_ENDPOINT_PACING_KEY, headers, status ?? undefined),
+      afterReceive: async (_info, status, headers, unanswered) => {
+        if (unanswered) watchdog.unanswered(unanswered.message, unanswered.sentAtMs);
+        else watchdog.answered();
+        pacer.complete(TOKEN_ENDPOINT_PACING_KEY, headers, status ?? undefined);
+      },
     },
   });
   const tokens = new TokenManager({ settings: options.tokens, http: tokenHttp, interactive: options.interactive ?? null });
   let discovery: Discovery | null = null;
-  const services = new LocalRunServices(budget, pacer, tokens, () => discovery!);
+  const services = new LocalRunServices(budget, pacer, tokens, () => discovery!, watchdog);
   const observer = options.implements === undefined ? null : new ExchangeObserver({ baseUrl: options.baseUrl, authUrl: options.tokens.authUrl, implements: options.implements });
   const api = (holder: string) => {
     // Discovery's and the preflight's answers are kept for the tests, and judged by the observed rules:
@@ -85,5 +94,5 @@ export function createRunServices(options: RunServicesOptions): MainServices {
     });
   };
   discovery = new Discovery(api('discovery'), options.hints ?? {});
-  return { services, budget, pacer, tokens, discovery, api };
+  return { services, budget, pacer, tokens, discovery, watchdog, api };
 }

@@ -47,6 +47,9 @@ export type HttpErrorKind =
   | 'budget'
   | 'other';
 
+/** The kinds of error where the server gave no complete answer (the run's stall detector counts them, src/budget/watchdog.ts). */
+const NO_ANSWER: ReadonlySet<HttpErrorKind> = new Set(['connect', 'timeout', 'reset', 'other']);
+
 /** A request that got no usable answer; `message` is one line a user can act on. */
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -100,6 +103,12 @@ export interface SendInfo {
   token: string | null;
 }
 
+/** A hop that got no answer: what happened (the error's message) and when it was sent. */
+export interface Unanswered {
+  message: string;
+  sentAtMs: number;
+}
+
 export interface HttpHooks {
   /** Before each hop: budget and pacing. May throw to stop the request (e.g. budget spent). */
   beforeSend?(info: SendInfo): Promise<void>;
@@ -107,7 +116,7 @@ export interface HttpHooks {
    * After each hop, answered or not (status and headers null when no response came), so that
    * pacing learns the rate-limit headers and never counts a failed request as still in flight.
    */
-  afterReceive?(info: SendInfo, status: number | null, headers: Record<string, string> | null): Promise<void>;
+  afterReceive?(info: SendInfo, status: number | null, headers: Record<string, string> | null, unanswered?: Unanswered): Promise<void>;
   /** Every hop, redacted, including those that failed; `text` is the whole answer (the record keeps an excerpt). */
   onExchange?(exchange: Exchange, text?: string): void;
 }
@@ -213,7 +222,9 @@ export class HttpClient {
       exchanges.push(hopResult.exchange);
       this.#options.hooks?.onExchange?.(hopResult.exchange, hopResult.error ? undefined : hopResult.text);
       if (hopResult.error) {
-        await this.#options.hooks?.afterReceive?.(info, null, null);
+        // No complete answer came (a body cut off or stalled counts too); a body too large is an answer.
+        const unanswered = NO_ANSWER.has(hopResult.error.kind) ? { message: hopResult.error.message, sentAtMs: hopResult.sentAtMs } : undefined;
+        await this.#options.hooks?.afterReceive?.(info, null, null, unanswered);
         throw new HttpError(hopResult.error.kind, hopResult.error.message, exchanges);
       }
       const { status, headers: responseHeaders, text } = hopResult;
@@ -260,7 +271,7 @@ export class HttpClient {
     headers: Record<string, string>,
     body: string | undefined,
   ): Promise<
-    | { error: { kind: HttpErrorKind; message: string }; exchange: Exchange }
+    | { error: { kind: HttpErrorKind; message: string }; exchange: Exchange; sentAtMs: number }
     | { error?: undefined; status: number; headers: Record<string, string>; text: string; exchange: Exchange }
   > {
     const started = performance.now();
@@ -295,7 +306,7 @@ export class HttpClient {
         if (size > maxBody) {
           response.body.destroy();
           const error = { kind: 'too-large' as const, message: `${info.method} ${pathOf(info.url)}: response body exceeds ${maxBody} bytes` };
-          return { error, exchange: record({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
+          return { error, exchange: record({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }), sentAtMs: startedMs };
         }
         chunks.push(chunk as Buffer);
       }
@@ -304,7 +315,7 @@ export class HttpClient {
       return { status, headers: responseHeaders, text, exchange };
     } catch (caught) {
       const error = describeTransportError(caught, info, timeoutMs, status !== null);
-      return { error, exchange: record({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }) };
+      return { error, exchange: record({ ...base, status, responseHeaders, error: error.message, durationMs: performance.now() - started }), sentAtMs: startedMs };
     }
   }
 }

@@ -147,6 +147,8 @@ export interface RunningReference {
    * the data as it found it.
    */
   stateDigest(): string;
+  /** The same, map by map: which of them a run changed. */
+  stateDigests(): Record<string, string>;
   /** A token of the demo client that has expired (for the kit's expired-token checks). */
   expiredToken(): string;
   close(): Promise<void>;
@@ -217,8 +219,19 @@ function originOf(host: string, port: number): string {
   return `http://${h}:${port}`;
 }
 
-function mutableStateDigest(data: Dataset): string {
-  const maps = {
+/** A digest of each map of the data a write can change (users, reviews, votes, ..., notifications). */
+function mutableStateDigests(data: Dataset): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, map] of Object.entries(mutableMaps(data))) {
+    const hash = createHash('sha256');
+    for (const key of [...map.keys()].sort((a, b) => a - b)) hash.update(JSON.stringify([key, map.get(key)]));
+    out[name] = hash.digest('hex');
+  }
+  return out;
+}
+
+function mutableMaps(data: Dataset): Record<string, Map<number, unknown>> {
+  return {
     users: data.users,
     skuReviews: data.skuReviews,
     votes: data.votes,
@@ -229,8 +242,11 @@ function mutableStateDigest(data: Dataset): string {
     favorites: data.favorites,
     notifications: data.notifications,
   };
+}
+
+function mutableStateDigest(data: Dataset): string {
   const hash = createHash('sha256');
-  for (const [name, map] of Object.entries(maps)) {
+  for (const [name, map] of Object.entries(mutableMaps(data))) {
     hash.update(name);
     for (const key of [...map.keys()].sort((a, b) => a - b)) hash.update(JSON.stringify([key, map.get(key)]));
   }
@@ -326,6 +342,7 @@ export async function startReference(given: ReferenceOptions = {}): Promise<Runn
     rateWindowMs: windowMs,
     requestCount: () => state.requests,
     stateDigest: () => mutableStateDigest(state.data),
+    stateDigests: () => mutableStateDigests(state.data),
     expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),
     close: () => (closing ??= Promise.all(servers.map(closeServer)).then(() => undefined)),
   };

@@ -97,6 +97,8 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   const mediaType = run.mediaType && run.mediaType !== SPEC_MEDIA_TYPE ? `, media type ${run.mediaType}` : '';
   out.push(`catalogue-conformance: ${target}, API version ${run.apiVersion}${implemented}${mediaType}, profiles ${run.profiles.join(',')}`, '');
 
+  // A run that stopped early says so first: its verdicts are those of the tests it got to.
+  if (run.stopped !== undefined) out.push(`STOPPED ${run.stopped}`, '');
   const failed = results.tests.filter((t) => t.status === 'failed');
   // One cause behind many failures (every call 500, every body not JSON) is said once, first.
   const repeated = repeatedFailures(failed);
@@ -124,7 +126,15 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   if (reportPaths) out.push(`Reports: ${reportPaths.junit}, ${reportPaths.json}`);
   if (reportPaths?.har) out.push(`HAR: ${reportPaths.har}`);
   const verdict =
-    run.exitCode === 0 ? 'PASS: no MUST requirement failed' : run.exitCode === 1 ? 'FAIL: MUST requirements failed' : 'ERROR: the run could not be carried out';
+    run.interrupted
+      ? `INTERRUPTED (${run.stopped ?? 'by a signal'}): the verdicts above are those of the tests that ran`
+      : run.stopped !== undefined
+        ? `ERROR: the run stopped before its end (${run.stopped})`
+      : run.exitCode === 0
+        ? 'PASS: no MUST requirement failed'
+        : run.exitCode === 1
+          ? 'FAIL: MUST requirements failed'
+          : 'ERROR: the run could not be carried out';
   out.push(verdict);
   return secrets.scrub(out.join('\n'));
 }

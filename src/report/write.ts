@@ -32,6 +32,10 @@ export interface RunInfo {
    */
   requests: { total: number; budget: number; bySuite?: Record<string, number> };
   exitCode: number;
+  /** Why the run stopped before its end (deadline, a target that stopped answering); absent when it ran to its end. */
+  stopped?: string;
+  /** The user interrupted the run (SIGINT, SIGTERM): `stopped` says by which. */
+  interrupted?: boolean;
   /** Hints that did not fit, pacing waits and the like. */
   notes: string[];
 }
@@ -53,6 +57,8 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
       exitCode: run.exitCode,
+      ...(run.stopped !== undefined ? { stopped: run.stopped } : {}),
+      ...(run.interrupted ? { interrupted: true } : {}),
       notes: run.notes,
     },
     problems: results.problems,

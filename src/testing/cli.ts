@@ -1,6 +1,6 @@
 // For the project's own tests: runs the conformance CLI as a user would, in a child process, and
 // reads back what it wrote.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,8 +41,9 @@ export const OUTCOME_FILE = 'cli-outcome.json';
 /** Keys of the user's environment that must not leak into a test run of the CLI. */
 const SCRUBBED_ENV = /^CATALOGUE_/;
 
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliRun> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'cc-report-'));
+/** `onChild`: the child process, as it starts (a test that signals it). An env CATALOGUE_REPORT_DIR replaces the fresh one. */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000, onChild?: (child: ChildProcess) => void): Promise<CliRun> {
+  const reportDir = env['CATALOGUE_REPORT_DIR'] ?? mkdtempSync(join(tmpdir(), 'cc-report-'));
   const cleanEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !SCRUBBED_ENV.test(key)) cleanEnv[key] = value;
   return new Promise((resolve, reject) => {
@@ -53,6 +54,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
       env: { ...cleanEnv, CATALOGUE_DOTENV_FILE: '/dev/null', CATALOGUE_REPORT_DIR: reportDir, CI: 'true', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    onChild?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -72,7 +74,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
         reportDir,
         results: existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile) : null,
         junit: existsSync(junitPath) ? readFileSync(junitPath, 'utf8') : null,
-        allReportText: () => readdirSync(reportDir).map((f) => readFileSync(join(reportDir, f), 'utf8')).join('\n'),
+        allReportText: () => reportText(reportDir),
       });
     });
   });
@@ -123,12 +125,16 @@ function readReports(reportDir: string): Pick<CliRun, 'reportDir' | 'results' | 
     reportDir,
     results: existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile) : null,
     junit: existsSync(junitPath) ? readFileSync(junitPath, 'utf8') : null,
-    allReportText: () =>
-      readdirSync(reportDir)
-        .filter((f) => f !== OUTCOME_FILE)
-        .map((f) => readFileSync(join(reportDir, f), 'utf8'))
-        .join('\n'),
+    allReportText: () => reportText(reportDir, OUTCOME_FILE),
   };
+}
+
+/** Every file under the report directory (the run's journal too), concatenated, but `except`. */
+function reportText(reportDir: string, except?: string): string {
+  return readdirSync(reportDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name !== except)
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
 }
 
 function cleanEnvironment(): Record<string, string> {

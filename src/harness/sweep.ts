@@ -1,0 +1,39 @@
+// Takes back what a journal (src/harness/journal.ts) says is still pending: DELETE the records a
+// run created, PATCH/PUT the values it changed back to what they were before it. Used at the end
+// of a run for its own journal, and at the start of a run for journals earlier runs left.
+import type { ApiClient } from './api.ts';
+import type { UndoEntry } from './journal.ts';
+import { HttpError } from '../http/client.ts';
+
+export interface SweepOutcome {
+  /** Keys taken back (a record already gone counts). */
+  done: string[];
+  /** What could not be taken back, with the answer. */
+  failed: string[];
+  /** Requests whose answer was never recorded (the run was killed meanwhile): they may have created a record the kit cannot name. */
+  unknown: string[];
+}
+
+/** One request per entry, newest first; a failure does not stop the others. */
+export async function sweep(api: ApiClient, entries: readonly (UndoEntry & { key: string })[]): Promise<SweepOutcome> {
+  const outcome: SweepOutcome = { done: [], failed: [], unknown: [] };
+  for (const entry of entries) {
+    if (!entry.action) {
+      // An intent left unresolved: what it created, if anything, is unknown. Said once, then dropped.
+      outcome.done.push(entry.key);
+      outcome.unknown.push(entry.what);
+      continue;
+    }
+    const { method, path, json } = entry.action;
+    try {
+      const response = await api.request(method, path, { auth: 'user', ...(json !== undefined ? { json } : {}) });
+      // A record already gone was taken back by someone (the test, the user): nothing is left.
+      const ok = (response.status >= 200 && response.status <= 299) || (method === 'DELETE' && (response.status === 404 || response.status === 410));
+      if (ok) outcome.done.push(entry.key);
+      else outcome.failed.push(`${entry.what} (${method} ${path} answered ${response.status})`);
+    } catch (error) {
+      outcome.failed.push(`${entry.what} (${method} ${path}: ${error instanceof HttpError ? error.message : (error as Error).message})`);
+    }
+  }
+  return outcome;
+}

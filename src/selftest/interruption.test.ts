@@ -1,0 +1,114 @@
+// Issue 19, interruption: Ctrl-C (SIGINT) right after the run has changed something on the
+// deployment ends the run within 15 s with exit 130, the reports marked interrupted and the HAR
+// merged, and nothing left behind: what the run created is deleted, what it changed is put back.
+// A run killed outright (SIGKILL) leaves its journal; the next run of the same client against
+// the same target takes back what it names before its own tests.
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { startReference } from '../reference/server.ts';
+import { runCli, SELFTEST_LIMITS, targetArgs, type CliRun } from '../testing/cli.ts';
+import { hostileProxy } from '../testing/hostile.ts';
+
+interface Signalled {
+  run: CliRun;
+  /** When the signal was sent, and when the run ended (ms). */
+  signalledAt: number;
+  ended: number;
+  /** The maps of the reference's data the run changed (empty: all as before). */
+  changed: string[];
+}
+
+/**
+ * Runs the kit against a reference behind a proxy; when the first request whose method and path
+ * end with `trigger` arrives, `signal` goes to the run's process (the request still goes on).
+ * `second`: a later run with the same report directory, after the first.
+ */
+async function signalledRun(trigger: string, signal: NodeJS.Signals, suites: string[], reportDir = mkdtempSync(join(tmpdir(), 'cc-int-')), second?: string[]) {
+  const ref = await startReference({ limits: SELFTEST_LIMITS, authOrigin: 'separate' });
+  const before = ref.stateDigests();
+  const changed = () => Object.entries(ref.stateDigests()).filter(([map, digest]) => before[map] !== digest).map(([map]) => map);
+  let child: ChildProcess | null = null;
+  let signalledAt = 0;
+  const proxy = await hostileProxy(new URL(ref.baseUrl).origin, (_n, req) => {
+    if (signalledAt === 0 && `${req.method} ${req.url?.replace(/\?.*/, '')}`.endsWith(trigger)) {
+      signalledAt = Date.now();
+      child?.kill(signal);
+    }
+    return { pass: true };
+  });
+  try {
+    const args = targetArgs(ref);
+    args[1] = proxy.origin + new URL(ref.baseUrl).pathname;
+    const env = { CATALOGUE_REPORT_DIR: reportDir, CATALOGUE_HAR: join(reportDir, 'run.har') };
+    const run = await runCli([...args, ...suites], env, 180_000, (c) => (child = c));
+    const first: Signalled = { run, signalledAt, ended: Date.now(), changed: changed() };
+    const next = second ? await runCli([...args, ...second], env) : null;
+    return { first, next, changed: changed(), reportDir };
+  } finally {
+    await proxy.close();
+    await ref.close();
+  }
+}
+
+describe('Ctrl-C right after a change: exit 130 within 15 s, reports and HAR written, nothing left behind', () => {
+  // A record created (journalled from the answer, and a list the server made along with it) and
+  // a value changed (journalled before the request), each with the one suite that sends it. The
+  // other writes take the same two ways; a killed run's PATCH /user is the test below.
+  const triggers: [string, string[]][] = [
+    ['POST /favorites', ['favorites-model']],
+    ['PUT /personalization', ['user']],
+  ];
+  for (const [trigger, suites] of triggers) {
+    test.concurrent(`SIGINT as ${trigger} is on its way`, { timeout: 120_000 }, async () => {
+      const { first, reportDir } = await signalledRun(trigger, 'SIGINT', suites);
+      const { run } = first;
+      expect(first.signalledAt, `no ${trigger} was sent`).toBeGreaterThan(0);
+      expect(run.code, run.stdout + run.stderr).toBe(130);
+      expect(first.ended - first.signalledAt).toBeLessThan(15_000);
+      expect(run.stdout).toMatch(/^SIGINT: stopping; taking back what the run changed/m);
+      expect(run.stdout).toMatch(/^INTERRUPTED \(interrupted by SIGINT\)/m);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      const results = run.results as unknown as { run: { interrupted?: boolean; stopped?: string; exitCode: number } };
+      expect(results.run).toMatchObject({ interrupted: true, stopped: 'interrupted by SIGINT', exitCode: 130 });
+      expect(run.junit).not.toBeNull();
+      // The HAR merged: one file, its parts gone.
+      const har = JSON.parse(readFileSync(join(reportDir, 'run.har'), 'utf8')) as { log: { entries: unknown[] } };
+      expect(har.log.entries.length).toBeGreaterThan(0);
+      expect(readdirSync(reportDir).filter((f) => f.includes('part'))).toEqual([]);
+      // Nothing left: the journal is gone, the deployment's data as before.
+      expect(first.changed, run.stdout).toEqual([]);
+      expect(existsSync(join(reportDir, '.journal')) ? readdirSync(join(reportDir, '.journal')) : []).toEqual([]);
+    });
+  }
+});
+
+test.concurrent('a run killed outright leaves its journal; the next run takes back what it names first, and says so', { timeout: 120_000 }, async () => {
+  const { first, next, changed } = await signalledRun('PATCH /user', 'SIGKILL', ['user'], undefined, ['categories']);
+  expect(first.run.code).toBeNull();
+  expect(first.changed).toEqual(['users']);
+  expect(next!.code, next!.stdout).toBe(0);
+  // The user's field, and whatever else the killed run's workers got to before they noticed.
+  expect(next!.stdout).toMatch(/^NOTE an earlier run \(\S+, started \S+\) left \d+ change\(s\) on the deployment; took back \d+: .*the user's (sex|birthyear) as before the run/m);
+  expect(changed).toEqual([]);
+});
+
+test.concurrent('two runs of the same client against the same target at once: both pass, the later names the other and leaves the user data to it', { timeout: 120_000 }, async () => {
+  const ref = await startReference({ limits: SELFTEST_LIMITS });
+  try {
+    const before = ref.stateDigest();
+    const reportDir = mkdtempSync(join(tmpdir(), 'cc-two-'));
+    const env = { CATALOGUE_REPORT_DIR: reportDir };
+    const [a, b] = await Promise.all([runCli([...targetArgs(ref), 'favorites', 'user'], env), runCli([...targetArgs(ref), 'favorites', 'user'], env)]);
+    expect(a.code, a.stdout).toBe(0);
+    expect(b.code, b.stdout).toBe(0);
+    const noted = [a, b].filter((r) => /^NOTE another run of this client against this target was going on/m.test(r.stdout));
+    expect(noted.length).toBeGreaterThan(0);
+    for (const run of noted) expect(run.results!.tests.filter((t) => t.status === 'skipped' && t.message.startsWith("the user's data is shared with another run")).length).toBeGreaterThan(0);
+    expect(ref.stateDigest()).toBe(before);
+  } finally {
+    await ref.close();
+  }
+});
