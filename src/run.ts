@@ -89,6 +89,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   }
 }
 
+/** A signal this soon after the first is the same one, relayed. */
+const SAME_SIGNAL_MS = 1000;
+
 /**
  * SIGINT and SIGTERM during a run: the first stops it (no new test; the tests in flight end at
  * their next request; what the run changed is taken back; the reports and the HAR are written;
@@ -96,14 +99,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
  * has been changed yet.
  */
 function onSignals(target: TargetRun, print: (text: string) => void): { remove(): void } {
-  let signalled = false;
+  let signalledAt = 0;
   const handler = (signal: NodeJS.Signals) => {
-    if (signalled || !target.started) {
+    // One Ctrl-C may arrive twice: from the terminal, and relayed by a parent (tsx, npm) a moment later.
+    if (signalledAt !== 0 && Date.now() - signalledAt < SAME_SIGNAL_MS) return;
+    if (signalledAt !== 0 || !target.started) {
       print(`${signal}: exiting at once${target.started ? '; what the run changed and did not take back is in its journal, for the next run to sweep' : ''}`);
       void target.cleanUp().finally(() => process.exit(EXIT.INTERRUPTED));
       return;
     }
-    signalled = true;
+    signalledAt = Date.now();
     print(`${signal}: stopping; taking back what the run changed, then writing the reports (${signal} again exits at once)`);
     target.watchdog.stop(`interrupted by ${signal}`, 'interrupted');
   };
@@ -360,9 +365,6 @@ function moduleCache(): { experimental?: { fsModuleCache: true; fsModuleCachePat
  */
 const NETWORK_WORKERS = 4;
 
-/** Set up in every worker of a conformance run (src/harness/worker-setup.ts). */
-const WORKER_SETUP = fileURLToPath(new URL('./harness/worker-setup.ts', import.meta.url));
-
 /**
  * Runs the suite files under `dir` in passes, one vitest and one worker pool for all: every
  * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
@@ -418,8 +420,6 @@ async function runPasses(run: {
       // network and the rate limit: workers in parallel keep both tokens busy.
       ...(run.bound === 'cpu' ? { pool: 'threads', maxWorkers: 1 } : run.bound === 'network' ? { maxWorkers: NETWORK_WORKERS } : {}),
       sequence: { sequencer: stepsInOrder(suiteOf, roleOf) },
-      // Workers leave Ctrl-C to the run's main process, which stops the run in order.
-      setupFiles: [WORKER_SETUP],
       ...moduleCache(),
     },
     {},

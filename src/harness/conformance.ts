@@ -82,11 +82,24 @@ export function useTarget(target: string): void {
   loadingTarget = target;
 }
 
+/**
+ * Ctrl-C in a terminal signals the whole process group: a worker that died of it would leave its
+ * test's changes on the deployment. The run's main process handles the signal (it stops the run,
+ * and the tests in flight end at their next request); the worker carries on until told.
+ */
+let signalsLeftToTheRun = false;
+function leaveSignalsToTheRun(): void {
+  if (signalsLeftToTheRun) return;
+  signalsLeftToTheRun = true;
+  process.on('SIGINT', () => undefined);
+}
+
 function workerState(target: string): WorkerState {
   let worker = workers.get(target);
   if (!worker) {
     const run = target === '' ? inject('conformanceRun') : inject('conformanceRuns')?.[target];
     if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
+    leaveSignalsToTheRun();
     secrets.add(run.expiredToken);
     secrets.add(run.client.secret);
     if (run.harParts) recordHopsInto(run.harParts, secrets, target === '' ? null : [run.baseUrl, run.authUrl]);

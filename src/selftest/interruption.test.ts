@@ -26,7 +26,7 @@ interface Signalled {
  * end with `trigger` arrives, `signal` goes to the run's process (the request still goes on).
  * `second`: a later run with the same report directory, after the first.
  */
-async function signalledRun(trigger: string, signal: NodeJS.Signals, suites: string[], reportDir = mkdtempSync(join(tmpdir(), 'cc-int-')), second?: string[]) {
+async function signalledRun(trigger: string, signal: NodeJS.Signals | 'Ctrl-C', suites: string[], reportDir = mkdtempSync(join(tmpdir(), 'cc-int-')), second?: string[]) {
   const ref = await startReference({ limits: SELFTEST_LIMITS, authOrigin: 'separate' });
   const before = ref.stateDigests();
   const changed = () => Object.entries(ref.stateDigests()).filter(([map, digest]) => before[map] !== digest).map(([map]) => map);
@@ -35,7 +35,9 @@ async function signalledRun(trigger: string, signal: NodeJS.Signals, suites: str
   const proxy = await hostileProxy(new URL(ref.baseUrl).origin, (_n, req) => {
     if (signalledAt === 0 && `${req.method} ${req.url?.replace(/\?.*/, '')}`.endsWith(trigger)) {
       signalledAt = Date.now();
-      child?.kill(signal);
+      // Ctrl-C: SIGINT to the whole process group, the vitest workers too, as a terminal sends it.
+      if (signal === 'Ctrl-C') process.kill(-child!.pid!, 'SIGINT');
+      else child?.kill(signal);
     }
     return { pass: true };
   });
@@ -43,7 +45,7 @@ async function signalledRun(trigger: string, signal: NodeJS.Signals, suites: str
     const args = targetArgs(ref);
     args[1] = proxy.origin + new URL(ref.baseUrl).pathname;
     const env = { CATALOGUE_REPORT_DIR: reportDir, CATALOGUE_HAR: join(reportDir, 'run.har') };
-    const run = await runCli([...args, ...suites], env, 180_000, (c) => (child = c));
+    const run = await runCli([...args, ...suites], env, 180_000, (c) => (child = c), signal === 'Ctrl-C');
     const first: Signalled = { run, signalledAt, ended: Date.now(), changed: changed() };
     const next = second ? await runCli([...args, ...second], env) : null;
     return { first, next, changed: changed(), reportDir };
@@ -57,13 +59,14 @@ describe('Ctrl-C right after a change: exit 130 within 15 s, reports and HAR wri
   // A record created (journalled from the answer, and a list the server made along with it) and
   // a value changed (journalled before the request), each with the one suite that sends it. The
   // other writes take the same two ways; a killed run's PATCH /user is the test below.
-  const triggers: [string, string[]][] = [
-    ['POST /favorites', ['favorites-model']],
-    ['PUT /personalization', ['user']],
+  // Ctrl-C signals the vitest workers too: they must carry on until the run tells them.
+  const triggers: [string, string[], 'SIGINT' | 'Ctrl-C'][] = [
+    ['POST /favorites', ['favorites-model'], 'Ctrl-C'],
+    ['PUT /personalization', ['user'], 'SIGINT'],
   ];
-  for (const [trigger, suites] of triggers) {
-    test.concurrent(`SIGINT as ${trigger} is on its way`, { timeout: 120_000 }, async () => {
-      const { first, reportDir } = await signalledRun(trigger, 'SIGINT', suites);
+  for (const [trigger, suites, signal] of triggers) {
+    test.concurrent(`${signal} as ${trigger} is on its way`, { timeout: 120_000 }, async () => {
+      const { first, reportDir } = await signalledRun(trigger, signal, suites);
       const { run } = first;
       expect(first.signalledAt, `no ${trigger} was sent`).toBeGreaterThan(0);
       expect(run.code, run.stdout + run.stderr).toBe(130);

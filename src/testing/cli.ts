@@ -41,8 +41,12 @@ export const OUTCOME_FILE = 'cli-outcome.json';
 /** Keys of the user's environment that must not leak into a test run of the CLI. */
 const SCRUBBED_ENV = /^CATALOGUE_/;
 
-/** `onChild`: the child process, as it starts (a test that signals it). An env CATALOGUE_REPORT_DIR replaces the fresh one. */
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000, onChild?: (child: ChildProcess) => void): Promise<CliRun> {
+/**
+ * `onChild`: the child process, as it starts (a test that signals it); `group`: the child leads a
+ * process group of its own, which a test signals as a terminal's Ctrl-C does (process.kill(-pid)).
+ * An env CATALOGUE_REPORT_DIR replaces the fresh one.
+ */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000, onChild?: (child: ChildProcess) => void, group = false): Promise<CliRun> {
   const reportDir = env['CATALOGUE_REPORT_DIR'] ?? mkdtempSync(join(tmpdir(), 'cc-report-'));
   const cleanEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !SCRUBBED_ENV.test(key)) cleanEnv[key] = value;
@@ -53,6 +57,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
       // deployment.
       env: { ...cleanEnv, CATALOGUE_DOTENV_FILE: '/dev/null', CATALOGUE_REPORT_DIR: reportDir, CI: 'true', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: group,
     });
     onChild?.(child);
     let stdout = '';
