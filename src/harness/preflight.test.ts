@@ -138,6 +138,31 @@ describe('preflight against a misbehaving server', () => {
     expect(problem).toMatch(/categories: .*(response body exceeds \d+ bytes|no complete response within 1500 ms)/);
   });
 
+  test.concurrent('connections reset before any answer', async () => {
+    const { problem } = await preflightAgainst((req) => req.socket.destroy());
+    expect(problem).toMatch(/^GET \S+\/categories: .*connection closed by the server before a response/);
+  });
+
+  test.concurrent('a redirect loop', async () => {
+    const { problem } = await preflightAgainst((req, res) => res.writeHead(302, { location: req.url?.endsWith('/b') ? '/api/a' : '/api/b' }).end());
+    expect(problem).toMatch(/^GET \S+\/categories: .*redirect loop/);
+  });
+
+  test.concurrent('an endless body', async () => {
+    const { problem } = await preflightAgainst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump);
+      };
+      res.write('{"categories": [');
+      pump();
+      res.on('close', () => res.removeAllListeners('drain'));
+    });
+    expect(problem).toMatch(/^GET \S+\/categories: .*(response body exceeds \d+ bytes|no complete response within 1500 ms)/);
+  });
+
   test.concurrent('broken JSON', async () => {
     const { problem } = await preflightAgainst((_req, res) => res.writeHead(200, { 'content-type': 'application/vnd.service+json' }).end('{"categories": [{"id": 1, "name": '));
     expect(problem).toMatch(/^GET http:\/\/\S+\/api\/categories answered 200 \(application\/vnd\.service\+json\) without a JSON \{categories\} body: not the Catalogue API/);
