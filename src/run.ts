@@ -18,11 +18,12 @@ import { createRunServices, type MainServices } from './harness/run-services.ts'
 import type { RunWatchdog } from './budget/watchdog.ts';
 import { SWEEP_HOLDER } from './coordinator/services.ts';
 import { RunJournal } from './harness/journal.ts';
-import { sweep, type SweepOutcome } from './harness/sweep.ts';
+import { describeSweep, sweep } from './harness/sweep.ts';
+import { INTERRUPTED_EXIT, onSignals } from './harness/signals.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
 import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
-import { ResultsCollector, type RunResults } from './report/results.ts';
+import { markNotRun, ResultsCollector, type RunResults } from './report/results.ts';
 import { terminalSummary } from './report/terminal.ts';
 import { writeReports, type RunInfo } from './report/write.ts';
 import { ensureDir } from './util/fs.ts';
@@ -36,7 +37,7 @@ export const SUITES_DIR = fileURLToPath(new URL('../suites/', import.meta.url));
  */
 export const LATER_PASSES = ['last', 'lockout'] as const;
 
-export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2, INTERRUPTED: 130 } as const;
+export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2, INTERRUPTED: INTERRUPTED_EXIT } as const;
 
 /** The run cannot be carried out: one line for the user, exit code 2. */
 export class RunError extends Error {
@@ -63,7 +64,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   // Before any request: a filter that picks no suite is a slip, not a run of nothing.
   const picked = pickedSuiteFiles(suitesDir, options.filters);
   const target = new TargetRun(config, print);
-  const signals = onSignals(target, print);
+  const signals = onSignals(target, print, () => target.cleanUp());
   try {
     await target.prepare(options.interactive, null);
     if (options.filters.length) print(`Suites: ${picked.map(suiteNameOf).join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
@@ -87,39 +88,6 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     signals.remove();
     await target.cleanUp();
   }
-}
-
-/** A signal this soon after the first is the same one, relayed. */
-const SAME_SIGNAL_MS = 1000;
-
-/**
- * SIGINT and SIGTERM during a run: the first stops it (no new test; the tests in flight end at
- * their next request; what the run changed is taken back; the reports and the HAR are written;
- * exit 130), a second exits at once. Before the suites start, the first exits at once: nothing
- * has been changed yet.
- */
-function onSignals(target: TargetRun, print: (text: string) => void): { remove(): void } {
-  let signalledAt = 0;
-  const handler = (signal: NodeJS.Signals) => {
-    // One Ctrl-C may arrive twice: from the terminal, and relayed by a parent (tsx, npm) a moment later.
-    if (signalledAt !== 0 && Date.now() - signalledAt < SAME_SIGNAL_MS) return;
-    if (signalledAt !== 0 || !target.started) {
-      print(`${signal}: exiting at once${target.started ? '; what the run changed and did not take back is in its journal, for the next run to sweep' : ''}`);
-      void target.cleanUp().finally(() => process.exit(EXIT.INTERRUPTED));
-      return;
-    }
-    signalledAt = Date.now();
-    print(`${signal}: stopping; taking back what the run changed, then writing the reports (${signal} again exits at once)`);
-    target.watchdog.stop(`interrupted by ${signal}`, 'interrupted');
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return {
-    remove() {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-    },
-  };
 }
 
 /** One target of runConformanceMany: its configuration and suite name filters. */
@@ -607,8 +575,7 @@ class TargetRun {
     for (const state of over) {
       const outcome = await sweep(main.api(SWEEP_HOLDER), state.pending);
       RunJournal.markDone(state.file, outcome.done);
-      const what = state.pending.filter((e) => e.action && outcome.done.includes(e.key)).map((e) => e.what);
-      this.#sweepNotes.push(`an earlier run (${state.run}, started ${state.startedAt}) left ${state.pending.length} change(s) on the deployment; ${describeSweep(what, outcome, state.file)}`);
+      this.#sweepNotes.push(`an earlier run (${state.run}, started ${state.startedAt}) left ${state.pending.length} change(s) on the deployment; ${describeSweep(state.pending, outcome, state.file)}`);
     }
     for (const state of live) {
       this.#sweepNotes.push(
@@ -632,8 +599,7 @@ class TargetRun {
     }
     const outcome = await sweep(main.api(SWEEP_HOLDER), pending);
     for (const key of outcome.done) journal.done(key);
-    const what = pending.filter((e) => e.action && outcome.done.includes(e.key)).map((e) => e.what);
-    this.#sweepNotes.push(`the tests left ${pending.length} change(s) on the deployment; ${describeSweep(what, outcome, journal.file)}`);
+    this.#sweepNotes.push(`the tests left ${pending.length} change(s) on the deployment; ${describeSweep(pending, outcome, journal.file)}`);
   }
 
   /** After every pass (no worker appends any more): the HAR, the reports, the summary and the exit code. */
@@ -722,28 +688,6 @@ class TargetRun {
     this.#main?.watchdog.clearDeadline();
     for (const cleanup of this.#cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   }
-}
-
-/** "took back: ...", and what could not be, with where the journal keeps it. */
-function describeSweep(done: readonly string[], outcome: SweepOutcome, file: string): string {
-  const parts = [done.length ? `took back ${done.length}: ${done.join('; ')}` : 'took back none'];
-  if (outcome.failed.length) parts.push(`could not take back ${outcome.failed.length}: ${outcome.failed.join('; ')} (kept in ${file} for the next run)`);
-  if (outcome.unknown.length) parts.push(`unknown: ${outcome.unknown.join('; ')}`);
-  return parts.join('; ');
-}
-
-/** What the results say of a test that never began (vitest's words after a cancelled run, or none). */
-const CANCELLED = /^(The test run was aborted|not run$|skipped$)/;
-
-/**
- * A stopped run's results: the tests vitest did not begin say why, and a problem names the
- * suites that did not start at all (they have no test in the results).
- */
-function markNotRun(results: RunResults, reason: string, suites: readonly string[]): void {
-  for (const test of results.tests) if (test.status === 'skipped' && CANCELLED.test(test.message)) test.message = `not run: ${reason}`;
-  const started = new Set(results.tests.map((t) => t.suite));
-  const missing = suites.filter((suite) => !started.has(suite));
-  if (missing.length) results.problems.push(`not started, as the run stopped: ${missing.length} suites (${missing.join(', ')})`);
 }
 
 /** Requests by suite, most first; `(run)`: those of no test (tokens, discovery, shared by all). */

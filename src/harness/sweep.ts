@@ -37,3 +37,12 @@ export async function sweep(api: ApiClient, entries: readonly (UndoEntry & { key
   }
   return outcome;
 }
+
+/** "took back N: ...", what could not be (with where the journal keeps it), and what is unknown. */
+export function describeSweep(entries: readonly (UndoEntry & { key: string })[], outcome: SweepOutcome, file: string): string {
+  const done = entries.filter((e) => e.action && outcome.done.includes(e.key)).map((e) => e.what);
+  const parts = [done.length ? `took back ${done.length}: ${done.join('; ')}` : 'took back none'];
+  if (outcome.failed.length) parts.push(`could not take back ${outcome.failed.length}: ${outcome.failed.join('; ')} (kept in ${file} for the next run)`);
+  if (outcome.unknown.length) parts.push(`unknown: ${outcome.unknown.join('; ')}`);
+  return parts.join('; ');
+}

@@ -148,3 +148,17 @@ export class ResultsCollector implements Reporter {
     return this.#runs ? collectResults(this.#modules.filter((m) => ofTarget(m.moduleId)), this.#unhandled) : null;
   }
 }
+
+/** What the results say of a test that never began (vitest's words after a cancelled run, or none). */
+const NEVER_BEGUN = /^(The test run was aborted|not run$|skipped$)/;
+
+/**
+ * A stopped run's results: the tests that never began say why, and a problem names the suites
+ * that did not start at all (they have no test in the results).
+ */
+export function markNotRun(results: RunResults, reason: string, suites: readonly string[]): void {
+  for (const test of results.tests) if (test.status === 'skipped' && NEVER_BEGUN.test(test.message)) test.message = `not run: ${reason}`;
+  const started = new Set(results.tests.map((t) => t.suite));
+  const missing = suites.filter((suite) => !started.has(suite));
+  if (missing.length) results.problems.push(`not started, as the run stopped: ${missing.length} suites (${missing.join(', ')})`);
+}
