@@ -18,7 +18,7 @@ import { createRunServices, type MainServices } from './harness/run-services.ts'
 import type { RunWatchdog } from './budget/watchdog.ts';
 import { SWEEP_HOLDER } from './coordinator/services.ts';
 import { RunJournal } from './harness/journal.ts';
-import { describeSweep, sweep } from './harness/sweep.ts';
+import { describeSweep, nothingWasLeft, sweep } from './harness/sweep.ts';
 import { INTERRUPTED_EXIT, onSignals } from './harness/signals.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
@@ -599,6 +599,8 @@ class TargetRun {
     }
     const outcome = await sweep(main.api(SWEEP_HOLDER), pending);
     for (const key of outcome.done) journal.done(key);
+    // Records already gone (a favorite deleted with its list) were not left: nothing to say.
+    if (nothingWasLeft(outcome)) return;
     this.#sweepNotes.push(`the tests left ${pending.length} change(s) on the deployment; ${describeSweep(pending, outcome, journal.file)}`);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { ApiClient } from './api.ts';
-import { describeSweep, sweep } from './sweep.ts';
+import { describeSweep, nothingWasLeft, sweep } from './sweep.ts';
 
 /** An API that answers each `METHOD path` from a table (a thrown HttpError for 'error'), and records what it was asked. */
 function api(answers: Record<string, number | 'error'>) {
@@ -27,8 +27,10 @@ describe('sweep', () => {
     ];
     const outcome = await sweep(client, entries);
     expect(asked).toEqual(['DELETE /favorites/2 (user)', 'DELETE /favorite_lists/1 (user)', 'PATCH /user {"sex":"male"} (user)']);
-    expect(outcome).toEqual({ done: ['DELETE /favorites/2', 'DELETE /favorite_lists/1', 'PATCH /user sex'], failed: [], unknown: [] });
-    expect(describeSweep(entries, outcome, 'j.jsonl')).toBe("took back 3: favorite 2; list 1; the user's sex");
+    expect(outcome).toEqual({ done: ['DELETE /favorites/2', 'DELETE /favorite_lists/1', 'PATCH /user sex'], gone: ['DELETE /favorites/2'], failed: [], unknown: [] });
+    expect(describeSweep(entries, outcome, 'j.jsonl')).toBe("took back 2: list 1; the user's sex; already gone 1: favorite 2");
+    expect(nothingWasLeft(outcome)).toBe(false);
+    expect(nothingWasLeft({ done: ['DELETE /favorites/2'], gone: ['DELETE /favorites/2'], failed: [], unknown: [] })).toBe(true);
   });
 
   test('what fails stays, with the answer; an intent is said once as unknown and dropped; a failure does not stop the rest', async () => {

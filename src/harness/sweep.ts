@@ -6,8 +6,10 @@ import type { UndoEntry } from './journal.ts';
 import { HttpError } from '../http/client.ts';
 
 export interface SweepOutcome {
-  /** Keys taken back (a record already gone counts). */
+  /** Keys taken back, a record already gone included. */
   done: string[];
+  /** Of those, the records that were already gone (their DELETE answered 404 or 410): nothing was left of them. */
+  gone: string[];
   /** What could not be taken back, with the answer. */
   failed: string[];
   /** Requests whose answer was never recorded (the run was killed meanwhile): they may have created a record the kit cannot name. */
@@ -15,8 +17,9 @@ export interface SweepOutcome {
 }
 
 /** One request per entry, newest first; a failure does not stop the others. */
+// A record can be gone before its DELETE: a favorite goes with the list deleted under it.
 export async function sweep(api: ApiClient, entries: readonly (UndoEntry & { key: string })[]): Promise<SweepOutcome> {
-  const outcome: SweepOutcome = { done: [], failed: [], unknown: [] };
+  const outcome: SweepOutcome = { done: [], gone: [], failed: [], unknown: [] };
   for (const entry of entries) {
     if (!entry.action) {
       // An intent left unresolved: what it created, if anything, is unknown. Said once, then dropped.
@@ -28,8 +31,9 @@ export async function sweep(api: ApiClient, entries: readonly (UndoEntry & { key
     try {
       const response = await api.request(method, path, { auth: 'user', ...(json !== undefined ? { json } : {}) });
       // A record already gone was taken back by someone (the test, the user): nothing is left.
-      const ok = (response.status >= 200 && response.status <= 299) || (method === 'DELETE' && (response.status === 404 || response.status === 410));
-      if (ok) outcome.done.push(entry.key);
+      const gone = method === 'DELETE' && (response.status === 404 || response.status === 410);
+      if (gone) outcome.gone.push(entry.key);
+      if (gone || (response.status >= 200 && response.status <= 299)) outcome.done.push(entry.key);
       else outcome.failed.push(`${entry.what} (${method} ${path} answered ${response.status})`);
     } catch (error) {
       outcome.failed.push(`${entry.what} (${method} ${path}: ${error instanceof HttpError ? error.message : (error as Error).message})`);
@@ -40,9 +44,17 @@ export async function sweep(api: ApiClient, entries: readonly (UndoEntry & { key
 
 /** "took back N: ...", what could not be (with where the journal keeps it), and what is unknown. */
 export function describeSweep(entries: readonly (UndoEntry & { key: string })[], outcome: SweepOutcome, file: string): string {
-  const done = entries.filter((e) => e.action && outcome.done.includes(e.key)).map((e) => e.what);
+  const whats = (keys: readonly string[]) => entries.filter((e) => e.action && keys.includes(e.key)).map((e) => e.what);
+  const done = whats(outcome.done.filter((key) => !outcome.gone.includes(key)));
+  const gone = whats(outcome.gone);
   const parts = [done.length ? `took back ${done.length}: ${done.join('; ')}` : 'took back none'];
+  if (gone.length) parts.push(`already gone ${gone.length}: ${gone.join('; ')}`);
   if (outcome.failed.length) parts.push(`could not take back ${outcome.failed.length}: ${outcome.failed.join('; ')} (kept in ${file} for the next run)`);
   if (outcome.unknown.length) parts.push(`unknown: ${outcome.unknown.join('; ')}`);
   return parts.join('; ');
+}
+
+/** Whether a sweep found nothing left: every record already gone, nothing failed or unknown. */
+export function nothingWasLeft(outcome: SweepOutcome): boolean {
+  return outcome.failed.length === 0 && outcome.unknown.length === 0 && outcome.done.every((key) => outcome.gone.includes(key));
 }
