@@ -11,6 +11,7 @@ import { RateLimitWaitError } from '../budget/pacing.ts';
 import { RunStoppedError } from '../budget/watchdog.ts';
 import { ReusedAnswers, writeReach } from './reuse.ts';
 import { undoKey, type UndoEntry } from './journal.ts';
+import { apiPathUnder } from '../rules/exchange-rules.ts';
 
 /** Something a test needs is not there (no user token, nothing to discover): the test is skipped. */
 export class PrerequisiteMissing extends Error {
@@ -193,7 +194,7 @@ export class ApiClient {
     journal: Pick<ApiRequestOptions, 'undo' | 'undoAfter' | 'undoes'>,
   ): Promise<HttpResponse> {
     const services = this.#options.services;
-    const path = this.#pathOf(url);
+    const path = apiPathUnder(url, this.#options.baseUrl);
     const creates = method === 'POST' && path !== null && CREATES.test(path);
     // A record's id comes with the answer: until then, the journal holds the intent.
     const intent = creates ? { key: `intent ${randomUUID()}`, what: `POST ${path} ${excerpt(options.json)} (its answer was never recorded: a record may be left; look for it by hand)` } : null;
@@ -222,15 +223,6 @@ export class ApiClient {
     if (intent) done.push(intent.key);
     if (entries.length || done.length) await services.journal({ undo: entries, done });
     return response;
-  }
-
-  /** The path of `url` below the base URL, without its query; null when it is not below it. */
-  #pathOf(url: string): string | null {
-    const base = new URL(this.#options.baseUrl);
-    const target = new URL(url);
-    const prefix = base.pathname.replace(/\/+$/, '');
-    if (target.origin !== base.origin || (prefix !== '' && !target.pathname.startsWith(`${prefix}/`))) return null;
-    return target.pathname.slice(prefix.length);
   }
 
   async #token(kind: TokenKind): Promise<string> {
