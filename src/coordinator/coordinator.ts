@@ -95,7 +95,7 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     settle: (holder) => call('settle', holder),
     beforeSend: (holder, key, write) => call('beforeSend', holder, key, write ?? null),
     afterReceive: (key, status, headers, paced, write, unanswered) => call('afterReceive', key, status, headers, paced ?? true, write ?? null, unanswered ?? null),
-    token: (kind, reuseKey) => (reuseKey === undefined ? call('token', kind) : call('token', kind, reuseKey)),
+    token: (kind, reuseKey, readsFrom) => (reuseKey === undefined ? call('token', kind) : call('token', kind, reuseKey, readsFrom ?? null)),
     keep: (reuseKey, writes, response) => call('keep', reuseKey, writes, response),
     ownUserToken: () => call('ownUserToken'),
     tokenRejected: (kind, token) => call('tokenRejected', kind, token),

@@ -43,9 +43,10 @@ export interface RunServices {
   afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean, write?: WriteReach | null, unanswered?: Unanswered | null): Promise<void>;
   /**
    * The run's token of `kind`; with `reuseKey`, also the answer kept for that GET if still valid
-   * (waiting for it while another test has the same GET out), or `asking`.
+   * (waiting for it while another test has the same GET out), or `asking`; `readsFrom`: the
+   * areas whose writes may change that answer (src/harness/reuse.ts), null or absent: every area.
    */
-  token(kind: TokenKind, reuseKey?: string): Promise<TokenResult>;
+  token(kind: TokenKind, reuseKey?: string, readsFrom?: readonly WriteReach[] | null): Promise<TokenResult>;
   /** The answer to a GET token() said to ask (`asking`): a 2xx one is kept for the tests after; null when none came. */
   keep(reuseKey: string, writes: number, response: PlainResponse | null): Promise<void>;
   /** A new user token for one test alone (e.g. logout), never handed to another test. */
@@ -115,11 +116,11 @@ export class LocalRunServices implements RunServices {
     this.pacer.complete(key, headers, status ?? undefined, paced);
   }
 
-  async token(kind: TokenKind, reuseKey?: string): Promise<TokenResult> {
+  async token(kind: TokenKind, reuseKey?: string, readsFrom: readonly WriteReach[] | null = null): Promise<TokenResult> {
     // The stamp as the answer is looked up: a write that begins after it changes the count, so an
     // answer kept at this stamp is not given after that write.
     const reuse = async () => {
-      const stampNow = () => this.#writes.stampFor(kind);
+      const stampNow = () => this.#writes.stampFor(kind, readsFrom);
       if (reuseKey === undefined) return { writes: stampNow() };
       const found = await this.answers.lookup(reuseKey, stampNow, SAME_GET_WAIT_MS);
       return { writes: stampNow(), ...('kept' in found ? { kept: found.kept } : { asking: found.ask }) };

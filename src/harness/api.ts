@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
 import { RunStoppedError } from '../budget/watchdog.ts';
-import { ReusedAnswers, writeReach } from './reuse.ts';
+import { readsFrom, ReusedAnswers, writeReach, type WriteReach } from './reuse.ts';
 import { undoKey, type UndoEntry } from './journal.ts';
 import { apiPathUnder } from '../rules/exchange-rules.ts';
 
@@ -160,7 +160,7 @@ export class ApiClient {
     // An Accept of the request's own is part of the key (a versioning test asking the run's version shares the answer).
     const reusable = this.#options.reuse === true && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && Object.keys(http).length === 0;
     const key = reusable ? ReusedAnswers.key(auth, accept === undefined ? this.#accept : (accept ?? '(none)'), url) : undefined;
-    const { token, writes, kept, asking } = await this.#tokenAndWrites(auth, key);
+    const { token, writes, kept, asking } = await this.#tokenAndWrites(auth, key, key === undefined ? null : readsFrom(url, this.#options.baseUrl));
     if (kept) {
       const last = kept.exchanges[kept.exchanges.length - 1];
       if (last) this.#options.onReuse?.(last);
@@ -234,8 +234,12 @@ export class ApiClient {
     return `${this.#options.mediaType ?? MEDIA_TYPE}; version=${this.#options.apiVersion}`;
   }
 
-  async #tokenAndWrites(kind: TokenKind, reuseKey?: string): Promise<{ token: string; writes: number | undefined; kept: PlainResponse | undefined; asking: boolean | undefined }> {
-    const result = await this.#options.services.token(kind, reuseKey);
+  async #tokenAndWrites(
+    kind: TokenKind,
+    reuseKey?: string,
+    reads: readonly WriteReach[] | null = null,
+  ): Promise<{ token: string; writes: number | undefined; kept: PlainResponse | undefined; asking: boolean | undefined }> {
+    const result = await this.#options.services.token(kind, reuseKey, reads);
     if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
     secrets.add(result.token);
     return { token: result.token, writes: result.writes, kept: result.kept, asking: result.asking };

@@ -1,7 +1,7 @@
 // Answers kept for reuse: given back only while no write that could change them has come between.
 import { describe, expect, test } from 'vitest';
 import type { PlainResponse } from '../http/client.ts';
-import { ReusedAnswers, WriteCounts, writeReach } from './reuse.ts';
+import { readsFrom, ReusedAnswers, WriteCounts, writeReach } from './reuse.ts';
 
 const answer = (status: number, text = '{}'): PlainResponse => ({ status, headers: {}, text, url: 'http://x/a', exchanges: [] });
 const ACCEPT = 'application/vnd.service+json; version=3.2';
@@ -43,14 +43,21 @@ describe('writeReach: which kept answers a write may change', () => {
     expect(writeReach('HEAD', `${base}/favorites`, base)).toBeNull();
   });
 
-  test("the user's favorites, lists, addresses and notifications: only what the user token sees", () => {
-    for (const path of ['/favorites', '/favorites/7', '/favorite_lists/3', '/user/addresses/2', '/notifications/view']) {
-      expect(writeReach('POST', `${base}${path}`, base)).toBe('private');
-    }
+  test("the user's favorites, lists, addresses, personalization and notifications: an area of the user's own", () => {
+    const areas = ['/favorites', '/favorites/7', '/favorite_lists/3', '/user/addresses/2', '/personalization', '/notifications/view'].map((path) => writeReach('POST', `${base}${path}`, base));
+    expect(areas).toEqual(['favorites', 'favorites', 'favorites', 'addresses', 'addresses', 'notifications']);
   });
 
-  test('reviews, votes, flags, the profile, personalization, logout and any other path: everything', () => {
-    for (const path of ['/skus/1/reviews', '/skus/1/reviews/2/votes', '/user', '/personalization', '/user/logout', '/favoritesx', '/unknown']) {
+  test('the profile (PATCH /user): the profile area', () => {
+    expect(writeReach('PATCH', `${base}/user`, base)).toBe('profile');
+  });
+
+  test("a SKU's reviews, votes and flags: the reviews area", () => {
+    for (const path of ['/skus/1/reviews', '/skus/1/reviews/2', '/skus/1/reviews/2/votes', '/skus/1/reviews/2/flags']) expect(writeReach('POST', `${base}${path}`, base)).toBe('reviews');
+  });
+
+  test('logout and any other path: everything', () => {
+    for (const path of ['/user/logout', '/user/avatars', '/favoritesx', '/skus/1', '/unknown']) {
       expect(writeReach('PUT', `${base}${path}`, base)).toBe('public');
     }
   });
@@ -61,13 +68,38 @@ describe('writeReach: which kept answers a write may change', () => {
   });
 });
 
+describe('readsFrom: the areas whose writes may change a user token answer', () => {
+  const base = 'https://api.example/api';
+  const reads = (path: string) => readsFrom(`${base}${path}`, base);
+
+  test('favorites and lists, notifications: their own area and those shown to everyone; the profile: those shown to everyone', () => {
+    for (const path of ['/favorites', '/favorites/7', '/favorite_lists', '/favorite_lists/3/favorites', '/categories/4/favorites']) expect(reads(path)).toEqual(['favorites', 'reviews', 'profile', 'public']);
+    for (const path of ['/notifications', '/notifications/9']) expect(reads(path)).toEqual(['notifications', 'reviews', 'profile', 'public']);
+    expect(reads('/user')).toEqual(['reviews', 'profile', 'public']);
+  });
+
+  test('addresses and personalization: their area and the public writes; saved orders and avatars: the public writes alone', () => {
+    for (const path of ['/user/addresses', '/user/addresses/new', '/personalization']) expect(reads(path)).toEqual(['addresses', 'public']);
+    for (const path of ['/user/saved_orders', '/user/avatars']) expect(reads(path)).toEqual(['public']);
+  });
+
+  test('anything else (a SKU listing says favorited; a product the costs of the personalization), or outside the base path: every area', () => {
+    for (const path of ['/categories/4/skus', '/products/1', '/skus/1/products', '/search', '/user/x', '/favoritesx']) expect(reads(path)).toBeNull();
+    expect(readsFrom('https://api.example/favorites', base)).toBeNull();
+  });
+});
+
 describe('WriteCounts', () => {
-  test("a private write changes the user token's stamp, a public one both", () => {
+  test("a write to an area changes the stamp of the user token's answers that read it, a public one every stamp", () => {
     const counts = new WriteCounts();
-    counts.count('private');
-    expect([counts.stampFor('user'), counts.stampFor('app')]).toEqual([1, 0]);
+    counts.count('favorites');
+    expect([counts.stampFor('user'), counts.stampFor('user', ['favorites', 'public']), counts.stampFor('user', ['notifications', 'public']), counts.stampFor('app')]).toEqual([1, 1, 0, 0]);
+    counts.count('reviews');
+    expect([counts.stampFor('user'), counts.stampFor('user', ['addresses', 'public']), counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']), counts.stampFor('app')]).toEqual([2, 0, 1, 1]);
+    counts.count('profile');
+    expect([counts.stampFor('user'), counts.stampFor('user', ['addresses', 'public']), counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']), counts.stampFor('app')]).toEqual([3, 0, 2, 2]);
     counts.count('public');
-    expect([counts.stampFor('user'), counts.stampFor('app')]).toEqual([2, 1]);
+    expect([counts.stampFor('user'), counts.stampFor('user', ['addresses', 'public']), counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']), counts.stampFor('app')]).toEqual([4, 1, 3, 3]);
   });
 });
 

@@ -6,25 +6,44 @@
 // kept. Only 2xx answers are kept. Tests about repetition (ETag, rate-limit headers) declare
 // `reuse: false`; tests with a token of their own are never served from here.
 //
-// Which writes could change an answer (writeReach): what the spec lets a user's write show to
-// the application token is the catalogue's reviews (a review, its votes and flags, the rating
-// of its SKU and shop, the author's name) and the personalization's costs; the user's favorites,
-// favorite lists, addresses and notifications are shown only to the user. So a write to those is
-// 'private': it changes the stamp of answers got with the user token, not of those got with the
-// application token. Any other write, on any path, is 'public' and changes both: a deployment
-// whose writes reach further is still never answered from an old copy. A request for a token
-// changes no answer.
+// Which writes could change an answer (writeReach, readsFrom), from the spec:
+//   - the user's favorites, favorite lists, addresses, personalization and notifications are
+//     shown only to the user: a write to those is an area of the user's own ('favorites',
+//     'addresses' (with PUT /personalization, which points at one), 'notifications') and changes
+//     no answer got with the application token. A write to a SKU's reviews (a review, its votes
+//     and flags) is the area 'reviews', and PATCH /user the area 'profile': shown to everyone
+//     (a review, the rating of its SKU, an author's stats, name and avatar, in listings and in
+//     notifications), but not in the user's addresses, personalization or saved orders. Any
+//     other write, on any path, is 'public' and may change every answer: a deployment whose
+//     writes reach further is still never answered from an old copy.
+//   - The user's answers: the favorites and lists (GET /favorites, /favorite_lists,
+//     /categories/:id/favorites) change with the favorites area (States and transitions), the
+//     notifications with the notifications area (POST /notifications/view; the Events are price,
+//     availability, release and review events, which a write to favorites or addresses is not),
+//     each also with the reviews, the profile and the public writes, as does the profile itself;
+//     the addresses and the personalization change with the addresses area and the public
+//     writes alone, the saved orders and avatars with the public writes alone. Every other answer
+//     of the user token (a SKU listing says `favorited`, a product's costs follow the
+//     personalization) may change with a write to any area.
+// A request for a token changes no answer.
 import type { PlainResponse } from '../http/client.ts';
+import { apiPathUnder } from '../rules/exchange-rules.ts';
 
 /** At most this many answers, and this much body text, are kept; the oldest go first. */
 const MAX_ANSWERS = 1000;
 const MAX_TEXT = 64 * 1024 * 1024;
 
-/** Which kept answers a write may change: 'private' those of the user token, 'public' all. */
-export type WriteReach = 'private' | 'public';
+/** Which kept answers a write may change: those of an area of the user's own data, or 'public': any. */
+export type WriteReach = 'favorites' | 'addresses' | 'notifications' | 'reviews' | 'profile' | 'public';
 
-/** Paths (below the base URL) whose writes the spec shows to the user alone. */
-const PRIVATE_WRITE = /^\/(favorites|favorite_lists|user\/addresses|notifications)(\/|$)/;
+/** Paths (below the base URL) whose writes reach less than every answer, by area. */
+const USER_AREAS: readonly (readonly [RegExp, Exclude<WriteReach, 'public'>])[] = [
+  [/^\/(favorites|favorite_lists)(\/|$)/, 'favorites'],
+  [/^\/user\/addresses(\/|$)|^\/personalization$/, 'addresses'],
+  [/^\/notifications(\/|$)/, 'notifications'],
+  [/^\/skus\/[^/]+\/reviews(\/|$)/, 'reviews'],
+  [/^\/user$/, 'profile'],
+];
 
 /**
  * What a `method` request to `url` may change for a GET; null for GET and HEAD, and for the token
@@ -32,29 +51,51 @@ const PRIVATE_WRITE = /^\/(favorites|favorite_lists|user\/addresses|notification
  */
 export function writeReach(method: string, url: string, baseUrl: string, authUrl?: string): WriteReach | null {
   if (method === 'GET' || method === 'HEAD') return null;
-  const base = new URL(baseUrl);
   const target = new URL(url);
   if (authUrl !== undefined && `${target.origin}${target.pathname}` === `${authUrl.replace(/\/+$/, '')}/oauth2/token`) return null;
-  if (target.origin !== base.origin) return 'public';
-  const basePath = base.pathname.replace(/\/+$/, '');
-  if (basePath !== '' && !target.pathname.startsWith(`${basePath}/`)) return 'public';
-  return PRIVATE_WRITE.test(target.pathname.slice(basePath.length)) ? 'private' : 'public';
+  const path = apiPathUnder(url, baseUrl);
+  if (path === null) return 'public';
+  return USER_AREAS.find(([pattern]) => pattern.test(path))?.[1] ?? 'public';
+}
+
+/** The user token's answers that change only with the writes of these areas. */
+const READS: readonly (readonly [RegExp, readonly WriteReach[]])[] = [
+  [/^\/(favorites|favorite_lists)(\/|$)|^\/categories\/[^/]+\/favorites(\/|$)/, ['favorites', 'reviews', 'profile', 'public']],
+  [/^\/notifications(\/|$)/, ['notifications', 'reviews', 'profile', 'public']],
+  [/^\/user$/, ['reviews', 'profile', 'public']],
+  [/^\/user\/addresses(\/|$)|^\/personalization$/, ['addresses', 'public']],
+  [/^\/user\/(saved_orders|avatars)$/, ['public']],
+];
+
+/** The areas whose writes may change an application token's answer: those shown to everyone. */
+const APP_READS: readonly WriteReach[] = ['reviews', 'profile', 'public'];
+
+/** The areas whose writes may change a user token's answer to GET `url`; null: every area. */
+export function readsFrom(url: string, baseUrl: string): readonly WriteReach[] | null {
+  const path = apiPathUnder(url, baseUrl);
+  if (path === null) return null;
+  return READS.find(([pattern]) => pattern.test(path))?.[1] ?? null;
 }
 
 /** The counts of writes begun and ended so far, by reach: the stamp of an answer got with a token kind. */
 export class WriteCounts {
-  #all = 0;
-  #public = 0;
+  readonly #counts = new Map<WriteReach, number>();
 
   /** A write begins or ends. */
   count(reach: WriteReach): void {
-    this.#all++;
-    if (reach === 'public') this.#public++;
+    this.#counts.set(reach, (this.#counts.get(reach) ?? 0) + 1);
   }
 
-  /** The stamp of an answer got with `kind`: writes that may change it. */
-  stampFor(kind: string): number {
-    return kind === 'user' ? this.#all : this.#public;
+  /**
+   * The stamp of an answer got with `kind`: the writes that may change it. The application
+   * token's answers change with the reviews, the profile and the public writes; the user
+   * token's with those of `areas` (readsFrom), or of every area when null.
+   */
+  stampFor(kind: string, areas: readonly WriteReach[] | null = null): number {
+    if (kind !== 'user') areas = APP_READS;
+    let stamp = 0;
+    for (const [reach, n] of this.#counts) if (areas === null || areas.includes(reach)) stamp += n;
+    return stamp;
   }
 }
 
