@@ -44,10 +44,13 @@ async function getListing(t: ConformanceContext, path: string, key: string, quer
   return { items: body[key] as Json[], pagination: readPagination(body)!, headers: response.headers };
 }
 
-/** The ids of the first manufacturers listed; skips when there are none. */
+/**
+ * The first `count` manufacturers listed; skips when there are none. From the first page as every
+ * client asks it (no per): the run has it already (issue 17, request economy).
+ */
 async function someManufacturers(t: ConformanceContext, count: number): Promise<Json[]> {
-  const { items } = await getListing(t, '/manufacturers', 'manufacturers', { per: count }, 'MAN-2');
-  const usable = items.filter((m) => isPlainObject(m) && Number.isInteger(m['id']));
+  const { items } = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
+  const usable = items.filter((m) => isPlainObject(m) && Number.isInteger(m['id'])).slice(0, count);
   if (usable.length === 0) t.skip('GET /manufacturers lists no manufacturer with an integer id');
   return usable;
 }

@@ -125,7 +125,8 @@ function firstLetter(target: Target): Target | null {
 /** A product's shop and shop_uid, for GET /shops/:shop_id/products/search. */
 async function productSearchTarget(t: ConformanceContext): Promise<Target> {
   const skuId = await t.discover('skuWithProducts');
-  const response = await t.api.get(`/skus/${skuId}/products`, { query: { per: 1 } });
+  // The first page as the products tests ask it: the run has it already.
+  const response = await t.api.get(`/skus/${skuId}/products`);
   if (response.status !== 200) t.skip(`discovery: GET /skus/${skuId}/products answered ${response.status}`);
   const body = response.json<unknown>();
   const product = isPlainObject(body) && Array.isArray(body['products']) ? body['products'][0] : undefined;

@@ -127,7 +127,7 @@ export const ROLES: Record<string, Role> = {
     find: async (w, need) => {
       const products = await w.items(`/skus/${await need('skuWithProducts')}/products`, 'products');
       const shops = [...new Set(products.map((p) => p['shop_id']).filter((id): id is number => Number.isInteger(id)))];
-      return fullest(shops, async (id) => (await w.items(`/shops/${id}/reviews`, 'reviews', { per: 2 })).length);
+      return fullest(shops, async (id) => (await w.items(`/shops/${id}/reviews`, 'reviews')).length);
     },
   },
   favoriteList: {
@@ -136,7 +136,7 @@ export const ROLES: Record<string, Role> = {
     find: async (w) => {
       const lists = (await w.favoriteLists()).filter((l) => !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
       const ids = lists.map((l) => l['id'] as number);
-      return (await fullest(ids, async (id) => (await w.items(`/favorite_lists/${id}/favorites`, 'favorites', { per: 2 }, 'user')).length)) ?? ids[0] ?? null;
+      return (await fullest(ids, async (id) => (await w.items(`/favorite_lists/${id}/favorites`, 'favorites', {}, 'user')).length)) ?? ids[0] ?? null;
     },
   },
   favoritesCategory: {
