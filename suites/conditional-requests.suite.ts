@@ -102,7 +102,8 @@ describe('a 304 counts against the rate limit', () => {
     'a 304 lowers X-RateLimit-Remaining by one, on a user token of its own',
     { reuse: false, requirements: ['RATE-9', 'RATE-4', 'RATE-6'], requests: 5 },
     async (t) => {
-      const auth = { token: await t.ownUserToken() };
+      // No other test uses the token meanwhile (lent to one test at a time).
+      const auth = { token: await t.lentUserToken() };
       const path = '/categories/root';
       const first = await t.api.get(path, { auth });
       t.require(hasStatus(first, 200), 'ERR-1');

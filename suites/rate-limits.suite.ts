@@ -66,7 +66,8 @@ describe('rate-limit headers', () => {
     'X-RateLimit-Remaining falls by one per request and Reset stays in the coming minute, on a user token of its own',
     { reuse: false, requirements: ['RATE-6', 'RATE-7', 'RATE-4'], requests: 5 },
     async (t) => {
-      const auth = { token: await t.ownUserToken() };
+      // No other test uses the token meanwhile (lent to one test at a time): each request lowers Remaining by one.
+      const auth = { token: await t.lentUserToken() };
       let previous = await t.api.get(PROBE, { auth });
       t.require(hasStatus(previous, 200), 'ERR-1');
       t.require(rateLimitHeadersPresent(previous.headers, `GET ${PROBE}`), 'RATE-4');

@@ -53,3 +53,24 @@ describe('the coordinator shares one run between workers', () => {
     expect(await response.body.text()).not.toMatch(/token"\s*:/);
   });
 });
+
+describe('the lent user token: one test at a time, for tests counting on a token no other uses', () => {
+  test('the second borrower waits until the first settles and gets the same token; after one that ends it, a new one', async () => {
+    // A run of its own: the tests above spend their run's budget.
+    const lending = await startCoordinator(servicesFor(ref, { maxRequests: 20 }).services);
+    const [a, b, c] = [remoteServices(lending), remoteServices(lending), remoteServices(lending)];
+    const first = await a.lentUserToken('holder-a');
+    expect('token' in first).toBe(true);
+    let secondGot = false;
+    const second = b.lentUserToken('holder-b', true).then((result) => ((secondGot = true), result));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(secondGot).toBe(false);
+    await a.settle('holder-a');
+    expect(await second).toEqual(first);
+    await b.settle('holder-b');
+    const third = await c.lentUserToken('holder-c');
+    expect('token' in third && 'token' in first && third.token !== first.token).toBe(true);
+    await c.settle('holder-c');
+    await lending.close();
+  });
+});

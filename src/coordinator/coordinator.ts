@@ -10,7 +10,7 @@ import { RateLimitWaitError } from '../budget/pacing.ts';
 import { RunStoppedError } from '../budget/watchdog.ts';
 import type { RunServices } from './services.ts';
 
-const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'tokenRejected', 'discover', 'observe', 'observations', 'journal'] as const;
+const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'lentUserToken', 'tokenRejected', 'discover', 'observe', 'observations', 'journal'] as const;
 type Method = (typeof METHODS)[number];
 
 export interface CoordinatorAddress {
@@ -98,6 +98,7 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     token: (kind, reuseKey, readsFrom) => (reuseKey === undefined ? call('token', kind) : call('token', kind, reuseKey, readsFrom ?? null)),
     keep: (reuseKey, writes, response) => call('keep', reuseKey, writes, response),
     ownUserToken: () => call('ownUserToken'),
+    lentUserToken: (holder, ends) => call('lentUserToken', holder, ends ?? false),
     tokenRejected: (kind, token) => call('tokenRejected', kind, token),
     discover: (role) => call('discover', role),
     observe: (batch) => call('observe', batch),

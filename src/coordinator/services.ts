@@ -22,6 +22,8 @@ export type TokenResult = UserTokenResult & { writes?: number; kept?: PlainRespo
 /** The holder of the requests that take back a run's changes (src/harness/sweep.ts): sent also after the run has stopped. */
 export const SWEEP_HOLDER = 'sweep';
 
+/** How long a test waits for the lent user token another test holds (a few paced requests) before it gets one of its own. */
+const LEND_WAIT_MS = 120_000;
 /** How long a GET waits for the same GET another test has out (pacing may hold that one for a minute). */
 const SAME_GET_WAIT_MS = 120_000;
 export type DiscoveryResult = { id: number } | { unavailable: string };
@@ -49,8 +51,15 @@ export interface RunServices {
   token(kind: TokenKind, reuseKey?: string, readsFrom?: readonly WriteReach[] | null): Promise<TokenResult>;
   /** The answer to a GET token() said to ask (`asking`): a 2xx one is kept for the tests after; null when none came. */
   keep(reuseKey: string, writes: number, response: PlainResponse | null): Promise<void>;
-  /** A new user token for one test alone (e.g. logout), never handed to another test. */
+  /** A new user token for one test alone (one that spends its minute), never handed to another test. */
   ownUserToken(): Promise<TokenResult>;
+  /**
+   * A user token no other test uses while `holder` has it: lent to one test at a time, taken back
+   * when the holder settles (a test counting X-RateLimit-Remaining on a token of its own), so that
+   * such tests share one token instead of each costing a consent and a code exchange. `ends`: the
+   * holder ends it (logout): the next borrower gets a new one.
+   */
+  lentUserToken(holder: string, ends?: boolean): Promise<TokenResult>;
   /** A request with this token got 401; the next token() renews it if it is still the cached one. */
   tokenRejected(kind: TokenKind, token: string): Promise<void>;
   discover(role: string): Promise<DiscoveryResult>;
@@ -93,6 +102,46 @@ export class LocalRunServices implements RunServices {
 
   async settle(holder: string) {
     this.budget.settle(holder);
+    this.#giveBack(holder);
+  }
+
+  /** The lent user token (lentUserToken): its value, its holder, and the holders waiting for it. */
+  readonly #lent: { token: string | null; holder: string | null; ends: boolean; waiting: (() => void)[] } = { token: null, holder: null, ends: false, waiting: [] };
+
+  async lentUserToken(holder: string, ends = false): Promise<TokenResult> {
+    const lent = this.#lent;
+    const deadline = Date.now() + LEND_WAIT_MS;
+    while (lent.holder !== null && lent.holder !== holder) {
+      // A holder that never settles (a test stuck in its own wait) must not hold the others: past the wait, a token of its own.
+      const left = deadline - Date.now();
+      if (left <= 0) return this.tokens.ownUserToken();
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        lent.waiting.push(resolve);
+        timer = setTimeout(resolve, left);
+      });
+      clearTimeout(timer);
+    }
+    lent.holder = holder;
+    lent.ends ||= ends;
+    if (lent.token === null) {
+      const result = await this.tokens.ownUserToken();
+      if (!('token' in result)) {
+        this.#giveBack(holder);
+        return result;
+      }
+      lent.token = result.token;
+    }
+    return { token: lent.token };
+  }
+
+  #giveBack(holder: string): void {
+    const lent = this.#lent;
+    if (lent.holder !== holder) return;
+    if (lent.ends) lent.token = null;
+    lent.holder = null;
+    lent.ends = false;
+    lent.waiting.shift()?.();
   }
 
   /** Writes begun and ended: both count, so that an answer got while a write was on its way is not reused after it. */
@@ -145,6 +194,7 @@ export class LocalRunServices implements RunServices {
   async ownUserToken(): Promise<TokenResult> {
     return this.tokens.ownUserToken();
   }
+
 
   async tokenRejected(kind: TokenKind, token: string) {
     this.tokens.rejected(kind, token);

@@ -132,6 +132,8 @@ export class ConformanceContext {
   readonly #meta: ConformanceMeta;
   readonly #services: RunServices;
   readonly #schemas: SchemaRegistry;
+  /** Who the budget charges for this test's requests (and who holds a lent token). */
+  readonly #holder: string;
   /**
    * The version the run's requests are served (the version asked, CATALOGUE_API_VERSION, at the
    * patch level the deployment implements, CATALOGUE_IMPLEMENTS): every version-dependent check
@@ -147,6 +149,7 @@ export class ConformanceContext {
     this.#outcome = outcome;
     this.#services = state.services;
     this.#schemas = state.schemas;
+    this.#holder = holder;
     this.api = new ApiClient({
       baseUrl: state.run.baseUrl,
       authUrl: state.run.authUrl,
@@ -253,6 +256,18 @@ export class ConformanceContext {
    */
   async ownUserToken(): Promise<string> {
     const result = await this.#services.ownUserToken();
+    if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
+    secrets.add(result.token);
+    return result.token;
+  }
+
+  /**
+   * A user token no other test uses while this one runs (src/coordinator/services.ts
+   * lentUserToken): for counting X-RateLimit-Remaining, or for ending it (`ends`: logout). Skips
+   * the test when the deployment cannot give one without a person at a browser.
+   */
+  async lentUserToken(ends = false): Promise<string> {
+    const result = await this.#services.lentUserToken(this.#holder, ends);
     if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
     secrets.add(result.token);
     return result.token;

@@ -12,7 +12,8 @@ describe('DELETE /user/logout', () => {
     // USER-26 is checked; AUTH-25 (the effect on issued tokens) is not shown, so nothing is asserted about it.
     { requirements: ['USER-26', 'AUTH-25'], profile: 'write', requests: 4 },
     async (t) => {
-      const token = await t.ownUserToken();
+      // The token the rate-limit tests counted on, which no other test has: logout ends it.
+      const token = await t.lentUserToken(true);
       const auth = { token };
       // The token must work before logout, or a refusal of the logout would say nothing.
       const before = await t.api.get('/user', { auth });
