@@ -45,7 +45,7 @@ import {
 import type { HttpResponse } from '../src/http/client.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import type { Query } from '../src/harness/requests.ts';
+import { searchQuery, type Query } from '../src/harness/requests.ts';
 import type { Feature } from '../src/rules/change-history.ts';
 
 type Json = Record<string, unknown>;
@@ -102,11 +102,9 @@ function termOf(name: unknown, what: string, t: ConformanceContext, length?: num
   return length !== undefined && term.length > length ? term.slice(0, length) : term;
 }
 
-/** GET /search finds the categories of a manufacturer's SKUs by its name. */
+/** GET /search with the broad query the search suite pages through (the pages are asked once for both). */
 async function searchTarget(t: ConformanceContext): Promise<Target> {
-  const id = await t.discover('manufacturerWithSkus');
-  const name = await fieldOf(t, `/manufacturers/${id}`, 'manufacturer', 'name');
-  return { path: '/search', query: { q: termOf(name, `manufacturer ${id}`, t) } };
+  return { path: '/search', query: { q: await searchQuery(t) } };
 }
 
 /** GET /shops/search with the first two letters of a shop's name: the spec gives q no rule, and a short q finds several shops. */

@@ -19,3 +19,29 @@ export async function getOk(
   t.require(isPlainObject(body) ? pass() : fail(`body is ${show(body)}, expected an object`), 'GEN-7', ...requirements);
   return { body, response };
 }
+
+/** A query from the deployment's own data: the name of a discovered leaf category (2 characters or more). */
+export async function discoveredQuery(t: ConformanceContext): Promise<string> {
+  const leafId = await t.discover('leafCategory');
+  const response = await t.api.get(`/categories/${leafId}`);
+  t.require(hasStatus(response, 200), 'CAT-16');
+  const body = t.json<{ category?: { name?: unknown } }>(response, 'GEN-4');
+  const name = isPlainObject(body) && isPlainObject(body.category) ? body.category['name'] : undefined;
+  if (typeof name !== 'string' || name.trim().length < 2) return t.skip(`category ${leafId} has no name of 2 or more characters to search for`);
+  return name.trim();
+}
+
+/** The first `length` characters of the name's first word (the whole name when that word is shorter). */
+export function prefixOf(name: string, length: number): string {
+  const word = name.split(/\s+/)[0]!;
+  return word.length >= length ? word.slice(0, length) : name;
+}
+
+/**
+ * A broad search query from the deployment's data: the first two letters of a discovered leaf
+ * category's name. The search suite pages through it, and so does the pagination suite: the run
+ * asks those pages once for both (issue 17).
+ */
+export async function searchQuery(t: ConformanceContext): Promise<string> {
+  return prefixOf(await discoveredQuery(t), 2);
+}
