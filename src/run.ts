@@ -100,6 +100,8 @@ export interface ManyTarget {
    * pacer then keeps to. Never for a deployment: its minute is the spec's.
    */
   scaledMinuteMs?: number;
+  /** Only the tests that check one of these requirement ids (RunContext.requirementsOnly); absent: every test. */
+  requirements?: readonly string[];
 }
 
 export interface ManyOutcome extends RunOutcome {
@@ -147,7 +149,14 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
         suitesDir,
         filters: [],
         reporters: [collector],
-        provide: { conformanceRuns: Object.fromEntries(ready.map((id) => [id, runs.get(id)!.target.context])) },
+        provide: {
+          conformanceRuns: Object.fromEntries(
+            ready.map((id) => {
+              const { target, spec } = runs.get(id)!;
+              return [id, spec.requirements ? { ...target.context, requirementsOnly: spec.requirements } : target.context];
+            }),
+          ),
+        },
         // One target is a deployment's run (the bench's remote run); many are the self-tests' batches, bound by CPU.
         bound: ready.length === 1 ? 'network' : 'batch',
         // A target that stops stops the whole run when it is the only one; among many, only its own requests stop.

@@ -418,6 +418,10 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       outcome.skipReason = `profile ${meta.profile} is not enabled (CATALOGUE_PROFILES=${run.profiles.join(',')})`;
       ctx.skip(outcome.skipReason);
     }
+    if (run.requirementsOnly && !meta.requirements.some((id) => run.requirementsOnly!.includes(id))) {
+      outcome.skipReason = `checks none of the requirements asked for (${run.requirementsOnly.join(', ')})`;
+      ctx.skip(outcome.skipReason);
+    }
     if (meta.profile !== 'read' && run.concurrentRun) {
       outcome.skipReason = `the user's data is shared with ${run.concurrentRun}: a change of its could fail this test falsely (run one at a time to test writes)`;
       ctx.skip(outcome.skipReason);

@@ -36,6 +36,12 @@ export interface RunContext {
   concurrentRun?: string | null;
   /** CATALOGUE_HAR: the directory where each worker appends its exchanges as HAR entries; absent or null: nothing recorded. */
   harParts?: string | null;
+  /**
+   * Only the tests that check one of these requirement ids run; the others are skipped with that
+   * reason (runConformanceMany's `requirements`: a self-test that needs one requirement's tests).
+   * Absent: every test.
+   */
+  requirementsOnly?: readonly string[];
 }
 
 /** MUST: a failure fails the run. WARN: what the spec leaves open; a failure only warns. */

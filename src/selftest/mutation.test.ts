@@ -11,7 +11,10 @@
 //
 // The hundred-odd runs are made at once, in one child process and one vitest worker pool
 // (runCliMany, src/run.ts runConformanceMany), each against a reference of its own: a process
-// per fault would cost minutes of start-up alone.
+// per fault would cost minutes of start-up alone. Each run runs only the tests that declare the
+// fault's requirement (the others are skipped at once), unless the fault's setup says why every
+// test must run (FaultSetup.everyTest) or an observing suite judges the others' exchanges: a
+// fourth of the work, and a failure must come from a test that says it checks that requirement.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +27,9 @@ import { runCliMany, scaledMinuteOf, targetArgs, type CliRun } from '../testing/
 import { CAUGHT_BY, FAULT_SETUP, SEEN_IN_ONE_EXCHANGE } from './fault-coverage.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
+
+/** Suites whose tests judge the exchanges of every other test of the run (suites/last/observed.suite.ts). */
+const OBSERVING_SUITES = ['observed'];
 
 /** The legal variants every fault runs with. */
 const VARIANTS = mutationBundle();
@@ -88,7 +94,10 @@ beforeAll(async () => {
       const har = join(harRoot, `${fault}.har`);
       const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...kitEnvOf(VARIANTS), ...setup.env };
       // "<name>.suite": a bare name is a substring filter ("favorites" would match favorites-model too).
-      targets.push({ id: fault, args: [...targetArgs(ref, setup.movedBase), ...suites.map((name) => `${name}.suite`)], env, scaledMinuteMs: scaledMinuteOf(ref) });
+      // Only the tests that check the fault's requirement: the failure required must come from one of
+      // them. Not for the rules observed on every exchange (suites/last/): they judge the others' exchanges.
+      const requirements = setup.everyTest || suites.some((name) => OBSERVING_SUITES.includes(name)) ? {} : { requirements: [FAULTS[fault]!.requirement] };
+      targets.push({ id: fault, args: [...targetArgs(ref, setup.movedBase), ...suites.map((name) => `${name}.suite`)], env, scaledMinuteMs: scaledMinuteOf(ref), ...requirements });
       pending.push({ fault, har, env, clientSecret: ref.client.secret });
     }
     const done = await runCliMany(targets, 900_000);

@@ -90,10 +90,19 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
  * gives for each target, by id, at a fraction of the cost of a process per run. Each target
  * must be on origins of its own (a reference server of its own).
  */
-export function runCliMany(targets: readonly { id: string; args: string[]; env?: Record<string, string>; scaledMinuteMs?: number }[], timeoutMs = 600_000): Promise<Map<string, CliRun>> {
+export function runCliMany(
+  targets: readonly { id: string; args: string[]; env?: Record<string, string>; scaledMinuteMs?: number; requirements?: string[] }[],
+  timeoutMs = 600_000,
+): Promise<Map<string, CliRun>> {
   const specDir = mkdtempSync(join(tmpdir(), 'cc-multi-'));
   const reportDirs = new Map(targets.map((t) => [t.id, mkdtempSync(join(tmpdir(), 'cc-report-'))]));
-  const spec = targets.map((t) => ({ id: t.id, args: t.args, env: { CATALOGUE_REPORT_DIR: reportDirs.get(t.id)!, ...t.env }, ...(t.scaledMinuteMs ? { scaledMinuteMs: t.scaledMinuteMs } : {}) }));
+  const spec = targets.map((t) => ({
+    id: t.id,
+    args: t.args,
+    env: { CATALOGUE_REPORT_DIR: reportDirs.get(t.id)!, ...t.env },
+    ...(t.scaledMinuteMs ? { scaledMinuteMs: t.scaledMinuteMs } : {}),
+    ...(t.requirements ? { requirements: t.requirements } : {}),
+  }));
   writeFileSync(join(specDir, 'targets.json'), JSON.stringify(spec));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/testing/multi-run.ts', join(specDir, 'targets.json')], {

@@ -16,6 +16,8 @@ export interface MultiRunTarget {
   env: Record<string, string>;
   /** The rate-limit minute of a reference started with limits.windowMs (ManyTarget.scaledMinuteMs). */
   scaledMinuteMs?: number;
+  /** Only the tests that check one of these requirement ids (ManyTarget.requirements). */
+  requirements?: string[];
 }
 
 async function main(specPath: string): Promise<number> {
@@ -27,7 +29,13 @@ async function main(specPath: string): Promise<number> {
     const env = { ...process.env, ...target.env };
     try {
       const config = loadConfig({ flags: command.values, env, dotenv: {}, cwd: process.cwd() });
-      targets.push({ id: target.id, config, filters: command.filters, ...(target.scaledMinuteMs ? { scaledMinuteMs: target.scaledMinuteMs } : {}) });
+      targets.push({
+        id: target.id,
+        config,
+        filters: command.filters,
+        ...(target.scaledMinuteMs ? { scaledMinuteMs: target.scaledMinuteMs } : {}),
+        ...(target.requirements ? { requirements: target.requirements } : {}),
+      });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       failedConfig.push({ id: target.id, reportDir: env['CATALOGUE_REPORT_DIR'] ?? '.', message: `catalogue-conformance: configuration: ${error.message}` });
