@@ -1,7 +1,39 @@
 // The project's own tests (`npm test`). The conformance suites under suites/ are not run
 // from here: the CLI (src/cli/main.ts) runs them with its own configuration.
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The files that take longest (child processes, many conformance runs, or waits on purpose),
+ * started first so that no long one is left running alone at the end. vitest orders by the
+ * durations of the last run, but a fresh clone (CI) has none and orders by file size, which put
+ * the mutation runs last.
+ */
+const LONGEST_FIRST = [
+  'src/selftest/mutation.test.ts',
+  'src/selftest/bounded-time.test.ts',
+  'src/selftest/cli.test.ts',
+  'src/reference/faults.test.ts',
+  'src/selftest/interruption.test.ts',
+  'src/selftest/full-run.test.ts',
+  'src/selftest/fieldsets-suite.test.ts',
+  'src/selftest/skus-shops-suite.test.ts',
+  'src/selftest/category-suite.test.ts',
+  'src/selftest/harness.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification): number => {
+      const at = LONGEST_FIRST.indexOf(relative(file.project.config.root, file.moduleId).split('\\').join('/'));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    // Array.prototype.sort is stable: the others keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -14,5 +46,6 @@ export default defineConfig({
     // The self-test files mostly wait for the conformance runs of their child processes: one
     // worker more than vitest's default (cores - 1) keeps every core busy on a 2-core machine.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirst },
   },
 });
