@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONFIG_KEYS } from '../config/keys.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli, targetArgs, type CliRun } from '../testing/cli.ts';
+import { runCli, runCommandHere, targetArgs, type CliRun } from '../testing/cli.ts';
 
 function expectOneLineStop(run: CliRun, pattern: RegExp): void {
   expect(run.code).toBe(2);
@@ -47,9 +47,11 @@ beforeAll(async () => {
 });
 afterAll(() => ref.close());
 
+// The command runs in this process (runCommandHere) where the run stops before any suite starts;
+// the process around it (the line, the exit code, no stack trace) is tested once with runCli.
 describe('runs that cannot be carried out: exit 2 with one line, before any test', () => {
   test('--help lists every configuration key and exits 0', async () => {
-    const run = await runCli(['--help']);
+    const run = await runCommandHere(['--help']);
     expect(run.code).toBe(0);
     for (const key of CONFIG_KEYS) {
       expect(run.stdout).toContain(key.env);
@@ -58,23 +60,23 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
   });
 
   test('nothing listening at the target', async () => {
-    const run = await runCli(['--base-url', 'http://127.0.0.1:1', '--client-id', 'someone', '--client-secret', 'something']);
+    const run = await runCommandHere(['--base-url', 'http://127.0.0.1:1', '--client-id', 'someone', '--client-secret', 'something']);
     expectOneLineStop(run, /POST http:\/\/127\.0\.0\.1:1\/oauth2\/token: connection refused/);
     expect(run.results).toBeNull();
   });
 
   test('a target without client credentials names the missing key', async () => {
-    const run = await runCli(['--base-url', 'http://127.0.0.1:1']);
+    const run = await runCommandHere(['--base-url', 'http://127.0.0.1:1']);
     expectOneLineStop(run, /configuration: CATALOGUE_CLIENT_ID \(--client-id\) is required/);
   });
 
   test('a wrong client secret is an authentication failure, and the secret is not echoed', async () => {
-    const run = await runCli([...targetArgs(ref).slice(0, -4), '--client-secret', 'not-the-secret', '--redirect-uri', ref.client.redirectUri]);
+    const run = await runCommandHere([...targetArgs(ref).slice(0, -4), '--client-secret', 'not-the-secret', '--redirect-uri', ref.client.redirectUri]);
     expectOneLineStop(run, /authentication failed: POST .*\/oauth2\/token \(client credentials\) answered 401 invalid_client \(check CATALOGUE_CLIENT_ID and CATALOGUE_CLIENT_SECRET\)/);
     expect(run.stderr).not.toContain('not-the-secret');
   });
 
-  test('a malformed value from the environment names its key', async () => {
+  test('a malformed value from the environment names its key (the process: one line on stderr, exit 2, no stack)', async () => {
     const run = await runCli([], { CATALOGUE_MAX_REQUESTS: '1e3' });
     expectOneLineStop(run, /CATALOGUE_MAX_REQUESTS \(--max-requests\) must be a whole number, got "1e3"/);
   });
@@ -82,19 +84,19 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
   test('values come from the dotenv file; a dotenv file named but missing stops the run', async () => {
     const file = join(tmpdir(), `cc-env-${process.pid}`);
     writeFileSync(file, 'CATALOGUE_PROFILES=read,everything\n');
-    expectOneLineStop(await runCli([], { CATALOGUE_DOTENV_FILE: file }), /CATALOGUE_PROFILES \(--profiles\) has unknown profile "everything"/);
-    expectOneLineStop(await runCli(['--dotenv-file', `${file}.missing`]), /CATALOGUE_DOTENV_FILE \(--dotenv-file\): .*\.missing does not exist/);
+    expectOneLineStop(await runCommandHere([], { CATALOGUE_DOTENV_FILE: file }), /CATALOGUE_PROFILES \(--profiles\) has unknown profile "everything"/);
+    expectOneLineStop(await runCommandHere(['--dotenv-file', `${file}.missing`]), /CATALOGUE_DOTENV_FILE \(--dotenv-file\): .*\.missing does not exist/);
   });
 
   test('a fixtures file that is not JSON names the key and the file', async () => {
     const file = join(tmpdir(), `cc-fixtures-${process.pid}.json`);
     writeFileSync(file, '{ leafCategory: 3 ');
-    const run = await runCli(['--fixtures', file]);
+    const run = await runCommandHere(['--fixtures', file]);
     expectOneLineStop(run, /CATALOGUE_FIXTURES \(--fixtures\): .* is not JSON/);
   });
 
   test('a report directory that cannot be written', async () => {
-    const run = await runCli([], { CATALOGUE_REPORT_DIR: '/proc/catalogue-conformance-reports' });
+    const run = await runCommandHere([], { CATALOGUE_REPORT_DIR: '/proc/catalogue-conformance-reports' });
     expectOneLineStop(run, /report directory \/proc\/catalogue-conformance-reports is not writable/);
   });
 
@@ -103,11 +105,11 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
     try {
       const target = ['--base-url', url, '--client-id', 'a', '--client-secret', 'b'];
       const [slip, none, key, flag] = await Promise.all([
-        runCli([...target, 'favorits']),
+        runCommandHere([...target, 'favorits']),
         // A part of the checkout's path, not of a suite's: it picks nothing.
-        runCli(['categories', 'main']),
-        runCli(target, { CATALOGUE_PROFILE: 'read' }),
-        runCli([...target, '--max-request', '5']),
+        runCommandHere(['categories', 'main']),
+        runCommandHere(target, { CATALOGUE_PROFILE: 'read' }),
+        runCommandHere([...target, '--max-request', '5']),
       ]);
       expectOneLineStop(slip, /no suite matches "favorits" \(did you mean favorites\?\); the suites are .*categories/);
       expectOneLineStop(none, /no suite matches "main"; the suites are /);
@@ -122,7 +124,7 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
   test('--list prints the suites the names pick, each test with its severity and requirement ids, and contacts nothing', async () => {
     const { server, url, requests } = await countingServer();
     try {
-      const run = await runCli(['--list', '--base-url', url, '--client-id', 'a', '--client-secret', 'b', 'favorites']);
+      const run = await runCommandHere(['--list', '--base-url', url, '--client-id', 'a', '--client-secret', 'b', 'favorites']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^favorites-model \(suites\/favorites-model\.suite\.ts\)$/m);
       expect(run.stdout).toMatch(/^  MUST GET \/favorites > .*\[FAV-\d+/m);

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCommand } from '../cli/command.ts';
 import { PROJECT_ROOT } from '../run.ts';
 import { WINDOW_MS } from '../reference/ratelimit.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
@@ -41,6 +42,48 @@ export const OUTCOME_FILE = 'cli-outcome.json';
 /** Keys of the user's environment that must not leak into a test run of the CLI. */
 const SCRUBBED_ENV = /^CATALOGUE_/;
 
+/** The environment a self-test's CLI run gets: the user's without CATALOGUE_* keys, no .env, its own report directory. */
+function cliEnv(reportDir: string, env: Record<string, string>): Record<string, string> {
+  const cleanEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !SCRUBBED_ENV.test(key)) cleanEnv[key] = value;
+  // /dev/null as the dotenv file: a developer's .env must never point a self-test at a real deployment.
+  return { ...cleanEnv, CATALOGUE_DOTENV_FILE: '/dev/null', CATALOGUE_REPORT_DIR: reportDir, CI: 'true', ...env };
+}
+
+function runOf(code: number | null, stdout: string, stderr: string, reportDir: string): CliRun {
+  const resultsPath = join(reportDir, 'results.json');
+  const junitPath = join(reportDir, 'junit.xml');
+  return {
+    code,
+    stdout,
+    stderr,
+    reportDir,
+    results: existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile) : null,
+    junit: existsSync(junitPath) ? readFileSync(junitPath, 'utf8') : null,
+    allReportText: () => reportText(reportDir),
+  };
+}
+
+/**
+ * The CLI's command (src/cli/command.ts) in this process, with what runCli would give: for the
+ * runs that stop before any suite starts (configuration, credentials, a target that is not
+ * there), at no process start. The process around it (one line on a crash, the exit) is
+ * runCli's to test.
+ */
+export async function runCommandHere(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const reportDir = env['CATALOGUE_REPORT_DIR'] ?? mkdtempSync(join(tmpdir(), 'cc-report-'));
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommand(args, {
+    env: cliEnv(reportDir, env),
+    cwd: PROJECT_ROOT,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    interactive: false,
+  });
+  return runOf(code, stdout, stderr, reportDir);
+}
+
 /**
  * `onChild`: the child process, as it starts (a test that signals it); `group`: the child leads a
  * process group of its own, which a test signals as a terminal's Ctrl-C does (process.kill(-pid)).
@@ -48,14 +91,10 @@ const SCRUBBED_ENV = /^CATALOGUE_/;
  */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000, onChild?: (child: ChildProcess) => void, group = false): Promise<CliRun> {
   const reportDir = env['CATALOGUE_REPORT_DIR'] ?? mkdtempSync(join(tmpdir(), 'cc-report-'));
-  const cleanEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !SCRUBBED_ENV.test(key)) cleanEnv[key] = value;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
       cwd: PROJECT_ROOT,
-      // /dev/null as the dotenv file: a developer's .env must never point a self-test at a real
-      // deployment.
-      env: { ...cleanEnv, CATALOGUE_DOTENV_FILE: '/dev/null', CATALOGUE_REPORT_DIR: reportDir, CI: 'true', ...env },
+      env: cliEnv(reportDir, env),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: group,
     });
@@ -70,17 +109,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const resultsPath = join(reportDir, 'results.json');
-      const junitPath = join(reportDir, 'junit.xml');
-      resolve({
-        code,
-        stdout,
-        stderr,
-        reportDir,
-        results: existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile) : null,
-        junit: existsSync(junitPath) ? readFileSync(junitPath, 'utf8') : null,
-        allReportText: () => reportText(reportDir),
-      });
+      resolve(runOf(code, stdout, stderr, reportDir));
     });
   });
 }
