@@ -6,13 +6,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli, type CliRun } from '../testing/cli.ts';
+import { runCli, runCliBatched, type CliRun } from '../testing/cli.ts';
 
 const SUITES = 'fixtures/harness-suites';
 let ref: RunningReference;
 
 /** Target arguments without a redirect URI: the run has no way to a user token. */
-const args = () => ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--suites-dir', SUITES];
+const argsFor = (ref: RunningReference) => ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--suites-dir', SUITES];
+const args = () => argsFor(ref);
+
+/**
+ * A run of fixture suites against a reference of its own: the concurrent tests' runs go in one
+ * child process (runCliBatched), which needs each on origins of its own.
+ */
+async function fixtureRun(extra: string[]): Promise<CliRun> {
+  const own = await startReference({});
+  try {
+    return await runCliBatched([...argsFor(own), ...extra]);
+  } finally {
+    await own.close();
+  }
+}
 
 function byTitle(run: CliRun) {
   return new Map(run.results!.tests.map((t) => [t.title, t]));
@@ -25,7 +39,7 @@ afterAll(() => ref.close());
 
 describe.concurrent('verdicts', () => {
   test('MUST failures fail the test and the run; require stops; a crash fails', async () => {
-    const run = await runCli([...args(), 'verdicts']);
+    const run = await fixtureRun(['verdicts']);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const tests = byTitle(run);
     expect(tests.get('a passing MUST check passes')?.status).toBe('passed');
@@ -43,7 +57,7 @@ describe.concurrent('verdicts', () => {
   });
 
   test('warnings alone leave the run passing (exit 0)', async () => {
-    const run = await runCli([...args(), 'warnings']);
+    const run = await fixtureRun(['warnings']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.results!.summary).toEqual({ passed: 0, failed: 0, warned: 2, skipped: 0 });
     for (const t of run.results!.tests) for (const f of t.findings) expect(f.severity).toBe('WARN');
@@ -52,7 +66,7 @@ describe.concurrent('verdicts', () => {
   });
 
   test('what cannot run is skipped with its reason', async () => {
-    const run = await runCli([...args(), '--profiles', 'read', 'skips']);
+    const run = await fixtureRun(['--profiles', 'read', 'skips']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const tests = byTitle(run);
     expect(tests.get('a user test without a user token is skipped')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^no user token: set CATALOGUE_USER_TOKEN/) });
@@ -60,6 +74,7 @@ describe.concurrent('verdicts', () => {
     expect(tests.get('a test whose role cannot be discovered is skipped')).toMatchObject({ status: 'skipped', message: 'discovery: unknown role unicorn' });
   });
 
+  // Its own process: the fixture reads CC_ORDER_FILE from the environment of the run's workers.
   test('suites under last/ start only after every other suite has finished', async () => {
     const order = join(mkdtempSync(join(tmpdir(), 'cc-order-')), 'order.txt');
     const run = await runCli([...args(), 'ordering'], { CC_ORDER_FILE: order });
@@ -72,7 +87,7 @@ describe.concurrent('verdicts', () => {
   });
 
   test('a test that outgrows the budget is stopped at the cap and skipped, not failed', async () => {
-    const run = await runCli([...args(), '--max-requests', '10', 'budget']);
+    const run = await fixtureRun(['--max-requests', '10', 'budget']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const [only] = run.results!.tests;
     expect(only).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^request budget spent: 10 of CATALOGUE_MAX_REQUESTS=10/) });
