@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONFIG_KEYS } from '../config/keys.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli, runCommandHere, targetArgs, type CliRun } from '../testing/cli.ts';
+import { runCli, runCliBatched, runCommandHere, targetArgs, type CliRun } from '../testing/cli.ts';
 
 function expectOneLineStop(run: CliRun, pattern: RegExp): void {
   expect(run.code).toBe(2);
@@ -137,10 +137,20 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
   });
 });
 
-describe('budget, profiles and hints', () => {
+/** A run against a reference of its own: the concurrent tests' runs go in one child process (runCliBatched). */
+async function ownRun(args: (own: RunningReference) => Promise<string[]> | string[]): Promise<CliRun> {
+  const own = await startReference({});
+  try {
+    return await runCliBatched([...targetArgs(own), ...(await args(own))]);
+  } finally {
+    await own.close();
+  }
+}
+
+describe.concurrent('budget, profiles and hints', () => {
   test('CATALOGUE_MAX_REQUESTS is never exceeded; tests that do not fit are skipped with that reason', async () => {
     // Only the category suite: its tests are all read tests, so every skip is the budget's.
-    const run = await runCli([...targetArgs(ref), '--max-requests', '7', 'categories']);
+    const run = await ownRun(() => ['--max-requests', '7', 'categories']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const results = run.results!;
     expect(results.requests).toMatchObject({ total: expect.any(Number), budget: 7 });
@@ -153,7 +163,7 @@ describe('budget, profiles and hints', () => {
 
   test('tests of a profile that is not enabled are skipped with that reason', async () => {
     // Only the category suite: all of its tests are read tests.
-    const run = await runCli([...targetArgs(ref), '--profiles', 'write', 'categories']);
+    const run = await ownRun(() => ['--profiles', 'write', 'categories']);
     expect(run.code).toBe(0);
     const reasons = new Set(run.results!.tests.map((t) => `${t.status}: ${t.message}`));
     expect([...reasons]).toEqual(['skipped: profile read is not enabled (CATALOGUE_PROFILES=write)']);
@@ -162,20 +172,23 @@ describe('budget, profiles and hints', () => {
   });
 
   test('a wrong discovery hint is noted, and the run still passes', async () => {
-    const root = ((await (await fetch(`${ref.baseUrl}/categories/root`, { headers: { authorization: `Bearer ${await appToken()}` } })).json()) as { category: { id: number } }).category.id;
+    let root = 0;
     const file = join(tmpdir(), `cc-hints-${process.pid}.json`);
-    writeFileSync(file, JSON.stringify({ leafCategory: root }));
-    const run = await runCli([...targetArgs(ref), '--fixtures', file, 'categories']);
+    const run = await ownRun(async (own) => {
+      root = ((await (await fetch(`${own.baseUrl}/categories/root`, { headers: { authorization: `Bearer ${await appToken(own)}` } })).json()) as { category: { id: number } }).category.id;
+      writeFileSync(file, JSON.stringify({ leafCategory: root }));
+      return ['--fixtures', file, 'categories'];
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`NOTE discovery hint leafCategory=${root} is not a leaf category`);
   });
 });
 
-async function appToken(): Promise<string> {
-  const response = await fetch(`${ref.authUrl}/oauth2/token`, {
+async function appToken(of: RunningReference): Promise<string> {
+  const response = await fetch(`${of.authUrl}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: ref.client.id, client_secret: ref.client.secret, scope: 'public' }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: of.client.id, client_secret: of.client.secret, scope: 'public' }),
   });
   return ((await response.json()) as { access_token: string }).access_token;
 }
