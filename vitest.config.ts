@@ -7,21 +7,33 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The files that take longest (child processes, many conformance runs, or waits on purpose),
- * started first so that no long one is left running alone at the end. vitest orders by the
- * durations of the last run, but a fresh clone (CI) has none and orders by file size, which put
- * the mutation runs last.
+ * longest first, as vitest's duration cache measured them on 2 cores: started first so that no
+ * long one is left running alone at the end. vitest orders by the durations of the last run, but
+ * a fresh clone (CI) has none and orders by file size, which put the mutation runs last.
  */
 const LONGEST_FIRST = [
   'src/selftest/mutation.test.ts',
+  'src/selftest/legal-variants.test.ts',
   'src/selftest/bounded-time.test.ts',
-  'src/selftest/cli.test.ts',
   'src/reference/faults.test.ts',
-  'src/selftest/interruption.test.ts',
-  'src/selftest/full-run.test.ts',
   'src/selftest/fieldsets-suite.test.ts',
-  'src/selftest/skus-shops-suite.test.ts',
   'src/selftest/category-suite.test.ts',
-  'src/selftest/harness.test.ts',
+  'src/selftest/full-run.test.ts',
+  'src/selftest/interruption.test.ts',
+  'src/requirements/coverage.test.ts',
+  'src/selftest/skus-shops-suite.test.ts',
+  'src/selftest/caching-suites.test.ts',
+  'src/selftest/account-suite.test.ts',
+  'src/selftest/har-recording.test.ts',
+  'src/selftest/search-suite.test.ts',
+  'src/selftest/favorites-model-suite.test.ts',
+  'src/selftest/cli.test.ts',
+  'src/reference/skus.test.ts',
+  'src/selftest/versioning-suite.test.ts',
+  'src/selftest/observed-suite.test.ts',
+  'src/selftest/category-listings-suite.test.ts',
+  'src/selftest/pagination-suite.test.ts',
+  'src/selftest/reviews-suite.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
