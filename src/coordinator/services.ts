@@ -195,7 +195,6 @@ export class LocalRunServices implements RunServices {
     return this.tokens.ownUserToken();
   }
 
-
   async tokenRejected(kind: TokenKind, token: string) {
     this.tokens.rejected(kind, token);
   }

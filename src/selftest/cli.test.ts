@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONFIG_KEYS } from '../config/keys.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli, runCliBatched, runCommandHere, targetArgs, type CliRun } from '../testing/cli.ts';
+import { runAgainstOwnReference, runCli, runCommandHere, targetArgs, type CliRun } from '../testing/cli.ts';
 
 function expectOneLineStop(run: CliRun, pattern: RegExp): void {
   expect(run.code).toBe(2);
@@ -137,15 +137,8 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
   });
 });
 
-/** A run against a reference of its own: the concurrent tests' runs go in one child process (runCliBatched). */
-async function ownRun(args: (own: RunningReference) => Promise<string[]> | string[]): Promise<CliRun> {
-  const own = await startReference({});
-  try {
-    return await runCliBatched([...targetArgs(own), ...(await args(own))]);
-  } finally {
-    await own.close();
-  }
-}
+/** A run against a reference of its own: the concurrent tests' runs go in one child process. */
+const ownRun = (args: (own: RunningReference) => Promise<string[]> | string[]): Promise<CliRun> => runAgainstOwnReference(async (own) => [...targetArgs(own), ...(await args(own))]);
 
 describe.concurrent('budget, profiles and hints', () => {
   test('CATALOGUE_MAX_REQUESTS is never exceeded; tests that do not fit are skipped with that reason', async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli, runCliBatched, type CliRun } from '../testing/cli.ts';
+import { runAgainstOwnReference, runCli, type CliRun } from '../testing/cli.ts';
 
 const SUITES = 'fixtures/harness-suites';
 let ref: RunningReference;
@@ -15,18 +15,8 @@ let ref: RunningReference;
 const argsFor = (ref: RunningReference) => ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--suites-dir', SUITES];
 const args = () => argsFor(ref);
 
-/**
- * A run of fixture suites against a reference of its own: the concurrent tests' runs go in one
- * child process (runCliBatched), which needs each on origins of its own.
- */
-async function fixtureRun(extra: string[]): Promise<CliRun> {
-  const own = await startReference({});
-  try {
-    return await runCliBatched([...argsFor(own), ...extra]);
-  } finally {
-    await own.close();
-  }
-}
+/** A run of fixture suites against a reference of its own: the concurrent tests' runs go in one child process. */
+const fixtureRun = (extra: string[]): Promise<CliRun> => runAgainstOwnReference((own) => [...argsFor(own), ...extra]);
 
 function byTitle(run: CliRun) {
   return new Map(run.results!.tests.map((t) => [t.title, t]));

@@ -227,6 +227,25 @@ export async function runAgainstReference(
 }
 
 /**
+ * runAgainstReference for any arguments: starts a reference of its own (SELFTEST_LIMITS unless
+ * `options` says otherwise), runs the CLI with the arguments `argsOf` gives for it, batched as
+ * runCliBatched, and closes the reference.
+ */
+export async function runAgainstOwnReference(
+  argsOf: (ref: RunningReference) => string[] | Promise<string[]>,
+  options: ReferenceOptions = {},
+  env: Record<string, string> = {},
+  timeoutMs?: number,
+): Promise<CliRun> {
+  const ref = await startReference({ limits: SELFTEST_LIMITS, ...options });
+  try {
+    return await runCliBatched(await argsOf(ref), env, timeoutMs, scaledMinuteOf(ref));
+  } finally {
+    await ref.close();
+  }
+}
+
+/**
  * runCli for a run of suites against a server of its own origin, batched with the other calls
  * made meanwhile into one child process (runCliMany). What differs from runCli: stderr is the
  * batch's, and a configuration error is in stdout. `scaledMinuteMs`: the rate-limit minute of a
