@@ -45,3 +45,16 @@ export function prefixOf(name: string, length: number): string {
 export async function searchQuery(t: ConformanceContext): Promise<string> {
   return prefixOf(await discoveredQuery(t), 2);
 }
+
+/**
+ * The order_by and order_dir pairs an ordering test asks: the method whose order shows in the
+ * items' fields (`visible`: name, price) both ways, popularity (whose order no field shows, so only
+ * its acceptance is judged) one way. Each value of each parameter is asked, not every pair (issue 17).
+ */
+export function orderingsOf(visible: string): readonly (readonly [orderBy: string, dir: 'asc' | 'desc'])[] {
+  return [
+    [visible, 'asc'],
+    [visible, 'desc'],
+    ['popularity', 'desc'],
+  ];
+}
