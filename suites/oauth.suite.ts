@@ -114,31 +114,18 @@ const APP_TOKEN_ENDPOINTS: Probe[] = [
 
 let realIds: Partial<Record<RealIdKind, number>> | null = null;
 
-/** Real ids for the reads, listed once with the run's user token (which carries every scope asked for). */
+/** Real ids for the reads: discovery's, found with the run's user token (which carries every scope asked for). */
 async function resolveRealIds(t: ConformanceContext): Promise<Partial<Record<RealIdKind, number>>> {
   if (realIds) return realIds;
   const found: Partial<Record<RealIdKind, number>> = {};
-  const first = async (path: string, key: string): Promise<number | undefined> => {
+  // Discovery's ids (shared by the run's workers); a role the run cannot fill keeps NO_ID.
+  const roles: Record<RealIdKind, string> = { favoriteList: 'favoriteList', favorite: 'favorite', notification: 'notification', category: 'rootCategory' };
+  for (const [kind, role] of Object.entries(roles) as [RealIdKind, string][]) {
     try {
-      // The default first page: other tests ask it too, so the run's kept answer serves (src/harness/reuse.ts).
-      const response = await t.api.get(path, { auth: 'user' });
-      const items = response.status === 200 ? (response.json<Record<string, unknown>>()[key] as unknown) : null;
-      const id = Array.isArray(items) ? (items[0] as Record<string, unknown> | undefined)?.['id'] : undefined;
-      return Number.isInteger(id) ? (id as number) : undefined;
+      found[kind] = await t.discover(role);
     } catch {
-      return undefined; // no user token, or an answer that is not JSON: the probe keeps NO_ID
+      // keeps NO_ID (no user token, or nothing of that kind)
     }
-  };
-  const list = await first('/favorite_lists', 'favorite_lists');
-  if (list !== undefined) found.favoriteList = list;
-  const favorite = await first('/favorites', 'favorites');
-  if (favorite !== undefined) found.favorite = favorite;
-  const notification = await first('/notifications', 'notifications');
-  if (notification !== undefined) found.notification = notification;
-  try {
-    found.category = await t.discover('rootCategory');
-  } catch {
-    // keeps NO_ID
   }
   realIds = found;
   return found;

@@ -51,6 +51,19 @@ describe.each(['default', 'alt'] as const)('discovery on the %s data set', (data
     expect((await body(`/categories/${await id('favoritesCategory')}/favorites`, 'user')).favorites.length).toBeGreaterThan(0);
   });
 
+  test('finds a favorite of the discovered list without a request of its own, and a notification of the user', async () => {
+    const { discovery, api, budget } = servicesFor(ref);
+    const client = api();
+    const list = (await discovery.find('favoriteList')) as { id: number };
+    const spent = budget.spent;
+    const favorite = (await discovery.find('favorite')) as { id: number };
+    expect(budget.spent).toBe(spent);
+    const listed = (await client.get(`/favorite_lists/${list.id}/favorites`, { auth: 'user' })).json<{ favorites: { id: number }[] }>().favorites;
+    expect(listed.map((f) => f.id)).toContain(favorite.id);
+    const notification = (await discovery.find('notification')) as { id: number };
+    expect((await client.get(`/notifications/${notification.id}`, { auth: 'user' })).status).toBe(200);
+  });
+
   test('asks the API once per role per run', async () => {
     const { discovery, budget } = servicesFor(ref);
     await discovery.find('leafCategory');

@@ -136,8 +136,19 @@ export const ROLES: Record<string, Role> = {
     find: async (w) => {
       const lists = (await w.favoriteLists()).filter((l) => !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
       const ids = lists.map((l) => l['id'] as number);
-      return (await fullest(ids, async (id) => (await w.items(`/favorite_lists/${id}/favorites`, 'favorites', {}, 'user')).length)) ?? ids[0] ?? null;
+      return (await fullest(ids, async (id) => (await w.favoritesOf(id)).length)) ?? ids[0] ?? null;
     },
+  },
+  favorite: {
+    description: "a favorite of the run's user (the first of the discovered favorite list)",
+    checkHint: async (id, w) => (await w.answers(`/favorites/${id}`, 'user')) === 200,
+    // The list's favorites were asked for when the list was found: no request of its own.
+    find: async (w, need) => ((await w.favoritesOf(await need('favoriteList')))[0]?.['id'] as number | undefined) ?? null,
+  },
+  notification: {
+    description: "a notification of the run's user (the first of GET /notifications)",
+    checkHint: async (id, w) => (await w.answers(`/notifications/${id}`, 'user')) === 200,
+    find: async (w) => ((await w.items('/notifications', 'notifications', {}, 'user'))[0]?.['id'] as number | undefined) ?? null,
   },
   favoritesCategory: {
     description: "a category of the run's user's favorites (that of an automatic favorite list)",
@@ -193,6 +204,11 @@ export class CategoryWalker {
   /** The user's favorite lists, first page (asked once per run, with the user token). */
   favoriteLists(): Promise<Json[]> {
     return this.#once('favorite_lists', () => this.items('/favorite_lists', 'favorite_lists', {}, 'user'));
+  }
+
+  /** The first page of a favorite list's favorites (asked once per run, with the user token). */
+  favoritesOf(listId: number): Promise<Json[]> {
+    return this.#once(`favorites ${listId}`, () => this.items(`/favorite_lists/${listId}/favorites`, 'favorites', {}, 'user'));
   }
 
   /** The objects with an integer id under `key` of a 200 answer; a DiscoveryError otherwise. */
