@@ -12,8 +12,9 @@
 //    and B drawn from the fields the spec documents for the resource that the endpoint serves:
 //    exactly the fields of A stay, the fields of B go, and with both A minus B stays. Every GET
 //    whose answer is a resource of "Resources and their fields" is a row (41: rootRows and
-//    DERIVED_ROWS; search, autocomplete and shop search ask a word of a discovered name, single
-//    favorites, notifications and locations an id from their listing); each row is asked once
+//    DERIVED_ROWS; search, autocomplete and shop search ask a discovered name or a part of it,
+//    single manufacturers, favorites, notifications and locations an id from their listing, as
+//    the other suites ask them, so that their answers serve as well); each row is asked once
 //    with both parameters before the random cases. Not rows: GET /user/avatars (strings, no
 //    fields) and the edit form of a review (it needs a review of the user's own, a write; its
 //    resource is the new-review form's). The user's favorites, lists, addresses, saved orders and
@@ -69,6 +70,7 @@ import {
 import { DEFAULT_MAX_REQUESTS, scaledToBudget } from '../src/budget/budget.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { prefixOf, shopSearchTerm } from '../src/harness/requests.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { SchemaRegistry } from '../src/schemas/validator.ts';
 
@@ -389,12 +391,6 @@ interface RootCase {
   set: Fieldset;
 }
 
-/** The first word of at least 2 characters of a name (what a search is asked for), else null. */
-function wordOf(name: unknown): string | null {
-  if (typeof name !== 'string') return null;
-  return name.split(/\s+/).find((w) => w.length >= 2) ?? null;
-}
-
 const firstId = (items: readonly Json[]): number | null => items.map((i) => idOf(i['id'])).find((id) => id !== null) ?? null;
 
 /**
@@ -441,7 +437,6 @@ async function rootRows(t: ConformanceContext): Promise<Resource[]> {
     { endpoint: 'GET /flags', path: '/flags', key: 'flags', single: false, noun: 'flag reason', schema: 'resources/flag-reason.json' },
     // Manufacturers and shops
     { endpoint: 'GET /manufacturers', path: '/manufacturers', key: 'manufacturers', single: false, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
-    { endpoint: 'GET /manufacturers/:id', path: `/manufacturers/${manufacturer}`, key: 'manufacturer', single: true, noun: 'manufacturer', schema: 'resources/manufacturer.json' },
     { endpoint: 'GET /manufacturers/:id/categories', path: `/manufacturers/${manufacturer}/categories`, key: 'categories', single: false, noun: 'category', schema: 'resources/category.json' },
     { endpoint: 'GET /manufacturers/:id/skus', path: `/manufacturers/${manufacturer}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' },
     shopId === null ? null : { endpoint: 'GET /shops/:id', path: `/shops/${shopId}`, key: 'shop', single: true, noun: 'shop', schema: 'resources/shop.json' },
@@ -471,18 +466,25 @@ async function rootRows(t: ConformanceContext): Promise<Resource[]> {
  * alone. Keyed by the endpoint of the row whose items they come from.
  */
 const DERIVED_ROWS: Record<string, (items: readonly Json[], from: Resource) => Resource[]> = {
-  // A word of the discovered category's name, for search and autocomplete (whether they match it is not judged here).
+  // The discovered category's name for search, and its first 3 letters for autocomplete, as the
+  // search suite asks them (whether they match it is not judged here): the run asks them once.
   'GET /categories/:id': (items) => {
-    const q = wordOf(items[0]?.['name']);
-    if (q === null) return [];
+    const name = items[0]?.['name'];
+    if (typeof name !== 'string' || name.trim().length < 2) return [];
     return [
-      { endpoint: 'GET /search', path: '/search', query: { q }, key: 'categories', single: false, noun: 'category', schema: 'resources/search-category.json' },
-      { endpoint: 'GET /autocomplete', path: '/autocomplete', query: { q }, key: 'autocomplete', single: false, noun: 'suggestion', schema: 'resources/autocomplete-item.json' },
+      { endpoint: 'GET /search', path: '/search', query: { q: name.trim() }, key: 'categories', single: false, noun: 'category', schema: 'resources/search-category.json' },
+      { endpoint: 'GET /autocomplete', path: '/autocomplete', query: { q: prefixOf(name.trim(), 3) }, key: 'autocomplete', single: false, noun: 'suggestion', schema: 'resources/autocomplete-item.json' },
     ];
   },
+  // The first listed manufacturer, as the manufacturers suite asks it.
+  'GET /manufacturers': (items) => {
+    const id = firstId(items);
+    return id === null ? [] : [{ endpoint: 'GET /manufacturers/:id', path: `/manufacturers/${id}`, key: 'manufacturer', single: true, noun: 'manufacturer', schema: 'resources/manufacturer.json' }];
+  },
   'GET /shops/:id': (items) => {
-    const q = wordOf(items[0]?.['name']);
-    return q === null ? [] : [{ endpoint: 'GET /shops/search', path: '/shops/search', query: { q }, key: 'shops', single: false, noun: 'shop', schema: 'resources/shop.json' }];
+    const name = items[0]?.['name'];
+    const q = typeof name === 'string' ? shopSearchTerm(name) : '';
+    return q === '' ? [] : [{ endpoint: 'GET /shops/search', path: '/shops/search', query: { q }, key: 'shops', single: false, noun: 'shop', schema: 'resources/shop.json' }];
   },
   'GET /shops/:shop_id/locations': (items, from) => {
     const id = firstId(items);

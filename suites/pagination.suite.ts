@@ -45,7 +45,7 @@ import {
 import type { HttpResponse } from '../src/http/client.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import { searchQuery, type Query } from '../src/harness/requests.ts';
+import { searchQuery, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 import type { Feature } from '../src/rules/change-history.ts';
 
 type Json = Record<string, unknown>;
@@ -94,24 +94,20 @@ async function fieldOf(t: ConformanceContext, path: string, key: string, field: 
   return isPlainObject(item) ? item[field] : undefined;
 }
 
-/** A search term from a name: its first word when that has 2 characters or more (else the whole name). */
-function termOf(name: unknown, what: string, t: ConformanceContext, length?: number): string {
-  if (typeof name !== 'string' || name.trim().length < 2) return t.skip(`discovery: ${what} has no name of 2 or more characters to search for`);
-  const word = name.trim().split(/\s+/)[0]!;
-  const term = word.length >= 2 ? word : name.trim();
-  return length !== undefined && term.length > length ? term.slice(0, length) : term;
-}
-
 /** GET /search with the broad query the search suite pages through (the pages are asked once for both). */
 async function searchTarget(t: ConformanceContext): Promise<Target> {
   return { path: '/search', query: { q: await searchQuery(t) } };
 }
 
-/** GET /shops/search with the first two letters of a shop's name: the spec gives q no rule, and a short q finds several shops. */
+/**
+ * GET /shops/search with a word of a shop's name, as the shops suite asks it (the run asks it once);
+ * when that finds fewer than 2 shops, its first letter (firstLetter): the spec gives q no rule.
+ */
 async function shopSearchTarget(t: ConformanceContext): Promise<Target> {
   const id = await t.discover('shopWithReviews');
   const name = await fieldOf(t, `/shops/${id}`, 'shop', 'name');
-  return { path: '/shops/search', query: { q: termOf(name, `shop ${id}`, t, 2) } };
+  if (typeof name !== 'string' || shopSearchTerm(name) === '') return t.skip(`discovery: shop ${id} has no name to search for`);
+  return { path: '/shops/search', query: { q: shopSearchTerm(name) } };
 }
 
 /** The same search by the first letter of its term alone (q has no stated minimum on shop search). */

@@ -19,7 +19,7 @@ import {
 } from '../src/checks/products.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import { getOk, type Query } from '../src/harness/requests.ts';
+import { getOk, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 
 
 /** Most shops a test asks for locations before it skips. */
@@ -110,7 +110,7 @@ describe('GET /shops/search', () => {
     const { shop } = await getShop(t, id!);
     // What q matches is not stated: a word of a known shop's name is asked, and finding it only noted.
     const name = typeof shop['name'] === 'string' ? shop['name'] : '';
-    const q = name.split(/\s+/).find((w) => w.length >= 2) ?? name;
+    const q = shopSearchTerm(name);
     if (!q) t.skip(`shop ${id} has no name to search for`);
     const { body, response } = await getOk(t, '/shops/search', { q }, 'SHOP-15');
     t.require(hasCollectionEnvelope(body, 'shops'), 'GEN-7', 'SHOP-15');
