@@ -97,10 +97,10 @@ function okBody(t: ConformanceContext, response: HttpResponse, ...ids: string[])
  * 3.2.0) and its SKUs (comparable 3.1.1, reviewable 3.2.0, description and sizes 3.2.1), asked
  * with `accept`, must show the fields of `expectation`.
  */
-async function ruleCase(t: ConformanceContext, accept: string | null, expectation: VersionExpectation, ...ids: string[]): Promise<void> {
+async function ruleCase(t: ConformanceContext, accept: string | null, expectation: VersionExpectation, ids: string[], { category: withCategory = true } = {}): Promise<void> {
   const leaf = await t.discover('leafCategory');
   const judgement = new VersionJudgement(t, expectation, ids);
-  const category = okBody(t, await getAs(t, `/categories/${leaf}`, accept), ...ids);
+  const category = withCategory ? okBody(t, await getAs(t, `/categories/${leaf}`, accept), ...ids) : null;
   if (category) judgement.add(objectsAt(category, ['category'], `GET /categories/${leaf}`), 'resources/category-detail.json');
   const listing = okBody(t, await getAs(t, `/categories/${leaf}/skus`, accept), ...ids);
   if (listing) judgement.add(objectsAt(listing, ['skus'], `GET /categories/${leaf}/skus`), 'resources/sku.json');
@@ -111,7 +111,7 @@ conformanceTest(
   'rule 3: the media type with no version parameter is served the latest version (at least the latest the run names)',
   { requirements: ['VER-7', 'VER-2'], requests: 2 },
   async (t) => {
-    await ruleCase(t, acceptFor(t, null), expecting(t, null), 'VER-7');
+    await ruleCase(t, acceptFor(t, null), expecting(t, null), ['VER-7']);
   },
 );
 
@@ -120,7 +120,7 @@ conformanceTest(
   { requirements: ['VER-7'], severity: 'WARN', requests: 2 },
   async (t) => {
     // The spec asks clients to send the media type (General rules 1): without it, the answer is open.
-    await ruleCase(t, null, expecting(t, null, 'a request without an Accept header'), 'VER-7');
+    await ruleCase(t, null, expecting(t, null, 'a request without an Accept header'), ['VER-7']);
   },
 );
 
@@ -128,17 +128,19 @@ conformanceTest('rule 4: the major version alone (version=3) is served the oldes
   const major = majorOf(latestNamed(t));
   // The oldest version the deployment serves: nothing of a series later than the oldest it is
   // known to serve (CATALOGUE_VERSIONS). Which patch of that series it is, is not stated.
-  await ruleCase(t, acceptFor(t, major), expecting(t, major), 'VER-8');
+  await ruleCase(t, acceptFor(t, major), expecting(t, major), ['VER-8']);
 });
 
 conformanceTest(
   'rule 2: a patch number is ignored: version=M.m.0 and M.m.9 are served as M.m (the latest fixes of the series)',
-  { requirements: ['VER-5', 'VER-2'], requests: 4 },
+  { requirements: ['VER-5', 'VER-2'], requests: 2 },
   async (t) => {
     const version = latestNamed(t);
     if (!version.includes('.')) t.skip(`the run names no minor version (${version})`);
+    // The SKU listing alone: each series' later patches add SKU fields (3.1.1 comparable, 3.2.1
+    // description and sizes), so a patch compared rather than ignored shows there (issue 17).
     for (const patch of ['0', '9']) {
-      await ruleCase(t, acceptFor(t, `${version}.${patch}`), expecting(t, `${version}.${patch}`), 'VER-5');
+      await ruleCase(t, acceptFor(t, `${version}.${patch}`), expecting(t, `${version}.${patch}`), ['VER-5'], { category: false });
     }
   },
 );
@@ -149,7 +151,7 @@ conformanceTest(
   async (t) => {
     const latest = latestNamed(t);
     const requested = `${majorOf(latest)}.999`;
-    await ruleCase(t, acceptFor(t, requested), expecting(t, requested), 'VER-10');
+    await ruleCase(t, acceptFor(t, requested), expecting(t, requested), ['VER-10']);
   },
 );
 
