@@ -486,8 +486,9 @@ const DERIVED_ROWS: Record<string, (items: readonly Json[], from: Resource) => R
     const q = typeof name === 'string' ? shopSearchTerm(name) : '';
     return q === '' ? [] : [{ endpoint: 'GET /shops/search', path: '/shops/search', query: { q }, key: 'shops', single: false, noun: 'shop', schema: 'resources/shop.json' }];
   },
+  // The second listed when there is one, as the shops suite asks (a location that is not the shop's first).
   'GET /shops/:shop_id/locations': (items, from) => {
-    const id = firstId(items);
+    const id = idOf(items[1]?.['id']) ?? firstId(items);
     return id === null ? [] : [{ ...from, endpoint: 'GET /shops/:shop_id/locations/:id', path: `${from.path}/${id}`, key: 'location', single: true }];
   },
   'GET /favorites': (items, from) => {
@@ -774,7 +775,9 @@ async function linkedResources(t: ConformanceContext): Promise<void> {
     if (!linksSomething(answer.items, 'address')) continue;
     prefetched.set(r.path, answer);
     candidates.push(r);
-    const located = answer.items.find((l) => linksSomething([l], 'address') && idOf(l['id']) !== null)!;
+    // The second location when it links an address (the one the shops suite asks with embed=address), else the first that does.
+    const linking = answer.items.filter((l) => linksSomething([l], 'address') && idOf(l['id']) !== null);
+    const located = (linking.includes(answer.items[1]!) ? answer.items[1] : linking[0])!;
     candidates.push({ ...r, endpoint: 'GET /shops/:shop_id/locations/:id', path: `${r.path}/${String(located['id'])}`, key: 'location', single: true });
     break;
   }
