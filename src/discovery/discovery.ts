@@ -112,9 +112,14 @@ export const ROLES: Record<string, Role> = {
     find: (w, need) => skuFromLeaves(w, need, (skus) => most(skus, 'reviews_count')),
   },
   manufacturerWithSkus: {
-    description: 'a manufacturer with SKUs (the one of most SKUs of a leaf category)',
+    description:
+      'a manufacturer with SKUs: the first of GET /manufacturers (of the first few) whose SKU and category listings hold 2 or more each, as the manufacturers suite picks it, so their first pages serve both; else the one of most SKUs of a leaf category',
     checkHint: async (id, w) => (await w.items(`/manufacturers/${id}/skus`, 'skus')).length > 0,
     find: async (w, need) => {
+      for (const m of (await w.items('/manufacturers', 'manufacturers')).slice(0, CANDIDATES_ASKED)) {
+        const id = m['id'] as number;
+        if ((await w.items(`/manufacturers/${id}/skus`, 'skus')).length >= 2 && (await w.items(`/manufacturers/${id}/categories`, 'categories')).length >= 2) return id;
+      }
       const skus = await w.skus(await need('leafCategory'));
       const tally = new Map<number, number>();
       for (const s of skus) if (Number.isInteger(s['manufacturer_id'])) tally.set(s['manufacturer_id'] as number, (tally.get(s['manufacturer_id'] as number) ?? 0) + 1);
