@@ -19,6 +19,15 @@ describe.each(['default', 'alt'] as const)('discovery on the %s data set', (data
   });
   afterAll(() => ref.close());
 
+  test('finds a leaf from the hint of GET /categories with one request more', async () => {
+    const hinted = servicesFor(ref);
+    await hinted.services.token('app'); // the token request is not discovery's
+    const before = hinted.budget.spent;
+    const leaf = (await hinted.discovery.find('leafCategory')) as { id: number };
+    expect(hinted.budget.spent - before).toBe(2); // GET /categories and the leaf's empty children listing
+    expect(await childCount(hinted.api(), leaf.id)).toBe(0);
+  });
+
   test('finds each role, and what it finds fills the role', async () => {
     const { discovery, api } = servicesFor(ref);
     const root = await discovery.find('rootCategory');
@@ -67,6 +76,7 @@ describe.each(['default', 'alt'] as const)('discovery on the %s data set', (data
   test('asks the API once per role per run', async () => {
     const { discovery, budget } = servicesFor(ref);
     await discovery.find('leafCategory');
+    await discovery.find('rootCategory');
     const spent = budget.spent;
     await discovery.find('leafCategory');
     await discovery.find('rootCategory');
@@ -74,26 +84,39 @@ describe.each(['default', 'alt'] as const)('discovery on the %s data set', (data
   });
 });
 
+test('walks the tree for a leaf when no category of GET /categories says it has no children', async () => {
+  // The fault makes every leaf claim a child: no hint, and the walk still ends at an empty children listing.
+  const ref = await startReference({ fault: 'leaf-children-count-nonzero' });
+  try {
+    const { discovery, api, budget, services } = servicesFor(ref);
+    await services.token('app');
+    const before = budget.spent;
+    const leaf = (await discovery.find('leafCategory')) as { id: number };
+    expect(budget.spent - before).toBeGreaterThan(2); // the listing, the root, and the children down to the leaf
+    expect(await childCount(api(), leaf.id)).toBe(0);
+  } finally {
+    await ref.close();
+  }
+});
+
 describe('hints from CATALOGUE_FIXTURES', () => {
   let ref: RunningReference;
   let leafId: number;
   let rootId: number;
-  let walkCost: number;
   beforeAll(async () => {
     ref = await startReference({ dataset: 'alt' });
-    const { discovery, budget } = servicesFor(ref);
-    const before = budget.spent;
+    const { discovery } = servicesFor(ref);
     leafId = ((await discovery.find('leafCategory')) as { id: number }).id;
-    walkCost = budget.spent - before;
     rootId = ((await discovery.find('rootCategory')) as { id: number }).id;
   });
   afterAll(() => ref.close());
 
-  test('a right hint is checked and used, which costs fewer requests than the walk', async () => {
-    const { discovery, budget } = servicesFor(ref, { hints: { leafCategory: leafId } });
+  test('a right hint is checked (the root, the category, its children) and used', async () => {
+    const { discovery, budget, services } = servicesFor(ref, { hints: { leafCategory: leafId } });
+    await services.token('app');
     const before = budget.spent;
     expect(await discovery.find('leafCategory')).toEqual({ id: leafId });
-    expect(budget.spent - before).toBeLessThanOrEqual(walkCost);
+    expect(budget.spent - before).toBeLessThanOrEqual(3);
     expect(discovery.wrongHints).toEqual([]);
   });
 

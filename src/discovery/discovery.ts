@@ -90,7 +90,13 @@ export const ROLES: Record<string, Role> = {
     // so discovery must not rely on it.
     acceptsWith: async (c, rootId, w) => c.id !== rootId && (await w.children(c.id)).length === 0,
     find: async (w) => {
-      // Down the first child at each level until a category lists no children.
+      // First a hint: the first category of GET /categories (which the preflight asked already)
+      // that names a parent and no children, taken when its children listing is empty: one
+      // request instead of a walk down the tree (issue 17).
+      const listed = await w.listed().catch(() => [] as Category[]);
+      const hinted = listed.find((c) => c.children_count === 0 && Number.isInteger(c.parent_id) && c.parent_id !== 0);
+      if (hinted && (await w.children(hinted.id)).length === 0) return hinted.id;
+      // Else down the first child at each level until a category lists no children.
       const root = await w.root();
       let current = (await w.children(root.id))[0];
       for (let depth = 0; current && depth < 32; depth++) {
@@ -192,6 +198,11 @@ export class CategoryWalker {
     const body = response.json<{ categories?: unknown }>();
     if (!Array.isArray(body?.categories)) throw new DiscoveryError(`GET ${path} has no categories array`);
     return body.categories.filter(isCategory);
+  }
+
+  /** The first page of GET /categories (asked once per run). */
+  async listed(): Promise<Category[]> {
+    return (await this.#once('categories', () => this.items('/categories', 'categories'))).filter(isCategory);
   }
 
   /** The first page of a category's SKU listing (asked once per run). */
