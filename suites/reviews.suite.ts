@@ -78,8 +78,6 @@ function reviewText(what: string): string {
 // target: one worker may run the suite against several targets).
 
 const candidatesCache = new Map<string, SkuCandidate[]>();
-/** SKUs found free of the user's review and not yet used by a test, by target. */
-const freeSkusCache = new Map<string, number[]>();
 
 async function leafIds(t: ConformanceContext): Promise<number[]> {
   const first = await t.discover('leafCategory');
@@ -182,43 +180,41 @@ function answerIdsOf(form: Json): number[] {
 }
 
 /**
- * Reviewable SKUs the user has not reviewed: own_review null in the listing, or no review at all.
- * Found once for the file's tests (issue 17); each test takes the one it wrote on out of the list
- * (useFreeSku), so a later test never meets a review an earlier one failed to delete.
+ * Reviewable SKUs the user has not reviewed (own_review null in the listing, or no review at
+ * all), found one at a time as the file's tests need them and never handed out twice, so a later
+ * test never meets a review an earlier one failed to delete. Probed lazily (issue 17): a test
+ * takes the next free SKU, and only a refused creation asks for one more.
  */
-async function freeSkus(t: ConformanceContext): Promise<number[]> {
-  const kept = freeSkusCache.get(t.api.url('/'));
-  if (kept?.length) return [...kept];
-  const found = await findFreeSkus(t);
-  freeSkusCache.set(t.api.url('/'), found);
-  return [...found];
+interface FreeSkuScan {
+  candidates: number[];
+  /** Candidates probed so far. */
+  probed: number;
 }
+const freeSkuScans = new Map<string, FreeSkuScan>();
 
-/** `skuId` is written on: not handed to a later test as free. */
-function useFreeSku(t: ConformanceContext, skuId: number): void {
-  const kept = freeSkusCache.get(t.api.url('/'));
-  if (kept?.includes(skuId)) kept.splice(kept.indexOf(skuId), 1);
-}
-
-async function findFreeSkus(t: ConformanceContext): Promise<number[]> {
-  // Few reviews, but some: a vote or a flag that lands on another review of the SKU (a state
-  // change applied to the wrong record) then shows, while no review but the kit's own is touched.
-  const none = (s: SkuCandidate) => (s.reviews_count === 0 ? 1 : 0);
-  const candidates = (await skuCandidates(t)).filter((s) => s.reviewable && !s.future).sort((a, b) => none(a) - none(b) || a.reviews_count - b.reviews_count || a.id - b.id);
-  const free: number[] = [];
-  for (const sku of candidates.slice(0, FREE_SKUS_TRIED)) {
-    const response = await t.api.get(`/skus/${sku.id}/reviews`, { ...USER, query: { per: 1 } });
+/** The next SKU free of the user's review, or null when FREE_SKUS_TRIED candidates have been probed. */
+async function nextFreeSku(t: ConformanceContext): Promise<number | null> {
+  let scan = freeSkuScans.get(t.api.url('/'));
+  if (!scan) {
+    // Few reviews, but some: a vote or a flag that lands on another review of the SKU (a state
+    // change applied to the wrong record) then shows, while no review but the kit's own is touched.
+    const none = (s: SkuCandidate) => (s.reviews_count === 0 ? 1 : 0);
+    const candidates = (await skuCandidates(t)).filter((s) => s.reviewable && !s.future).sort((a, b) => none(a) - none(b) || a.reviews_count - b.reviews_count || a.id - b.id);
+    scan = { candidates: candidates.slice(0, FREE_SKUS_TRIED).map((s) => s.id), probed: 0 };
+    freeSkuScans.set(t.api.url('/'), scan);
+  }
+  while (scan.probed < scan.candidates.length) {
+    const skuId = scan.candidates[scan.probed++]!;
+    const response = await t.api.get(`/skus/${skuId}/reviews`, { ...USER, query: { per: 1 } });
     if (response.status !== 200) continue;
     const body = response.json<{ reviews?: unknown; meta?: unknown }>() ?? {};
     if (!Array.isArray(body.reviews)) continue;
     const first: unknown = body.reviews[0];
     // own_review on each review, or once in meta (REV-5 reads both ways): null says the user has none.
     const own = isPlainObject(first) && 'own_review' in first ? first['own_review'] : isPlainObject(body.meta) && 'own_review' in body.meta ? body.meta['own_review'] : undefined;
-    if (first === undefined || own === null) free.push(sku.id);
-    if (free.length >= CREATE_TRIES) break;
+    if (first === undefined || own === null) return skuId;
   }
-  if (!free.length) t.skip(`discovery: each of ${Math.min(candidates.length, FREE_SKUS_TRIED)} reviewable SKUs is reviewed by the user already, or does not say (own_review)`);
-  return free;
+  return null;
 }
 
 interface Created {
@@ -235,10 +231,14 @@ interface Created {
  * validation rules beyond the form are not shown.
  */
 async function withOwnReview(t: ConformanceContext, fn: (created: Created) => Promise<void>): Promise<void> {
-  const free = await freeSkus(t);
   const refusals: string[] = [];
-  for (const skuId of free) {
-    useFreeSku(t, skuId);
+  for (let attempt = 0; attempt < CREATE_TRIES; attempt++) {
+    const skuId = await nextFreeSku(t);
+    if (skuId === null) {
+      const probed = freeSkuScans.get(t.api.url('/'))?.candidates.length ?? 0;
+      if (attempt === 0) t.skip(`discovery: each of ${probed} reviewable SKUs is reviewed by the user already, or does not say (own_review)`);
+      break;
+    }
     const { form } = await newForm(t, skuId);
     const answerIds = answerIdsOf(form);
     const text = reviewText('review');
