@@ -133,7 +133,9 @@ describe('GET /search', () => {
   });
 
   conformanceTest('a query of 2 characters is long enough: 200, not 422', { requirements: ['SRCH-12', 'SRCH-7'], requests: 1 }, async (t) => {
-    const q = 'zq';
+    // The query the search and pagination suites page through, when it is 2 characters (the run has its answer).
+    const shared = await searchQuery(t);
+    const q = shared.length === 2 ? shared : 'zq';
     const answer = await search(t, { q }, 'SRCH-12', 'SRCH-7');
     checkSearchAnswer(t, answer, q);
   });
