@@ -94,8 +94,8 @@ function okBody(t: ConformanceContext, response: HttpResponse, ...ids: string[])
 
 /**
  * One case of the rules: the discovered leaf category (family_id 3.1.2, reviewable and others
- * 3.2.0) and its SKUs (comparable 3.1.1, reviewable 3.2.0, description and sizes 3.2.1), asked
- * with `accept`, must show the fields of `expectation`.
+ * 3.2.0; left out with `category: false`) and its SKUs (comparable 3.1.1, reviewable 3.2.0,
+ * description and sizes 3.2.1), asked with `accept`, must show the fields of `expectation`.
  */
 async function ruleCase(t: ConformanceContext, accept: string | null, expectation: VersionExpectation, ids: string[], { category: withCategory = true } = {}): Promise<void> {
   const leaf = await t.discover('leafCategory');
@@ -107,6 +107,16 @@ async function ruleCase(t: ConformanceContext, accept: string | null, expectatio
   judgement.finish();
 }
 
+/**
+ * The SKU listing alone, for the rules whose version shows there as well (issue 17: a request
+ * each): every series adds SKU fields (3.1.1 comparable, 3.2.0 reviewable, 3.2.1 description and
+ * sizes), so a later series served for the oldest (rule 4) or a patch compared rather than
+ * ignored (rule 2) shows there. The rules that must be served the latest (3 and 5) also ask the
+ * category, whose family_id (3.1.2) tells the patches of 3.1 apart; rule 3 without an Accept
+ * header, which only warns, is judged on the listing.
+ */
+const SKUS_ONLY = { category: false };
+
 conformanceTest(
   'rule 3: the media type with no version parameter is served the latest version (at least the latest the run names)',
   { requirements: ['VER-7', 'VER-2'], requests: 2 },
@@ -117,18 +127,18 @@ conformanceTest(
 
 conformanceTest(
   'rule 3 (open): a request with no Accept header is served the latest version',
-  { requirements: ['VER-7'], severity: 'WARN', requests: 2 },
+  { requirements: ['VER-7'], severity: 'WARN', requests: 1 },
   async (t) => {
     // The spec asks clients to send the media type (General rules 1): without it, the answer is open.
-    await ruleCase(t, null, expecting(t, null, 'a request without an Accept header'), ['VER-7']);
+    await ruleCase(t, null, expecting(t, null, 'a request without an Accept header'), ['VER-7'], SKUS_ONLY);
   },
 );
 
-conformanceTest('rule 4: the major version alone (version=3) is served the oldest version', { requirements: ['VER-8', 'VER-2'], requests: 2 }, async (t) => {
+conformanceTest('rule 4: the major version alone (version=3) is served the oldest version', { requirements: ['VER-8', 'VER-2'], requests: 1 }, async (t) => {
   const major = majorOf(latestNamed(t));
   // The oldest version the deployment serves: nothing of a series later than the oldest it is
   // known to serve (CATALOGUE_VERSIONS). Which patch of that series it is, is not stated.
-  await ruleCase(t, acceptFor(t, major), expecting(t, major), ['VER-8']);
+  await ruleCase(t, acceptFor(t, major), expecting(t, major), ['VER-8'], SKUS_ONLY);
 });
 
 conformanceTest(
@@ -137,10 +147,8 @@ conformanceTest(
   async (t) => {
     const version = latestNamed(t);
     if (!version.includes('.')) t.skip(`the run names no minor version (${version})`);
-    // The SKU listing alone: each series' later patches add SKU fields (3.1.1 comparable, 3.2.1
-    // description and sizes), so a patch compared rather than ignored shows there (issue 17).
     for (const patch of ['0', '9']) {
-      await ruleCase(t, acceptFor(t, `${version}.${patch}`), expecting(t, `${version}.${patch}`), ['VER-5'], { category: false });
+      await ruleCase(t, acceptFor(t, `${version}.${patch}`), expecting(t, `${version}.${patch}`), ['VER-5'], SKUS_ONLY);
     }
   },
 );
