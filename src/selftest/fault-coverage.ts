@@ -145,6 +145,7 @@ export const CAUGHT_BY = {
     'embed-ids-not-array',
     'fieldsets-ignored-in-3-1',
     'fields-except-ignored-on-search',
+    'fieldsets-ignored-on-forms',
     'association-fieldset-ignored',
     'included-array-misses-linked-objects',
   ],

@@ -150,6 +150,13 @@ export const PROTOCOL_PROBES: ProbeTable = {
     return r.status === 200 && Array.isArray(found) && found.some((p) => 'price' in p);
   },
 
+  'fieldsets-ignored-on-forms': async (ref, { user }) => {
+    // The address form asked for its regions alone keeps its lists of fields too.
+    const r = await get(ref, '/user/addresses/new?fields[root]=regions', { token: user });
+    const form = r.body?.address_form as Json | undefined;
+    return r.status === 200 && typeof form === 'object' && form !== null && 'required' in form;
+  },
+
   'association-fieldset-ignored': async (ref, { app: token }) => {
     // fields[root] names the shop and fields[shop] two of its fields: the embedded shop keeps
     // exactly those two. (A root fieldset applied to the shop would trim it to its id.)

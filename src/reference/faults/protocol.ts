@@ -65,6 +65,10 @@ export const PROTOCOL_FAULTS = {
     description:
       'fields_except[...] is ignored by the search endpoints (/search, /autocomplete, /shops/search, /shops/:shop_id/products/search), whose answers honour fields[...] only.',
   },
+  'fieldsets-ignored-on-forms': {
+    requirement: 'FIELDS-1',
+    description: 'The new-review and new-address forms (GET /skus/:id/reviews/new, GET /user/addresses/new) ignore fields[...] and fields_except[...]: they answer the whole form.',
+  },
   'fieldsets-ignored-in-3-1': {
     requirement: 'FIELDS-1',
     description: 'Sparse fieldsets are ignored in answers to 3.1 requests (complete objects) although they arrived in 3.1.1.',
