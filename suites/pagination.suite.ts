@@ -106,8 +106,9 @@ async function searchTarget(t: ConformanceContext): Promise<Target> {
 async function shopSearchTarget(t: ConformanceContext): Promise<Target> {
   const id = await t.discover('shopWithReviews');
   const name = await fieldOf(t, `/shops/${id}`, 'shop', 'name');
-  if (typeof name !== 'string' || shopSearchTerm(name) === '') return t.skip(`discovery: shop ${id} has no name to search for`);
-  return { path: '/shops/search', query: { q: shopSearchTerm(name) } };
+  const q = typeof name === 'string' ? shopSearchTerm(name) : '';
+  if (q === '') return t.skip(`discovery: shop ${id} has no name to search for`);
+  return { path: '/shops/search', query: { q } };
 }
 
 /** The same search by the first letter of its term alone (q has no stated minimum on shop search). */

@@ -119,7 +119,7 @@ export const ROLES: Record<string, Role> = {
   },
   manufacturerWithSkus: {
     description:
-      'a manufacturer with SKUs: the first of GET /manufacturers (of the first few) whose SKU and category listings hold 2 or more each, as the manufacturers suite picks it, so their first pages serve both; else the one of most SKUs of a leaf category',
+      'a manufacturer with SKUs: the first of GET /manufacturers (of the first few) whose SKU and category listings hold 2 or more each (the manufacturers, pagination and fieldsets suites then share their first pages); else the one of most SKUs of a leaf category',
     checkHint: async (id, w) => (await w.items(`/manufacturers/${id}/skus`, 'skus')).length > 0,
     find: async (w, need) => {
       for (const m of (await w.items('/manufacturers', 'manufacturers')).slice(0, CANDIDATES_ASKED)) {
