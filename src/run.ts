@@ -198,15 +198,20 @@ const READS_AFTER_READERS = /^export const RUNS_AFTER_THE_OTHER_READERS = true;/
  * knows, come after the others have reused what the readers got.
  */
 const WRITES_AFTER_WRITERS = /^export const RUNS_AFTER_THE_OTHER_WRITERS = true;/m;
+/**
+ * A writer whose first tests only read what the readers have read already: it runs before the
+ * other writers, so that those reads are answered from the readers' answers, not asked again.
+ */
+const WRITES_BEFORE_WRITERS = /^export const RUNS_BEFORE_THE_OTHER_WRITERS = true;/m;
 
-/** When a suite of the first pass runs: with the readers, after them, with the writers (one suite at a time), or after them. */
-export type SuiteRole = 'reader' | 'late reader' | 'writer' | 'late writer';
+/** When a suite of the first pass runs: with the readers, after them, with the writers (one suite at a time), before or after them. */
+export type SuiteRole = 'reader' | 'late reader' | 'early writer' | 'writer' | 'late writer';
 
 /** The role of a suite file, from its source: SENDS_WRITES (also writes it expects refused), and the markers above. */
 function roleIn(suiteFile: string): SuiteRole {
   try {
     const source = readFileSync(suiteFile, 'utf8');
-    if (SENDS_WRITES.test(source)) return WRITES_AFTER_WRITERS.test(source) ? 'late writer' : 'writer';
+    if (SENDS_WRITES.test(source)) return WRITES_AFTER_WRITERS.test(source) ? 'late writer' : WRITES_BEFORE_WRITERS.test(source) ? 'early writer' : 'writer';
     return READS_AFTER_READERS.test(source) ? 'late reader' : 'reader';
   } catch {
     return 'reader';
@@ -240,7 +245,8 @@ function stepsInOrder(suiteOf: (spec: TestSpecification) => string, roleOf: (sui
  * The steps of the first pass, each run after the one before has ended: every file that only
  * reads, in parallel; then the late readers (their baselines are the readers' answers, reused);
  * then the files that write, one suite at a time (with a batch of targets, that suite's file of
- * every target at once: each target is a server of its own), the late writers last.
+ * every target at once: each target is a server of its own), the early writers first and the late
+ * writers last.
  *   - Two suites writing the user's data at once would see each other's writes (a favorite
  *     listed, then deleted by the other before it is asked for) and fail a correct server;
  *     a reader would see a collection change between its pages.
@@ -255,7 +261,7 @@ function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, ro
     for (const file of writers) bySuite.set(suiteOf(file), [...(bySuite.get(suiteOf(file)) ?? []), file]);
     return [...bySuite.keys()].sort().map((suite) => bySuite.get(suite)!);
   };
-  const steps = [withRole('reader'), withRole('late reader'), ...oneSuiteEach(withRole('writer')), ...oneSuiteEach(withRole('late writer'))];
+  const steps = [withRole('reader'), withRole('late reader'), ...(['early writer', 'writer', 'late writer'] as const).flatMap((role) => oneSuiteEach(withRole(role)))];
   return steps.filter((step) => step.length > 0);
 }
 

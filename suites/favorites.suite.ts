@@ -46,6 +46,13 @@ import { conformanceTest, type ConformanceContext } from '../src/harness/conform
 import type { HttpResponse } from '../src/http/client.ts';
 import type { UndoEntry } from '../src/harness/journal.ts';
 
+/**
+ * Read by src/run.ts: this suite runs before the other writers. Its first tests only read the
+ * user's lists and favorites, which discovery and the readers asked for already: before any write
+ * those answers are still current, and the run reuses them (issue 17).
+ */
+export const RUNS_BEFORE_THE_OTHER_WRITERS = true;
+
 type Favorite = FavoriteLike & { id: number };
 type FavoriteList = FavoriteListLike & { id: number };
 interface Sku {
