@@ -86,8 +86,20 @@ async function getFavorites(
   return { favorites: body.favorites, pagination: readPagination(body)! };
 }
 
-/** Every favorite list of the user (up to LIST_PAGES pages of 100). */
+/**
+ * Every favorite list of the user (up to LIST_PAGES pages of 100). The default page first: it is
+ * what the read tests asked for, and holds every list of most users (issue 17).
+ */
 async function allLists(t: ConformanceContext): Promise<{ lists: FavoriteList[]; complete: boolean }> {
+  const first = await t.api.get('/favorite_lists', USER);
+  if (first.status === 200) {
+    const body = first.json<{ favorite_lists?: unknown }>();
+    const pagination = readPagination(body);
+    if (pagination?.total_pages === 1 && Array.isArray(body?.favorite_lists) && body.favorite_lists.length === pagination.total_results) {
+      t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
+      return { lists: body.favorite_lists as FavoriteList[], complete: true };
+    }
+  }
   const lists: FavoriteList[] = [];
   for (let page = 1; page <= LIST_PAGES; page++) {
     const response = await t.api.get('/favorite_lists', { ...USER, query: { per: 100, page } });
@@ -386,36 +398,6 @@ describe('GET /categories/:id/favorites', () => {
   });
 });
 
-describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
-  conformanceTest('creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404', { requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'], profile: 'write', requests: 6 }, async (t) => {
-    const name = uniqueName('list');
-    const list = await createList(t, name);
-    const cleanup = [`/favorite_lists/${list.id}`];
-    try {
-      t.must(typed(list.name, list.name === name, `the list was created as ${show(list.name)}, asked ${show(name)}`), 'FAV-19');
-      t.must(typed(list.type, list.type === 'custom', `the created list has type ${show(list.type)}, expected "custom"`), 'FAV-3');
-      const again = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
-      if (again.status < 300 && again.status >= 200) {
-        const second = again.json<{ favorite_list?: { id?: unknown } }>()?.favorite_list?.id;
-        if (Number.isInteger(second) && second !== list.id) cleanup.push(`/favorite_lists/${String(second)}`);
-      }
-      t.must(isErrorStatus(again.status, `POST /favorite_lists with the existing custom name ${show(name)}`), 'FAV-20');
-      if (again.status >= 400 && again.status < 500 && t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(again, 'GEN-4')), 'ERR-2');
-      // Which error: not shown (ERR-18); a 4xx is what a client can act on.
-      t.warn(again.status >= 400 && again.status < 500 ? pass() : fail(`a duplicate custom name answered ${again.status}, not a 4xx`), 'ERR-18');
-
-      const deleted = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
-      t.must(hasStatus(deleted, 204), 'FAV-21');
-      t.response('DELETE /favorite_lists/:id', deleted, 'FAV-21');
-      const twice = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
-      mustBeNotFound(t, twice, 'FAV-22', 'ERR-10');
-      cleanup.shift();
-    } finally {
-      await remove(t, cleanup);
-    }
-  });
-});
-
 describe('POST /favorites without a list (States and transitions, row 1)', () => {
   conformanceTest("puts the favorite in the auto list of the SKU's category, created if needed; DELETE is 204, then 404", { requirements: ['FAV-9', 'FAV-10', 'FAV-2', 'FAV-5', 'FAV-30', 'FAV-32', 'FAV-33', 'ERR-10'], profile: 'write', requests: 32 }, async (t) => {
     const before = await allLists(t);
@@ -617,4 +599,36 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
       }
     },
   );
+});
+
+// Last of the writes: before it, the row-1 test's first reads are still the answers the read tests
+// above got, and are reused (issue 17).
+describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
+  conformanceTest('creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404', { requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'], profile: 'write', requests: 6 }, async (t) => {
+    const name = uniqueName('list');
+    const list = await createList(t, name);
+    const cleanup = [`/favorite_lists/${list.id}`];
+    try {
+      t.must(typed(list.name, list.name === name, `the list was created as ${show(list.name)}, asked ${show(name)}`), 'FAV-19');
+      t.must(typed(list.type, list.type === 'custom', `the created list has type ${show(list.type)}, expected "custom"`), 'FAV-3');
+      const again = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
+      if (again.status < 300 && again.status >= 200) {
+        const second = again.json<{ favorite_list?: { id?: unknown } }>()?.favorite_list?.id;
+        if (Number.isInteger(second) && second !== list.id) cleanup.push(`/favorite_lists/${String(second)}`);
+      }
+      t.must(isErrorStatus(again.status, `POST /favorite_lists with the existing custom name ${show(name)}`), 'FAV-20');
+      if (again.status >= 400 && again.status < 500 && t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(again, 'GEN-4')), 'ERR-2');
+      // Which error: not shown (ERR-18); a 4xx is what a client can act on.
+      t.warn(again.status >= 400 && again.status < 500 ? pass() : fail(`a duplicate custom name answered ${again.status}, not a 4xx`), 'ERR-18');
+
+      const deleted = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
+      t.must(hasStatus(deleted, 204), 'FAV-21');
+      t.response('DELETE /favorite_lists/:id', deleted, 'FAV-21');
+      const twice = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
+      mustBeNotFound(t, twice, 'FAV-22', 'ERR-10');
+      cleanup.shift();
+    } finally {
+      await remove(t, cleanup);
+    }
+  });
 });
