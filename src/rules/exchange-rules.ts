@@ -280,6 +280,19 @@ const where = (v: ExchangeView): string => `${v.exchange.method} ${v.apiPath ?? 
 const described = (v: ExchangeView): string => `${v.exchange.method} ${v.exchange.url} (${v.exchange.status})`;
 const isAnswer = (v: ExchangeView): boolean => v.isApi && (v.exchange.status! < 300 || v.exchange.status! >= 400 || v.exchange.status === 304);
 const ok200 = (v: ExchangeView): boolean => v.isApi && v.exchange.status === 200 && isPlainObject(v.body);
+
+/** Endpoints whose answers give shops whole: the shop resources, and products (a shop embedded with embed=shop). */
+const SHOWS_SHOPS = ['GET /shops/:id', 'GET /shops/search', 'GET /skus/:id/products', 'GET /products/:id', 'GET /shops/:shop_id/products/search'];
+
+/** The shops an answer gives whole: {shop}, {shops: [...]}, and the shop embedded in {product} or each of {products}. */
+function shopsIn(body: Record<string, unknown>): Record<string, unknown>[] {
+  const products = [...(isPlainObject(body['product']) ? [body['product']] : []), ...(Array.isArray(body['products']) ? body['products'].filter(isPlainObject) : [])];
+  return [
+    ...(isPlainObject(body['shop']) ? [body['shop']] : []),
+    ...(Array.isArray(body['shops']) ? body['shops'].filter(isPlainObject) : []),
+    ...products.map((p) => p['shop']).filter(isPlainObject),
+  ];
+}
 /** The body of a view ok200 accepted. */
 const json = (v: ExchangeView): Record<string, unknown> => v.body as Record<string, unknown>;
 
@@ -588,12 +601,9 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
     title: 'review_score rounded to 1 decimal',
     requirements: ['SHOP-3', 'CHG-7'],
     severity: 'MUST',
-    applies: (v) => ok200(v) && (v.endpoint === 'GET /shops/:id' || v.endpoint === 'GET /shops/search') && v.scope.has('review-score-rounded'),
-    check: (v) => {
-      const body = json(v);
-      const shops = [...(isPlainObject(body['shop']) ? [body['shop']] : []), ...(Array.isArray(body['shops']) ? body['shops'].filter(isPlainObject) : [])];
-      return checkOutcome(allOf(shops.map(reviewScoreRounded)), ['SHOP-3', 'CHG-7'], 'MUST');
-    },
+    // A shop anywhere it is given whole: GET /shops/:id and /shops/search, and embedded in products (embed=shop).
+    applies: (v) => ok200(v) && SHOWS_SHOPS.includes(v.endpoint ?? '') && v.scope.has('review-score-rounded') && shopsIn(json(v)).length > 0,
+    check: (v) => checkOutcome(allOf(shopsIn(json(v)).map(reviewScoreRounded)), ['SHOP-3', 'CHG-7'], 'MUST'),
   },
   {
     id: 'specifications-not-paginated',
