@@ -29,6 +29,7 @@ import {
   type Pagination,
 } from '../src/checks/pagination.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { mustCarryRateLimit } from '../src/harness/requests.ts';
 
 type Category = CategoryLike & Record<string, unknown>;
 
@@ -107,13 +108,14 @@ describe('GET /categories/:id', () => {
     warnOnOpenFieldChoices(t, category, true);
   });
 
-  conformanceTest('a category that does not exist answers 404 with RecordNotFound', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 1 }, async (t) => {
+  conformanceTest('a category that does not exist answers 404 with RecordNotFound, with the rate-limit headers', { requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
     // An id far above any a catalogue hands out; if the deployment has it after all, say so.
     const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
     const response = await t.api.get(`/categories/${missing}`);
     if (response.status === 200 && answersWithCategory(response.text, missing)) {
       t.skip(`the deployment has a category with id ${missing}; no unknown id to ask for`);
     }
+    mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /categories/${missing}`);
     t.require(hasStatus(response, 404), 'ERR-9');
     if (!t.has('normalized-errors')) return; // the error format before 3.1.0 is not shown
     const body = t.json(response, 'GEN-4');

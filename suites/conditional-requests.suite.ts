@@ -14,26 +14,18 @@ import {
   isNotModified,
   mostCarryEtag,
   rateLimitHeadersPresent,
-  rateLimitValuesAreWellFormed,
   remainingFellByOne,
-  resetIsEpochSecondsWithinAMinute,
 } from '../src/checks/caching.ts';
 import { fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { hasStatus } from '../src/checks/http.ts';
-import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { conformanceTest } from '../src/harness/conformance.ts';
+import { mustCarryRateLimit } from '../src/harness/requests.ts';
 
 /** Public resources no test changes. */
 const UNCHANGING = ['/categories/root', '/categories', '/manufacturers', '/flags'];
 
 /** A list name no list of the user has: the kit's prefix and a per-test random part. */
 const uniqueName = (what: string) => `cc-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** The rate-limit header checks of one response (RATE-4, RATE-5, RATE-6, RATE-7). */
-function mustCarryRateLimit(t: ConformanceContext, headers: Record<string, string>, what: string): void {
-  t.must(rateLimitHeadersPresent(headers, what), 'RATE-4');
-  t.must(rateLimitValuesAreWellFormed(headers, what), 'RATE-5', 'RATE-6');
-  t.must(resetIsEpochSecondsWithinAMinute(headers, Date.now(), what), 'RATE-7');
-}
 
 describe('ETag and If-None-Match', () => {
   conformanceTest(

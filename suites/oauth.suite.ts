@@ -31,6 +31,7 @@ import {
   type ConsentRedirect,
 } from '../src/checks/oauth.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { mustCarryRateLimit } from '../src/harness/requests.ts';
 import { joinUrl, type HttpResponse } from '../src/http/client.ts';
 import { secrets } from '../src/http/redact.ts';
 
@@ -442,10 +443,11 @@ describe('Sending the token', () => {
 });
 
 describe('Missing, invalid and expired tokens', () => {
-  conformanceTest('no token: 401 with the errors body, on a public and on a user endpoint', { requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2'], requests: 2 }, async (t) => {
+  conformanceTest('no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint', { requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 2 }, async (t) => {
     for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
       const response = await t.api.get(path, { auth: 'none' });
       unauthorized(t, response, `GET ${path} without a token`, 'ERR-6', 'GEN-5', 'AUTH-3');
+      mustCarryRateLimit(t, response.headers, `the ${response.status} to GET ${path} without a token`);
     }
   });
 

@@ -21,7 +21,7 @@ import {
 } from '../src/checks/search.ts';
 import { improbableWord } from '../src/checks/listings.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import { discoveredQuery, prefixOf, searchQuery } from '../src/harness/requests.ts';
+import { discoveredQuery, mustCarryRateLimit, prefixOf, searchQuery } from '../src/harness/requests.ts';
 
 type Json = Record<string, unknown>;
 
@@ -140,8 +140,9 @@ describe('GET /search', () => {
     checkSearchAnswer(t, answer, q);
   });
 
-  conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch', { requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2'], requests: 1 }, async (t) => {
+  conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch, with the rate-limit headers', { requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
     const response = await t.api.get('/search', { query: { q: 'e' } });
+    mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /search?q=e`);
     t.require(hasStatus(response, 422), 'SRCH-9', 'SRCH-12', 'ERR-15');
     if (!t.has('normalized-errors')) return; // the error format (and its codes) before 3.1.0 is not shown
     const body = t.json(response, 'GEN-4');

@@ -1,4 +1,5 @@
 // Request helpers the suites share.
+import { rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
 import { fail, isPlainObject, pass, show } from '../checks/check.ts';
 import { hasStatus } from '../checks/http.ts';
 import type { HttpResponse } from '../http/client.ts';
@@ -66,4 +67,16 @@ export function orderingsOf(visible: string): readonly (readonly [orderBy: strin
  */
 export function shopSearchTerm(name: string): string {
   return name.split(/\s+/).find((w) => w.length >= 2) ?? name.trim();
+}
+
+/**
+ * The rate-limit header checks of one answer (Limits: "Rate-limit headers are on every response"):
+ * present (RATE-4), well formed (RATE-5, RATE-6), Reset in epoch seconds within the coming minute
+ * (RATE-7). Used on the answer a test gets anyway, of whichever status (issue 17: the 404, 401
+ * and 422 a test asks for serve these checks as well).
+ */
+export function mustCarryRateLimit(t: ConformanceContext, headers: Record<string, string>, what: string): void {
+  t.must(rateLimitHeadersPresent(headers, what), 'RATE-4');
+  t.must(rateLimitValuesAreWellFormed(headers, what), 'RATE-5', 'RATE-6');
+  t.must(resetIsEpochSecondsWithinAMinute(headers, Date.now(), what), 'RATE-7');
 }
