@@ -59,10 +59,12 @@ const RUNS_AT_DEFAULT = 3;
  * What the sequences of a passing run may spend in all at the default budget, their deletes
  * included: a call is made only while it and the deletes of what the sequence holds fit. Without
  * it the cost followed the draw (7 to 48 requests over seeds 1 to 20); with it a remote default
- * run stays within 400 whatever the seed (issue 17). Once a sequence fails, shrinking has
+ * run stays within 400 whatever the seed (issue 17). Over seeds 1 to 40 and the 13 favorites faults
+ * of src/selftest/favorites-model-suite.test.ts, an allowance of 16 reached a fault in 169 of the
+ * 520 pairs, 12 in 148, every fault in 4 seeds or more. Once a sequence fails, shrinking has
  * SHRINK_RESERVE of its own.
  */
-const SEQUENCE_ALLOWANCE = 16;
+const SEQUENCE_ALLOWANCE = 12;
 /** The test's request estimate at the default budget. */
 const REQUESTS = SETUP_REQUESTS + SHRINK_RESERVE + Math.max(SEQUENCE_ALLOWANCE, RUNS_AT_DEFAULT * RUN_COST);
 /** Most the calls and deletes of one sequence can cost: a sequence starts only when that is left. */
