@@ -43,6 +43,7 @@ import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { favoritesCategoryOrLeaf } from '../src/harness/requests.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import type { UndoEntry } from '../src/harness/journal.ts';
 
@@ -387,14 +388,15 @@ describe('GET /favorite_lists/:id/favorites', () => {
 
 describe('GET /categories/:id/favorites', () => {
   conformanceTest('answers {favorites, meta} with the favorites permission; an application token is refused', { requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], requests: 2 }, async (t) => {
-    const leafId = await t.discover('leafCategory');
-    const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', `/categories/${leafId}/favorites`, {}, 'CAT-22', 'SCOPE-3');
+    // A category the user has favorites in (the listing the pagination suite read), else the leaf.
+    const categoryId = await favoritesCategoryOrLeaf(t);
+    const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', `/categories/${categoryId}/favorites`, {}, 'CAT-22', 'SCOPE-3');
     if (t.has('owned-excluded-by-default')) {
-      t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${leafId}/favorites`), 'CHG-2');
-      warnOwnershipUnseen(t, favorites, `GET /categories/${leafId}/favorites`, 'CHG-2', 'FAV-8');
+      t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${categoryId}/favorites`), 'CHG-2');
+      warnOwnershipUnseen(t, favorites, `GET /categories/${categoryId}/favorites`, 'CHG-2', 'FAV-8');
     }
-    const refused = await t.api.get(`/categories/${leafId}/favorites`, { auth: 'app', renewOn401: false });
-    t.must(isRefused(refused.status, `GET /categories/${leafId}/favorites with an application token`), 'CAT-23');
+    const refused = await t.api.get(`/categories/${categoryId}/favorites`, { auth: 'app', renewOn401: false });
+    t.must(isRefused(refused.status, `GET /categories/${categoryId}/favorites with an application token`), 'CAT-23');
   });
 });
 

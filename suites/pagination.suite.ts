@@ -43,9 +43,8 @@ import {
   type FetchedPage,
 } from '../src/checks/pagination.ts';
 import type { HttpResponse } from '../src/http/client.ts';
-import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import { searchQuery, shopSearchTerm, type Query } from '../src/harness/requests.ts';
+import { favoritesCategoryOrLeaf, searchQuery, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 import type { Feature } from '../src/rules/change-history.ts';
 
 type Json = Record<string, unknown>;
@@ -135,14 +134,7 @@ async function productSearchTarget(t: ConformanceContext): Promise<Target> {
 
 /** A category holding the user's favorites; any leaf category when the user has no automatic list. */
 async function favoritesCategoryTarget(t: ConformanceContext): Promise<Target> {
-  let id: number;
-  try {
-    id = await t.discover('favoritesCategory');
-  } catch (error) {
-    if (!(error instanceof PrerequisiteMissing)) throw error;
-    id = await t.discover('leafCategory');
-  }
-  return { path: `/categories/${id}/favorites` };
+  return { path: `/categories/${await favoritesCategoryOrLeaf(t)}/favorites` };
 }
 
 /** Every paginated collection of the spec (schemas/endpoints.json: meta.pagination in the 200 answer). */

@@ -3,6 +3,7 @@ import { rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSeco
 import { fail, isPlainObject, pass, show } from '../checks/check.ts';
 import { hasStatus } from '../checks/http.ts';
 import type { HttpResponse } from '../http/client.ts';
+import { PrerequisiteMissing } from './api.ts';
 import type { ConformanceContext } from './conformance.ts';
 
 export type Query = Record<string, string | number | readonly string[]>;
@@ -79,4 +80,18 @@ export function mustCarryRateLimit(t: ConformanceContext, headers: Record<string
   t.must(rateLimitHeadersPresent(headers, what), 'RATE-4');
   t.must(rateLimitValuesAreWellFormed(headers, what), 'RATE-5', 'RATE-6');
   t.must(resetIsEpochSecondsWithinAMinute(headers, Date.now(), what), 'RATE-7');
+}
+
+/**
+ * A category whose favorites the user has (discovery's favoritesCategory), else the discovered
+ * leaf: GET /categories/:id/favorites of it holds favorites to judge, and the pagination and
+ * favorites suites ask the same listing, once for the run.
+ */
+export async function favoritesCategoryOrLeaf(t: ConformanceContext): Promise<number> {
+  try {
+    return await t.discover('favoritesCategory');
+  } catch (error) {
+    if (!(error instanceof PrerequisiteMissing)) throw error;
+    return t.discover('leafCategory');
+  }
 }
