@@ -197,7 +197,9 @@ export class ApiClient {
     const path = apiPathUnder(url, this.#options.baseUrl);
     const creates = method === 'POST' && path !== null && CREATES.test(path);
     // A record's id comes with the answer: until then, the journal holds the intent.
-    const intent = creates ? { key: `intent ${randomUUID()}`, what: `POST ${path} ${excerpt(options.json)} (its answer was never recorded: a record may be left; look for it by hand)` } : null;
+    const intent = creates
+      ? { key: `intent ${randomUUID()}`, what: `POST ${path} ${excerpt(options.json)}`, create: { path: path!, json: options.json ?? null, sentAt: new Date().toISOString() } }
+      : null;
     if (journal.undo?.length || intent) await services.journal({ undo: [...(journal.undo ?? []), ...(intent ? [intent] : [])] });
     let response: HttpResponse;
     try {

@@ -8,7 +8,8 @@
 // One file per run, of JSON lines, appended synchronously (a line is on disk before the request
 // it guards is sent):
 //   {"t":"begin","run","pid","target","client","startedAt"}
-//   {"t":"undo","key","action","what"}   how to take a change back (the first for a key stays)
+//   {"t":"undo","key","action","what"}   how to take a change back (the first for a key stays);
+//                                         an intent has "create" instead of "action"
 //   {"t":"done","key"}                   taken back (by the test, or by a sweep)
 //   {"t":"end"}                          the run is over; what is still pending was not taken back
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -23,18 +24,29 @@ export interface UndoAction {
   json?: unknown;
 }
 
+/** A create whose answer may never come: where it was sent, what it sent, and when (ISO). */
+export interface CreateIntent {
+  /** Below the base URL, e.g. /favorites. */
+  path: string;
+  json: unknown;
+  sentAt: string;
+}
+
 /**
  * What a test or the API client reports: the undo action, and a few words on what it undoes. An
  * entry without an action is an intent: a request that may create a record whose id only its
  * answer tells (POST /favorites); its answer resolves it, with the record's own undo action. An
- * intent a run leaves unresolved (the run was killed while the request was out) cannot be taken
- * back by a sweep: the sweep reports it, once.
+ * intent a run leaves unresolved (the run was killed while the request was out) is looked up by
+ * the sweep from what was sent (`create`, src/harness/find-created.ts); what cannot be found that
+ * way is reported, once.
  */
 export interface UndoEntry {
   action?: UndoAction;
   what: string;
   /** An intent's key (an action's key is undoKey(action)). */
   key?: string;
+  /** An intent's request, for the sweep to find the record it may have created. */
+  create?: CreateIntent;
 }
 
 /** The key of an entry: an intent's own; a DELETE by its path; a PATCH or PUT by its path and the fields it puts back. */
@@ -60,6 +72,7 @@ interface Line {
   key?: string;
   action?: UndoAction;
   what?: string;
+  create?: CreateIntent;
 }
 
 /** A journal read back: whose it is, and what is still pending, in the order the changes were made. */
@@ -95,7 +108,9 @@ export function readJournal(file: string): JournalState | null {
     }
     if (line.t === 'begin') begin = line;
     else if (line.t === 'end') ended = true;
-    else if (line.t === 'undo' && line.key && !pending.has(line.key)) pending.set(line.key, { key: line.key, ...(line.action ? { action: line.action } : {}), what: line.what ?? line.key });
+    else if (line.t === 'undo' && line.key && !pending.has(line.key)) {
+      pending.set(line.key, { key: line.key, ...(line.action ? { action: line.action } : {}), ...(line.create ? { create: line.create } : {}), what: line.what ?? line.key });
+    }
     else if (line.t === 'done' && line.key) pending.delete(line.key);
   }
   if (!begin?.run) return null;
@@ -153,7 +168,7 @@ export class RunJournal {
     const key = entryKey(entry);
     if (this.#pending.has(key)) return;
     this.#pending.set(key, { ...entry, key });
-    this.#append({ t: 'undo', key, ...(entry.action ? { action: entry.action } : {}), what: entry.what });
+    this.#append({ t: 'undo', key, ...(entry.action ? { action: entry.action } : {}), ...(entry.create ? { create: entry.create } : {}), what: entry.what });
   }
 
   /** The change under `key` was taken back. */

@@ -27,13 +27,13 @@ describe('sweep', () => {
     ];
     const outcome = await sweep(client, entries);
     expect(asked).toEqual(['DELETE /favorites/2 (user)', 'DELETE /favorite_lists/1 (user)', 'PATCH /user {"sex":"male"} (user)']);
-    expect(outcome).toEqual({ done: ['DELETE /favorites/2', 'DELETE /favorite_lists/1', 'PATCH /user sex'], gone: ['DELETE /favorites/2'], failed: [], unknown: [] });
+    expect(outcome).toEqual({ done: ['DELETE /favorites/2', 'DELETE /favorite_lists/1', 'PATCH /user sex'], gone: ['DELETE /favorites/2'], failed: [], unknown: [], found: {} });
     expect(describeSweep(entries, outcome, 'j.jsonl')).toBe("took back 2: list 1; the user's sex; already gone 1: favorite 2");
     expect(nothingWasLeft(outcome)).toBe(false);
-    expect(nothingWasLeft({ done: ['DELETE /favorites/2'], gone: ['DELETE /favorites/2'], failed: [], unknown: [] })).toBe(true);
+    expect(nothingWasLeft({ done: ['DELETE /favorites/2'], gone: ['DELETE /favorites/2'], failed: [], unknown: [], found: {} })).toBe(true);
   });
 
-  test('what fails stays, with the answer; an intent is said once as unknown and dropped; a failure does not stop the rest', async () => {
+  test('what fails stays, with the answer; an intent without a request to look its record up by is said once as unknown and dropped; a failure does not stop the rest', async () => {
     const { client } = api({ 'DELETE /favorites/3': 500, 'PATCH /user': 'error', 'DELETE /favorites/4': 204 });
     const entries = [
       { key: 'DELETE /favorites/3', action: { method: 'DELETE' as const, path: '/favorites/3' }, what: 'favorite 3' },
@@ -44,9 +44,9 @@ describe('sweep', () => {
     const outcome = await sweep(client, entries);
     expect(outcome.done).toEqual(['intent 1', 'DELETE /favorites/4']);
     expect(outcome.failed).toEqual(['favorite 3 (DELETE /favorites/3 answered 500)', "the user's sex (PATCH /user: PATCH /user: no complete response within 15000 ms)"]);
-    expect(outcome.unknown).toEqual(['POST /favorites {"favorite":{"sku_id":7}}']);
+    expect(outcome.unknown).toEqual(['POST /favorites {"favorite":{"sku_id":7}} (its answer was never recorded, and no record it made could be looked up: a record may be left; look for it by hand)']);
     expect(describeSweep(entries, outcome, 'j.jsonl')).toBe(
-      'took back 1: favorite 4; could not take back 2: favorite 3 (DELETE /favorites/3 answered 500); the user\'s sex (PATCH /user: PATCH /user: no complete response within 15000 ms) (kept in j.jsonl for the next run); unknown: POST /favorites {"favorite":{"sku_id":7}}',
+      'took back 1: favorite 4; could not take back 2: favorite 3 (DELETE /favorites/3 answered 500); the user\'s sex (PATCH /user: PATCH /user: no complete response within 15000 ms) (kept in j.jsonl for the next run); unknown: POST /favorites {"favorite":{"sku_id":7}} (its answer was never recorded, and no record it made could be looked up: a record may be left; look for it by hand)',
     );
   });
 });

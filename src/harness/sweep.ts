@@ -2,6 +2,7 @@
 // run created, PATCH/PUT the values it changed back to what they were before it. Used at the end
 // of a run for its own journal, and at the start of a run for journals earlier runs left.
 import type { ApiClient } from './api.ts';
+import { findCreated } from './find-created.ts';
 import type { UndoEntry } from './journal.ts';
 import { HttpError } from '../http/client.ts';
 
@@ -12,19 +13,45 @@ export interface SweepOutcome {
   gone: string[];
   /** What could not be taken back, with the answer. */
   failed: string[];
-  /** Requests whose answer was never recorded (the run was killed meanwhile): they may have created a record the kit cannot name. */
+  /** Requests whose answer was never recorded (the run was killed meanwhile) and whose record could not be looked up: they may have left one. */
   unknown: string[];
+  /** Of the done keys, intents whose record was looked up: what was found and deleted (none: nothing was created). */
+  found: Record<string, string[]>;
+}
+
+/** DELETEs `paths` with the user token: whether each is gone (a 2xx, or 404/410: gone already). */
+async function deleteAll(api: ApiClient, paths: readonly string[]): Promise<string | null> {
+  for (const path of paths) {
+    const response = await api.request('DELETE', path, { auth: 'user' });
+    if (!(response.status >= 200 && response.status <= 299) && response.status !== 404 && response.status !== 410) return `DELETE ${path} answered ${response.status}`;
+  }
+  return null;
 }
 
 /** One request per entry, newest first; a failure does not stop the others. */
 // A record can be gone before its DELETE: a favorite goes with the list deleted under it.
 export async function sweep(api: ApiClient, entries: readonly (UndoEntry & { key: string })[]): Promise<SweepOutcome> {
-  const outcome: SweepOutcome = { done: [], gone: [], failed: [], unknown: [] };
+  const outcome: SweepOutcome = { done: [], gone: [], failed: [], unknown: [], found: {} };
   for (const entry of entries) {
     if (!entry.action) {
-      // An intent left unresolved: what it created, if anything, is unknown. Said once, then dropped.
+      // An intent left unresolved: its record is looked up by what was sent (src/harness/find-created.ts).
+      let paths: string[] | null = null;
+      let why = 'its answer was never recorded, and no record it made could be looked up';
+      try {
+        paths = entry.create ? await findCreated(api, entry.create) : null;
+        const failed = paths && (await deleteAll(api, paths));
+        if (failed) {
+          why = `its record was found, but ${failed}`;
+          paths = null;
+        }
+      } catch (error) {
+        why = `looking its record up failed: ${error instanceof HttpError ? error.message : (error as Error).message}`;
+        paths = null;
+      }
+      // Said once, then dropped: what a lookup cannot find is left to the user.
       outcome.done.push(entry.key);
-      outcome.unknown.push(entry.what);
+      if (paths === null) outcome.unknown.push(`${entry.what} (${why}: a record may be left; look for it by hand)`);
+      else outcome.found[entry.key] = paths;
       continue;
     }
     const { method, path, json } = entry.action;
@@ -47,6 +74,8 @@ export function describeSweep(entries: readonly (UndoEntry & { key: string })[],
   const whats = (keys: readonly string[]) => entries.filter((e) => e.action && keys.includes(e.key)).map((e) => e.what);
   const done = whats(outcome.done.filter((key) => !outcome.gone.includes(key)));
   const gone = whats(outcome.gone);
+  const intents = entries.filter((e) => !e.action && outcome.found[e.key]?.length).map((e) => `${e.what} (its answer never recorded; found and deleted ${outcome.found[e.key]!.join(', ')})`);
+  done.push(...intents);
   const parts = [done.length ? `took back ${done.length}: ${done.join('; ')}` : 'took back none'];
   if (gone.length) parts.push(`already gone ${gone.length}: ${gone.join('; ')}`);
   if (outcome.failed.length) parts.push(`could not take back ${outcome.failed.length}: ${outcome.failed.join('; ')} (kept in ${file} for the next run)`);
@@ -56,5 +85,6 @@ export function describeSweep(entries: readonly (UndoEntry & { key: string })[],
 
 /** Whether a sweep found nothing left: every record already gone, nothing failed or unknown. */
 export function nothingWasLeft(outcome: SweepOutcome): boolean {
-  return outcome.failed.length === 0 && outcome.unknown.length === 0 && outcome.done.every((key) => outcome.gone.includes(key));
+  const nothingFound = (key: string) => outcome.found[key]?.length === 0;
+  return outcome.failed.length === 0 && outcome.unknown.length === 0 && outcome.done.every((key) => outcome.gone.includes(key) || nothingFound(key));
 }

@@ -2,7 +2,8 @@
 // deployment ends the run within 15 s with exit 130, the reports marked interrupted and the HAR
 // merged, and nothing left behind: what the run created is deleted, what it changed is put back.
 // A run killed outright (SIGKILL) leaves its journal; the next run of the same client against
-// the same target takes back what it names before its own tests.
+// the same target takes back what it names before its own tests, and finds the record of a POST
+// whose answer never came by what it sent.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,17 @@ test.concurrent('a run killed outright leaves its journal; the next run takes ba
   expect(next!.code, next!.stdout).toBe(0);
   // The user's field, and whatever else the killed run's workers got to before they noticed.
   expect(next!.stdout).toMatch(/^NOTE an earlier run \(\S+, started \S+\) left \d+ change\(s\) on the deployment; took back \d+: .*the user's (sex|birthyear) as before the run/m);
+  expect(changed).toEqual([]);
+});
+
+test.concurrent('a run killed while its POST was out: the next run finds the record that POST made by what it sent, deletes it, and says so', { timeout: 120_000 }, async () => {
+  // The list is made (the proxy passes the request on), but its answer never reaches the journal.
+  const { first, next, changed } = await signalledRun('POST /favorite_lists', 'SIGKILL', ['favorites'], undefined, ['categories']);
+  expect(first.run.code).toBeNull();
+  expect(first.changed).toEqual(['favoriteLists']);
+  expect(next!.code, next!.stdout).toBe(0);
+  expect(next!.stdout).toMatch(/^NOTE an earlier run .* took back \d+: .*POST \/favorite_lists \{"favorite_list":\{"name":"cc-[^"]+"\}\} \(its answer never recorded; found and deleted \/favorite_lists\/\d+\)/m);
+  expect(next!.stdout).not.toMatch(/look for it by hand/);
   expect(changed).toEqual([]);
 });
 
