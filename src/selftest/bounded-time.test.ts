@@ -1,6 +1,7 @@
 // Issue 19, bounded time: a target that stops answering in the middle of a run ends it within
 // 60 s with exit 2, one line saying what happened and the reports written; the run's deadline
-// (CATALOGUE_DEADLINE_S) ends it likewise; a slow target that does answer is judged as usual.
+// (CATALOGUE_DEADLINE_S) ends it likewise; a 300 MB answer to every request ends it with its
+// processes under 600 MB; a slow target that does answer is judged as usual.
 // The deployment is the reference behind a proxy that misbehaves from its n-th request on.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runCli, SELFTEST_LIMITS, targetArgs } from '../testing/cli.ts';
 import { hostileProxy, silence, type Behaviour } from '../testing/hostile.ts';
+import { available as memoryMeasured, watchTreeMemory } from '../testing/memory.ts';
 
 let ref: RunningReference;
 beforeAll(async () => {
@@ -16,19 +18,45 @@ beforeAll(async () => {
 });
 afterAll(() => ref.close());
 
-/** Runs the kit against the reference behind a proxy behaving as `behave` says; `stalledAt`: when it began to misbehave. */
+/**
+ * Runs the kit against the reference behind a proxy behaving as `behave` says; `stalledAt`: when it
+ * began to misbehave. `peakBytes`: the most memory the run's processes held at once (0 where it
+ * cannot be measured).
+ */
 async function runBehind(behave: (n: number) => Behaviour, args: string[], env: Record<string, string> = {}) {
   const proxy = await hostileProxy(new URL(ref.baseUrl).origin, behave);
+  let watch: { stop(): number } | null = null;
   try {
     const target = targetArgs(ref);
     target[1] = proxy.origin + new URL(ref.baseUrl).pathname;
     const started = Date.now();
-    const run = await runCli([...target, ...args], env, 180_000);
-    return { run, ended: Date.now(), started };
+    const run = await runCli([...target, ...args], env, 180_000, (child) => {
+      if (memoryMeasured && child.pid) watch = watchTreeMemory(child.pid);
+    });
+    return { run, ended: Date.now(), started, peakBytes: (watch as { stop(): number } | null)?.stop() ?? 0 };
   } finally {
     await proxy.close();
   }
 }
+
+/** An answer of 300 MB of JSON-looking text, sent as fast as the client reads it, until it hangs up. */
+const HUGE_BODY: Behaviour = {
+  answer: (_req, res) => {
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    let sent = 0;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(300 * 1024 * 1024) });
+    res.write('{"categories": "');
+    const more = () => {
+      while (sent < 300 && !res.destroyed) {
+        sent++;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      if (!res.destroyed) res.end();
+    };
+    res.on('close', () => (sent = 300));
+    more();
+  },
+};
 
 describe('a target that stops in the middle of a run', () => {
   test.concurrent('silence after 25 requests: the run stops within 60 s of it, exit 2, the cause said first, the reports written', { timeout: 120_000 }, async () => {
@@ -65,6 +93,17 @@ describe('a target that stops in the middle of a run', () => {
     // The deadline, an exchange's timeout and the process around the run.
     expect(ended - started).toBeLessThan(60_000);
   });
+});
+
+test.concurrent('a 300 MB answer to every request after the first 20: the run ends with exit 1 or 2 within 60 s, its processes under 600 MB, no stack trace, the reports written', { timeout: 120_000 }, async () => {
+  const { run, started, ended, peakBytes } = await runBehind((n) => (n <= 20 ? { pass: true } : HUGE_BODY), ['categories', 'manufacturers', 'skus']);
+  expect([1, 2], run.stdout + run.stderr).toContain(run.code);
+  expect(ended - started).toBeLessThan(60_000);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+  expect(run.results).not.toBeNull();
+  expect(existsSync(join(run.reportDir, 'junit.xml'))).toBe(true);
+  // Each answer is read up to the body cap (8 MB) and given up: the size of the answers does not add up.
+  if (memoryMeasured) expect(peakBytes / 2 ** 20, 'peak MiB of the run\'s processes').toBeLessThan(600);
 });
 
 test.concurrent('a slow target that answers (1.5 s on every answer) is judged as any other: exit 0', { timeout: 120_000 }, async () => {
