@@ -572,6 +572,7 @@ class TargetRun {
       dailyLimit: config.dailyLimit,
       harParts: this.#har?.partsDir ?? null,
       concurrentRun: this.#concurrentRun,
+      recordsOverBy: Date.now() + config.deadlineS * 1000,
     };
     // The run's clock starts with the suites (a user's consent in a browser is not counted).
     main.watchdog.startDeadline(config.deadlineS);

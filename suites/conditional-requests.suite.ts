@@ -24,9 +24,6 @@ import { mustCarryRateLimit } from '../src/harness/requests.ts';
 /** Public resources no test changes. */
 const UNCHANGING = ['/categories/root', '/categories', '/manufacturers', '/flags'];
 
-/** A list name no list of the user has: the kit's prefix and a per-test random part. */
-const uniqueName = (what: string) => `cc-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-
 describe('ETag and If-None-Match', () => {
   conformanceTest(
     'most successful GETs carry an ETag; If-None-Match with it answers 304 without a body, with the rate-limit headers; another tag gets 200',
@@ -71,7 +68,7 @@ describe('ETag and If-None-Match', () => {
       if (oldEtag === undefined || oldEtag.trim() === '') t.skip('GET /favorite_lists carries no ETag here ("most responses carry ETag"), so there is no tag to compare');
       let created: number | null = null;
       try {
-        const name = uniqueName('etag');
+        const name = t.kitName('etag');
         const post = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
         t.require(hasStatus(post, 201), 'FAV-19');
         const body = t.json<unknown>(post, 'GEN-4');

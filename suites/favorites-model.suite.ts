@@ -34,6 +34,7 @@ import {
 import { readPagination } from '../src/checks/pagination.ts';
 import { scaledToBudget } from '../src/budget/budget.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { runIsOver } from '../src/harness/kit-names.ts';
 
 /** CATALOGUE_SEED as "<seed>" or "<seed>:<path>" (the form a failure prints), or undefined. */
 const SEED_SOURCE = (t: ConformanceContext): string | undefined => (t.run.seed ? [t.run.seed.seed, ...(t.run.seed.path ? [t.run.seed.path] : [])].join(':') : undefined);
@@ -69,9 +70,8 @@ const SEQUENCE_ALLOWANCE = 12;
 const REQUESTS = SETUP_REQUESTS + SHRINK_RESERVE + Math.max(SEQUENCE_ALLOWANCE, RUNS_AT_DEFAULT * RUN_COST);
 /** Most the calls and deletes of one sequence can cost: a sequence starts only when that is left. */
 const RUN_MAX_COST = 2 * MAX_COMMANDS;
+/** The start of the names of the suite's lists (t.kitName('model')). */
 const PREFIX = 'cc-model-';
-/** Lists of earlier runs that were interrupted are swept when older than this. */
-const STALE_MS = 60 * 60 * 1000;
 const SKUS_WANTED = 4;
 const CATEGORIES_TRIED = 3;
 
@@ -421,14 +421,10 @@ async function userLists(t: ConformanceContext, counter: { spent: number }): Pro
   return null;
 }
 
-/** Lists of an interrupted earlier run of this suite (cc-model-<time>-...), older than STALE_MS. */
+/** Lists of earlier runs of this suite that are over (cc-model-...: src/harness/kit-names.ts), never those of a run still going. */
 function staleLists(lists: readonly Json[], now: number): number[] {
   return lists
-    .filter((l) => typeof l['name'] === 'string' && l['name'].startsWith(PREFIX) && Number.isInteger(l['id']))
-    .filter((l) => {
-      const stamp = parseInt(String(l['name']).slice(PREFIX.length).split('-')[0] ?? '', 36);
-      return Number.isFinite(stamp) && now - stamp > STALE_MS;
-    })
+    .filter((l) => typeof l['name'] === 'string' && l['name'].startsWith(PREFIX) && runIsOver(l['name'], now) && Number.isInteger(l['id']))
     .map((l) => l['id'] as number);
 }
 
@@ -509,7 +505,6 @@ conformanceTest(
     const lists = await userLists(t, counter);
     if (!lists) return t.skip('the user has more than 200 favorite lists: the model cannot know them all');
     const now = Date.now();
-    const runId = `${now.toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
     const stale = staleLists(lists, now);
     const sweeper = new Session(t, counter);
     const sweptLeft = await sweeper.cleanup({ ...initialModel([], { excludesOwned: true, normalizedErrors: true }), lists: stale.map((id) => ({ id, name: null, kind: 'custom', categoryId: null, ours: true, state: 'live' })) });
@@ -523,7 +518,8 @@ conformanceTest(
     // of the SKUs' categories are learned from their favorites, so that the model tells them (and
     // the run never deletes one it did not make).
     if (!known.some((l) => isAutoList(l))) start = initialModel([...known, ...(await autoListsOf(t, counter, skus))], flags);
-    const world: World = { skus, names: [`${PREFIX}${runId}-a`, `${PREFIX}${runId}-b`] };
+    const run = t.kitName('model');
+    const world: World = { skus, names: [`${run}-a`, `${run}-b`] };
     if (world.names.some((n) => customListNamed(start, n))) t.skip('the run names are taken');
 
     const seedText = SEED_SOURCE(t);

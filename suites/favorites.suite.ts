@@ -65,11 +65,6 @@ const USER = { auth: 'user' as const };
 const LIST_PAGES = 5;
 const SKU_CATEGORIES_TRIED = 6;
 
-/** A name no list of the user has: the kit's prefix and a per-test random part. */
-function uniqueName(what: string): string {
-  return `cc-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
 /** A GET of a favorites listing; stops the test unless it is 200 {favorites, meta.pagination}. */
 async function getFavorites(
   t: ConformanceContext,
@@ -501,8 +496,8 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
     { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-4', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 32 },
     async (t) => {
       const { sku } = await findFreeSku(t);
-      const named = uniqueName('named');
-      const target = await createList(t, uniqueName('target'));
+      const named = t.kitName('named');
+      const target = await createList(t, t.kitName('target'));
       const cleanup = [`/favorite_lists/${target.id}`];
       let namedId: number | null = null;
       try {
@@ -607,7 +602,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
 // above got, and are reused (issue 17).
 describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
   conformanceTest('creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404', { requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'], profile: 'write', requests: 6 }, async (t) => {
-    const name = uniqueName('list');
+    const name = t.kitName('list');
     const list = await createList(t, name);
     const cleanup = [`/favorite_lists/${list.id}`];
     try {

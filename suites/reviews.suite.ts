@@ -66,9 +66,8 @@ const NO_RENEW = { renewOn401: false };
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
 /** A review text naming the kit and the run, long enough for a form that requires a body. */
-function reviewText(what: string): string {
-  const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  return `cc-${run} ${what}: written by the catalogue-conformance kit and deleted again at once. The product works as described, arrived in good order and does what the listing promises; fair value for the price.`;
+function reviewText(t: ConformanceContext, what: string): string {
+  return `${t.kitName('review')} ${what}: written by the catalogue-conformance kit and deleted again at once. The product works as described, arrived in good order and does what the listing promises; fair value for the price.`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,7 +265,7 @@ async function withOwnReview(t: ConformanceContext, fn: (created: Created) => Pr
     }
     const { form } = await newForm(t, skuId);
     const answerIds = answerIdsOf(form);
-    const text = reviewText('review');
+    const text = reviewText(t, 'review');
     const response = await t.api.request('POST', `/skus/${skuId}/reviews`, { ...USER, json: { review: { rating: 4, answer_ids: answerIds, review: text } } });
     if (response.status === 422) {
       refusals.push(`SKU ${skuId}: ${response.text.slice(0, 160)}`);
@@ -287,7 +286,7 @@ async function withOwnReview(t: ConformanceContext, fn: (created: Created) => Pr
     }
     return;
   }
-  t.warn(fail(`every review creation was refused with 422 (valid rating, one answer per question, a ${reviewText('').length}-character text); validation rules beyond the form are not shown: ${refusals.join('; ')}`), 'REV-22', 'GEN-11');
+  t.warn(fail(`every review creation was refused with 422 (valid rating, one answer per question, a ${reviewText(t, '').length}-character text); validation rules beyond the form are not shown: ${refusals.join('; ')}`), 'REV-22', 'GEN-11');
   t.skip('no review could be created');
 }
 
@@ -508,7 +507,7 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
         t.response('GET /skus/:id/reviews/:id/edit', edit, 'REV-23', 'REV-12', 'REV-13');
         t.must(editFormSelects(form, answerIds), 'REV-23');
 
-        const text = reviewText('updated review');
+        const text = reviewText(t, 'updated review');
         const put = await t.api.request('PUT', path, { ...USER, json: { review: { rating: 2, review: text } } });
         t.must(hasStatus(put, 200), 'REV-24');
         if (put.status === 200) {

@@ -23,6 +23,7 @@ import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, paginationIsConsis
 import { changeRow } from '../src/rules/change-history.ts';
 import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { runIsOver } from '../src/harness/kit-names.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 
 type Json = Record<string, unknown>;
@@ -237,15 +238,15 @@ describe('POST, PUT, DELETE /user/addresses', () => {
     async (t) => {
       t.requireFeature('address-writes', 'Address create, update and delete');
       const existing = await getAddresses(t);
-      // Leftovers of an interrupted earlier run.
-      const stale = existing.filter((a) => typeof a['label'] === 'string' && a['label'].startsWith(ADDRESS_PREFIX) && Number.isInteger(a['id']));
+      // Leftovers of earlier runs that are over (by their label's time): never those of a run still going, here or elsewhere.
+      const stale = existing.filter((a) => typeof a['label'] === 'string' && a['label'].startsWith(ADDRESS_PREFIX) && runIsOver(a['label']) && Number.isInteger(a['id']));
       if (stale.length) await removeAddresses(t, stale.map((a) => a['id'] as number));
       const form = await getAddressForm(t);
       const regions = isPlainObject(form['regions']) ? form['regions'] : {};
       const [regionName, regionId] = Object.entries(regions).find(([, id]) => Number.isInteger(id)) ?? [];
       if (regionName === undefined) return t.skip('address_form.regions names no region id');
 
-      const label = `${ADDRESS_PREFIX}${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+      const label = t.kitName('address');
       const address: Json = {
         label,
         first_name: 'Conformance',

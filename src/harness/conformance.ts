@@ -22,11 +22,12 @@ import { assertKnownRequirements } from '../requirements/catalogue.ts';
 import { SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { ExchangeContext } from '../schemas/presence.ts';
 import { askedVersion, exchangeRule, viewOf, violationFindings, type RuleFinding } from '../rules/exchange-rules.ts';
-import type { Profile } from '../config/keys.ts';
+import { DEFAULT_DEADLINE_S, type Profile } from '../config/keys.ts';
 import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing } from './api.ts';
+import { kitName } from './kit-names.ts';
 import { ExchangeObserver, type Observations } from './observations.ts';
 import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
 
@@ -231,6 +232,15 @@ export class ConformanceContext {
   /** The version served to a request of this run that asks `asked` instead (null: no version parameter). */
   versionFor(asked: string | null): VersionScope {
     return runScope(this.run, asked);
+  }
+
+  /**
+   * A name for what the test creates on the deployment (a list, an address's label, a review's
+   * first word): the kit's prefix, `what`, when the run must be over (so that no other run sweeps
+   * it before), and a random part (src/harness/kit-names.ts).
+   */
+  kitName(what: string): string {
+    return kitName(what, this.run.recordsOverBy ?? Date.now() + DEFAULT_DEADLINE_S * 1000);
   }
 
   /** Whether the version served has a behaviour or endpoint of the Change history. */

@@ -34,6 +34,12 @@ export interface RunContext {
    * are skipped with this reason rather than risk a false failure. Absent or null: none found.
    */
   concurrentRun?: string | null;
+  /**
+   * When the run must be over (its start plus CATALOGUE_DEADLINE_S, epoch ms): the names of what
+   * it creates carry it (src/harness/kit-names.ts), so that no other run sweeps them before then.
+   * Absent: now plus the default deadline.
+   */
+  recordsOverBy?: number;
   /** CATALOGUE_HAR: the directory where each worker appends its exchanges as HAR entries; absent or null: nothing recorded. */
   harParts?: string | null;
   /**

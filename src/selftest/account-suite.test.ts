@@ -7,6 +7,9 @@ import { CAUGHT_BY } from './fault-coverage.ts';
 import { ACCOUNT_FAULTS } from '../reference/faults/account.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { type CliRun, runAgainstReference, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
+import { servicesFor } from '../testing/services.ts';
+import { ApiClient } from '../harness/api.ts';
+import { kitName } from '../harness/kit-names.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const SUITES = ['user', 'notifications', 'logout'];
@@ -18,7 +21,6 @@ async function runSuites(options: ReferenceOptions, env: Record<string, string> 
   const { run, changed } = await runAgainstReference(SUITES, options, env);
   return { run, unchanged: !changed };
 }
-
 
 
 const skippedTitles = (run: CliRun) => run.results!.tests.filter((t) => t.status === 'skipped').map((t) => t.title);
@@ -89,4 +91,24 @@ describe.concurrent('the user, notifications and logout suites against the refer
   });
 
   // Each fault of CAUGHT failing this suite, naming its requirement: src/selftest/mutation.test.ts.
+});
+
+test("the user suite sweeps the kit's addresses of runs that are over, never those of a run still going (here or on another machine)", async () => {
+  const ref = await startReference({ limits: LIMITS });
+  try {
+    const api = new ApiClient({ baseUrl: ref.baseUrl, apiVersion: '3.2', timeoutMs: 5_000, services: servicesFor(ref).services, holder: 'other run' });
+    const form = JSON.parse((await api.get('/user/addresses/new', { auth: 'user' })).text) as { address_form: { regions: Record<string, number> } };
+    const address = (label: string) => ({ label, first_name: 'Other', last_name: 'Run', street_name: 'Test Street', street_number: '2', city: 'Testville', zip: 12345, region_id: Object.values(form.address_form.regions)[0] });
+    const made = async (label: string) => (JSON.parse((await api.request('POST', '/user/addresses', { auth: 'user', json: address(label) })).text) as { address: { id: number } }).address.id;
+    // Another run's, going on for 20 more minutes; and one of a run over two hours ago.
+    const live = await made(kitName('address', Date.now() + 20 * 60_000));
+    const over = await made(kitName('address', Date.now() - 2 * 3600_000));
+    const run = await runCliBatched([...targetArgs(ref), 'user.suite'], {});
+    expect(run.code, runSummary(run)).toBe(0);
+    const ids = (JSON.parse((await api.get('/user/addresses', { auth: 'user' })).text) as { addresses: { id: number }[] }).addresses.map((a) => a.id);
+    expect(ids).toContain(live);
+    expect(ids).not.toContain(over);
+  } finally {
+    await ref.close();
+  }
 });
