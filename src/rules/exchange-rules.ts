@@ -293,6 +293,7 @@ function shopsIn(body: Record<string, unknown>): Record<string, unknown>[] {
     ...products.map((p) => p['shop']).filter(isPlainObject),
   ];
 }
+
 /** The body of a view ok200 accepted. */
 const json = (v: ExchangeView): Record<string, unknown> => v.body as Record<string, unknown>;
 
