@@ -34,7 +34,7 @@ import {
 import { readPagination } from '../src/checks/pagination.ts';
 import { scaledToBudget } from '../src/budget/budget.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import { runIsOver } from '../src/harness/kit-names.ts';
+import { KIT_PREFIX, runIsOver } from '../src/util/kit-names.ts';
 
 /** CATALOGUE_SEED as "<seed>" or "<seed>:<path>" (the form a failure prints), or undefined. */
 const SEED_SOURCE = (t: ConformanceContext): string | undefined => (t.run.seed ? [t.run.seed.seed, ...(t.run.seed.path ? [t.run.seed.path] : [])].join(':') : undefined);
@@ -71,7 +71,7 @@ const REQUESTS = SETUP_REQUESTS + SHRINK_RESERVE + Math.max(SEQUENCE_ALLOWANCE, 
 /** Most the calls and deletes of one sequence can cost: a sequence starts only when that is left. */
 const RUN_MAX_COST = 2 * MAX_COMMANDS;
 /** The start of the names of the suite's lists (t.kitName('model')). */
-const PREFIX = 'cc-model-';
+const PREFIX = `${KIT_PREFIX}model-`;
 const SKUS_WANTED = 4;
 const CATEGORIES_TRIED = 3;
 
@@ -421,7 +421,7 @@ async function userLists(t: ConformanceContext, counter: { spent: number }): Pro
   return null;
 }
 
-/** Lists of earlier runs of this suite that are over (cc-model-...: src/harness/kit-names.ts), never those of a run still going. */
+/** Lists of earlier runs of this suite that are over (cc-model-...: src/util/kit-names.ts), never those of a run still going. */
 function staleLists(lists: readonly Json[], now: number): number[] {
   return lists
     .filter((l) => typeof l['name'] === 'string' && l['name'].startsWith(PREFIX) && runIsOver(l['name'], now) && Number.isInteger(l['id']))

@@ -23,14 +23,14 @@ import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, paginationIsConsis
 import { changeRow } from '../src/rules/change-history.ts';
 import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import { runIsOver } from '../src/harness/kit-names.ts';
+import { KIT_PREFIX, runIsOver } from '../src/util/kit-names.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 
 type Json = Record<string, unknown>;
 
 const USER = { auth: 'user' as const };
 /** Labels of the addresses this suite creates start with it; leftovers of an interrupted run are swept. */
-const ADDRESS_PREFIX = 'cc-address-';
+const ADDRESS_PREFIX = `${KIT_PREFIX}address-`;
 /** A 1x1 PNG, bare base64 (no data-URI preamble). */
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 /**

@@ -4,6 +4,7 @@
 // one request before use (category roles: the category itself, or its children).
 // Roles of the user's own data (a favorite list, a category of the user's favorites) walk with the
 // run's user token; without one they are unavailable, with the token's reason.
+import { KIT_PREFIX } from '../util/kit-names.ts';
 import { PrerequisiteMissing, type ApiClient, type Auth } from '../harness/api.ts';
 import type { DiscoveryResult, Discoverer } from '../coordinator/services.ts';
 
@@ -28,7 +29,7 @@ interface Role {
 }
 
 /** Names the kit gives what it creates (`cc-<what>-<run>`): such a list may be deleted by the test that made it. */
-const KIT_MADE = /^cc-/;
+const KIT_MADE = new RegExp(`^${KIT_PREFIX}`);
 
 /** Most sibling leaves looked at, after the discovered leaf, for a SKU of some kind. */
 const SIBLING_LEAVES_SCANNED = 4;

@@ -27,7 +27,7 @@ import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing } from './api.ts';
-import { kitName } from './kit-names.ts';
+import { kitName } from '../util/kit-names.ts';
 import { ExchangeObserver, type Observations } from './observations.ts';
 import type { ConformanceMeta, Finding, Outcome, RunContext, Severity } from './run-context.ts';
 
@@ -237,7 +237,7 @@ export class ConformanceContext {
   /**
    * A name for what the test creates on the deployment (a list, an address's label, a review's
    * first word): the kit's prefix, `what`, when the run must be over (so that no other run sweeps
-   * it before), and a random part (src/harness/kit-names.ts).
+   * it before), and a random part (src/util/kit-names.ts).
    */
   kitName(what: string): string {
     return kitName(what, this.run.recordsOverBy ?? Date.now() + DEFAULT_DEADLINE_S * 1000);

@@ -11,11 +11,13 @@
 import { isPlainObject } from '../checks/check.ts';
 import type { ApiClient } from './api.ts';
 import type { CreateIntent } from './journal.ts';
+import { KIT_PREFIX } from '../util/kit-names.ts';
+
+/** A list name, review text or label of the kit's own: they start with the kit's prefix (src/util/kit-names.ts). */
+const isKits = (text: string): boolean => text.startsWith(KIT_PREFIX);
 
 type Json = Record<string, unknown>;
 
-/** A list name, review text or label of the kit's own: they start with the kit's prefix. */
-const KIT_MARK = /^cc-/;
 /** The server's clock may run behind the kit's: a favorite created this long before the request still counts. */
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
 /** Pages of 100 read at most per listing. */
@@ -57,19 +59,19 @@ export async function findCreated(api: ApiClient, intent: CreateIntent): Promise
   const { path, json } = intent;
   if (path === '/favorite_lists') {
     const name = field(json, 'favorite_list', 'name');
-    return typeof name === 'string' && KIT_MARK.test(name) ? listsNamed(api, name) : null;
+    return typeof name === 'string' && isKits(name) ? listsNamed(api, name) : null;
   }
   if (path === '/user/addresses') {
     // The address's fields at the top of the body, or under `address`.
     const label = isPlainObject(json) && typeof json['label'] === 'string' ? json['label'] : field(json, 'address', 'label');
-    if (typeof label !== 'string' || !KIT_MARK.test(label)) return null;
+    if (typeof label !== 'string' || !isKits(label)) return null;
     const addresses = await itemsOf(api, '/user/addresses', 'addresses');
     return addresses && ids(addresses, (a) => a['label'] === label).map((id) => `/user/addresses/${id}`);
   }
   const review = /^\/skus\/([^/]+)\/reviews$/.exec(path);
   if (review) {
     const text = field(json, 'review', 'review');
-    if (typeof text !== 'string' || !KIT_MARK.test(text)) return null;
+    if (typeof text !== 'string' || !isKits(text)) return null;
     const reviews = await itemsOf(api, path, 'reviews');
     return reviews && ids(reviews, (r) => r['review'] === text).map((id) => `${path}/${id}`);
   }
@@ -84,7 +86,7 @@ export async function findCreated(api: ApiClient, intent: CreateIntent): Promise
     if (!listed || !owned) return null;
     const favorites = [...new Set([...ids(listed, made), ...ids(owned, made)])].map((id) => `/favorites/${id}`);
     const listName = field(json, 'favorite', 'new_list_name');
-    if (typeof listName !== 'string' || !KIT_MARK.test(listName)) return favorites;
+    if (typeof listName !== 'string' || !isKits(listName)) return favorites;
     // The list a new_list_name made along with it: after the favorite (deleting a list may take its favorites).
     const lists = await listsNamed(api, listName);
     return lists && [...favorites, ...lists];

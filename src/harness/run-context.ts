@@ -36,7 +36,7 @@ export interface RunContext {
   concurrentRun?: string | null;
   /**
    * When the run must be over (its start plus CATALOGUE_DEADLINE_S, epoch ms): the names of what
-   * it creates carry it (src/harness/kit-names.ts), so that no other run sweeps them before then.
+   * it creates carry it (src/util/kit-names.ts), so that no other run sweeps them before then.
    * Absent: now plus the default deadline.
    */
   recordsOverBy?: number;

@@ -9,7 +9,7 @@ import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { type CliRun, runAgainstReference, runSummary, targetArgs, runCliBatched } from '../testing/cli.ts';
 import { servicesFor } from '../testing/services.ts';
 import { ApiClient } from '../harness/api.ts';
-import { kitName } from '../harness/kit-names.ts';
+import { kitName } from '../util/kit-names.ts';
 
 const LIMITS = { perMinute: 1_000_000, perDay: 1_000_000 };
 const SUITES = ['user', 'notifications', 'logout'];
