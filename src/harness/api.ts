@@ -34,6 +34,8 @@ export interface ApiRequestOptions extends Omit<RequestOptions, 'token' | 'metho
    * provoke the limit turn it off; the budget still counts the request.
    */
   paced?: boolean;
+  /** Ask the deployment even when the run keeps an answer to this GET (a test asking again to see whether something changed). */
+  fresh?: boolean;
   /**
    * The run's journal (src/harness/journal.ts): how to take back the change this request makes,
    * written before it is sent (e.g. the values a PATCH /user changes, as they were). A POST that
@@ -147,7 +149,7 @@ export class ApiClient {
   async #request(method: string, url: string, options: Omit<ApiRequestOptions, 'undo' | 'undoAfter' | 'undoes'>): Promise<HttpResponse> {
     const auth = options.auth ?? 'app';
     const onApiOrigin = new URL(url).origin === new URL(this.#options.baseUrl).origin;
-    const { auth: _auth, renewOn401, query: _query, paced, accept, ...http } = options;
+    const { auth: _auth, renewOn401, query: _query, paced, accept, fresh, ...http } = options;
     const client = paced === false ? this.#unpaced : this.#paced;
     const send = (token: string | null) => client.request(url, { ...http, ...(accept !== undefined ? { accept } : {}), method, token: onApiOrigin ? token : null });
 
@@ -158,7 +160,7 @@ export class ApiClient {
     }
     // A plain GET another test already made, with no write since that could change it: its answer, not a new request.
     // An Accept of the request's own is part of the key (a versioning test asking the run's version shares the answer).
-    const reusable = this.#options.reuse === true && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && Object.keys(http).length === 0;
+    const reusable = this.#options.reuse === true && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && fresh !== true && Object.keys(http).length === 0;
     const key = reusable ? ReusedAnswers.key(auth, accept === undefined ? this.#accept : (accept ?? '(none)'), url) : undefined;
     const { token, writes, kept, asking } = await this.#tokenAndWrites(auth, key, key === undefined ? null : readsFrom(url, this.#options.baseUrl));
     if (kept) {
