@@ -12,13 +12,11 @@ import { AuthError, loopbackConsent } from './auth/tokens.ts';
 import type { KitConfig } from './config/config.ts';
 import { startCoordinator, type RunningCoordinator } from './coordinator/coordinator.ts';
 import { HarWriteError, startHarRecording, type HarRecording } from './har/write.ts';
-import type { RunContext } from './harness/run-context.ts';
+import { NOT_JUDGED, type RunContext } from './harness/run-context.ts';
 import { preflight } from './harness/preflight.ts';
 import { createRunServices, type MainServices } from './harness/run-services.ts';
 import type { RunWatchdog } from './budget/watchdog.ts';
-import { SWEEP_HOLDER } from './coordinator/services.ts';
-import { RunJournal } from './harness/journal.ts';
-import { describeSweep, nothingWasLeft, sweep } from './harness/sweep.ts';
+import { RunRecords } from './harness/run-records.ts';
 import { INTERRUPTED_EXIT, onSignals } from './harness/signals.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
@@ -66,7 +64,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const target = new TargetRun(config, print);
   const signals = onSignals(target, print, () => target.cleanUp());
   try {
-    await target.prepare(options.interactive, null);
+    await target.prepare(options.interactive, null, null, options.filters);
     if (options.filters.length) print(`Suites: ${picked.map(suiteNameOf).join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
     const collector = new ResultsCollector();
     // vitest is given the files picked, by absolute path, so that it runs exactly those (its own filters match the whole path).
@@ -79,6 +77,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       provide: { conformanceRun: target.context },
       bound: config.baseUrl === null ? 'cpu' : 'network',
       watchdog: target.watchdog,
+      beforeLaterPasses: () => target.endWrites(),
     });
     await target.sweepOwn();
     const outcome = target.finish(collector.results, options.filters);
@@ -131,7 +130,7 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
     const ready: string[] = [];
     for (const [id, run] of runs) {
       try {
-        await run.target.prepare(false, [run.spec.config.baseUrl!, run.spec.config.authUrl ?? run.spec.config.baseUrl!], run.spec.scaledMinuteMs ?? null);
+        await run.target.prepare(false, [run.spec.config.baseUrl!, run.spec.config.authUrl ?? run.spec.config.baseUrl!], run.spec.scaledMinuteMs ?? null, run.spec.filters);
         ready.push(id);
       } catch (error) {
         if (!(error instanceof RunError)) throw error;
@@ -161,6 +160,9 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
         bound: ready.length === 1 ? 'network' : 'batch',
         // A target that stops stops the whole run when it is the only one; among many, only its own requests stop.
         ...(ready.length === 1 ? { watchdog: runs.get(ready[0]!)!.target.watchdog } : {}),
+        beforeLaterPasses: async () => {
+          for (const id of ready) await runs.get(id)!.target.endWrites();
+        },
       });
     }
     for (const id of ready) {
@@ -190,6 +192,21 @@ function passOf(rel: string): number {
 
 /** A test of the write profile, or a request other than GET and HEAD, in a suite's source. */
 const SENDS_WRITES = /profile:\s*'write'|\b(request|requestUrl)\(\s*'(POST|PUT|PATCH|DELETE)'|\bmethod:\s*'(POST|PUT|PATCH|DELETE)'/;
+/** A test of the write profile: it changes the user's data (in the first pass; logout, later, ends a session only). */
+const CHANGES_THE_USERS_DATA = /profile:\s*'write'/;
+
+/** Whether a suite the filters pick may change the user's data (the run then announces itself: src/harness/run-beacon.ts). */
+function changesUserData(suitesDir: string, filters: readonly string[]): boolean {
+  return pickedSuiteFiles(suitesDir, filters).some((rel) => {
+    if (passOf(rel) > 0) return false;
+    try {
+      return CHANGES_THE_USERS_DATA.test(readFileSync(join(suitesDir, rel), 'utf8'));
+    } catch {
+      return true;
+    }
+  });
+}
+
 /** A reader that asks for much of what other readers ask (its answers without parameters): it runs after them, and reuses theirs. */
 const READS_AFTER_READERS = /^export const RUNS_AFTER_THE_OTHER_READERS = true;/m;
 /**
@@ -367,6 +384,8 @@ async function runPasses(run: {
    * not begun are skipped at once (their reservation is refused with the reason).
    */
   watchdog?: RunWatchdog;
+  /** Before the first pass after the main one (LATER_PASSES): the run's writes are over (src/harness/run-records.ts). */
+  beforeLaterPasses?: () => Promise<void>;
 }): Promise<void> {
   const relOf = (moduleId: string): string => {
     const rel = relative(run.dir, moduleId).split(sep).join('/');
@@ -421,8 +440,13 @@ async function runPasses(run: {
     if (vitest.config.maxWorkers === 1) {
       if (specifications.length) await vitest.runTestSpecifications(specifications);
     } else {
+      let laterPasses = false;
       for (const step of runSteps(specifications, suiteOf, roleOf)) {
         if (run.watchdog?.stopped) break;
+        if (!laterPasses && step.every((spec) => passOf(suiteOf(spec)) > 0)) {
+          laterPasses = true;
+          await run.beforeLaterPasses?.();
+        }
         await vitest.runTestSpecifications(step);
       }
     }
@@ -448,11 +472,8 @@ class TargetRun {
   #baseUrl = '';
   #authUrl = '';
   #scaledMinuteMs: number | null = null;
-  #journal: RunJournal | null = null;
-  /** Another run of the same client and target found going on (RunContext.concurrentRun). */
-  #concurrentRun: string | null = null;
-  /** Notes of the journal's sweeps, for the reports. */
-  readonly #sweepNotes: string[] = [];
+  /** The journal, the beacon, the sweeps (src/harness/run-records.ts). */
+  #records: RunRecords | null = null;
 
   constructor(config: KitConfig, print: (text: string) => void) {
     this.#config = config;
@@ -461,7 +482,7 @@ class TargetRun {
 
   /** Whether the suites may have begun (the run has its journal): a signal then stops the run in order. */
   get started(): boolean {
-    return this.#journal !== null;
+    return this.#records?.journal != null;
   }
 
   /** The run's deadline and stall detector. */
@@ -475,8 +496,8 @@ class TargetRun {
     return this.#context;
   }
 
-  /** `harOrigins`: the origins whose exchanges this target's HAR keeps (null: every exchange of the process). */
-  async prepare(interactive: boolean, harOrigins: readonly string[] | null, scaledMinuteMs: number | null = null): Promise<void> {
+  /** `harOrigins`: the origins whose exchanges this target's HAR keeps (null: every exchange of the process); `filters`: the suites picked. */
+  async prepare(interactive: boolean, harOrigins: readonly string[] | null, scaledMinuteMs: number | null = null, filters: readonly string[] = []): Promise<void> {
     const config = this.#config;
     const print = this.#print;
     ensureWritable(config.reportDir);
@@ -548,7 +569,16 @@ class TargetRun {
       await tokens.userToken();
     }
 
-    await this.#openJournal(reference !== null, { target: baseUrl, client: clientId });
+    // The run's journal (a deployment's in CATALOGUE_JOURNAL_DIR; the embedded reference's, which
+    // ends with the run, in a directory that goes with it), then its beacon: only a deployment may
+    // be shared with a run on another machine.
+    const records = new RunRecords(main);
+    const journalDir = reference ? mkdtempSync(join(tmpdir(), 'cc-journal-')) : config.journalDir;
+    if (reference) this.#cleanups.push(async () => rmSync(journalDir, { recursive: true, force: true }));
+    await records.open(journalDir, { target: baseUrl, client: clientId });
+    this.#records = records;
+    const recordsOverBy = Date.now() + config.deadlineS * 1000;
+    if (!reference && config.profiles.includes('write') && changesUserData(config.suitesDir ?? SUITES_DIR, filters)) await records.announce(recordsOverBy);
 
     const expiredToken = config.expiredToken ?? reference?.expiredToken() ?? null;
     secrets.add(expiredToken);
@@ -571,55 +601,21 @@ class TargetRun {
       maxRequests: config.maxRequests,
       dailyLimit: config.dailyLimit,
       harParts: this.#har?.partsDir ?? null,
-      concurrentRun: this.#concurrentRun,
-      recordsOverBy: Date.now() + config.deadlineS * 1000,
+      concurrentRun: records.concurrentRun,
+      recordsOverBy,
     };
     // The run's clock starts with the suites (a user's consent in a browser is not counted).
     main.watchdog.startDeadline(config.deadlineS);
   }
 
-  /**
-   * The run's journal of undo actions (src/harness/journal.ts), before any test; and first, what
-   * earlier runs of this client against this target left pending, taken back. A deployment's
-   * journals are kept in CATALOGUE_JOURNAL_DIR (by default .journal/ under the report directory);
-   * the embedded reference's, which ends with the run, in a directory of its own that goes with it.
-   */
-  async #openJournal(embedded: boolean, identity: { target: string; client: string }): Promise<void> {
-    const main = this.#main!;
-    const dir = embedded ? mkdtempSync(join(tmpdir(), 'cc-journal-')) : this.#config.journalDir;
-    if (embedded) this.#cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const journal = new RunJournal(dir, identity);
-    const { over, live } = RunJournal.leftBehind(dir, identity, journal.run);
-    for (const state of over) {
-      const outcome = await sweep(main.api(SWEEP_HOLDER), state.pending);
-      RunJournal.markDone(state.file, outcome.done);
-      this.#sweepNotes.push(`an earlier run (${state.run}, started ${state.startedAt}) left ${state.pending.length} change(s) on the deployment; ${describeSweep(state.pending, outcome, state.file)}`);
-    }
-    for (const state of live) {
-      this.#sweepNotes.push(
-        `another run of this client against this target was going on (${state.run}, process ${state.pid}, started ${state.startedAt}): the rate limit and the daily budget were shared with it, its records were left alone, and the tests that change the user's data were skipped`,
-      );
-    }
-    this.#concurrentRun = live.length ? `another run of this client against this target going on (${live.map((s) => `${s.run}, process ${s.pid}`).join('; ')})` : null;
-    this.#journal = journal;
-    main.services.runJournal = journal;
+  /** The run's writes are over: its beacon withdrawn (src/harness/run-records.ts). */
+  async endWrites(): Promise<void> {
+    await this.#records?.withdraw();
   }
 
-  /** After the suites: what the tests changed and did not take back, taken back now (not when the target stopped answering: the next run will). */
+  /** After the suites: the run's beacon and what the tests left, taken back (src/harness/run-records.ts). */
   async sweepOwn(): Promise<void> {
-    const journal = this.#journal;
-    const main = this.#main;
-    if (!journal || !main || journal.pending.length === 0) return;
-    const pending = journal.pending;
-    if (main.watchdog.kind === 'stalled') {
-      this.#sweepNotes.push(`left on the deployment, as it stopped answering: ${pending.map((e) => e.what).join('; ')}; the next run of this client against this target takes them back (journal ${journal.file})`);
-      return;
-    }
-    const outcome = await sweep(main.api(SWEEP_HOLDER), pending);
-    for (const key of outcome.done) journal.done(key);
-    // Records already gone (a favorite deleted with its list) were not left: nothing to say.
-    if (nothingWasLeft(outcome)) return;
-    this.#sweepNotes.push(`the tests left ${pending.length} change(s) on the deployment; ${describeSweep(pending, outcome, journal.file)}`);
+    await this.#records?.sweepOwn();
   }
 
   /** After every pass (no worker appends any more): the HAR, the reports, the summary and the exit code. */
@@ -656,7 +652,7 @@ class TargetRun {
     watchdog.clearDeadline();
     const stopped = watchdog.stopped ?? undefined;
     if (stopped !== undefined) markNotRun(results, stopped, pickedSuiteFiles(config.suitesDir ?? SUITES_DIR, filters).map(suiteNameOf));
-    this.#journal?.end();
+    this.#records?.end();
     // A run that stopped early gives no verdict on the deployment: its failures may be the stop's.
     const interrupted = watchdog.kind === 'interrupted';
     const exitCode = interrupted
@@ -668,7 +664,9 @@ class TargetRun {
           : results.problems.length > 0
             ? EXIT.ERROR
             : EXIT.PASS;
-    const notes = [...this.#sweepNotes, ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
+    const notes = [...(this.#records?.notes ?? []), ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
+    const setAside = results.tests.filter((t) => t.warnings.some((w) => w.message.startsWith(NOT_JUDGED))).length;
+    if (setAside) notes.push(`${setAside} test(s) failed on answers another run of this client may have changed: shown as warnings, not judged; run alone to judge them`);
     if (pacer.waitedMs > 0) {
       const seconds = pacer.waitedMs < 10_000 ? (pacer.waitedMs / 1000).toFixed(1) : String(Math.round(pacer.waitedMs / 1000));
       const minute = this.#scaledMinuteMs !== null ? ` (the ${reference ? 'embedded ' : ''}reference's rate-limit minute lasts ${this.#scaledMinuteMs / 1000} s)` : '';

@@ -159,7 +159,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     flag: '--journal-dir',
     kind: 'dir',
     description:
-      "Where each run keeps its journal of undo actions, and where a run looks for what earlier runs of the same client against the same target left to take back. Runs that are to sweep after each other, or to see each other going on, must share it.",
+      "Where each run keeps its journal of undo actions, and where a run looks for what earlier runs of the same client against the same target left to take back. Runs that are to sweep after each other must share it (runs going on at once also see each other by their beacons on the deployment).",
     default: 'CATALOGUE_REPORT_DIR/.journal',
   },
   {

@@ -10,7 +10,7 @@ import { RateLimitWaitError } from '../budget/pacing.ts';
 import { RunStoppedError } from '../budget/watchdog.ts';
 import type { RunServices } from './services.ts';
 
-const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'lentUserToken', 'tokenRejected', 'discover', 'observe', 'observations', 'journal'] as const;
+const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'lentUserToken', 'tokenRejected', 'discover', 'observe', 'observations', 'journal', 'otherRun'] as const;
 type Method = (typeof METHODS)[number];
 
 export interface CoordinatorAddress {
@@ -104,5 +104,6 @@ export function remoteServices(address: CoordinatorAddress): RunServices {
     observe: (batch) => call('observe', batch),
     observations: () => call('observations'),
     journal: (change) => call('journal', change),
+    otherRun: () => call('otherRun'),
   };
 }

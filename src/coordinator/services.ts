@@ -72,6 +72,12 @@ export interface RunServices {
   observe(batch: Observations): Promise<void>;
   /** The run's tally of the observed rules so far. */
   observations(): Promise<Observations>;
+  /**
+   * Another run of the same client that may be changing the user's data now, as a fresh look at
+   * the deployment finds it (src/harness/run-records.ts; asked when a test that read such data
+   * failed), or null: none seen, or the run cannot look.
+   */
+  otherRun(): Promise<string | null>;
 }
 
 /** Rate limits are per token; the pacer keys on a fingerprint so no token is kept in its state. */
@@ -209,6 +215,13 @@ export class LocalRunServices implements RunServices {
   async journal(change: { undo?: UndoEntry[]; done?: string[] }) {
     for (const entry of change.undo ?? []) this.runJournal?.undoable(entry);
     for (const key of change.done ?? []) this.runJournal?.done(key);
+  }
+
+  /** How the run looks for another run going on (set once it has a beacon), or null. */
+  otherRunLook: (() => Promise<string | null>) | null = null;
+
+  async otherRun() {
+    return this.otherRunLook ? this.otherRunLook() : null;
   }
 
   readonly #observations: Observations = {};

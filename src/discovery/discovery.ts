@@ -4,6 +4,7 @@
 // one request before use (category roles: the category itself, or its children).
 // Roles of the user's own data (a favorite list, a category of the user's favorites) walk with the
 // run's user token; without one they are unavailable, with the token's reason.
+import { linkTargets, readPagination } from '../checks/pagination.ts';
 import { KIT_PREFIX } from '../util/kit-names.ts';
 import { PrerequisiteMissing, type ApiClient, type Auth } from '../harness/api.ts';
 import type { DiscoveryResult, Discoverer } from '../coordinator/services.ts';
@@ -37,6 +38,12 @@ const SIBLING_LEAVES_SCANNED = 4;
 const CANDIDATES_ASKED = 4;
 
 type Json = Record<string, unknown>;
+
+/** A page of a collection: its items (objects with an integer id) and the URL of the next page, or null. */
+export interface Page {
+  items: Json[];
+  next: string | null;
+}
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
@@ -219,9 +226,17 @@ export class CategoryWalker {
   }
 
   /** The user's favorite lists, first page (asked once per run, with the user token). */
-  favoriteLists(): Promise<Json[]> {
-    return this.#once('favorite_lists', () => this.items('/favorite_lists', 'favorite_lists', {}, 'user'));
+  async favoriteLists(): Promise<Json[]> {
+    return (await this.favoriteListsPage()).items;
   }
+
+  /** The same, with the URL of the page after it (the Link header's rel=next, else page 2 when meta.pagination shows more), or null. */
+  favoriteListsPage(): Promise<Page> {
+    this.#listsPage ??= this.page('/favorite_lists', 'favorite_lists', {}, 'user');
+    return this.#listsPage;
+  }
+
+  #listsPage: Promise<Page> | null = null;
 
   /** The first page of a favorite list's favorites (asked once per run, with the user token). */
   favoritesOf(listId: number): Promise<Json[]> {
@@ -230,12 +245,20 @@ export class CategoryWalker {
 
   /** The objects with an integer id under `key` of a 200 answer; a DiscoveryError otherwise. */
   async items(path: string, key: string, query: Record<string, number> = {}, auth: Auth = 'app'): Promise<Json[]> {
+    return (await this.page(path, key, query, auth)).items;
+  }
+
+  /** `items`, with the URL of the next page (null when the answer shows none). */
+  async page(path: string, key: string, query: Record<string, number> = {}, auth: Auth = 'app'): Promise<Page> {
     const response = await this.api.get(path, { query, auth });
     if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
     const body = response.json<Json | null>();
     const list = isObject(body) ? body[key] : undefined;
     if (!Array.isArray(list)) throw new DiscoveryError(`GET ${path} has no ${key} array`);
-    return list.filter((item): item is Json => isObject(item) && Number.isInteger(item['id']));
+    const items = list.filter((item): item is Json => isObject(item) && Number.isInteger(item['id']));
+    const pagination = readPagination(body);
+    const next = linkTargets(response.headers, response.url)?.get('next') ?? (pagination && pagination.page < pagination.total_pages ? this.api.url(path, { ...query, page: pagination.page + 1 }) : null);
+    return { items, next };
   }
 
   /** The status of a GET (a hint check). */
@@ -282,6 +305,11 @@ export class Discovery implements Discoverer {
     private readonly hints: Record<string, number> = {},
   ) {
     this.#walker = new CategoryWalker(api);
+  }
+
+  /** The first page of the user's favorite lists, as the roles read it (one request per run). */
+  favoriteListsPage(): Promise<Page> {
+    return this.#walker.favoriteListsPage();
   }
 
   find(role: string): Promise<DiscoveryResult> {

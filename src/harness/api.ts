@@ -84,6 +84,8 @@ export interface ApiClientOptions {
   /** Who the budget charges: a test id, 'discovery', 'auth'. */
   holder: string;
   onExchange?: (exchange: Exchange, text?: string) => void;
+  /** Each request asked for (sent, or answered from the kept answers), with the token it carries. */
+  onRequest?: (url: string, auth: Auth) => void;
   /** {auth_url}: a request to its token endpoint changes no answer (src/harness/reuse.ts). */
   authUrl?: string;
   /** Whether a plain GET may be answered from, and its answer kept in, the run's answers (src/harness/reuse.ts); default false: every request is sent. */
@@ -148,6 +150,7 @@ export class ApiClient {
 
   async #request(method: string, url: string, options: Omit<ApiRequestOptions, 'undo' | 'undoAfter' | 'undoes'>): Promise<HttpResponse> {
     const auth = options.auth ?? 'app';
+    this.#options.onRequest?.(url, auth);
     const onApiOrigin = new URL(url).origin === new URL(this.#options.baseUrl).origin;
     const { auth: _auth, renewOn401, query: _query, paced, accept, fresh, ...http } = options;
     const client = paced === false ? this.#unpaced : this.#paced;

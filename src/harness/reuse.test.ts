@@ -1,7 +1,7 @@
 // Answers kept for reuse: given back only while no write that could change them has come between.
 import { describe, expect, test } from 'vitest';
 import type { PlainResponse } from '../http/client.ts';
-import { readsFrom, ReusedAnswers, WriteCounts, writeReach } from './reuse.ts';
+import { mayShowUserWrites, readsFrom, ReusedAnswers, WriteCounts, writeReach } from './reuse.ts';
 
 const answer = (status: number, text = '{}'): PlainResponse => ({ status, headers: {}, text, url: 'http://x/a', exchanges: [] });
 const ACCEPT = 'application/vnd.service+json; version=3.2';
@@ -86,6 +86,17 @@ describe('readsFrom: the areas whose writes may change a user token answer', () 
   test('anything else (a SKU listing says favorited; a product the costs of the personalization), or outside the base path: every area', () => {
     for (const path of ['/categories/4/skus', '/products/1', '/skus/1/products', '/search', '/user/x', '/favoritesx']) expect(reads(path)).toBeNull();
     expect(readsFrom('https://api.example/favorites', base)).toBeNull();
+  });
+});
+
+describe("mayShowUserWrites: answers another run of the same client may change", () => {
+  const base = 'https://api.example/api';
+  test('every answer of the user token; of the application token, a SKU, its reviews and SKU listings', () => {
+    expect(mayShowUserWrites(`${base}/categories/root`, base, true)).toBe(true);
+    for (const path of ['/skus/7', '/skus/7/reviews', '/skus/7/reviews/9', '/categories/4/skus', '/manufacturers/3/skus']) expect(mayShowUserWrites(`${base}${path}?per=5`, base, false), path).toBe(true);
+    for (const path of ['/categories/root', '/categories/4/children', '/skus/7/products', '/skus/7/specifications', '/shops/2/reviews', '/search', '/manufacturers']) expect(mayShowUserWrites(`${base}${path}`, base, false), path).toBe(false);
+    // Off the base path: nothing known of it, so it may.
+    expect(mayShowUserWrites('https://api.example/categories/root', base, false)).toBe(true);
   });
 });
 

@@ -77,6 +77,21 @@ export function readsFrom(url: string, baseUrl: string): readonly WriteReach[] |
   return READS.find(([pattern]) => pattern.test(path))?.[1] ?? null;
 }
 
+/** Answers of the application token that show what the user writes: a SKU (its rating and reviews), its reviews, SKU listings. */
+const APP_ANSWERS_SHOWING_USER_WRITES = /^\/skus\/[^/]+(\/reviews(\/|$)|$)|^\/(categories|manufacturers)\/[^/]+\/skus$/;
+
+/**
+ * Whether an answer to `url` with `withUserToken` may show what another run of the same client
+ * writes (the same user's favorites, addresses, profile, reviews): every answer of the user token,
+ * and those of the application token that show reviews and ratings (the 'reviews' and 'profile'
+ * areas above). A request off the base URL: yes.
+ */
+export function mayShowUserWrites(url: string, baseUrl: string, withUserToken: boolean): boolean {
+  if (withUserToken) return true;
+  const path = apiPathUnder(url, baseUrl);
+  return path === null || APP_ANSWERS_SHOWING_USER_WRITES.test(path);
+}
+
 /** The counts of writes begun and ended so far, by reach: the stamp of an answer got with a token kind. */
 export class WriteCounts {
   readonly #counts = new Map<WriteReach, number>();

@@ -72,6 +72,9 @@ export interface Finding {
   exchange?: number;
 }
 
+/** The start of a finding's message that another run's writes may have caused: a warning, not a verdict (src/harness/conformance.ts). */
+export const NOT_JUDGED = 'not judged, as ';
+
 /** Filled in while the test runs. */
 export interface Outcome {
   failures: Finding[];
@@ -81,6 +84,8 @@ export interface Outcome {
   omittedExchanges: number;
   requests: number;
   skipReason?: string;
+  /** Whether an answer the test read may show what another run of the same client writes (src/harness/reuse.ts, mayShowUserWrites). */
+  readsUserWrites?: boolean;
 }
 
 declare module 'vitest' {
