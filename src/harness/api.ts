@@ -210,9 +210,11 @@ export class ApiClient {
     try {
       response = await this.#request(method, url, options);
     } catch (error) {
-      // Refused before it was sent (the run stopped, the budget or the rate limit): nothing was created.
-      // Any other error: the record may or may not exist, and the intent stays for the sweep to report.
-      if (intent && (error instanceof RunStoppedError || error instanceof BudgetExhaustedError || error instanceof RateLimitWaitError)) await services.journal({ done: [intent.key] });
+      // Refused before it was sent (the run stopped, the budget or the rate limit), or no token to
+      // send it with (none at all, or one renewed after a 401, which created nothing): nothing was
+      // created. Any other error: the record may or may not exist, and the intent stays for the sweep to report.
+      const notCreated = error instanceof RunStoppedError || error instanceof BudgetExhaustedError || error instanceof RateLimitWaitError || error instanceof PrerequisiteMissing;
+      if (intent && notCreated) await services.journal({ done: [intent.key] });
       throw error;
     }
     const ok = response.status >= 200 && response.status <= 299;

@@ -2,6 +2,8 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { startReference } from '../reference/server.ts';
+import { servicesFor } from '../testing/services.ts';
 import { readJournal, RunJournal, undoKey } from './journal.ts';
 
 const ME = { target: 'https://api.example/api', client: 'c1' };
@@ -59,5 +61,20 @@ describe('the run journal', () => {
     expect(readJournal(journal.file)!.pending).toEqual([{ key: 'intent 1', what: 'POST /favorites {}' }]);
     journal.done('intent 1');
     expect(readJournal(journal.file)!.pending).toEqual([]);
+  });
+});
+
+describe('a create that was never sent leaves no intent', () => {
+  test('a POST with the user token where no user token can be had (a consent page): nothing pending, nothing for a sweep to look up', async () => {
+    const ref = await startReference({ consent: 'page' });
+    try {
+      const main = servicesFor(ref);
+      const journal = new RunJournal(mkdtempSync(join(tmpdir(), 'cc-j-')), ME);
+      main.services.runJournal = journal;
+      await expect(main.api('test').request('POST', '/favorite_lists', { auth: 'user', json: { favorite_list: { name: 'cc-list-x' } } })).rejects.toThrow(/no user token/);
+      expect(journal.pending).toEqual([]);
+    } finally {
+      await ref.close();
+    }
   });
 });
