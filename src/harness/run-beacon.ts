@@ -9,6 +9,7 @@
 // Reads stay correct beside another run's writes (each listing is judged on its own).
 import type { ApiClient } from './api.ts';
 import { linkTargets } from '../checks/pagination.ts';
+import type { HttpResponse } from '../http/client.ts';
 import { KIT_PREFIX, overByOf, runIsOver } from '../util/kit-names.ts';
 
 /** The `what` of a beacon's kit name. */
@@ -64,16 +65,19 @@ export interface Announcement {
   notes: string[];
 }
 
-/** `GET` of a next-page URL's items, or null when it is not a 200 with a `favorite_lists` array. */
-async function nextPage(api: ApiClient, url: string): Promise<ListsPage | null> {
-  const response = await api.requestUrl('GET', url, { auth: 'user' });
-  if (response.status !== 200) return null;
-  let body: unknown;
+/** The body as JSON; null when it is not JSON (a beacon is the run's own business: no finding). */
+function jsonOf(response: HttpResponse): unknown {
   try {
-    body = response.json();
+    return response.json();
   } catch {
     return null;
   }
+}
+
+/** `GET` of a next-page URL's items, or null when it is not a 200 with a `favorite_lists` array. */
+async function nextPage(api: ApiClient, url: string): Promise<ListsPage | null> {
+  const response = await api.requestUrl('GET', url, { auth: 'user' });
+  const body = response.status === 200 ? jsonOf(response) : null;
   const items = typeof body === 'object' && body !== null ? (body as Json)['favorite_lists'] : undefined;
   if (!Array.isArray(items)) return null;
   return { items: items.filter((i): i is Json => typeof i === 'object' && i !== null), next: linkTargets(response.headers, response.url)?.get('next') ?? null };
@@ -113,13 +117,8 @@ export async function announceRun(api: ApiClient, firstPage: () => Promise<Lists
     notes: [`whether another run of this client is changing this user's data from another machine could not be told: ${why}`],
   });
   const made = await api.request('POST', '/favorite_lists', { auth: 'user', json: { favorite_list: { name } } });
-  let id: unknown;
-  try {
-    const body = made.json<Json | null>();
-    id = typeof body?.['favorite_list'] === 'object' && body['favorite_list'] !== null ? (body['favorite_list'] as Json)['id'] : undefined;
-  } catch {
-    id = undefined;
-  }
+  const list = (jsonOf(made) as Json | null)?.['favorite_list'];
+  const id = typeof list === 'object' && list !== null ? (list as Json)['id'] : undefined;
   if (made.status !== 201 || !Number.isInteger(id)) return cannotTell(`POST /favorite_lists (the run's beacon list ${name}) answered ${made.status}${made.status === 201 ? ' with no integer favorite_list.id' : ''}`);
   const beacon: BeaconList = { id: id as number, name, overBy: overByOf(name, now()) ?? now() };
 
