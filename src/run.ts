@@ -3,6 +3,7 @@
 // the shared run services, then the reports and the exit code.
 //   0 nothing failed; 1 a MUST requirement failed; 2 the run could not be carried out.
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,7 @@ import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
 import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
 import { markNotRun, ResultsCollector, type RunResults } from './report/results.ts';
-import { terminalSummary } from './report/terminal.ts';
+import { terminalSummary, verdictLine } from './report/terminal.ts';
 import { writeReports, type RunInfo } from './report/write.ts';
 import { ensureDir } from './util/fs.ts';
 
@@ -598,6 +599,8 @@ class TargetRun {
       timeoutMs: config.timeoutMs,
       expiredToken,
       seed: config.seed,
+      // Drawn once for the run when CATALOGUE_SEED is not given, so that the reports can say how to replay it.
+      runSeed: config.seed?.seed ?? randomInt(0x7fffffff),
       maxRequests: config.maxRequests,
       dailyLimit: config.dailyLimit,
       harParts: this.#har?.partsDir ?? null,
@@ -687,7 +690,11 @@ class TargetRun {
       ...(stopped !== undefined ? { stopped } : {}),
       ...(interrupted ? { interrupted } : {}),
       notes,
+      versions: [...this.context.versions],
+      seed: { seed: this.context.runSeed, ...(this.context.seed?.path ? { path: this.context.seed.path } : {}), given: this.context.seed !== null },
+      filters: [...filters],
     };
+    run.exitReason = verdictLine(run);
     const paths = writeReports(config.reportDir, results, run);
     return { exitCode, results, summary: terminalSummary(results, run, harWritten ? { ...paths, har: harWritten } : paths) };
   }

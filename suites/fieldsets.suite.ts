@@ -107,10 +107,10 @@ const ROOT_SETUP = 1; // a products listing (then one answer without fieldsets p
 const LINK_RUNS = runsFor(LINK_RANDOM);
 const LINK_SETUP = 25; // a products listing, up to 3 location listings, 21 answers without fieldsets
 
-/** The seed for this test's properties: CATALOGUE_SEED, else a fresh one (printed with every failure). */
+/** The seed for this test's properties: CATALOGUE_SEED, else the run's (printed with every failure, and recorded in results.json). */
 function seedOf(t: ConformanceContext): { seed: number; given: boolean } {
   if (t.run.seed !== null) return { seed: t.run.seed.seed, given: true };
-  return { seed: (Math.random() * 0x7fffffff) | 0, given: false };
+  return { seed: t.run.runSeed, given: false };
 }
 
 // ---------------------------------------------------------------------------------------------

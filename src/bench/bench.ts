@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { requirements } from '../requirements/catalogue.ts';
 import { EMBEDDED_WINDOW_MS, startReference } from '../reference/server.ts';
 import { runCliMany, targetArgs, type ResultsFile } from '../testing/cli.ts';
+import { LATEST } from '../report/write.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -58,7 +59,7 @@ async function embeddedRun(index: number): Promise<number> {
   const reportDir = mkdtempSync(join(tmpdir(), 'cc-bench-'));
   try {
     const run = await timed([process.execPath, '--import', 'tsx', 'src/cli/main.ts'], { ...cleanEnv(), CATALOGUE_DOTENV_FILE: '/dev/null', CATALOGUE_REPORT_DIR: reportDir, CI: 'true' });
-    const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as ResultsFile;
+    const results = JSON.parse(readFileSync(join(reportDir, LATEST, 'results.json'), 'utf8')) as ResultsFile;
     const tests = Object.entries(results.summary).map(([status, n]) => `${n} ${status}`).join(', ');
     const label = index > 0 ? `embedded run ${index + 1}` : 'embedded run';
     console.log(figure(`${label}: ${run.seconds.toFixed(1)} s wall`, run.seconds, GOALS.embeddedSeconds, ' s'));

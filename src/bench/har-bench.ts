@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { HarRecorder, type HarEntryJson } from '../har/record.ts';
 import { startReference } from '../reference/server.ts';
 import { appToken, HIGH_LIMITS, VND } from '../reference/testkit.ts';
+import { LATEST } from '../report/write.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MiB = 1024 * 1024;
@@ -177,10 +178,10 @@ try {
   let tests = 'no results.json';
   let reports = '';
   try {
-    const resultsPath = join(reportDir, 'results.json');
+    const resultsPath = join(reportDir, LATEST, 'results.json');
     const results = JSON.parse(readFileSync(resultsPath, 'utf8')) as { summary: Record<string, number> };
     tests = Object.entries(results.summary).map(([status, n]) => `${n} ${status}`).join(', ');
-    reports = `; reports: results.json ${(statSync(resultsPath).size / MiB).toFixed(1)} MiB, junit.xml ${(statSync(join(reportDir, 'junit.xml')).size / MiB).toFixed(1)} MiB`;
+    reports = `; reports: results.json ${(statSync(resultsPath).size / MiB).toFixed(1)} MiB, junit.xml ${(statSync(join(reportDir, LATEST, 'junit.xml')).size / MiB).toFixed(1)} MiB`;
   } catch {
     console.log(child.stdout.split('\n').slice(-20).join('\n'));
   }

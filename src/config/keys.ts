@@ -123,13 +123,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     flag: '--seed',
     kind: 'seed',
     description: 'Seed of the property-based and model-based suites, as a failure prints it, to replay that failure.',
-    default: 'a fresh seed per property',
+    default: 'one drawn for the run (results.json: run.seed)',
   },
   {
     env: 'CATALOGUE_REPORT_DIR',
     flag: '--report-dir',
     kind: 'dir',
-    description: 'Where junit.xml and results.json are written.',
+    description: "Where the reports go: each run's junit.xml and results.json in a directory of its own, named for when it started; latest points at the newest.",
     default: 'reports',
   },
   {

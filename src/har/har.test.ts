@@ -47,8 +47,8 @@ function run(...args: string[]): Ran {
   let json = '';
   let junit = '';
   try {
-    json = readFileSync(join(reportDir, 'results.json'), 'utf8');
-    junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8');
+    json = readFileSync(join(reportDir, 'latest', 'results.json'), 'utf8');
+    junit = readFileSync(join(reportDir, 'latest', 'junit.xml'), 'utf8');
   } catch {
     // no reports (exit 2)
   }

@@ -20,8 +20,10 @@ export interface RunContext {
   client: { id: string; secret: string; redirectUri: string | null };
   profiles: Profile[];
   timeoutMs: number;
-  /** CATALOGUE_SEED: the seed of the property-based suites (null: a fresh one per property). */
+  /** CATALOGUE_SEED: the seed of the property-based suites as given (null: not given). */
   seed: RunSeed | null;
+  /** The run's seed: CATALOGUE_SEED's, else one drawn for the run (recorded in results.json: CATALOGUE_SEED=<it> replays the run's random cases). */
+  runSeed: number;
   /** CATALOGUE_MAX_REQUESTS: the run's request budget, which the number of property runs follows. */
   maxRequests: number;
   /** CATALOGUE_DAILY_LIMIT: the deployment's daily call limit per client. */

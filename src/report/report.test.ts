@@ -1,11 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { recordExchange } from '../http/exchange.ts';
-import { secrets } from '../http/redact.ts';
+import { redactUrl, secrets } from '../http/redact.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import { slug } from './results.ts';
 import { failureShape, groupedByShape, repeatedFailures, terminalSummary } from './terminal.ts';
 import junitModule, { type Builder } from 'junit-report-builder';
-import { junitXml, resultsJson, systemOut as systemOutOf, type RunInfo } from './write.ts';
+import { junitXml, LATEST, resultsJson, suiteProperties, systemOut as systemOutOf, writeReports, type RunInfo } from './write.ts';
+import { gitCommit, provenance } from './provenance.ts';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 
 const TOKEN = 'planted-access-token-0123456789';
 secrets.add(TOKEN);
@@ -73,13 +77,13 @@ const run: RunInfo = {
 function junitInOneTree(res: RunResults, info: RunInfo): string {
   const factory: Builder = ((junitModule as unknown as { default?: Builder }).default as Builder | undefined) ?? (junitModule as unknown as Builder);
   const builder = factory.newBuilder();
-  builder.name(`catalogue-conformance ${info.target}`);
+  builder.name(`catalogue-conformance ${redactUrl(info.target)}`);
   const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
   for (const test of res.tests) {
     let suite = suites.get(test.suite);
     if (!suite) {
       suite = builder.testSuite().name(test.suite).timestamp(info.startedAt);
-      suite.property('target', info.target).property('api_version', info.apiVersion);
+      for (const [name, value] of suiteProperties(info)) suite.property(name, value);
       suites.set(test.suite, suite);
     }
     const testCase = suite.testCase().className(test.suite).name(test.title).time(test.durationMs / 1000);
@@ -201,5 +205,61 @@ describe('report outputs', () => {
         expect(text).not.toContain(TOKEN);
       }
     });
+  });
+});
+
+describe('where a run writes its reports, and what says how it was made', () => {
+  test('each run a directory of its own (its start, to the second; -2 for a second run in that second), and latest points at the newest', () => {
+    const base = mkdtempSync(join(tmpdir(), 'cc-reports-'));
+    const first = writeReports(base, results, run);
+    const second = writeReports(base, results, run);
+    const third = writeReports(base, results, { ...run, startedAt: '2026-01-01T00:00:05.250Z' });
+    expect([first.dir, second.dir, third.dir].map((d) => relative(base, d))).toEqual(['2026-01-01T00-00-00Z', '2026-01-01T00-00-00Z-2', '2026-01-01T00-00-05Z']);
+    expect(first.json).toBe(join(first.dir, 'results.json'));
+    for (const written of [first, second, third]) expect(existsSync(written.junit) && existsSync(written.json)).toBe(true);
+    expect(readlinkSync(join(base, LATEST))).toBe('2026-01-01T00-00-05Z');
+    expect(third.latestProblem).toBeNull();
+    expect(readdirSync(base).sort()).toEqual(['2026-01-01T00-00-00Z', '2026-01-01T00-00-00Z-2', '2026-01-01T00-00-05Z', LATEST]);
+  });
+
+  test('a latest that is not the kit\'s link is left as it is, and said so', () => {
+    const base = mkdtempSync(join(tmpdir(), 'cc-reports-'));
+    mkdirSync(join(base, LATEST));
+    const written = writeReports(base, results, run);
+    expect(written.latestProblem).toMatch(/is not a link the kit made: left as it is/);
+    expect(existsSync(written.json)).toBe(true);
+  });
+
+  test('results.json names the kit, the catalogue, the seed, the filters, the duration and why it ended; a password in the target is redacted', () => {
+    const info: RunInfo = {
+      ...run,
+      target: 'https://user:s3cret-pass@api.example/api',
+      versions: ['3.2', '3.1'],
+      seed: { seed: 42, given: false },
+      filters: ['favorites'],
+      exitReason: 'FAIL: MUST requirements failed',
+    };
+    const document = JSON.parse(resultsJson(results, info)) as { run: Record<string, unknown> };
+    const { kit, catalogue } = provenance();
+    expect(document.run).toMatchObject({ kit, catalogue, versions: ['3.2', '3.1'], seed: { seed: 42, given: false }, filters: ['favorites'], durationMs: 1000, exitReason: 'FAIL: MUST requirements failed' });
+    expect(kit.name).toBe('catalogue-conformance');
+    expect(catalogue.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(catalogue.requirements).toBeGreaterThan(100);
+    expect(String(document.run['target'])).not.toContain('s3cret-pass');
+  });
+
+  test('the commit of a checkout is read from .git: a branch, packed refs, a detached HEAD; none outside a checkout', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cc-git-'));
+    expect(gitCommit(root)).toBeNull();
+    const hash = 'a'.repeat(40);
+    mkdirSync(join(root, '.git', 'refs', 'heads'), { recursive: true });
+    writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(root, '.git', 'refs', 'heads', 'main'), `${hash}\n`);
+    expect(gitCommit(root)).toBe(hash);
+    rmSync(join(root, '.git', 'refs', 'heads', 'main'));
+    writeFileSync(join(root, '.git', 'packed-refs'), `# pack-refs with: peeled\n${'b'.repeat(40)} refs/heads/main\n`);
+    expect(gitCommit(root)).toBe('b'.repeat(40));
+    writeFileSync(join(root, '.git', 'HEAD'), `${'c'.repeat(40)}\n`);
+    expect(gitCommit(root)).toBe('c'.repeat(40));
   });
 });

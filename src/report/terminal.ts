@@ -4,7 +4,7 @@ import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { newestVersion } from '../rules/change-history.ts';
 import { toCurl } from '../http/exchange.ts';
 import { requirements } from '../requirements/catalogue.ts';
-import { secrets } from '../http/redact.ts';
+import { redactUrl, secrets } from '../http/redact.ts';
 import type { Finding } from '../harness/run-context.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import type { RunInfo } from './write.ts';
@@ -89,9 +89,9 @@ export function repeatedFailures(failed: readonly TestRecord[]): string[] {
     .map((e) => `REPEATED in ${e.tests.size} tests [${listed(e.requirements)}]: ${e.first.finding.message} (first: ${e.first.test.suite} > ${e.first.test.title}; each is listed below)`);
 }
 
-export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; har?: string } | null): string {
+export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; har?: string; latestProblem?: string | null } | null): string {
   const out: string[] = [];
-  const target = run.referenceServer ? `${run.target} (embedded reference server)` : run.target;
+  const target = run.referenceServer ? `${run.target} (embedded reference server)` : redactUrl(run.target);
   // The patch level and media type only when they were set: the defaults are the spec's.
   const implemented = run.implements && run.implements !== newestVersion() ? `, implements ${run.implements}` : '';
   const mediaType = run.mediaType && run.mediaType !== SPEC_MEDIA_TYPE ? `, media type ${run.mediaType}` : '';
@@ -124,17 +124,18 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   out.push(`Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped (${results.tests.length} in all)`);
   out.push(`Requests: ${run.requests.total} of a budget of ${run.requests.budget}`);
   if (reportPaths) out.push(`Reports: ${reportPaths.junit}, ${reportPaths.json}`);
+  if (reportPaths?.latestProblem) out.push(`NOTE ${reportPaths.latestProblem}`);
   if (reportPaths?.har) out.push(`HAR: ${reportPaths.har}`);
-  const verdict =
-    run.interrupted
-      ? `INTERRUPTED (${run.stopped ?? 'by a signal'}): the verdicts above are those of the tests that ran`
-      : run.stopped !== undefined
-        ? `ERROR: the run stopped before its end (${run.stopped})`
-      : run.exitCode === 0
-        ? 'PASS: no MUST requirement failed'
-        : run.exitCode === 1
-          ? 'FAIL: MUST requirements failed'
-          : 'ERROR: the run could not be carried out';
+  const verdict = verdictLine(run);
   out.push(verdict);
   return secrets.scrub(out.join('\n'));
+}
+
+/** The summary's last line: the run's verdict and why (results.json's run.exitReason). */
+export function verdictLine(run: Pick<RunInfo, 'interrupted' | 'stopped' | 'exitCode'>): string {
+  if (run.interrupted) return `INTERRUPTED (${run.stopped ?? 'by a signal'}): the verdicts above are those of the tests that ran`;
+  if (run.stopped !== undefined) return `ERROR: the run stopped before its end (${run.stopped})`;
+  if (run.exitCode === 0) return 'PASS: no MUST requirement failed';
+  if (run.exitCode === 1) return 'FAIL: MUST requirements failed';
+  return 'ERROR: the run could not be carried out';
 }

@@ -1,11 +1,13 @@
-// Writes a run's results: results.json and junit.xml in the report directory. Every byte written
+// Writes a run's results: results.json and junit.xml in a directory of the run's own under the report
+// directory (reports/<started at>/, reports/latest the newest). Every byte written
 // passes a last scrub of all secrets the run knows, whatever layer produced it.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
 import { ensureDir } from '../util/fs.ts';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import junitModule, { type Builder } from 'junit-report-builder';
 import { formatExchange } from '../http/exchange.ts';
-import { secrets } from '../http/redact.ts';
+import { redactUrl, secrets } from '../http/redact.ts';
+import { provenance } from './provenance.ts';
 import type { Finding } from '../harness/run-context.ts';
 import type { RunResults, TestRecord } from './results.ts';
 
@@ -38,25 +40,41 @@ export interface RunInfo {
   interrupted?: boolean;
   /** Hints that did not fit, pacing waits and the like. */
   notes: string[];
+  /** The versions the run checked (CATALOGUE_VERSIONS, or what the embedded reference serves). */
+  versions?: string[];
+  /** The run's seed (CATALOGUE_SEED's, else the one drawn): CATALOGUE_SEED=<seed> replays the run's random cases. */
+  seed?: { seed: number; path?: string; given: boolean };
+  /** The suite names, ids or requirement ids that picked the tests; empty: all. */
+  filters?: string[];
+  /** Why the run ended with its exit code, one line (the summary's last). */
+  exitReason?: string;
 }
 
 /** results.json in pieces (one per test), so a run of 200,000 tests never holds the whole text. */
 export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator<string> {
+  const { kit, catalogue } = provenance();
   const document = {
     summary: results.summary,
     tests: TESTS_PLACEHOLDER,
     requests: run.requests,
     run: {
-      target: run.target,
-      authUrl: run.authUrl,
+      kit,
+      catalogue,
+      target: redactUrl(run.target),
+      authUrl: redactUrl(run.authUrl),
       referenceServer: run.referenceServer,
       apiVersion: run.apiVersion,
+      ...(run.versions ? { versions: run.versions } : {}),
       ...(run.implements ? { implements: run.implements } : {}),
       ...(run.mediaType ? { mediaType: run.mediaType } : {}),
       profiles: run.profiles,
+      ...(run.seed ? { seed: run.seed } : {}),
+      ...(run.filters ? { filters: run.filters } : {}),
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
+      durationMs: Math.max(0, Date.parse(run.finishedAt) - Date.parse(run.startedAt)),
       exitCode: run.exitCode,
+      ...(run.exitReason !== undefined ? { exitReason: run.exitReason } : {}),
       ...(run.stopped !== undefined ? { stopped: run.stopped } : {}),
       ...(run.interrupted ? { interrupted: true } : {}),
       notes: run.notes,
@@ -168,6 +186,18 @@ function addTestCase(suite: ReturnType<Builder['testSuite']>, test: TestRecord):
   if (out) testCase.standardOutput(out);
 }
 
+/** The properties of every <testsuite>: the target, the version, and what replays the run (the kit's version and commit, the seed). */
+export function suiteProperties(run: RunInfo): [string, string][] {
+  const { kit } = provenance();
+  return [
+    ['target', redactUrl(run.target)],
+    ['api_version', run.apiVersion],
+    ['kit_version', kit.version],
+    ...(kit.commit ? ([['kit_commit', kit.commit]] as [string, string][]) : []),
+    ...(run.seed ? ([['seed', String(run.seed.seed)]] as [string, string][]) : []),
+  ];
+}
+
 /** junit.xml in pieces: the wrapper elements with their counts, then the test cases a chunk at a time. */
 export function* junitXmlChunks(results: RunResults, run: RunInfo): Generator<string> {
   const suites = new Map<string, TestRecord[]>();
@@ -177,12 +207,13 @@ export function* junitXmlChunks(results: RunResults, run: RunInfo): Generator<st
     else suites.set(test.suite, [test]);
   }
   const problems = results.problems.length;
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n${secrets.scrub(openTag('testsuites', { name: `catalogue-conformance ${run.target}`, ...countsOf(results.tests, problems) }))}\n`;
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n${secrets.scrub(openTag('testsuites', { name: `catalogue-conformance ${redactUrl(run.target)}`, ...countsOf(results.tests, problems) }))}\n`;
   for (const [name, tests] of suites) {
     yield secrets.scrub(`  ${openTag('testsuite', { name, timestamp: run.startedAt, ...countsOf(tests) })}\n`);
-    yield secrets.scrub(
-      `    <properties>\n      <property name="target" value="${escapeAttribute(run.target)}"/>\n      <property name="api_version" value="${escapeAttribute(run.apiVersion)}"/>\n    </properties>\n`,
-    );
+    const properties = suiteProperties(run)
+      .map(([name, value]) => `      <property name="${name}" value="${escapeAttribute(value)}"/>\n`)
+      .join('');
+    yield secrets.scrub(`    <properties>\n${properties}    </properties>\n`);
     for (let i = 0; i < tests.length; i += CASES_PER_CHUNK) {
       const chunk = tests.slice(i, i + CASES_PER_CHUNK);
       yield `${secrets.scrub(testCaseElements(name, (suite) => chunk.forEach((test) => addTestCase(suite, test))))}\n`;
@@ -211,11 +242,54 @@ function writeChunks(path: string, chunks: Iterable<string>): void {
   }
 }
 
-export function writeReports(dir: string, results: RunResults, run: RunInfo): { junit: string; json: string } {
-  ensureDir(dir);
+/** A run's reports directory name: when it started, to the second, with no character a file system refuses. */
+function stampOf(startedAt: string): string {
+  const time = Date.parse(startedAt);
+  return (Number.isNaN(time) ? new Date() : new Date(time)).toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+}
+
+/** A directory of the run's own under `base`, never one another run wrote: <stamp>, else <stamp>-2, -3, ... */
+export function newRunDir(base: string, startedAt: string): string {
+  ensureDir(base);
+  const stamp = stampOf(startedAt);
+  for (let n = 1; ; n++) {
+    const dir = join(base, n === 1 ? stamp : `${stamp}-${n}`);
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** Points `base/latest` at `dir` (a relative symlink, swapped in at once); why not, when it cannot. */
+export function pointLatest(base: string, dir: string): string | null {
+  const latest = join(base, LATEST);
+  try {
+    if (existsSync(latest) && !lstatSync(latest).isSymbolicLink()) return `${latest} is not a link the kit made: left as it is`;
+    const temporary = `${latest}.${process.pid}.tmp`;
+    rmSync(temporary, { force: true });
+    symlinkSync(basename(dir), temporary);
+    renameSync(temporary, latest);
+    return null;
+  } catch (error) {
+    return `${latest} could not point at ${basename(dir)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+}
+
+/** The link under the reports directory to the newest run's reports. */
+export const LATEST = 'latest';
+
+/**
+ * Writes results.json and junit.xml into a directory of the run's own under `base`
+ * (<started at>/, see newRunDir: no run's reports are overwritten), and points base/latest at it.
+ */
+export function writeReports(base: string, results: RunResults, run: RunInfo): { dir: string; junit: string; json: string; latestProblem: string | null } {
+  const dir = newRunDir(base, run.startedAt);
   const junit = join(dir, 'junit.xml');
   const json = join(dir, 'results.json');
   writeChunks(junit, junitXmlChunks(results, run));
   writeChunks(json, resultsJsonChunks(results, run));
-  return { junit, json };
+  return { dir, junit, json, latestProblem: pointLatest(base, dir) };
 }

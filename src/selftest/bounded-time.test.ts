@@ -77,7 +77,7 @@ describe('a target that stops in the middle of a run', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.results).not.toBeNull();
     expect((run.results as unknown as { run: { stopped?: string; exitCode: number } }).run).toMatchObject({ stopped: expect.stringMatching(/^the target stopped answering/), exitCode: 2 });
-    expect(existsSync(join(run.reportDir, 'junit.xml'))).toBe(true);
+    expect(existsSync(join(run.reportDir, 'latest', 'junit.xml'))).toBe(true);
     // Tests not begun say why, and suites not started are named: one or the other, as the stall falls.
     const notRun = run.results!.tests.filter((t) => t.status === 'skipped' && t.message.startsWith('not run: the target stopped answering'));
     const notStarted = run.results!.problems.filter((p) => /^not started, as the run stopped: \d+ suites/.test(p));
@@ -101,7 +101,7 @@ test.concurrent('a 300 MB answer to every request after the first 20: the run en
   expect(ended - started).toBeLessThan(60_000);
   expect(run.stderr).not.toMatch(/\n\s+at /);
   expect(run.results).not.toBeNull();
-  expect(existsSync(join(run.reportDir, 'junit.xml'))).toBe(true);
+  expect(existsSync(join(run.reportDir, 'latest', 'junit.xml'))).toBe(true);
   // Each answer is read up to the body cap (8 MB) and given up: the size of the answers does not add up.
   if (memoryMeasured) expect(peakBytes / 2 ** 20, 'peak MiB of the run\'s processes').toBeLessThan(600);
 });

@@ -241,7 +241,7 @@ describe('a live run recorded to HAR (--har)', () => {
     const reportDir = join(dir, 'judged');
     const printed: string[] = [];
     const code = validateTraffic([harPath, '--base-path', BASE_PATH, '--report-dir', reportDir], (t) => printed.push(t), {});
-    const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { summary: { passed: number; failed: number }; tests: { title: string; status: string; message: string }[] };
+    const results = JSON.parse(readFileSync(join(reportDir, 'latest', 'results.json'), 'utf8')) as { summary: { passed: number; failed: number }; tests: { title: string; status: string; message: string }[] };
     const failed = results.tests.filter((t) => t.status === 'failed').map((t) => `${t.title}: ${t.message}`);
     expect(failed).toEqual([]);
     expect(code, printed.join('\n')).toBe(0);
@@ -249,7 +249,7 @@ describe('a live run recorded to HAR (--har)', () => {
     const notApi = results.tests.filter((t) => t.message.startsWith('not an API v3 exchange'));
     expect(notApi.every((t) => /\/oauth2\//.test(t.message))).toBe(true);
     expect(results.summary.passed).toBeGreaterThan(run.results!.requests.total);
-    for (const secret of secretsOf(seen, clientSecret)) expect(readFileSync(join(reportDir, 'results.json'), 'utf8')).not.toContain(secret);
+    for (const secret of secretsOf(seen, clientSecret)) expect(readFileSync(join(reportDir, 'latest', 'results.json'), 'utf8')).not.toContain(secret);
   });
 });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../cli/command.ts';
 import { PROJECT_ROOT } from '../run.ts';
+import { LATEST } from '../report/write.ts';
 import { WINDOW_MS } from '../reference/ratelimit.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 
@@ -51,17 +52,7 @@ function cliEnv(reportDir: string, env: Record<string, string>): Record<string, 
 }
 
 function runOf(code: number | null, stdout: string, stderr: string, reportDir: string): CliRun {
-  const resultsPath = join(reportDir, 'results.json');
-  const junitPath = join(reportDir, 'junit.xml');
-  return {
-    code,
-    stdout,
-    stderr,
-    reportDir,
-    results: existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile) : null,
-    junit: existsSync(junitPath) ? readFileSync(junitPath, 'utf8') : null,
-    allReportText: () => reportText(reportDir),
-  };
+  return { code, stdout, stderr, ...readReports(reportDir) };
 }
 
 /**
@@ -161,9 +152,10 @@ export function runCliMany(
   });
 }
 
+/** The newest run's reports under `reportDir` (its `latest` link, src/report/write.ts). */
 function readReports(reportDir: string): Pick<CliRun, 'reportDir' | 'results' | 'junit' | 'allReportText'> {
-  const resultsPath = join(reportDir, 'results.json');
-  const junitPath = join(reportDir, 'junit.xml');
+  const resultsPath = join(reportDir, LATEST, 'results.json');
+  const junitPath = join(reportDir, LATEST, 'junit.xml');
   return {
     reportDir,
     results: existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile) : null,
