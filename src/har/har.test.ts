@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FAULTS, startReference } from '../reference/server.ts';
 import { appToken } from '../reference/testkit.ts';
 import { runCli } from '../testing/cli.ts';
-import { main } from './main.ts';
+import { main, USAGE } from './main.ts';
 import { HarRecorder, type HarEntryJson } from './record.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'har-test-'));
@@ -127,6 +127,12 @@ describe('validate-traffic on traffic recorded from the reference server', () =>
 
 describe('validate-traffic on hand-made HAR files', () => {
   const category = JSON.stringify({ category: { id: 1 } });
+
+  it('--help prints the usage, exit 0, and judges nothing', () => {
+    const lines: string[] = [];
+    expect(main(['--help'], (t) => lines.push(t), {})).toBe(0);
+    expect(lines).toEqual([USAGE]);
+  });
 
   it('a body not recorded is skipped as such; the headers are still judged', () => {
     const r = run(hand('no-body.har', [entry('https://api.example/categories/root', 200, undefined)]));

@@ -153,6 +153,10 @@ export function exitCodeOf(results: RunResults): number {
 /** The command; returns the exit code. `print` receives the terminal summary and error lines. */
 export function main(argv: readonly string[], print: (text: string) => void = (t) => process.stdout.write(`${t}\n`), env = process.env): number {
   const startedAt = new Date().toISOString();
+  if (argv.includes('--help') || argv.includes('-h')) {
+    print(USAGE);
+    return 0;
+  }
   let args: TrafficArgs;
   let results: RunResults;
   try {
