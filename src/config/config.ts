@@ -373,6 +373,12 @@ export function helpText(): string {
   lines.push(`  ${''.padEnd(22)} The dotenv file to read. Default: .env in the working directory, if there is one.`);
   lines.push(`  ${'--list'.padEnd(22)} Lists the suites (those the suite names pick), their tests and requirement ids; contacts nothing.`);
   lines.push(`  ${'--help'.padEnd(22)} This text.`);
-  lines.push('', 'Exit codes: 0 nothing failed, 1 a MUST requirement failed, 2 the run could not be carried out.');
+  lines.push('', 'Exit codes: 0 nothing failed, 1 a MUST requirement failed, 2 the run could not be carried out, 130 interrupted.');
+  lines.push(
+    '',
+    'Other commands:',
+    '  validate-traffic <file.har> ...   judges recorded traffic by the same rules (validate-traffic --help)',
+    "  compare <before> <after>          two runs' results side by side; exit 1 on a regression (compare --help)",
+  );
   return lines.join('\n');
 }
