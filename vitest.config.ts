@@ -28,6 +28,7 @@ const LONGEST_FIRST = [
   'src/selftest/search-suite.test.ts',
   'src/selftest/favorites-model-suite.test.ts',
   'src/selftest/cli.test.ts',
+  'src/selftest/package.test.ts',
   'src/reference/skus.test.ts',
   'src/selftest/versioning-suite.test.ts',
   'src/selftest/observed-suite.test.ts',

@@ -1,6 +1,10 @@
-// `npm run conformance -- [options] [suite ...]`, `npm run conformance -- validate-traffic
-// <file.har> ...` (see src/har/main.ts) and `npm run conformance -- compare <before> <after>`
-// (src/cli/compare.ts): the process around the command (src/cli/command.ts).
+// The kit's command line, as `catalogue-conformance <command>` (bin/catalogue-conformance.mjs) and
+// `npm run conformance -- ...`:
+//   run [options] [suite ...]          the conformance run (src/cli/command.ts); also with no command
+//   list [suite ...]                   the suites, tests and requirement ids; contacts nothing
+//   compare <before> <after>           two runs' results side by side (src/cli/compare.ts)
+//   validate-traffic <file.har> ...    the passive judge of recorded traffic (src/har/main.ts)
+//   reference [flags]                  the reference server, standalone (src/reference/main.ts)
 // Anything that stops the run is one line on stderr and exit code 2, never a stack trace (set
 // CATALOGUE_DEBUG=1 to see one), also an error nothing caught.
 import { runCommand, stopLine } from './command.ts';
@@ -17,18 +21,24 @@ const crashed = (error: unknown) => process.exit(stopLine(io, `internal error: $
 process.on('unhandledRejection', crashed);
 process.on('uncaughtException', crashed);
 
+/** The commands by name; the exit code of each (the reference server's: when it is stopped). */
+export const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  run: (args) => runCommand(args, io),
+  list: (args) => runCommand(['--list', ...args], io),
+  compare: async (args) => (await import('./compare.ts')).compareCommand(args, io),
+  'validate-traffic': async (args) => (await import('../har/main.ts')).main(args),
+  reference: async (args) => {
+    await (await import('../reference/main.ts')).main(args);
+    // It serves until SIGINT or SIGTERM, and exits then.
+    return new Promise<number>(() => undefined);
+  },
+};
+
 async function main(): Promise<number> {
-  // `compare <before> <after>`: two runs' results side by side (src/cli/compare.ts).
-  if (process.argv[2] === 'compare') {
-    const { compareCommand } = await import('./compare.ts');
-    return compareCommand(process.argv.slice(3), io);
-  }
-  // `validate-traffic <file.har> ...`: the passive judge of recorded traffic (src/har/main.ts).
-  if (process.argv[2] === 'validate-traffic') {
-    const { main: validateTraffic } = await import('../har/main.ts');
-    return validateTraffic(process.argv.slice(3));
-  }
-  return runCommand(process.argv.slice(2), io);
+  const [first, ...rest] = process.argv.slice(2);
+  const command = first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first]! : null;
+  // No command (options or suite names first): a run, as `npm run conformance -- [options] [suite ...]` always was.
+  return command ? command(rest) : runCommand(process.argv.slice(2), io);
 }
 
 // Keep-alive sockets and the like must not hold the process open once the reports are written.

@@ -7,13 +7,16 @@
 // Unlike startReference() (whose default is 'auto', which the kit's harness relies on), the
 // consent step defaults to 'page' here, so a person can click through the authorization.
 
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs, USAGE } from './args.ts';
 import { AUTHORIZABLE_SCOPES } from './auth.ts';
 import { startReference, type RunningReference } from './server.ts';
 import { VARIANT_NAMES, VARIANTS } from './variants.ts';
 
-async function main(): Promise<void> {
-  const parsed = parseArgs(process.argv.slice(2));
+/** Starts the server `argv` describes and prints how to reach it; the process then runs until SIGINT/SIGTERM. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const parsed = parseArgs([...argv]);
   if (!parsed.ok) {
     process.stderr.write(`reference: ${parsed.error} (see --help)\n`);
     process.exit(2);
@@ -74,4 +77,5 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-void main();
+// Run as a script (npm run reference); `catalogue-conformance reference` calls main itself.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) void main(process.argv.slice(2));
