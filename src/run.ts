@@ -22,6 +22,7 @@ import { INTERRUPTED_EXIT, onSignals } from './harness/signals.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
 import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
+import { applyExpectedFailures } from './report/expected.ts';
 import { markNotRun, ResultsCollector, type RunResults } from './report/results.ts';
 import { terminalSummary, verdictLine } from './report/terminal.ts';
 import { writeReports, type RunInfo } from './report/write.ts';
@@ -636,6 +637,8 @@ class TargetRun {
       );
     }
     results.problems.push(...services.problems);
+    // Known deviations (CATALOGUE_EXPECTED_FAILURES): their failures are reported, not counted.
+    const expectedNotes = applyExpectedFailures(results, config.expectedFailures, new Date().toISOString().slice(0, 10), config.expectedFailuresFile ?? 'CATALOGUE_EXPECTED_FAILURES');
 
     const harNotes: string[] = [...(this.#har?.notes ?? [])];
     let harWritten: string | null = null;
@@ -667,7 +670,7 @@ class TargetRun {
           : results.problems.length > 0
             ? EXIT.ERROR
             : EXIT.PASS;
-    const notes = [...(this.#records?.notes ?? []), ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
+    const notes = [...expectedNotes, ...(this.#records?.notes ?? []), ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
     const setAside = results.tests.filter((t) => t.warnings.some((w) => w.message.startsWith(NOT_JUDGED))).length;
     if (setAside) notes.push(`${setAside} test(s) failed on answers another run of this client may have changed: shown as warnings, not judged; run alone to judge them`);
     if (pacer.waitedMs > 0) {

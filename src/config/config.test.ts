@@ -97,6 +97,8 @@ describe('loadConfig', () => {
       profiles: ['read', 'write'],
       fixtures: {},
       fixturesFile: null,
+      expectedFailures: [],
+      expectedFailuresFile: null,
       maxRequests: 900,
       dailyLimit: 1000,
       reportDir: resolve(dir, 'reports'),

@@ -9,6 +9,8 @@ import { didYouMean } from '../util/closest.ts';
 import { CONFIG_KEYS, DEFAULT_DEADLINE_S, PROFILES, type ConfigKey, type Profile } from './keys.ts';
 import { changeHistory, newestVersion } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
+import { requirements } from '../requirements/catalogue.ts';
+import { ExpectedFailuresError, parseExpectedFailures, type ExpectedFailure } from '../report/expected.ts';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -44,6 +46,9 @@ export interface KitConfig {
   /** Discovery hints from CATALOGUE_FIXTURES: role -> id. */
   fixtures: Record<string, number>;
   fixturesFile: string | null;
+  /** CATALOGUE_EXPECTED_FAILURES: the known deviations (src/report/expected.ts), and their file. */
+  expectedFailures: ExpectedFailure[];
+  expectedFailuresFile: string | null;
   maxRequests: number;
   /** CATALOGUE_DAILY_LIMIT: the deployment's daily call limit per client (the spec's 1000 unless a test deployment says otherwise). */
   dailyLimit: number;
@@ -282,6 +287,8 @@ export function loadConfig(sources: ConfigSources): KitConfig {
 
   const fixturesFile = raw('CATALOGUE_FIXTURES') ? resolve(sources.cwd, raw('CATALOGUE_FIXTURES')!) : null;
   const fixtures = fixturesFile ? readFixtures(fixturesFile, name('CATALOGUE_FIXTURES')) : {};
+  const expectedFailuresFile = raw('CATALOGUE_EXPECTED_FAILURES') ? resolve(sources.cwd, raw('CATALOGUE_EXPECTED_FAILURES')!) : null;
+  const expectedFailures = expectedFailuresFile ? readExpectedFailures(expectedFailuresFile, name('CATALOGUE_EXPECTED_FAILURES')) : [];
 
   return {
     baseUrl,
@@ -300,6 +307,8 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     profiles,
     fixtures,
     fixturesFile,
+    expectedFailures,
+    expectedFailuresFile,
     maxRequests: count('CATALOGUE_MAX_REQUESTS', DEFAULT_MAX_REQUESTS, 1, DAILY_LIMIT),
     dailyLimit: count('CATALOGUE_DAILY_LIMIT', DAILY_LIMIT, 1, 1_000_000),
     reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
@@ -325,6 +334,24 @@ function harFile(value: string | undefined, cwd: string, keyName: string): strin
   const path = resolve(cwd, value);
   if (existsSync(path) && statSync(path).isDirectory()) throw new ConfigError(`${keyName}: ${path} is a directory; name the HAR file to write`);
   return path;
+}
+
+/** The known deviations' file, checked entry by entry: a requirement id must be one of the catalogue's. */
+function readExpectedFailures(path: string, keyName: string): ExpectedFailure[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${keyName}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const ids = [...requirements().keys()];
+  const known = new Set(ids);
+  try {
+    return parseExpectedFailures(text, path, (id) => (known.has(id) ? null : `"${id}" is not a requirement id of the catalogue${didYouMean(id, ids)}`));
+  } catch (error) {
+    if (error instanceof ExpectedFailuresError) throw new ConfigError(`${keyName}: ${error.message}`);
+    throw error;
+  }
 }
 
 function readFixtures(path: string, keyName: string): Record<string, number> {

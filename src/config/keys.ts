@@ -105,6 +105,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     description: 'JSON file of discovery hints, role -> id (e.g. {"leafCategory": 17}), to save requests.',
   },
   {
+    env: 'CATALOGUE_EXPECTED_FAILURES',
+    flag: '--expected-failures',
+    kind: 'file',
+    description:
+      'JSON file of known deviations: [{"requirement": "FAV-29" or "test": "<test id>", "reason": "...", "expires": "YYYY-MM-DD"}]. Their failures are reported as expected and do not fail the run; past its day an entry no longer does.',
+  },
+  {
     env: 'CATALOGUE_MAX_REQUESTS',
     flag: '--max-requests',
     kind: 'count',

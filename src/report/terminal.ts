@@ -111,6 +111,7 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
     out.push(`WARN ${test.suite} > ${test.title}`);
     for (const finding of test.warnings) out.push(...findingBlock(test, finding, '-'));
   }
+  for (const test of results.tests.filter((t) => t.status === 'expected')) out.push(`EXPECTED ${test.suite} > ${test.title}: ${test.message.split('\n')[0]!.replace(/\): .*$/, ')')}`);
   const skipped = results.tests.filter((t) => t.status === 'skipped');
   if (skipped.length) {
     out.push(`SKIP ${skipped.length} tests:`);
@@ -121,7 +122,7 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   if (out[out.length - 1] !== '') out.push('');
 
   const s = results.summary;
-  out.push(`Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped (${results.tests.length} in all)`);
+  out.push(`Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped${s.expected ? `, ${s.expected} expected failures` : ''} (${results.tests.length} in all)`);
   out.push(`Requests: ${run.requests.total} of a budget of ${run.requests.budget}`);
   if (reportPaths) out.push(`Reports: ${reportPaths.junit}, ${reportPaths.json}`);
   if (reportPaths?.latestProblem) out.push(`NOTE ${reportPaths.latestProblem}`);

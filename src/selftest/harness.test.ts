@@ -49,7 +49,7 @@ describe.concurrent('verdicts', () => {
   test('warnings alone leave the run passing (exit 0)', async () => {
     const run = await fixtureRun(['warnings']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.results!.summary).toEqual({ passed: 0, failed: 0, warned: 2, skipped: 0 });
+    expect(run.results!.summary).toEqual({ passed: 0, failed: 0, warned: 2, skipped: 0, expected: 0 });
     for (const t of run.results!.tests) for (const f of t.findings) expect(f.severity).toBe('WARN');
     expect(byTitle(run).get('a WARN test never fails, even when its MUST checks fail')?.message).toBe('[CAT-13] downgraded');
     expect(run.stdout).toContain('WARN warnings > a failing warn in a MUST test only warns');
@@ -69,7 +69,7 @@ describe.concurrent('verdicts', () => {
     const order = join(mkdtempSync(join(tmpdir(), 'cc-order-')), 'order.txt');
     const run = await runCli([...args(), 'ordering'], { CC_ORDER_FILE: order });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.results!.summary).toEqual({ passed: 3, failed: 0, warned: 0, skipped: 0 });
+    expect(run.results!.summary).toEqual({ passed: 3, failed: 0, warned: 0, skipped: 0, expected: 0 });
     // Each first-pass test sleeps 1.5 s; in one pass the quick test would finish first.
     const lines = readFileSync(order, 'utf8').trim().split('\n');
     expect(lines.slice(0, 2).sort()).toEqual(['first-pass a', 'first-pass b']);
