@@ -23,6 +23,7 @@ import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
 import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
 import { applyExpectedFailures } from './report/expected.ts';
+import { ProgressReporter, type ProgressMode } from './report/progress.ts';
 import { markNotRun, ResultsCollector, type RunResults } from './report/results.ts';
 import { terminalSummary, verdictLine } from './report/terminal.ts';
 import { writeReports, type RunInfo } from './report/write.ts';
@@ -51,6 +52,8 @@ export interface RunOptions {
   print: (text: string) => void;
   /** Someone is at a terminal and can consent in a browser. */
   interactive: boolean;
+  /** What to show while the run goes (src/report/progress.ts); absent: nothing. */
+  progress?: { mode: ProgressMode; write: (text: string) => void };
 }
 
 export interface RunOutcome {
@@ -69,13 +72,17 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await target.prepare(options.interactive, null, null, options.filters);
     if (options.filters.length) print(`Suites: ${picked.map(suiteNameOf).join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
     const collector = new ResultsCollector();
+    const progress =
+      options.progress && options.progress.mode !== 'quiet'
+        ? new ProgressReporter({ mode: options.progress.mode, write: options.progress.write, suites: picked.length, requests: () => target.requestsUsed() })
+        : null;
     // vitest is given the files picked, by absolute path, so that it runs exactly those (its own filters match the whole path).
     const filters = options.filters.length ? picked.map((rel) => join(suitesDir, rel)) : [];
     await runPasses({
       dir: suitesDir,
       suitesDir,
       filters,
-      reporters: [collector],
+      reporters: progress ? [collector, progress] : [collector],
       provide: { conformanceRun: target.context },
       bound: config.baseUrl === null ? 'cpu' : 'network',
       watchdog: target.watchdog,
@@ -83,6 +90,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     });
     await target.sweepOwn();
     const outcome = target.finish(collector.results, options.filters);
+    progress?.finish();
     print(outcome.summary);
     return { exitCode: outcome.exitCode, results: outcome.results };
   } finally {
@@ -610,6 +618,11 @@ class TargetRun {
     };
     // The run's clock starts with the suites (a user's consent in a browser is not counted).
     main.watchdog.startDeadline(config.deadlineS);
+  }
+
+  /** Requests used so far, and the budget (for the progress line). */
+  requestsUsed(): { used: number; budget: number } {
+    return this.#main ? { used: this.#main.budget.spent, budget: this.#main.budget.max } : { used: 0, budget: 0 };
   }
 
   /** The run's writes are over: its beacon withdrawn (src/harness/run-records.ts). */

@@ -40,7 +40,9 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
       io.stdout(`${await listText(config.suitesDir ?? SUITES_DIR, command.filters)}\n`);
       return EXIT.PASS;
     }
-    const outcome = await runConformance({ config, filters: command.filters, print: (text) => io.stdout(`${text}\n`), interactive: io.interactive });
+    // A live line on a terminal, a line per suite elsewhere (CI, a log), unless --quiet or --verbose.
+    const progress = command.output ?? (io.interactive ? 'live' : 'lines');
+    const outcome = await runConformance({ config, filters: command.filters, print: (text) => io.stdout(`${text}\n`), interactive: io.interactive, progress: { mode: progress, write: io.stdout } });
     return outcome.exitCode;
   } catch (error) {
     if (error instanceof ConfigError) return stopLine(io, `configuration: ${error.message}`, error);

@@ -36,6 +36,7 @@ describe('parseCommandLine', () => {
       envFile: null,
       filters: [],
       values: { CATALOGUE_BASE_URL: 'https://a/api', CATALOGUE_MAX_REQUESTS: '50', CATALOGUE_CLIENT_ID: 'x=y' },
+      output: null,
     });
   });
 
@@ -46,7 +47,10 @@ describe('parseCommandLine', () => {
       envFile: null,
       filters: ['categories', 'errors'],
       values: { CATALOGUE_TIMEOUT_MS: '500' },
+      output: null,
     });
+    expect(parseCommandLine(['-q', 'categories']).output).toBe('quiet');
+    expect(parseCommandLine(['--verbose']).output).toBe('verbose');
     expect(parseCommandLine(['--dotenv-file', 'ci.env']).envFile).toBe('ci.env');
     expect(parseCommandLine(['--help']).help).toBe(true);
     expect(parseCommandLine(['-h']).help).toBe(true);

@@ -76,6 +76,8 @@ export interface ParsedCommandLine {
   filters: string[];
   /** env key -> raw value given by a flag. */
   values: Record<string, string>;
+  /** --quiet (nothing until the summary) or --verbose (a line per test too); null: the default (src/report/progress.ts). */
+  output: 'quiet' | 'verbose' | null;
 }
 
 /** The spec's daily call limit per client: a run may never plan to exceed it. */
@@ -83,7 +85,7 @@ export const DAILY_LIMIT = 1000;
 
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const byFlag = new Map(CONFIG_KEYS.map((k) => [k.flag, k]));
-  const out: ParsedCommandLine = { help: false, list: false, envFile: null, filters: [], values: {} };
+  const out: ParsedCommandLine = { help: false, list: false, envFile: null, filters: [], values: {}, output: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -94,6 +96,12 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       out.list = true;
       continue;
     }
+    if (arg === '--quiet' || arg === '-q' || arg === '--verbose' || arg === '-v') {
+      const output = arg === '--quiet' || arg === '-q' ? 'quiet' : 'verbose';
+      if (out.output !== null && out.output !== output) throw new ConfigError('--quiet and --verbose cannot both be given');
+      out.output = output;
+      continue;
+    }
     if (!arg.startsWith('-')) {
       out.filters.push(arg);
       continue;
@@ -102,7 +110,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     const key = byFlag.get(flag);
     if (!key && flag !== DOTENV_FILE_FLAG) {
-      throw new ConfigError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), DOTENV_FILE_FLAG, '--help', '--list'])} (see --help)`);
+      throw new ConfigError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), DOTENV_FILE_FLAG, '--help', '--list', '--quiet', '--verbose'])} (see --help)`);
     }
     let value: string | undefined;
     if (eq >= 0) value = arg.slice(eq + 1);
@@ -399,6 +407,8 @@ export function helpText(): string {
   lines.push(`  ${DOTENV_FILE_FLAG.padEnd(22)} ${DOTENV_FILE_ENV}`);
   lines.push(`  ${''.padEnd(22)} The dotenv file to read. Default: .env in the working directory, if there is one.`);
   lines.push(`  ${'--list'.padEnd(22)} Lists the suites (those the suite names pick), their tests and requirement ids; contacts nothing.`);
+  lines.push(`  ${'--quiet, -q'.padEnd(22)} No progress while the run goes: the summary alone.`);
+  lines.push(`  ${'--verbose, -v'.padEnd(22)} Progress with a line per test (default: a live line on a terminal, a line per suite elsewhere).`);
   lines.push(`  ${'--help'.padEnd(22)} This text.`);
   lines.push('', 'Exit codes: 0 nothing failed, 1 a MUST requirement failed, 2 the run could not be carried out, 130 interrupted.');
   lines.push(
