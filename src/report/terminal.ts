@@ -89,7 +89,7 @@ export function repeatedFailures(failed: readonly TestRecord[]): string[] {
     .map((e) => `REPEATED in ${e.tests.size} tests [${listed(e.requirements)}]: ${e.first.finding.message} (first: ${e.first.test.suite} > ${e.first.test.title}; each is listed below)`);
 }
 
-export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; har?: string; latestProblem?: string | null } | null): string {
+export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; html?: string; har?: string; latestProblem?: string | null } | null): string {
   const out: string[] = [];
   const target = run.referenceServer ? `${run.target} (embedded reference server)` : redactUrl(run.target);
   // The patch level and media type only when they were set: the defaults are the spec's.
@@ -124,7 +124,7 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   const s = results.summary;
   out.push(`Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped${s.expected ? `, ${s.expected} expected failures` : ''} (${results.tests.length} in all)`);
   out.push(`Requests: ${run.requests.total} of a budget of ${run.requests.budget}`);
-  if (reportPaths) out.push(`Reports: ${reportPaths.junit}, ${reportPaths.json}`);
+  if (reportPaths) out.push(`Reports: ${[reportPaths.junit, reportPaths.json, ...(reportPaths.html ? [reportPaths.html] : [])].join(', ')}`);
   if (reportPaths?.latestProblem) out.push(`NOTE ${reportPaths.latestProblem}`);
   if (reportPaths?.har) out.push(`HAR: ${reportPaths.har}`);
   const verdict = verdictLine(run);

@@ -1,4 +1,4 @@
-// Writes a run's results: results.json and junit.xml in a directory of the run's own under the report
+// Writes a run's results: results.json, junit.xml and report.html in a directory of the run's own under the report
 // directory (reports/<started at>/, reports/latest the newest). Every byte written
 // passes a last scrub of all secrets the run knows, whatever layer produced it.
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import junitModule, { type Builder } from 'junit-report-builder';
 import { formatExchange } from '../http/exchange.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
+import { htmlReportChunks } from './html.ts';
 import { provenance } from './provenance.ts';
 import type { Finding } from '../harness/run-context.ts';
 import type { RunResults, TestRecord } from './results.ts';
@@ -285,14 +286,16 @@ export function pointLatest(base: string, dir: string): string | null {
 export const LATEST = 'latest';
 
 /**
- * Writes results.json and junit.xml into a directory of the run's own under `base`
+ * Writes results.json, junit.xml and report.html into a directory of the run's own under `base`
  * (<started at>/, see newRunDir: no run's reports are overwritten), and points base/latest at it.
  */
-export function writeReports(base: string, results: RunResults, run: RunInfo): { dir: string; junit: string; json: string; latestProblem: string | null } {
+export function writeReports(base: string, results: RunResults, run: RunInfo): { dir: string; junit: string; json: string; html: string; latestProblem: string | null } {
   const dir = newRunDir(base, run.startedAt);
   const junit = join(dir, 'junit.xml');
   const json = join(dir, 'results.json');
+  const html = join(dir, 'report.html');
   writeChunks(junit, junitXmlChunks(results, run));
   writeChunks(json, resultsJsonChunks(results, run));
-  return { dir, junit, json, latestProblem: pointLatest(base, dir) };
+  writeChunks(html, htmlReportChunks(results, run));
+  return { dir, junit, json, html, latestProblem: pointLatest(base, dir) };
 }

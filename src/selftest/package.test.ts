@@ -1,6 +1,7 @@
 // Issue 20, point 1 (acceptance): the kit installs as a tool. `npm pack` makes the tarball a user
 // would install; installed in an empty directory, `npx catalogue-conformance run` runs the
-// embedded reference and exits 0, writing reports/<started at>/ with results.json and junit.xml.
+// embedded reference and exits 0, writing reports/<started at>/ with results.json, junit.xml and
+// report.html.
 // Its other commands answer there too. Dependencies come from npm's cache (after `npm ci` it
 // holds them all) or, failing that, the registry.
 import { execFile } from 'node:child_process';
@@ -54,7 +55,7 @@ describe('the packed kit, installed in an empty directory', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
     expect(readlinkSync(join(reports, 'latest'))).toBe(runs[0]);
-    for (const file of ['results.json', 'junit.xml']) expect(existsSync(join(reports, runs[0]!, file)), file).toBe(true);
+    for (const file of ['results.json', 'junit.xml', 'report.html']) expect(existsSync(join(reports, runs[0]!, file)), file).toBe(true);
     const results = JSON.parse(readFileSync(join(reports, runs[0]!, 'results.json'), 'utf8')) as { summary: { failed: number; passed: number }; run: { kit: { name: string; commit: string | null } } };
     expect(results.summary.failed).toBe(0);
     expect(results.summary.passed).toBeGreaterThan(100);
