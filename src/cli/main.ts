@@ -8,6 +8,7 @@
 // Anything that stops the run is one line on stderr and exit code 2, never a stack trace (set
 // CATALOGUE_DEBUG=1 to see one), also an error nothing caught.
 import { runCommand, stopLine } from './command.ts';
+import { COMMAND_NAMES, type CommandName } from './commands.ts';
 
 const io = {
   env: process.env,
@@ -22,7 +23,7 @@ process.on('unhandledRejection', crashed);
 process.on('uncaughtException', crashed);
 
 /** The commands by name; the exit code of each (the reference server's: when it is stopped). */
-export const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+const COMMANDS: Record<CommandName, (args: string[]) => Promise<number>> = {
   run: (args) => runCommand(args, io),
   list: (args) => runCommand(['--list', ...args], io),
   compare: async (args) => (await import('./compare.ts')).compareCommand(args, io),
@@ -36,7 +37,7 @@ export const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
 
 async function main(): Promise<number> {
   const [first, ...rest] = process.argv.slice(2);
-  const command = first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first]! : null;
+  const command = first !== undefined && (COMMAND_NAMES as readonly string[]).includes(first) ? COMMANDS[first as CommandName] : null;
   // No command (options or suite names first): a run, as `npm run conformance -- [options] [suite ...]` always was.
   return command ? command(rest) : runCommand(process.argv.slice(2), io);
 }
