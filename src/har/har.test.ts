@@ -105,11 +105,20 @@ describe('validate-traffic on traffic recorded from the reference server', () =>
     expect(r.json).toContain('oauth_token=[REDACTED]');
   });
 
-  it('without --base-path, the same traffic is not API v3 traffic', async () => {
+  it('without --base-path, the base path is read off the traffic, and said so; a wrong one judges nothing: exit 2, not a pass', async () => {
     const { path } = await recordReference(null, 'no-base.har');
-    const r = run(path);
-    expect(r.code).toBe(0);
-    expect(r.results.tests.every((t) => t.status === 'skipped' && t.message.startsWith('not an API v3 exchange: '))).toBe(true);
+    const found = run(path);
+    expect(found.code, found.out).toBe(0);
+    expect(found.out).toMatch(/^NOTE base path \/api read off the traffic: \d+ of \d+ API entries looked at are an endpoint under it/m);
+    expect(found.results.tests.filter((t) => t.message.startsWith('not an API v3 exchange'))).toEqual([]);
+    expect(found.results.summary).toMatchObject({ failed: 0 });
+    const given = run(path, '--base-path', '/api');
+    expect(found.results.summary).toEqual(given.results.summary);
+    // Told a base path the traffic is not under: every entry skipped, nothing certified.
+    const wrong = run(path, '--base-path', '/v9');
+    expect(wrong.code).toBe(2);
+    expect(wrong.results.tests.every((t) => t.status === 'skipped' && t.message.startsWith('not an API v3 exchange: '))).toBe(true);
+    expect(wrong.out).toMatch(/^ERROR no entry of \S+no-base\.har was judged as the API's \(\d+ skipped, e\.g\. not an API v3 exchange: .*\): name the API with --base-url$/m);
   });
 
   for (const fault of ['not-found-wrong-body', 'ratelimit-headers-missing-on-errors', 'pagination-total-pages-off-by-one', 'null-field-omitted']) {
@@ -163,7 +172,8 @@ describe('validate-traffic on hand-made HAR files', () => {
       '--base-path',
       '/v3',
     );
-    expect(r.code).toBe(0);
+    // Nothing judged: no verdict on any API (exit 2), each entry skipped with its URL.
+    expect(r.code).toBe(2);
     expect(r.results.tests.map((t) => [t.status, t.message])).toEqual([
       ['skipped', 'not an API v3 exchange: https://api.example/favicon.ico'],
       ['skipped', 'not an API v3 exchange: https://cdn.other.example/static/app.js'],
@@ -219,6 +229,12 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
     expect(signIn.results.tests.find((t) => t.title.includes('accounts.other.example'))!.message).toMatch(/^not judged: no entry of accounts\.other\.example shows it is the API/);
     // Named, it is judged (and this answer is no token response).
     expect(run(hand('sign-in-named.har', [token]), '--host', 'accounts.other.example').code).toBe(1);
+    // The auth server on another origin than the API named by --base-url: --auth-url has its token endpoint judged too.
+    const apart = hand('auth-apart.har', [entry('https://api.example/categories/9', 404, errors), token]);
+    expect(run(apart, '--base-url', 'https://api.example/').results.tests.find((t) => t.title.includes('accounts.other.example'))!.message).toBe("another host (accounts.other.example) than the API's (api.example)");
+    const withAuth = run(apart, '--base-url', 'https://api.example/', '--auth-url', 'https://accounts.other.example');
+    expect(withAuth.results.tests.filter((t) => t.title.includes('accounts.other.example') && t.status !== 'skipped').length).toBeGreaterThan(0);
+    expect(withAuth.code).toBe(1);
     const named = run(file, '--host', 'api.example');
     expect(named.results.tests.find((t) => t.title.includes('www.other.example'))!.message).toBe('another host (www.other.example) than the API\'s (api.example)');
     // Named as the API's, its HTML answer to /search is judged, and fails.

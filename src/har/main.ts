@@ -15,14 +15,17 @@ import { writeReports, type RunInfo } from '../report/write.ts';
 import { newestVersion, changeHistory } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { apiPathOf, judgeExchange, matchAuthEndpoint, matchEndpoint, skippedExchange, speaksApi, type JudgeOptions } from './judge.ts';
+import { findBasePath } from './base-path.ts';
 import { HarError, harExchanges, type HarExchange } from './read.ts';
 
 export const USAGE =
-  'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--implements 3.x.y] [--media-type application/vnd.x+json] [--report-dir DIR]';
+  'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--auth-url https://auth.host] [--implements 3.x.y] [--media-type application/vnd.x+json] [--report-dir DIR]';
 
 export interface TrafficArgs {
   files: string[];
   basePath: string;
+  /** Whether --base-url or --base-path gave the base path (else it is read off the traffic: src/har/base-path.ts). */
+  basePathGiven: boolean;
   reportDir: string;
   /** host[:port] of the API, lower case; empty: inferred from the traffic. */
   hosts: string[];
@@ -36,6 +39,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   const files: string[] = [];
   const hosts: string[] = [];
   let basePath = '';
+  let basePathGiven = false;
   const baseUrl = (text: string): void => {
     let url: URL;
     try {
@@ -45,6 +49,15 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     }
     hosts.push(url.host.toLowerCase());
     basePath = url.pathname;
+    basePathGiven = true;
+  };
+  // The auth server's host: its token endpoint's entries are judged too, though not on the API's host.
+  const authUrl = (text: string): void => {
+    try {
+      hosts.push(new URL(text).host.toLowerCase());
+    } catch {
+      throw new HarError(`--auth-url ${text} is not a URL; ${USAGE}`);
+    }
   };
   let reportDir = env['CATALOGUE_REPORT_DIR'] ?? 'reports';
   let implementsVersion = env['CATALOGUE_IMPLEMENTS'] ?? newestVersion();
@@ -56,8 +69,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       if (next === undefined || next.startsWith('--')) throw new HarError(`${arg} needs a value; ${USAGE}`);
       return next;
     };
-    if (arg === '--base-path') basePath = value();
-    else if (arg.startsWith('--base-path=')) basePath = arg.slice('--base-path='.length);
+    if (arg === '--base-path') [basePath, basePathGiven] = [value(), true];
+    else if (arg.startsWith('--base-path=')) [basePath, basePathGiven] = [arg.slice('--base-path='.length), true];
+    else if (arg === '--auth-url') authUrl(value());
+    else if (arg.startsWith('--auth-url=')) authUrl(arg.slice('--auth-url='.length));
     else if (arg === '--host') hosts.push(value().toLowerCase());
     else if (arg.startsWith('--host=')) hosts.push(arg.slice('--host='.length).toLowerCase());
     else if (arg === '--base-url') baseUrl(value());
@@ -77,7 +92,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (!known.includes(implementsVersion)) throw new HarError(`--implements (CATALOGUE_IMPLEMENTS) must be a version of the spec's Change history, e.g. 3.1.1, got ${JSON.stringify(implementsVersion)}; ${USAGE}`);
   mediaType = mediaType.trim().toLowerCase();
   if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType)) throw new HarError(`--media-type (CATALOGUE_MEDIA_TYPE) must be a media type such as application/vnd.example+json, got ${JSON.stringify(mediaType)}; ${USAGE}`);
-  return { files, basePath: basePath.replace(/\/+$/, ''), reportDir: resolve(cwd, reportDir), hosts, implements: implementsVersion, mediaType };
+  return { files, basePath: basePath.replace(/\/+$/, ''), basePathGiven, reportDir: resolve(cwd, reportDir), hosts, implements: implementsVersion, mediaType };
 }
 
 const hostOf = (url: string): string => {
@@ -159,8 +174,16 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
   }
   let args: TrafficArgs;
   let results: RunResults;
+  let basePathNote: string | null = null;
   try {
     args = parseArgs(argv, env);
+    if (!args.basePathGiven) {
+      const found = findBasePath(args.files, args.hosts, args.mediaType);
+      args.basePath = found?.basePath ?? '';
+      basePathNote = found
+        ? `base path ${found.basePath === '' ? '(none)' : found.basePath} read off the traffic: ${found.matched} of ${found.of} API entries looked at are an endpoint under it (--base-url or --base-path to say otherwise)`
+        : 'no base path could be read off the traffic: no API entry is an endpoint of the spec under any prefix (give --base-url)';
+    }
     results = judgeFiles(args.files, args.basePath, args.hosts, { implements: args.implements, mediaType: args.mediaType });
   } catch (error) {
     if (error instanceof HarError) {
@@ -169,7 +192,10 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
     }
     throw error;
   }
-  const exitCode = exitCodeOf(results);
+  // A HAR with no entry judged as the API's certifies nothing: not a pass.
+  const judged = results.tests.filter((t) => t.status !== 'skipped').length;
+  if (judged === 0) results.problems.push(`no entry of ${args.files.join(', ')} was judged as the API's (${results.tests.length} skipped${results.tests[0] ? `, e.g. ${results.tests[0].message}` : ''}): name the API with --base-url`);
+  const exitCode = judged === 0 ? 2 : exitCodeOf(results);
   const run: RunInfo = {
     target: `recorded traffic: ${args.files.join(', ')}`,
     authUrl: '',
@@ -183,7 +209,7 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
     requests: { total: 0, budget: 0 },
     exitCode,
     notes: [
-      ...(args.basePath ? [`base path ${args.basePath}`] : []),
+      ...(basePathNote ? [basePathNote] : args.basePath ? [`base path ${args.basePath}`] : []),
       args.hosts.length ? `API host(s): ${args.hosts.join(', ')}` : 'API host(s) inferred from the traffic (the media type or X-RateLimit-* headers)',
     ],
   };
