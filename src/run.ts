@@ -18,6 +18,7 @@ import { preflight } from './harness/preflight.ts';
 import { createRunServices, type MainServices } from './harness/run-services.ts';
 import type { RunWatchdog } from './budget/watchdog.ts';
 import { RunRecords } from './harness/run-records.ts';
+import { picks, SelectionError, selectionOf, suiteNameOf, type TestSelection } from './harness/selection.ts';
 import { INTERRUPTED_EXIT, onSignals } from './harness/signals.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
@@ -64,12 +65,14 @@ export interface RunOutcome {
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const { config, print } = options;
   const suitesDir = config.suitesDir ?? SUITES_DIR;
-  // Before any request: a filter that picks no suite is a slip, not a run of nothing.
-  const picked = pickedSuiteFiles(suitesDir, options.filters);
+  // Before any request: a filter that picks no suite is a slip, not a run of nothing. From here on
+  // the picked files stand for the filters (a test or requirement id picks its suites' files).
+  const { files: picked, selection } = pickedSelection(suitesDir, options.filters);
+  const fileFilters = options.filters.length ? picked : [];
   const target = new TargetRun(config, print);
   const signals = onSignals(target, print, () => target.cleanUp());
   try {
-    await target.prepare(options.interactive, null, null, options.filters);
+    await target.prepare(options.interactive, null, null, fileFilters);
     if (options.filters.length) print(`Suites: ${picked.map(suiteNameOf).join(', ')} (picked by ${options.filters.map((f) => JSON.stringify(f)).join(', ')})`);
     const collector = new ResultsCollector();
     const progress =
@@ -83,13 +86,13 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       suitesDir,
       filters,
       reporters: progress ? [collector, progress] : [collector],
-      provide: { conformanceRun: target.context },
+      provide: { conformanceRun: selection ? { ...target.context, selection } : target.context },
       bound: config.baseUrl === null ? 'cpu' : 'network',
       watchdog: target.watchdog,
       beforeLaterPasses: () => target.endWrites(),
     });
     await target.sweepOwn();
-    const outcome = target.finish(collector.results, options.filters);
+    const outcome = target.finish(collector.results, fileFilters);
     progress?.finish();
     print(outcome.summary);
     return { exitCode: outcome.exitCode, results: outcome.results };
@@ -297,9 +300,6 @@ function firstPassSteps<T>(files: readonly T[], suiteOf: (file: T) => string, ro
  * "last/"), or the end of its whole path ("suites/search.suite.ts", as a shell completes it). Not
  * any part of the whole path: "main" would pick every suite of a checkout in /work/main.
  */
-function picks(filter: string, suitesDir: string, rel: string): boolean {
-  return rel.includes(filter) || join(suitesDir, rel).endsWith(filter.replace(/^\.\//, ''));
-}
 
 /** The suite files under suitesDir (paths relative to it) that one of the filters picks (all without one). */
 function suiteFilesOf(suitesDir: string, filters: readonly string[]): string[] {
@@ -309,22 +309,23 @@ function suiteFilesOf(suitesDir: string, filters: readonly string[]): string[] {
   return files.filter((rel) => filters.length === 0 || filters.some((f) => picks(f, suitesDir, rel))).sort();
 }
 
-/** A suite's name: its file name without .suite.ts ("favorites", "observed"). */
-export const suiteNameOf = (rel: string): string => rel.replace(/^.*\//, '').replace(/\.suite\.ts$/, '');
 
 /**
  * The suite files the filters pick (suiteFilesOf); a filter that matches none is refused, with
  * the closest suite name and the list.
  */
 export function pickedSuiteFiles(suitesDir: string, filters: readonly string[]): string[] {
-  const all = suiteFilesOf(suitesDir, []);
-  const names = all.map(suiteNameOf);
-  for (const filter of filters) {
-    if (all.some((rel) => picks(filter, suitesDir, rel))) continue;
-    const closest = closestName(filter, names);
-    throw new RunError(`no suite matches ${JSON.stringify(filter)}${closest ? ` (did you mean ${closest}?)` : ''}; the suites are ${names.join(', ')}`);
+  return pickedSelection(suitesDir, filters).files;
+}
+
+/** The suite files the filters pick (suites, test ids, requirement ids: src/harness/selection.ts), and which of their tests run. */
+export function pickedSelection(suitesDir: string, filters: readonly string[]): { files: string[]; selection: TestSelection | null } {
+  try {
+    return selectionOf(suitesDir, suiteFilesOf(suitesDir, []), filters);
+  } catch (error) {
+    if (error instanceof SelectionError) throw new RunError(error.message);
+    throw error;
   }
-  return suiteFilesOf(suitesDir, filters);
 }
 
 /** Writes, for target `id`, one file per suite that loads the suite against the target. */

@@ -396,7 +396,8 @@ export function helpText(): string {
     'Runs the conformance suites against a deployment of the Catalogue API v3, or against the',
     'embedded reference server when no base URL is configured. Each option can also be set in the',
     'environment or in a .env file under the name shown; a flag wins over the environment, which',
-    'wins over .env. Suite names (e.g. categories) restrict the run to those suites.',
+    'wins over .env. Suite names (e.g. categories), test ids (as list names them) and requirement ids',
+    '(e.g. FAV-29) restrict the run to those tests.',
     '',
     'Options:',
   ];

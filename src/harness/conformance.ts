@@ -28,6 +28,8 @@ import { VersionScope } from '../rules/version-scope.ts';
 import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing, type Auth } from './api.ts';
 import { mayShowUserWrites } from './reuse.ts';
+import { isSelected } from './selection.ts';
+import { slug, suiteName } from '../report/results.ts';
 import { kitName } from '../util/kit-names.ts';
 import { ExchangeObserver, type Observations } from './observations.ts';
 import { NOT_JUDGED, type ConformanceMeta, type Finding, type Outcome, type RunContext, type Severity } from './run-context.ts';
@@ -415,6 +417,13 @@ function contextOf(response: HttpResponse): ExchangeContext {
 }
 
 /** Declares one conformance test. */
+/** A test's title as the reports have it (src/report/results.ts): its describe blocks and name, without the file. */
+function titleOf(task: { name: string; suite?: { name: string; suite?: unknown } | undefined; file: unknown }): string {
+  const names = [task.name];
+  for (let suite = task.suite as { name: string; suite?: unknown } | undefined; suite && suite !== task.file; suite = suite.suite as typeof suite) names.unshift(suite.name);
+  return names.join(' > ');
+}
+
 /**
  * Another run of the same client may have changed what the test read (the user's favorites,
  * addresses, profile, reviews) between two of its requests: its failures become warnings saying
@@ -446,6 +455,11 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
     }
     if (run.requirementsOnly && !meta.requirements.some((id) => run.requirementsOnly!.includes(id))) {
       outcome.skipReason = `checks none of the requirements asked for (${run.requirementsOnly.join(', ')})`;
+      ctx.skip(outcome.skipReason);
+    }
+    if (run.selection && !isSelected(run.selection, { id: `${suiteName(ctx.task.file.name)}/${slug(titleOf(ctx.task))}`, suite: suiteName(ctx.task.file.name), requirements: meta.requirements })) {
+      const { suites, tests, requirements } = run.selection;
+      outcome.skipReason = `not picked by the filters (${[...suites, ...tests, ...requirements].join(', ')})`;
       ctx.skip(outcome.skipReason);
     }
     if (meta.profile !== 'read' && run.concurrentRun) {

@@ -50,7 +50,14 @@ export interface RunContext {
    * Absent: every test.
    */
   requirementsOnly?: readonly string[];
+  /**
+   * The command line's filters named tests or requirements (src/harness/selection.ts): only the
+   * tests they pick run; the others are skipped with that reason. Absent: every test of the files.
+   */
+  selection?: TestSelection;
 }
+
+import type { TestSelection } from './selection.ts';
 
 /** MUST: a failure fails the run. WARN: what the spec leaves open; a failure only warns. */
 export type Severity = 'MUST' | 'WARN';

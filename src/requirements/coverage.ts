@@ -20,6 +20,7 @@ export interface DeclaredTest {
   title: string;
   requirements: readonly string[];
   severity: ConformanceMeta['severity'];
+  profile: ConformanceMeta['profile'];
 }
 
 /** Every conformance test of the suites in `suitesDir` (those `include` names), in file and definition order. */
@@ -40,7 +41,7 @@ export async function collectDeclaredTests(suitesDir: string = fileURLToPath(new
       for (const test of module.children.allTests()) {
         const meta = test.meta().conformance;
         if (!meta) continue;
-        out.push({ file: module.relativeModuleId, title: test.fullName, requirements: meta.requirements, severity: meta.severity });
+        out.push({ file: module.relativeModuleId, title: test.fullName, requirements: meta.requirements, severity: meta.severity, profile: meta.profile });
       }
     }
     return out;

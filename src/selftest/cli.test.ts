@@ -111,8 +111,8 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
         runCommandHere(target, { CATALOGUE_PROFILE: 'read' }),
         runCommandHere([...target, '--max-request', '5']),
       ]);
-      expectOneLineStop(slip, /no suite matches "favorits" \(did you mean favorites\?\); the suites are .*categories/);
-      expectOneLineStop(none, /no suite matches "main"; the suites are /);
+      expectOneLineStop(slip, /no suite, test id or requirement id matches "favorits" \(did you mean favorites\?\); the suites are .*categories/);
+      expectOneLineStop(none, /no suite, test id or requirement id matches "main"; the suites are /);
       expectOneLineStop(key, /CATALOGUE_PROFILE \(in the environment\) is not a key; did you mean CATALOGUE_PROFILES\?/);
       expectOneLineStop(flag, /unknown option --max-request; did you mean --max-requests\?/);
       expect(requests()).toBe(0);
@@ -121,13 +121,14 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
     }
   });
 
-  test('--list prints the suites the names pick, each test with its severity and requirement ids, and contacts nothing', async () => {
+  test('--list prints the suites the names pick, each test with its severity, profile, requirement ids and id, and contacts nothing', async () => {
     const { server, url, requests } = await countingServer();
     try {
       const run = await runCommandHere(['--list', '--base-url', url, '--client-id', 'a', '--client-secret', 'b', 'favorites']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^favorites-model \(suites\/favorites-model\.suite\.ts\)$/m);
-      expect(run.stdout).toMatch(/^  MUST GET \/favorites > .*\[FAV-\d+/m);
+      expect(run.stdout).toMatch(/^  MUST read {8}GET \/favorites > .*\[FAV-\d+/m);
+      expect(run.stdout).toMatch(/^ {7}id favorites\/get-favorites-/m);
       expect(run.stdout).not.toMatch(/^categories /m);
       expect(run.stdout).toMatch(/^\d+ tests in 2 suites$/m);
       expect(requests()).toBe(0);
