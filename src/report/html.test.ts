@@ -4,27 +4,12 @@ import { secrets } from '../http/redact.ts';
 import { htmlReport } from './html.ts';
 import { resultsOf, type TestRecord } from './results.ts';
 import type { RunInfo } from './write.ts';
+import { testRecord } from '../testing/records.ts';
 
 const TOKEN = 'planted-html-token-0123456789';
 secrets.add(TOKEN);
 
-const record = (overrides: Partial<TestRecord>): TestRecord => ({
-  id: 'categories/x',
-  title: 'GET /categories/root > is the root',
-  suite: 'categories',
-  requirements: ['CAT-6'],
-  severity: 'MUST',
-  profile: 'read',
-  status: 'passed',
-  message: '',
-  failures: [],
-  warnings: [],
-  exchanges: [],
-  omittedExchanges: 0,
-  requests: 1,
-  durationMs: 1,
-  ...overrides,
-});
+const record = (overrides: Partial<TestRecord>): TestRecord => testRecord({ requirements: ['CAT-6'], durationMs: 1, ...overrides });
 
 const run: RunInfo = {
   target: 'https://user:pw-secret@api.example/api',

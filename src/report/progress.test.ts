@@ -32,6 +32,11 @@ function harness(mode: ProgressMode, suites = 2) {
       now = ms;
       used = requests;
     },
+    /** A suite file loaded, and its tests begun (as vitest reports it). */
+    begin: (module: TestModule) => {
+      reporter.onTestModuleCollected(module);
+      reporter.onTestModuleStart(module);
+    },
   };
 }
 
@@ -43,10 +48,8 @@ describe('progress', () => {
   const search = fakeModule('search', [{ title: 'GET /search > c', requests: 50, state: 'skipped' }]);
 
   test('lines (CI, a log): one line per finished suite, with the run so far and an ETA from the requests still reserved at the rate kept', () => {
-    const { reporter, out, at } = harness('lines');
-    at(0, 0);
-    reporter.onTestModuleCollected(categories.module);
-    reporter.onTestModuleStart(categories.module);
+    const { reporter, out, at, begin } = harness('lines');
+    begin(categories.module);
     at(10_000, 20);
     reporter.onTestCaseResult(categories.cases[0]!);
     at(30_000, 50);
@@ -54,8 +57,7 @@ describe('progress', () => {
     reporter.onTestModuleEnd(categories.module);
     // 50 requests in 30 s; 0 reserved left of categories, and search (not collected yet) counts as categories' 50.
     expect(out).toEqual(['categories: 1 passed, 1 failed (30.0 s) | suites 1/2, tests 2/2+, requests 50/900, 1 failed so far, ETA 0:30\n']);
-    reporter.onTestModuleCollected(search.module);
-    reporter.onTestModuleStart(search.module);
+    begin(search.module);
     at(31_000, 51);
     reporter.onTestCaseResult(search.cases[0]!);
     reporter.onTestModuleEnd(search.module);
@@ -63,26 +65,22 @@ describe('progress', () => {
   });
 
   test('verbose: a line per test as well; quiet: nothing', () => {
-    const verbose = harness('verbose');
-    verbose.reporter.onTestModuleCollected(categories.module);
-    verbose.reporter.onTestModuleStart(categories.module);
-    verbose.reporter.onTestCaseResult(categories.cases[0]!);
-    verbose.reporter.onTestCaseResult(categories.cases[1]!);
-    expect(verbose.out).toEqual(['  PASSED  categories > GET /categories/root > a\n', '  FAILED  categories > GET /categories/root > b\n']);
-    const quiet = harness('quiet');
-    quiet.reporter.onTestModuleCollected(categories.module);
-    quiet.reporter.onTestModuleStart(categories.module);
-    quiet.reporter.onTestCaseResult(categories.cases[0]!);
-    quiet.reporter.onTestModuleEnd(categories.module);
-    quiet.reporter.finish();
-    expect(quiet.out).toEqual([]);
+    /** The whole of one suite, in the order vitest reports it. */
+    const play = (mode: ProgressMode) => {
+      const { reporter, out, begin } = harness(mode);
+      begin(categories.module);
+      for (const testCase of categories.cases) reporter.onTestCaseResult(testCase);
+      reporter.onTestModuleEnd(categories.module);
+      reporter.finish();
+      return out;
+    };
+    expect(play('verbose').slice(0, 2)).toEqual(['  PASSED  categories > GET /categories/root > a\n', '  FAILED  categories > GET /categories/root > b\n']);
+    expect(play('quiet')).toEqual([]);
   });
 
   test('live (a terminal): one line rewritten in place, cleared before the summary', () => {
-    const { reporter, out, at } = harness('live');
-    at(0, 0);
-    reporter.onTestModuleCollected(categories.module);
-    reporter.onTestModuleStart(categories.module);
+    const { reporter, out, at, begin } = harness('live');
+    begin(categories.module);
     at(500, 12);
     reporter.onTestCaseResult(categories.cases[1]!);
     expect(out).toEqual(['\r\x1b[2K[0/2+ tests] categories | requests 0/900 | 0 failed', '\r\x1b[2K[1/2+ tests] categories | requests 12/900 | 1 failed']);

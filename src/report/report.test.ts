@@ -3,6 +3,7 @@ import { recordExchange } from '../http/exchange.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import { slug } from './results.ts';
+import { testRecord } from '../testing/records.ts';
 import { failureShape, groupedByShape, repeatedFailures, terminalSummary } from './terminal.ts';
 import junitModule, { type Builder } from 'junit-report-builder';
 import { junitXml, LATEST, resultsJson, suiteProperties, systemOut as systemOutOf, writeReports, type RunInfo } from './write.ts';
@@ -24,25 +25,7 @@ const exchange = recordExchange({
   durationMs: 3,
 });
 
-function record(overrides: Partial<TestRecord>): TestRecord {
-  return {
-    id: 'categories/x',
-    title: 'GET /categories/root > is the root',
-    suite: 'categories',
-    requirements: ['CAT-18', 'CAT-6'],
-    severity: 'MUST',
-    profile: 'read',
-    status: 'passed',
-    message: '',
-    failures: [],
-    warnings: [],
-    exchanges: [],
-    omittedExchanges: 0,
-    requests: 1,
-    durationMs: 12,
-    ...overrides,
-  };
-}
+const record = (overrides: Partial<TestRecord>): TestRecord => testRecord(overrides);
 
 const failing = record({
   id: 'categories/failing',
