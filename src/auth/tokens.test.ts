@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HttpClient } from '../http/client.ts';
@@ -219,9 +221,17 @@ describe('interactive consent on a loopback listener', () => {
   test('prints the URL and resolves with the redirect the browser brings back', async () => {
     const lines: string[] = [];
     const consent = loopbackConsent((line) => lines.push(line), 5_000);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    // A port the system just handed out and took back: free, unlike a random one (which another
+    // test's server, or an outgoing connection, may hold).
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
     const redirectUri = `http://127.0.0.1:${port}/callback`;
     const pending = consent('http://auth.example/consent?x=1', redirectUri);
+    pending.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(lines.join('\n')).toContain('http://auth.example/consent?x=1');
     // The "browser" follows the deployment's redirect.
