@@ -4,7 +4,7 @@ import { redactUrl, secrets } from '../http/redact.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import { slug } from './results.ts';
 import { testRecord } from '../testing/records.ts';
-import { failureShape, groupedByShape, repeatedFailures, terminalSummary } from './terminal.ts';
+import { failedRequirements, failureShape, groupedByShape, repeatedFailures, terminalSummary } from './terminal.ts';
 import junitModule, { type Builder } from 'junit-report-builder';
 import { junitXml, LATEST, resultsJson, suiteProperties, systemOut as systemOutOf, writeReports, type RunInfo } from './write.ts';
 import { gitCommit, provenance } from './provenance.ts';
@@ -244,5 +244,27 @@ describe('where a run writes its reports, and what says how it was made', () => 
     expect(gitCommit(root)).toBe('b'.repeat(40));
     writeFileSync(join(root, '.git', 'HEAD'), `${'c'.repeat(40)}\n`);
     expect(gitCommit(root)).toBe('c'.repeat(40));
+  });
+});
+
+describe('failures by requirement', () => {
+  test('each broken requirement once: its section and quote, how many tests and findings, the first exchange that showed it', () => {
+    const second = record({
+      id: 'categories/second',
+      title: 'GET /categories > lists the root',
+      status: 'failed',
+      failures: [
+        { requirements: ['CAT-6'], severity: 'MUST', message: 'again', exchange: 0 },
+        { requirements: ['CAT-7'], severity: 'WARN', message: 'only a warning' },
+      ],
+      exchanges: [exchange],
+    });
+    const lines = failedRequirements([failing, second]);
+    expect(lines[0]).toBe('FAILED REQUIREMENTS (1):');
+    expect(lines[1]).toMatch(/^ {2}CAT-6 \([^)]+\): "[^"]+": 2 test\(s\), 2 finding\(s\); first: GET http:\/\/127\.0\.0\.1:9\/api\/categories\/root\?oauth_token=\[REDACTED\] -> 200 \(in categories > GET \/categories\/root > is the root\)$/);
+    expect(lines).toHaveLength(2);
+    expect(failedRequirements([])).toEqual([]);
+    // In the summary, after the failures and notes, before the counts.
+    expect(terminalSummary(results, run, null)).toMatch(/\nFAILED REQUIREMENTS \(1\):\n {2}CAT-6 [^\n]+\n\nTests: /);
   });
 });

@@ -120,6 +120,9 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   for (const problem of results.problems) out.push(`ERROR ${problem}`);
   for (const note of run.notes) out.push(`NOTE ${note}`);
   if (out[out.length - 1] !== '') out.push('');
+  // The same failures by the statement they broke: what a server team fixes.
+  const rollup = failedRequirements(failed);
+  if (rollup.length) out.push(...rollup, '');
 
   const s = results.summary;
   out.push(`Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped${s.expected ? `, ${s.expected} expected failures` : ''} (${results.tests.length} in all)`);
@@ -139,4 +142,37 @@ export function verdictLine(run: Pick<RunInfo, 'interrupted' | 'stopped' | 'exit
   if (run.exitCode === 0) return 'PASS: no MUST requirement failed';
   if (run.exitCode === 1) return 'FAIL: MUST requirements failed';
   return 'ERROR: the run could not be carried out';
+}
+
+/**
+ * The MUST findings of the failed tests by requirement, the catalogue's order: its section and the
+ * start of its quote, how many tests and findings broke it, and the first exchange that showed it
+ * (the others are in the reports).
+ */
+export function failedRequirements(failed: readonly TestRecord[]): string[] {
+  const byId = new Map<string, { tests: Set<string>; findings: number; first: { test: TestRecord; finding: Finding } }>();
+  for (const test of failed) {
+    for (const finding of test.failures.filter((f) => f.severity === 'MUST')) {
+      for (const id of finding.requirements) {
+        const entry = byId.get(id) ?? { tests: new Set<string>(), findings: 0, first: { test, finding } };
+        entry.tests.add(test.id);
+        entry.findings++;
+        byId.set(id, entry);
+      }
+    }
+  }
+  if (!byId.size) return [];
+  const catalogue = requirements();
+  const order = [...catalogue.keys()];
+  const ids = [...byId.keys()].sort((a, b) => (order.indexOf(a) === -1 ? 1e9 : order.indexOf(a)) - (order.indexOf(b) === -1 ? 1e9 : order.indexOf(b)));
+  const out = [`FAILED REQUIREMENTS (${ids.length}):`];
+  for (const id of ids) {
+    const { tests, findings, first } = byId.get(id)!;
+    const r = catalogue.get(id);
+    const quote = r ? ` (${r.section}): "${r.quote[0]!.length > 90 ? `${r.quote[0]!.slice(0, 87)}...` : r.quote[0]}"` : '';
+    const exchange = first.finding.exchange !== undefined ? first.test.exchanges[first.finding.exchange] : undefined;
+    const shown = exchange ? `; first: ${exchange.method} ${exchange.url} -> ${exchange.status ?? 'no answer'}` : '';
+    out.push(`  ${id}${quote}: ${tests.size} test(s), ${findings} finding(s)${shown} (in ${first.test.suite} > ${first.test.title})`);
+  }
+  return out;
 }
