@@ -122,11 +122,7 @@ export class RunRecords {
    * the user's session): its beacon is deleted, its DELETE journalled. Not when the target stopped
    * answering: the journal keeps it for the next run.
    */
-  withdraw(): Promise<void> {
-    return this.#withdraw();
-  }
-
-  async #withdraw(): Promise<void> {
+  async withdraw(): Promise<void> {
     const beacon = this.#beacon;
     if (!beacon || !this.#journal || this.main.watchdog.kind === 'stalled') return;
     this.#beacon = null;
@@ -142,7 +138,7 @@ export class RunRecords {
   async sweepOwn(): Promise<void> {
     const journal = this.#journal;
     if (!journal) return;
-    await this.#withdraw();
+    await this.withdraw();
     const pending = journal.pending;
     if (this.main.watchdog.kind === 'stalled') {
       if (pending.length) this.notes.push(`left on the deployment, as it stopped answering: ${pending.map((e) => e.what).join('; ')}; the next run of this client against this target takes them back (journal ${journal.file})`);
