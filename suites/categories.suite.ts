@@ -81,7 +81,7 @@ function warnOnOpenFieldChoices(t: ConformanceContext, category: Category, singl
 }
 
 describe('GET /categories/root', () => {
-  conformanceTest('answers {category} with every Category field, single-category fields included', { requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
+  conformanceTest('answers {category} with every Category field, single-category fields included', { id: 'root-every-field', requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
     const root = await getCategory(t, '/categories/root', 'CAT-18');
     t.schema('responses/category.json', { category: root }, 'CAT-4', 'CAT-12');
     t.warn(hasNoMatchCount(root), 'CAT-14');
@@ -89,7 +89,7 @@ describe('GET /categories/root', () => {
     warnOnOpenFieldChoices(t, root, true);
   });
 
-  conformanceTest('is the root: parent_id 0 and a path of its own id alone', { requirements: ['CAT-18', 'CAT-6', 'CAT-9'], requests: 1 }, async (t) => {
+  conformanceTest('is the root: parent_id 0 and a path of its own id alone', { id: 'root-is-root', requirements: ['CAT-18', 'CAT-6', 'CAT-9'], requests: 1 }, async (t) => {
     const root = await getCategory(t, '/categories/root', 'CAT-18');
     t.must(isRootCategory(root), 'CAT-18', 'CAT-6');
     t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : typed(root.id, false, `root id is ${String(root.id)}`), 'CAT-9');
@@ -98,7 +98,7 @@ describe('GET /categories/root', () => {
 });
 
 describe('GET /categories/:id', () => {
-  conformanceTest('answers {category} for the id asked, with every Category field', { requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
+  conformanceTest('answers {category} for the id asked, with every Category field', { id: 'category-by-id', requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
     const id = await t.discover('innerCategory');
     const category = await getCategory(t, `/categories/${id}`, 'CAT-16');
     t.must(hasId(category, id), 'CAT-16');
@@ -108,7 +108,7 @@ describe('GET /categories/:id', () => {
     warnOnOpenFieldChoices(t, category, true);
   });
 
-  conformanceTest('a category that does not exist answers 404 with RecordNotFound, with the rate-limit headers', { requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
+  conformanceTest('a category that does not exist answers 404 with RecordNotFound, with the rate-limit headers', { id: 'unknown-category-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
     // An id far above any a catalogue hands out; if the deployment has it after all, say so.
     const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
     const response = await t.api.get(`/categories/${missing}`);
@@ -135,7 +135,7 @@ describe('GET /categories/:id', () => {
 });
 
 describe('GET /categories/:id/parent', () => {
-  conformanceTest("answers the category whose id is the child's parent_id", { requirements: ['CAT-17', 'CAT-9'], requests: 2 }, async (t) => {
+  conformanceTest("answers the category whose id is the child's parent_id", { id: 'parent-of-leaf', requirements: ['CAT-17', 'CAT-9'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const child = await getCategory(t, `/categories/${leafId}`, 'CAT-16');
     const parent = await getCategory(t, `/categories/${leafId}/parent`, 'CAT-17');
@@ -146,7 +146,7 @@ describe('GET /categories/:id/parent', () => {
 });
 
 describe('GET /categories/:id/children', () => {
-  conformanceTest('lists {categories, meta} of the children: each names the parent, as many as children_count', { requirements: ['CAT-19', 'CAT-1', 'CAT-5', 'CAT-9', 'PAG-1', 'CAT-4'], requests: 2 }, async (t) => {
+  conformanceTest('lists {categories, meta} of the children: each names the parent, as many as children_count', { id: 'children-name-parent', requirements: ['CAT-19', 'CAT-1', 'CAT-5', 'CAT-9', 'PAG-1', 'CAT-4'], requests: 2 }, async (t) => {
     const root = await getCategory(t, '/categories/root', 'CAT-18');
     const { categories, pagination } = await getCategories(t, `/categories/${String(root.id)}/children`, {}, 'CAT-19');
     t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
@@ -156,7 +156,7 @@ describe('GET /categories/:id/children', () => {
     t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1');
   });
 
-  conformanceTest('a leaf (children_count 0) has no children', { requirements: ['CAT-3', 'CAT-5'], requests: 2 }, async (t) => {
+  conformanceTest('a leaf (children_count 0) has no children', { id: 'leaf-has-no-children', requirements: ['CAT-3', 'CAT-5'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const leaf = await getCategory(t, `/categories/${leafId}`, 'CAT-16');
     const { categories, pagination } = await getCategories(t, `/categories/${leafId}/children`, {}, 'CAT-19');
@@ -177,7 +177,7 @@ async function sharedPageSize(t: ConformanceContext): Promise<number> {
 }
 
 describe('GET /categories', () => {
-  conformanceTest('answers {categories, meta} with 25 per page by default, every item a Category', { requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'], requests: 1 }, async (t) => {
+  conformanceTest('answers {categories, meta} with 25 per page by default, every item a Category', { id: 'listing-25-per-page', requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'], requests: 1 }, async (t) => {
     const { categories, pagination } = await getCategories(t, '/categories', {}, 'CAT-15');
     t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
     t.must(defaultPageSizeIs25(pagination), 'PAG-2');
@@ -186,7 +186,7 @@ describe('GET /categories', () => {
     if (categories[0]) t.undocumentedFields('resources/category.json', categories[0], 'a listed category', 'CAT-4');
   });
 
-  conformanceTest('every listed category sits in the tree: path from the root, ending with parent and self', { requirements: ['CAT-9', 'CAT-1', 'CAT-6'], requests: 2 }, async (t) => {
+  conformanceTest('every listed category sits in the tree: path from the root, ending with parent and self', { id: 'listed-in-tree', requirements: ['CAT-9', 'CAT-1', 'CAT-6'], requests: 2 }, async (t) => {
     const rootId = await t.discover('rootCategory');
     const { categories } = await getCategories(t, '/categories', {}, 'CAT-15');
     t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9', 'CAT-1');
@@ -194,7 +194,7 @@ describe('GET /categories', () => {
     t.must(allOf(categories.filter((c) => c.id !== rootId).map((c) => (c.parent_id === 0 ? fail(`category ${String(c.id)} is not the root but has parent_id 0`) : pass()))), 'CAT-6', 'CAT-1');
   });
 
-  conformanceTest('page and per select a page: meta echoes them and pages do not overlap', { requirements: ['PAG-3', 'PAG-4', 'PAG-1'], requests: 3 }, async (t) => {
+  conformanceTest('page and per select a page: meta echoes them and pages do not overlap', { id: 'page-and-per', requirements: ['PAG-3', 'PAG-4', 'PAG-1'], requests: 3 }, async (t) => {
     const per = await sharedPageSize(t);
     const first = await getCategories(t, '/categories', { per }, 'CAT-15');
     t.must(paginationIsConsistent(first.pagination, first.categories.length, { page: 1, per }), 'PAG-4', 'PAG-1');
@@ -206,7 +206,7 @@ describe('GET /categories', () => {
     t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 both list categories ${shared.join(', ')}`), 'PAG-3');
   });
 
-  conformanceTest('a Link header carries rel=next and rel=last while other pages exist, and rel=next is fetchable', { requirements: ['PAG-5'], requests: 3 }, async (t) => {
+  conformanceTest('a Link header carries rel=next and rel=last while other pages exist, and rel=next is fetchable', { id: 'link-next-and-last', requirements: ['PAG-5'], requests: 3 }, async (t) => {
     const per = await sharedPageSize(t);
     const first = await getCategories(t, '/categories', { per }, 'CAT-15');
     if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: a single page at per=${per}`);

@@ -112,7 +112,7 @@ async function specificationsOf(t: ConformanceContext, categoryId: number, query
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
 describe('GET /categories/:id/specifications', () => {
-  conformanceTest('answers {specifications} of a leaf: empty values, in the order of the order field, no group_id', { requirements: ['CAT-20', 'SPEC-1', 'SPEC-2', 'SPEC-4', 'CHG-5', 'CHG-7'], requests: 1 }, async (t) => {
+  conformanceTest('answers {specifications} of a leaf: empty values, in the order of the order field, no group_id', { id: 'specifications-of-leaf', requirements: ['CAT-20', 'SPEC-1', 'SPEC-2', 'SPEC-4', 'CHG-5', 'CHG-7'], requests: 1 }, async (t) => {
     t.requireFeature('category-specifications', 'The category specifications endpoint');
     const leafId = await t.discover('leafCategory');
     const { body, specifications, response } = await specificationsOf(t, leafId, {});
@@ -125,7 +125,7 @@ describe('GET /categories/:id/specifications', () => {
     if (specifications[0]) t.undocumentedFields('resources/specification.json', specifications[0], `a specification of category ${leafId}`, 'SPEC-1');
   });
 
-  conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { requirements: ['LINK-5', 'LINK-4', 'LINK-3', 'SPEC-5', 'CAT-20'], requests: 1 }, async (t) => {
+  conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { id: 'specifications-include-group', requirements: ['LINK-5', 'LINK-4', 'LINK-3', 'SPEC-5', 'CAT-20'], requests: 1 }, async (t) => {
     t.requireFeature('category-specifications', 'The category specifications endpoint');
     const leafId = await t.discover('leafCategory');
     const { specifications, response } = await specificationsOf(t, leafId, { include: 'group' });
@@ -150,7 +150,7 @@ describe('GET /categories/:id/manufacturers', () => {
     return t.skip(`neither the leaf nor the root (categories ${tried.join(', ')}) lists two manufacturers of different names`);
   }
 
-  conformanceTest('answers {manufacturers, meta}: Manufacturers, paginated by 25', { requirements: ['CAT-21', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
+  conformanceTest('answers {manufacturers, meta}: Manufacturers, paginated by 25', { id: 'manufacturers-listing', requirements: ['CAT-21', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const { items, pagination, response } = await getListing(t, `/categories/${leafId}/manufacturers`, 'manufacturers', {}, 'CAT-21');
     t.response('GET /categories/:id/manufacturers', response, 'CAT-21', 'MAN-1');
@@ -159,7 +159,7 @@ describe('GET /categories/:id/manufacturers', () => {
     if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], `a manufacturer of category ${leafId}`, 'MAN-1');
   });
 
-  conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { requirements: ['CAT-21', 'ORD-1'], requests: 5 }, async (t) => {
+  conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { id: 'manufacturers-ordering', requirements: ['CAT-21', 'ORD-1'], requests: 5 }, async (t) => {
     const { path } = await categoryWithManufacturers(t);
     const listings: Record<string, Listing> = {};
     for (const [orderBy, dir] of orderingsOf('name')) {
@@ -179,7 +179,7 @@ describe('GET /categories/:id/manufacturers', () => {
 });
 
 describe('GET /categories/:category_id/filter_groups', () => {
-  conformanceTest('answers {filter_groups, meta} of Filter groups with Cache-Control max-age=300, private', { requirements: ['CAT-24', 'CAT-25', 'FILT-1', 'FILT-2', 'CHG-28', 'PAG-1'], requests: 1 }, async (t) => {
+  conformanceTest('answers {filter_groups, meta} of Filter groups with Cache-Control max-age=300, private', { id: 'filter-groups-listing', requirements: ['CAT-24', 'CAT-25', 'FILT-1', 'FILT-2', 'CHG-28', 'PAG-1'], requests: 1 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const { items, pagination, response } = await getListing(t, `/categories/${leafId}/filter_groups`, 'filter_groups', {}, 'CAT-24');
     t.response('GET /categories/:category_id/filter_groups', response, 'CAT-24', 'FILT-1', 'FILT-2');
@@ -195,7 +195,7 @@ describe('GET /categories/:category_id/filter_groups', () => {
 });
 
 describe('GET /categories/:category_id/skus', () => {
-  conformanceTest('answers {skus, meta} of SKUs of that leaf: ordered_by a key of order_by_methods, paginated by 25', { requirements: ['CAT-26', 'CAT-2', 'CAT-37', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
+  conformanceTest('answers {skus, meta} of SKUs of that leaf: ordered_by a key of order_by_methods, paginated by 25', { id: 'skus-listing', requirements: ['CAT-26', 'CAT-2', 'CAT-37', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
     const { leafId, listing } = await leafWithSkus(t);
     const { items, meta, pagination, response } = listing;
     t.response('GET /categories/:category_id/skus', response, 'CAT-26', 'SKU-2', 'CAT-37');
@@ -206,14 +206,14 @@ describe('GET /categories/:category_id/skus', () => {
     if (items[0]) t.undocumentedFields('resources/sku.json', items[0], `a SKU of category ${leafId}`, 'SKU-2');
   });
 
-  conformanceTest('a category with children holds no SKU of its own', { requirements: ['CAT-2', 'CAT-26'], requests: 1 }, async (t) => {
+  conformanceTest('a category with children holds no SKU of its own', { id: 'inner-category-no-skus', requirements: ['CAT-2', 'CAT-26'], requests: 1 }, async (t) => {
     const innerId = await t.discover('innerCategory');
     // Whether a category with children lists its leaves' SKUs or none is not shown; neither names it.
     const { items } = await skusOf(t, innerId);
     t.must(noSkuInInnerCategory(items, innerId), 'CAT-2');
   });
 
-  conformanceTest('every key of meta.order_by_methods is accepted as order_by, and meta.ordered_by echoes it', { requirements: ['CAT-27', 'CAT-37', 'ORD-1'], requests: 1 + METHODS_TRIED }, async (t) => {
+  conformanceTest('every key of meta.order_by_methods is accepted as order_by, and meta.ordered_by echoes it', { id: 'skus-order-by-methods', requirements: ['CAT-27', 'CAT-37', 'ORD-1'], requests: 1 + METHODS_TRIED }, async (t) => {
     const { leafId, listing } = await leafWithSkus(t);
     const methods = listing.meta['order_by_methods'];
     t.require(typed(methods, isPlainObject(methods) && Object.keys(methods).length > 0, `meta.order_by_methods is ${show(methods)}`), 'CAT-37');
@@ -237,7 +237,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'order_dir asc and desc are accepted: the same SKUs, the method kept; by a price method and by rating (3.0.8) the SKUs are not listed the other way',
-    { requirements: ['CAT-28', 'CAT-37', 'ORD-1', 'CHG-22'], requests: 5 },
+    { id: 'skus-order-dir', requirements: ['CAT-28', 'CAT-37', 'ORD-1', 'CHG-22'], requests: 5 },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
       const methods = isPlainObject(listing.meta['order_by_methods']) ? Object.keys(listing.meta['order_by_methods']) : [];
@@ -275,7 +275,7 @@ describe('GET /categories/:category_id/skus', () => {
     },
   );
 
-  conformanceTest('manufacturer_ids[] keeps only SKUs of that manufacturer', { requirements: ['CAT-30', 'CAT-2'], requests: 2 }, async (t) => {
+  conformanceTest('manufacturer_ids[] keeps only SKUs of that manufacturer', { id: 'manufacturer-ids-filter', requirements: ['CAT-30', 'CAT-2'], requests: 2 }, async (t) => {
     const { leafId, listing } = await leafWithSkus(t);
     const manufacturerId = rarestManufacturer(listing.items);
     if (manufacturerId === null) return t.skip(`no SKU of leaf ${leafId} has an integer manufacturer_id`);
@@ -291,7 +291,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'manufacturer_ids[] with order_by, order_dir and per together (property): only SKUs of the manufacturers asked for, not listed the other way by a price method, per honoured',
-    { requirements: ['CAT-30', 'CAT-28', 'CAT-37', 'PAG-4', 'CAT-2'], requests: 2 + COMBINATION_CASES },
+    { id: 'manufacturer-ids-combined', requirements: ['CAT-30', 'CAT-28', 'CAT-37', 'PAG-4', 'CAT-2'], requests: 2 + COMBINATION_CASES },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
       const manufacturers = [...new Set(listing.items.map((s) => s['manufacturer_id']).filter((id): id is number => Number.isInteger(id)))].sort((a, b) => a - b);
@@ -325,7 +325,7 @@ describe('GET /categories/:category_id/skus', () => {
     },
   );
 
-  conformanceTest('include_meta[]=available_filters adds meta.available_filters: filters, manufacturers, shops, availabilities, distances', { requirements: ['CAT-35', 'FILT-3', 'CHG-1'], requests: 1 }, async (t) => {
+  conformanceTest('include_meta[]=available_filters adds meta.available_filters: filters, manufacturers, shops, availabilities, distances', { id: 'available-filters-meta', requirements: ['CAT-35', 'FILT-3', 'CHG-1'], requests: 1 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const { meta, pagination, response } = await skusOf(t, leafId, { 'include_meta[]': ['available_filters'] }, 'CAT-35');
     t.require(typed(meta['available_filters'], isPlainObject(meta['available_filters']), `include_meta[]=available_filters: meta.available_filters is ${show(meta['available_filters'])}`), 'CAT-35', 'FILT-3');
@@ -334,13 +334,13 @@ describe('GET /categories/:category_id/skus', () => {
     t.must(availableCountsWithinTotal(meta['available_filters'], pagination.total_results), 'FILT-3');
   });
 
-  conformanceTest('include_meta[]=applied_filters adds meta.applied_filters', { requirements: ['CAT-35', 'FILT-7'], requests: 1 }, async (t) => {
+  conformanceTest('include_meta[]=applied_filters adds meta.applied_filters', { id: 'applied-filters-meta', requirements: ['CAT-35', 'FILT-7'], requests: 1 }, async (t) => {
     const { leafId, listing } = await leafWithSkus(t, { 'include_meta[]': ['applied_filters'] });
     // Its shape is not shown (FILT-7): only its presence is judged.
     t.must('applied_filters' in listing.meta ? pass() : fail(`include_meta[]=applied_filters on leaf ${leafId}: meta has no applied_filters (keys: ${Object.keys(listing.meta).join(', ')})`), 'CAT-35');
   });
 
-  conformanceTest('filter_ids[] with a key of available_filters.filters lists as many SKUs as its count, all of the leaf', { requirements: ['CAT-31', 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
+  conformanceTest('filter_ids[] with a key of available_filters.filters lists as many SKUs as its count, all of the leaf', { id: 'filter-ids-filter', requirements: ['CAT-31', 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
     const all = await skusOf(t, leafId, { 'include_meta[]': ['available_filters'] }, 'CAT-35');
     const available = all.meta['available_filters'];
@@ -362,7 +362,7 @@ describe('GET /categories/:category_id/skus', () => {
     return { leafId, all, available: available as Json };
   }
 
-  conformanceTest('shop_ids[] with a key of available_filters.shops lists as many SKUs as its count, all of the leaf', { requirements: ['CAT-32', 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
+  conformanceTest('shop_ids[] with a key of available_filters.shops lists as many SKUs as its count, all of the leaf', { id: 'shop-ids-filter', requirements: ['CAT-32', 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
     t.requireFeature('sku-listing-filters', 'The shop_ids[] filter of the category SKU listing');
     const { leafId, all, available } = await leafWithAvailableFilters(t);
     // "shops (objects mapping id to number of matching SKUs)": with no other filter, that many.
@@ -381,7 +381,7 @@ describe('GET /categories/:category_id/skus', () => {
     ['distance', 'distances', 'CAT-33'],
     ['availability', 'availabilities', 'CAT-34'],
   ] as const) {
-    conformanceTest(`${param} with the id of an option of available_filters.${key} is accepted and narrows the SKUs of the leaf`, { requirements: [requirement, 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
+    conformanceTest(`${param} with the id of an option of available_filters.${key} is accepted and narrows the SKUs of the leaf`, { id: `${param}-filter`, requirements: [requirement, 'FILT-3', 'CAT-2'], requests: 2 }, async (t) => {
       t.requireFeature('sku-listing-filters', `The ${param} filter of the category SKU listing`);
       const { leafId, all, available } = await leafWithAvailableFilters(t);
       const options = available[key];
@@ -397,7 +397,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'q filters by keyword: a whole word of a SKU name keeps that SKU and no more SKUs than the leaf has; letters no catalogue holds keep none',
-    { requirements: ['CAT-29', 'CAT-2'], requests: 3 },
+    { id: 'q-keyword-filter', requirements: ['CAT-29', 'CAT-2'], requests: 3 },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
       const sku = listing.items.find((s) => keywordOf(s['name']) !== null);
@@ -422,7 +422,7 @@ describe('GET /categories/:category_id/skus', () => {
     },
   );
 
-  conformanceTest('with a user token every SKU carries favorited (true or false)', { requirements: ['SKU-7', 'CHG-6'], requests: 1 }, async (t) => {
+  conformanceTest('with a user token every SKU carries favorited (true or false)', { id: 'favorited-with-user-token', requirements: ['SKU-7', 'CHG-6'], requests: 1 }, async (t) => {
     t.requireFeature('favorited-on-category-skus', 'favorited on category SKUs');
     const leafId = await t.discover('leafCategory');
     const user = await t.api.get(`/categories/${leafId}/skus`, { auth: 'user' });
@@ -437,7 +437,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     "favorited tells the user's favorites: true for a SKU in one of their lists, false for one they have not favorited",
-    { requirements: ['SKU-7', 'CHG-6', 'FAV-23'], requests: 3 },
+    { id: 'favorited-matches-favorites', requirements: ['SKU-7', 'CHG-6', 'FAV-23'], requests: 3 },
     async (t) => {
       t.requireFeature('favorited-on-category-skus', 'favorited on category SKUs');
       // A category holding the user's favorites, where there is one: there both values show.
@@ -472,7 +472,7 @@ describe('GET /categories/:category_id/skus', () => {
 });
 
 describe('an unknown category', () => {
-  conformanceTest('answers 404 with RecordNotFound on its specifications, manufacturers, filter groups and SKUs', { requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'ERR-16'], requests: 4 }, async (t) => {
+  conformanceTest('answers 404 with RecordNotFound on its specifications, manufacturers, filter groups and SKUs', { id: 'unknown-category-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'ERR-16'], requests: 4 }, async (t) => {
     const missing = unknownId();
     const paths = [
       ...(t.has('sparse-fieldsets') ? [`/categories/${missing}/specifications`] : []),

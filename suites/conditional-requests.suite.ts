@@ -28,7 +28,7 @@ describe('ETag and If-None-Match', () => {
   conformanceTest(
     'most successful GETs carry an ETag; If-None-Match with it answers 304 without a body, with the rate-limit headers; another tag gets 200',
     // The first GETs may be answers other tests already got (the resources do not change); the conditional ones are always sent.
-    { requirements: ['ETAG-1', 'ETAG-2', 'ERR-3', 'RATE-4', 'RATE-7'], requests: 9 },
+    { id: 'etag-304', requirements: ['ETAG-1', 'ETAG-2', 'ERR-3', 'RATE-4', 'RATE-7'], requests: 9 },
     async (t) => {
       const tagged: { path: string; etag: string }[] = [];
       const answers: { what: string; headers: Record<string, string> }[] = [];
@@ -59,7 +59,7 @@ describe('ETag and If-None-Match', () => {
 
   conformanceTest(
     'after the resource changes, If-None-Match with the old ETag gets it again (200), under a new ETag',
-    { reuse: false, requirements: ['ERR-3', 'ETAG-2'], profile: 'write', requests: 5 },
+    { id: 'etag-after-change', reuse: false, requirements: ['ERR-3', 'ETAG-2'], profile: 'write', requests: 5 },
     async (t) => {
       const USER = { auth: 'user' as const };
       const before = await t.api.get('/favorite_lists', USER);
@@ -90,7 +90,7 @@ describe('ETag and If-None-Match', () => {
 describe('a 304 counts against the rate limit', () => {
   conformanceTest(
     'a 304 lowers X-RateLimit-Remaining by one, on a user token of its own',
-    { reuse: false, requirements: ['RATE-9', 'RATE-4', 'RATE-6'], requests: 5 },
+    { id: '304-counts-against-limit', reuse: false, requirements: ['RATE-9', 'RATE-4', 'RATE-6'], requests: 5 },
     async (t) => {
       // No other test uses the token meanwhile (lent to one test at a time).
       const auth = { token: await t.lentUserToken() };

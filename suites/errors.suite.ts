@@ -27,7 +27,7 @@ const judgeErrorBody = (t: ConformanceContext, response: HttpResponse): boolean 
 describe('Requests the client gets wrong', () => {
   conformanceTest(
     'a path no route serves answers 404 with the errors body (501 noted), not a page, a success or another server error',
-    { requirements: ['ERR-9', 'ERR-1', 'ERR-2', 'ERR-12', 'ERR-13'], requests: 1 },
+    { id: 'unknown-route-404', requirements: ['ERR-9', 'ERR-1', 'ERR-2', 'ERR-12', 'ERR-13'], requests: 1 },
     async (t) => {
       const path = '/cc-no-such-route';
       const response = await t.api.get(path);
@@ -44,7 +44,7 @@ describe('Requests the client gets wrong', () => {
 
   conformanceTest(
     'a path placeholder that is not an integer answers 404 or 400 with the errors body, never a success or a server error',
-    { requirements: ['GEN-15', 'ERR-9', 'ERR-4', 'ERR-1', 'ERR-2', 'ERR-12'], requests: 1 },
+    { id: 'non-integer-id', requirements: ['GEN-15', 'ERR-9', 'ERR-4', 'ERR-1', 'ERR-2', 'ERR-12'], requests: 1 },
     async (t) => {
       // Placeholders are integers: a word there names no record (404) or is an incorrect parameter (400).
       const path = '/categories/cc-not-an-id';
@@ -57,7 +57,7 @@ describe('Requests the client gets wrong', () => {
 
   conformanceTest(
     'a body that is not valid JSON answers 400 with the errors body (422 noted), never a success or a server error',
-    { requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'ERR-11', 'ERR-12'], profile: 'write', requests: 2 },
+    { id: 'invalid-json-400', requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'ERR-11', 'ERR-12'], profile: 'write', requests: 2 },
     async (t) => {
       // POST /favorite_lists: a small write every version serves, with the favorites permission.
       const path = '/favorite_lists';
@@ -86,7 +86,7 @@ describe('Requests the client gets wrong', () => {
 
   conformanceTest(
     'an order_by value the endpoint does not offer answers 400 with the errors body, or is ignored (noted); never a server error',
-    { requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'MAN-4', 'ERR-12'], requests: 1 },
+    { id: 'unknown-order-by', requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'MAN-4', 'ERR-12'], requests: 1 },
     async (t) => {
       const id = await t.discover('manufacturerWithSkus');
       const path = `/manufacturers/${id}/categories`;

@@ -493,6 +493,7 @@ async function freeSkus(t: ConformanceContext, counter: { spent: number }, autoC
 conformanceTest(
   'random sequences of list and favorite calls keep to the States and transitions table and the Favorites endpoints (model-based)',
   {
+    id: 'model-based-sequences',
     requirements: ['FAV-9', 'FAV-10', 'FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'FAV-19', 'FAV-20', 'FAV-21', 'FAV-22', 'FAV-23', 'FAV-24', 'FAV-25', 'FAV-26', 'FAV-27', 'FAV-28', 'FAV-29', 'FAV-31', 'FAV-32', 'FAV-33', 'CHG-2'],
     profile: 'write',
     requests: REQUESTS,

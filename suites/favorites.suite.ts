@@ -303,7 +303,7 @@ function warnOwnershipUnseen(t: ConformanceContext, favorites: readonly Favorite
 }
 
 describe('GET /favorite_lists', () => {
-  conformanceTest('answers {favorite_lists, meta} of Favorite lists; an application token is refused', { requirements: ['FAV-18', 'FAV-1', 'PAG-1', 'FAV-34'], requests: 2 }, async (t) => {
+  conformanceTest('answers {favorite_lists, meta} of Favorite lists; an application token is refused', { id: 'favorite-lists-listing', requirements: ['FAV-18', 'FAV-1', 'PAG-1', 'FAV-34'], requests: 2 }, async (t) => {
     const response = await t.api.get('/favorite_lists', USER);
     t.require(hasStatus(response, 200), 'FAV-18');
     const body = t.json(response, 'GEN-4');
@@ -316,7 +316,7 @@ describe('GET /favorite_lists', () => {
 });
 
 describe('GET /favorites', () => {
-  conformanceTest('answers {favorites, meta}, newest first by default and oldest first with order_dir=asc', { requirements: ['FAV-23', 'FAV-25', 'FAV-7'], requests: 2 }, async (t) => {
+  conformanceTest('answers {favorites, meta}, newest first by default and oldest first with order_dir=asc', { id: 'favorites-listing-order', requirements: ['FAV-23', 'FAV-25', 'FAV-7'], requests: 2 }, async (t) => {
     const newest = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
     const oldest = await getFavorites(t, 'GET /favorites', '/favorites', { order_dir: 'asc' }, 'FAV-23', 'FAV-25');
     t.must(orderedByCreation(newest.favorites, 'desc'), 'FAV-25');
@@ -326,7 +326,7 @@ describe('GET /favorites', () => {
     }
   });
 
-  conformanceTest('leaves owned favorites out unless owned=true (3.2.0), and owned=true lists only owned ones', { requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'], requests: 3 }, async (t) => {
+  conformanceTest('leaves owned favorites out unless owned=true (3.2.0), and owned=true lists only owned ones', { id: 'owned-favorites', requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'], requests: 3 }, async (t) => {
     const owned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
     t.must(holdsOnlyOwnedFavorites(owned.favorites, 'GET /favorites?owned=true'), 'FAV-24', 'FAV-6');
     warnOwnershipUnseen(t, owned.favorites, 'GET /favorites?owned=true', 'FAV-24', 'FAV-8');
@@ -341,7 +341,7 @@ describe('GET /favorites', () => {
     }
   });
 
-  conformanceTest('GET /favorites/:id answers {favorite} for a listed favorite; a missing one is 404', { requirements: ['FAV-29', 'FAV-7', 'ERR-9'], requests: 3 }, async (t) => {
+  conformanceTest('GET /favorites/:id answers {favorite} for a listed favorite; a missing one is 404', { id: 'favorite-by-id', requirements: ['FAV-29', 'FAV-7', 'ERR-9'], requests: 3 }, async (t) => {
     const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
     // The oldest on the page (newest first by default): the least likely to be a write in flight, this run's or another's.
     const listed = favorites[favorites.length - 1];
@@ -360,7 +360,7 @@ describe('GET /favorites', () => {
 });
 
 describe('GET /favorite_lists/:id/favorites', () => {
-  conformanceTest("answers {favorites, meta} of that list's favorites, none of them owned", { requirements: ['FAV-27', 'FAV-28'], requests: 2 }, async (t) => {
+  conformanceTest("answers {favorites, meta} of that list's favorites, none of them owned", { id: 'list-favorites', requirements: ['FAV-27', 'FAV-28'], requests: 2 }, async (t) => {
     const response = await t.api.get('/favorite_lists', USER);
     t.require(hasStatus(response, 200), 'FAV-18');
     const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
@@ -383,7 +383,7 @@ describe('GET /favorite_lists/:id/favorites', () => {
 });
 
 describe('GET /categories/:id/favorites', () => {
-  conformanceTest('answers {favorites, meta} with the favorites permission; an application token is refused', { requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], requests: 2 }, async (t) => {
+  conformanceTest('answers {favorites, meta} with the favorites permission; an application token is refused', { id: 'category-favorites', requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], requests: 2 }, async (t) => {
     // A category the user has favorites in (the listing the pagination suite read), else the leaf.
     const categoryId = await favoritesCategoryOrLeaf(t);
     const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', `/categories/${categoryId}/favorites`, {}, 'CAT-22', 'SCOPE-3');
@@ -397,7 +397,7 @@ describe('GET /categories/:id/favorites', () => {
 });
 
 describe('POST /favorites without a list (States and transitions, row 1)', () => {
-  conformanceTest("puts the favorite in the auto list of the SKU's category, created if needed; DELETE is 204, then 404", { requirements: ['FAV-9', 'FAV-10', 'FAV-2', 'FAV-5', 'FAV-30', 'FAV-32', 'FAV-33', 'ERR-10'], profile: 'write', requests: 32 }, async (t) => {
+  conformanceTest("puts the favorite in the auto list of the SKU's category, created if needed; DELETE is 204, then 404", { id: 'post-to-auto-list', requirements: ['FAV-9', 'FAV-10', 'FAV-2', 'FAV-5', 'FAV-30', 'FAV-32', 'FAV-33', 'ERR-10'], profile: 'write', requests: 32 }, async (t) => {
     const before = await allLists(t);
     if (!before.complete) t.skip(`the user has more than ${LIST_PAGES * 100} favorite lists`);
     // Whether GET /favorite_lists lists auto lists is not shown (FAV-18 reads both ways). When it
@@ -494,7 +494,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
 describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
   conformanceTest(
     'moves by favorite_list_id and new_list_name (have_it null), refuses an invalid name with 400, and have_it=true makes it owned whatever list id is sent',
-    { requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-4', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 32 },
+    { id: 'put-moves-favorite', requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-4', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 32 },
     async (t) => {
       const { sku } = await findFreeSku(t);
       const named = t.kitName('named');
@@ -602,7 +602,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
 // Last of the writes: before it, the row-1 test's first reads are still the answers the read tests
 // above got, and are reused (issue 17).
 describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
-  conformanceTest('creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404', { requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'], profile: 'write', requests: 6 }, async (t) => {
+  conformanceTest('creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404', { id: 'custom-list-lifecycle', requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'], profile: 'write', requests: 6 }, async (t) => {
     const name = t.kitName('list');
     const list = await createList(t, name);
     const cleanup = [`/favorite_lists/${list.id}`];

@@ -968,19 +968,19 @@ async function ignoredIn30(t: ConformanceContext): Promise<void> {
 describe('Sparse fieldsets and linked resources (properties)', () => {
   conformanceTest(
     'fields[root]=A keeps exactly the fields of A, fields_except[root]=B removes those of B, both keep A minus B (random A and B on single resources and collections)',
-    { requirements: ['FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4'], requests: ROOT_SETUP + 2 * ROOT_ROWS + 4 + ROOT_RUNS + SHRINK_REQUESTS },
+    { id: 'fields-root-property', requirements: ['FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4'], requests: ROOT_SETUP + 2 * ROOT_ROWS + 4 + ROOT_RUNS + SHRINK_REQUESTS },
     rootFieldsets,
   );
 
   conformanceTest(
     'embed gives the objects, embed_ids an array of ids, include ids plus a top-level array resolving them; fields[<name>] trims the linked objects, an association not named stays complete',
-    { requirements: ['LINK-1', 'LINK-2', 'LINK-3', 'LINK-4', 'FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4', 'FIELDS-5'], requests: LINK_SETUP + LINK_RUNS + 5 + SHRINK_REQUESTS },
+    { id: 'linked-resources-property', requirements: ['LINK-1', 'LINK-2', 'LINK-3', 'LINK-4', 'FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4', 'FIELDS-5'], requests: LINK_SETUP + LINK_RUNS + 5 + SHRINK_REQUESTS },
     linkedResources,
   );
 
   conformanceTest(
     'version=3.0 (before 3.1.1, which brought sparse fieldsets): fields[root] is ignored, every object stays complete (open: a later feature may be served earlier)',
-    { requirements: ['CHG-5'], severity: 'WARN', requests: 2 },
+    { id: 'fields-ignored-in-3-0', requirements: ['CHG-5'], severity: 'WARN', requests: 2 },
     ignoredIn30,
   );
 });

@@ -105,7 +105,7 @@ async function expectRecordNotFound(t: ConformanceContext, path: string, missing
 }
 
 describe('GET /manufacturers', () => {
-  conformanceTest('answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer', { requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
+  conformanceTest('answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer', { id: 'listing-25-per-page', requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
     const { items, pagination } = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
     t.schema('responses/manufacturers.json', { manufacturers: items, meta: { pagination } }, 'MAN-1', 'MAN-2');
     t.must(defaultPageSizeIs25(pagination), 'PAG-2');
@@ -113,7 +113,7 @@ describe('GET /manufacturers', () => {
     if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], 'a listed manufacturer', 'MAN-1');
   });
 
-  conformanceTest('page and per select a page: meta echoes them, pages do not overlap, a Link header points on', { requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 3 }, async (t) => {
+  conformanceTest('page and per select a page: meta echoes them, pages do not overlap, a Link header points on', { id: 'page-and-per', requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 3 }, async (t) => {
     // The pagination suite's per for this collection (smallPageSize of the total): the same pages,
     // asked once in the run and judged by both suites (issue 17).
     const all = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
@@ -132,7 +132,7 @@ describe('GET /manufacturers', () => {
 });
 
 describe('GET /manufacturers/:id', () => {
-  conformanceTest('answers {manufacturer} for the id asked: the manufacturer the listing shows', { requirements: ['MAN-3', 'MAN-1', 'GEN-7'], requests: 2 }, async (t) => {
+  conformanceTest('answers {manufacturer} for the id asked: the manufacturer the listing shows', { id: 'manufacturer-by-id', requirements: ['MAN-3', 'MAN-1', 'GEN-7'], requests: 2 }, async (t) => {
     const [listed] = await someManufacturers(t, 1);
     const id = listed!['id'] as number;
     const response = await t.api.get(`/manufacturers/${id}`);
@@ -148,7 +148,7 @@ describe('GET /manufacturers/:id', () => {
     t.undocumentedFields('resources/manufacturer.json', manufacturer, `manufacturer ${id}`, 'MAN-1');
   });
 
-  conformanceTest('a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
+  conformanceTest('a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too', { id: 'unknown-manufacturer-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
     const missing = unlikelyId();
     await expectRecordNotFound(t, `/manufacturers/${missing}`, missing);
     await expectRecordNotFound(t, `/manufacturers/${missing}/categories`, missing);
@@ -157,7 +157,7 @@ describe('GET /manufacturers/:id', () => {
 });
 
 describe('GET /manufacturers/:id/categories', () => {
-  conformanceTest('answers {categories, meta}: Categories without match_count, paginated by 25', { requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES }, async (t) => {
+  conformanceTest('answers {categories, meta}: Categories without match_count, paginated by 25', { id: 'categories-listing', requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES }, async (t) => {
     const { id, listing } = await manufacturerWith(t, 'categories', 1);
     const { items, pagination } = listing;
     t.schema('responses/categories.json', { categories: items, meta: { pagination } }, 'CAT-4', 'MAN-4');
@@ -167,7 +167,7 @@ describe('GET /manufacturers/:id/categories', () => {
     if (items[0]) t.undocumentedFields('resources/category.json', items[0], `a category of manufacturer ${id}`, 'CAT-4');
   });
 
-  conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { requirements: ['MAN-4', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
+  conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { id: 'categories-ordering', requirements: ['MAN-4', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
     const { id } = await manufacturerWith(t, 'categories', 2);
     const path = `/manufacturers/${id}/categories`;
     const listings: Partial<Record<string, Listing>> = {};
@@ -188,7 +188,7 @@ describe('GET /manufacturers/:id/categories', () => {
 });
 
 describe('GET /manufacturers/:id/skus', () => {
-  conformanceTest("answers {skus, meta}: SKUs of that manufacturer, paginated by 25", { requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES }, async (t) => {
+  conformanceTest("answers {skus, meta}: SKUs of that manufacturer, paginated by 25", { id: 'skus-listing', requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES }, async (t) => {
     const { id, listing } = await manufacturerWith(t, 'skus', 1);
     const { items, pagination } = listing;
     t.schema('responses/skus.json', { skus: items, meta: { pagination } }, 'SKU-2', 'MAN-5');
@@ -198,7 +198,7 @@ describe('GET /manufacturers/:id/skus', () => {
     if (items[0]) t.undocumentedFields('resources/sku.json', items[0], `a SKU of manufacturer ${id}`, 'SKU-2');
   });
 
-  conformanceTest('order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir', { requirements: ['MAN-5', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
+  conformanceTest('order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir', { id: 'skus-ordering', requirements: ['MAN-5', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
     const { id } = await manufacturerWith(t, 'skus', 2);
     const path = `/manufacturers/${id}/skus`;
     const listings: Partial<Record<string, Listing>> = {};

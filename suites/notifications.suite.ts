@@ -67,7 +67,7 @@ async function viewAndCheck(t: ConformanceContext, id: number): Promise<void> {
 
 
 describe('GET /notifications', () => {
-  conformanceTest('answers {notifications, meta}, 25 per page by default, and page/per select a page', { requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 }, async (t) => {
+  conformanceTest('answers {notifications, meta}, 25 per page by default, and page/per select a page', { id: 'notifications-listing', requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 }, async (t) => {
     const first = await listNotifications(t);
     t.must(defaultPageSizeIs25(first.pagination), 'PAG-2');
     t.must(paginationIsConsistent(first.pagination, first.notifications.length), 'PAG-2', 'NOTIF-8');
@@ -79,14 +79,14 @@ describe('GET /notifications', () => {
     t.must(paginationIsConsistent(second.pagination, second.notifications.length, { page: 2, per }), 'PAG-3', 'PAG-4');
   });
 
-  conformanceTest('an application token is refused (401 or 403): the notifications permission is needed', { requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], requests: 1 }, async (t) => {
+  conformanceTest('an application token is refused (401 or 403): the notifications permission is needed', { id: 'app-token-refused', requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], requests: 1 }, async (t) => {
     const refused = await t.api.get('/notifications', { auth: 'app', renewOn401: false });
     t.must(isRefused(refused.status, 'GET /notifications with an application token'), 'NOTIF-7', 'SCOPE-2');
   });
 
   conformanceTest(
     'embeds per etype as the Events section says: sku, category_name for price kinds, the reviewing user and review_rating for sku_review',
-    { requirements: ['EVT-10', 'EVT-11', 'EVT-12', 'NOTIF-2', 'NOTIF-3', 'NOTIF-4', 'NOTIF-5', 'EVT-2', 'CHG-18', 'CHG-20'], requests: 1 },
+    { id: 'embeds-per-etype', requirements: ['EVT-10', 'EVT-11', 'EVT-12', 'NOTIF-2', 'NOTIF-3', 'NOTIF-4', 'NOTIF-5', 'EVT-2', 'CHG-18', 'CHG-20'], requests: 1 },
     async (t) => {
       t.requireFeature('notification-embeds', 'Embedded notification associations');
       const { notifications } = await listNotifications(t, { per: PER });
@@ -101,7 +101,7 @@ describe('GET /notifications', () => {
 });
 
 describe('GET /notifications/:id', () => {
-  conformanceTest('answers {notification} for a listed id; an unknown id is 404 RecordNotFound', { requirements: ['NOTIF-9', 'NOTIF-1', 'EVT-1', 'ERR-9', 'ERR-14'], requests: 3 }, async (t) => {
+  conformanceTest('answers {notification} for a listed id; an unknown id is 404 RecordNotFound', { id: 'notification-by-id', requirements: ['NOTIF-9', 'NOTIF-1', 'EVT-1', 'ERR-9', 'ERR-14'], requests: 3 }, async (t) => {
     const { notifications } = await listNotifications(t);
     const listed = notifications.find((n) => Number.isInteger(n['id']));
     if (listed) {
@@ -128,7 +128,7 @@ describe('GET /notifications/:id', () => {
 describe('POST /notifications/view', () => {
   conformanceTest(
     'with the id of an already viewed notification: 204, empty body, and is_viewed stays true (nothing changes)',
-    { requirements: ['NOTIF-10', 'NOTIF-6', 'EVT-13', 'CHG-19'], profile: 'write', requests: 3 },
+    { id: 'view-already-viewed', requirements: ['NOTIF-10', 'NOTIF-6', 'EVT-13', 'CHG-19'], profile: 'write', requests: 3 },
     async (t) => {
       t.requireFeature('notifications-view', 'POST /notifications/view');
       const { notifications } = await listNotifications(t, { per: PER });
@@ -144,7 +144,7 @@ describe('POST /notifications/view', () => {
 
   conformanceTest(
     'makes an unviewed notification viewed (is_viewed false -> true, 204); cannot be undone',
-    { requirements: ['EVT-13', 'NOTIF-6', 'NOTIF-10'], profile: 'destructive', requests: 3 },
+    { id: 'view-marks-viewed', requirements: ['EVT-13', 'NOTIF-6', 'NOTIF-10'], profile: 'destructive', requests: 3 },
     async (t) => {
       t.requireFeature('notifications-view', 'POST /notifications/view');
       const { notifications } = await listNotifications(t, { per: PER });

@@ -263,7 +263,7 @@ function labelled(check: ReturnType<typeof hasStatus>, what: string): ReturnType
 describe('Application token (client credentials)', () => {
   conformanceTest(
     'POST /oauth2/token with scope public answers JSON {access_token, token_type bearer, expires_in in integer seconds}, no refresh_token',
-    { requirements: ['AUTH-5', 'AUTH-7', 'AUTH-10', 'AUTH-22', 'AUTH-11', 'AUTH-9', 'AUTH-8', 'AUTH-26'], requests: 2 },
+    { id: 'client-credentials-token', requirements: ['AUTH-5', 'AUTH-7', 'AUTH-10', 'AUTH-22', 'AUTH-11', 'AUTH-9', 'AUTH-8', 'AUTH-26'], requests: 2 },
     async (t) => {
       // The run holds an application token already: this repeats the request.
       const { response, body } = await tokenRequest(t, { ...clientForm(t), grant_type: 'client_credentials', scope: 'public' });
@@ -286,7 +286,7 @@ describe('Application token (client credentials)', () => {
 
   conformanceTest(
     'all parameters are required: without client_secret no token is issued (without scope, one issued only warns)',
-    { requirements: ['AUTH-6', 'AUTH-5'], requests: 2 },
+    { id: 'client-secret-required', requirements: ['AUTH-6', 'AUTH-5'], requests: 2 },
     async (t) => {
       const { client_secret: _secret, ...withoutSecret } = clientForm(t);
       const noSecret = await tokenRequest(t, { ...withoutSecret, grant_type: 'client_credentials', scope: 'public' });
@@ -297,7 +297,7 @@ describe('Application token (client credentials)', () => {
     },
   );
 
-  conformanceTest('a scope other than public is not granted: "public favorites" is refused or narrowed to public', { requirements: ['SCOPE-2', 'SCOPE-7', 'AUTH-5'], requests: 1 }, async (t) => {
+  conformanceTest('a scope other than public is not granted: "public favorites" is refused or narrowed to public', { id: 'extra-scope-not-granted', requirements: ['SCOPE-2', 'SCOPE-7', 'AUTH-5'], requests: 1 }, async (t) => {
     const { response, body } = await tokenRequest(t, { ...clientForm(t), grant_type: 'client_credentials', scope: 'public favorites' });
     t.must(extraScopeNotGranted(response.status, body, 'public'), 'SCOPE-2');
     t.warn(scopeUnstated(response.status, body), 'SCOPE-2');
@@ -307,7 +307,7 @@ describe('Application token (client credentials)', () => {
 describe('User token (authorization code) and renewal', () => {
   conformanceTest(
     'the consent redirect carries the code; the exchange needs the same redirect_uri, answers {access_token, refresh_token, token_type bearer, expires_in}, and a code works once',
-    { requirements: ['AUTH-12', 'AUTH-14', 'AUTH-16', 'AUTH-18', 'AUTH-19', 'AUTH-3', 'AUTH-20', 'AUTH-27', 'AUTH-2'], requests: 6 },
+    { id: 'authorization-code-flow', requirements: ['AUTH-12', 'AUTH-14', 'AUTH-16', 'AUTH-18', 'AUTH-19', 'AUTH-3', 'AUTH-20', 'AUTH-27', 'AUTH-2'], requests: 6 },
     async (t) => {
       const redirectUri = needsRedirectUri(t);
       let outcome = await consentOnce(t, redirectUri);
@@ -352,7 +352,7 @@ describe('User token (authorization code) and renewal', () => {
     },
   );
 
-  conformanceTest('a denial redirects to the redirect_uri with error=access_denied', { requirements: ['AUTH-15'], requests: 1 }, async (t) => {
+  conformanceTest('a denial redirects to the redirect_uri with error=access_denied', { id: 'denial-access-denied', requirements: ['AUTH-15'], requests: 1 }, async (t) => {
     const redirectUri = needsRedirectUri(t);
     const outcome = await consentOnce(t, redirectUri);
     if (outcome.status === 200) t.skip('the deployment shows a consent page: a denial needs a person at a browser');
@@ -364,7 +364,7 @@ describe('User token (authorization code) and renewal', () => {
 
   conformanceTest(
     'the refresh grant gives a usable access token (the rest of the refresh response is not shown)',
-    { requirements: ['AUTH-23', 'AUTH-24', 'SCOPE-6', 'SCOPE-1'], requests: 2 },
+    { id: 'refresh-grant', requirements: ['AUTH-23', 'AUTH-24', 'SCOPE-6', 'SCOPE-1'], requests: 2 },
     async (t) => {
       const user = publicUser;
       if (!user) return t.skip(publicUserMissing);
@@ -390,7 +390,7 @@ describe('Permissions', () => {
   const all = [...FAVORITES_ENDPOINTS, ...NOTIFICATIONS_ENDPOINTS, ...REVIEW_ACTION_ENDPOINTS];
   conformanceTest(
     'a user token of scope public alone is refused (401 or 403) by every favorites, notifications and review-action endpoint',
-    { requirements: ['FAV-34', 'CAT-23', 'SCOPE-3', 'NOTIF-7', 'SCOPE-4', 'EVT-1', 'REV-27', 'REV-28', 'SCOPE-5', 'SCOPE-6'], profile: 'read', requests: all.length + 4 },
+    { id: 'public-scope-user-refused', requirements: ['FAV-34', 'CAT-23', 'SCOPE-3', 'NOTIF-7', 'SCOPE-4', 'EVT-1', 'REV-27', 'REV-28', 'SCOPE-5', 'SCOPE-6'], profile: 'read', requests: all.length + 4 },
     async (t) => {
       const user = publicUser;
       if (!user) return t.skip(publicUserMissing);
@@ -411,7 +411,7 @@ describe('Permissions', () => {
 
   conformanceTest(
     'an application token (scope public, no user) is refused (401 or 403) by user endpoints',
-    { requirements: ['USER-1', 'FAV-34', 'NOTIF-7', 'SCOPE-2'], requests: APP_TOKEN_ENDPOINTS.length + 3 },
+    { id: 'app-token-refused-on-user', requirements: ['USER-1', 'FAV-34', 'NOTIF-7', 'SCOPE-2'], requests: APP_TOKEN_ENDPOINTS.length + 3 },
     async (t) => {
       const real = await resolveRealIds(t);
       for (const probe of APP_TOKEN_ENDPOINTS) {
@@ -425,7 +425,7 @@ describe('Permissions', () => {
 });
 
 describe('Sending the token', () => {
-  conformanceTest('the token is accepted in the Authorization header and as the oauth_token query parameter', { requirements: ['SEND-1', 'SEND-2'], requests: 2 }, async (t) => {
+  conformanceTest('the token is accepted in the Authorization header and as the oauth_token query parameter', { id: 'token-in-header-or-query', requirements: ['SEND-1', 'SEND-2'], requests: 2 }, async (t) => {
     const header = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'header', ...NO_RENEW });
     t.must(labelled(hasStatus(header, 200), `GET ${PUBLIC_ENDPOINT} with Authorization: Bearer`), 'SEND-1');
     const query = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'query', ...NO_RENEW });
@@ -434,7 +434,7 @@ describe('Sending the token', () => {
 
   conformanceTest(
     'both ways in one request: the spec forbids it to clients and names no answer, so serving it only warns',
-    { requirements: ['SEND-3'], severity: 'WARN', requests: 1 },
+    { id: 'token-both-ways', requirements: ['SEND-3'], severity: 'WARN', requests: 1 },
     async (t) => {
       const both = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'both', ...NO_RENEW });
       t.warn(notServed(both.status, `GET ${PUBLIC_ENDPOINT} with the token in the header and in oauth_token`), 'SEND-3');
@@ -443,7 +443,7 @@ describe('Sending the token', () => {
 });
 
 describe('Missing, invalid and expired tokens', () => {
-  conformanceTest('no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint', { requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 2 }, async (t) => {
+  conformanceTest('no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint', { id: 'no-token-401', requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 2 }, async (t) => {
     for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
       const response = await t.api.get(path, { auth: 'none' });
       unauthorized(t, response, `GET ${path} without a token`, 'ERR-6', 'GEN-5', 'AUTH-3');
@@ -451,7 +451,7 @@ describe('Missing, invalid and expired tokens', () => {
     }
   });
 
-  conformanceTest('an invalid token: 401 with the errors body, on a public and on a user endpoint', { requirements: ['ERR-6', 'ERR-2', 'AUTH-3'], requests: 2 }, async (t) => {
+  conformanceTest('an invalid token: 401 with the errors body, on a public and on a user endpoint', { id: 'invalid-token-401', requirements: ['ERR-6', 'ERR-2', 'AUTH-3'], requests: 2 }, async (t) => {
     const token = `conformance-invalid-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
     for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
       const response = await t.api.get(path, { auth: { token } });
@@ -459,7 +459,7 @@ describe('Missing, invalid and expired tokens', () => {
     }
   });
 
-  conformanceTest('an expired token: 401 with the errors body, on a public and on a user endpoint', { requirements: ['AUTH-21', 'ERR-6', 'ERR-2', 'AUTH-1', 'AUTH-2'], requests: 2 }, async (t) => {
+  conformanceTest('an expired token: 401 with the errors body, on a public and on a user endpoint', { id: 'expired-token-401', requirements: ['AUTH-21', 'ERR-6', 'ERR-2', 'AUTH-1', 'AUTH-2'], requests: 2 }, async (t) => {
     const token = t.run.expiredToken;
     if (!token) return t.skip('no expired token (CATALOGUE_EXPIRED_TOKEN)');
     for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {

@@ -56,6 +56,8 @@ interface Target {
 }
 
 interface Collection {
+  /** The test's id in this suite: the endpoint's path, its placeholders left out. */
+  testId: string;
   /** The spec's endpoint, as in schemas/endpoints.json. */
   endpoint: string;
   /** The plural key of its items. */
@@ -139,28 +141,28 @@ async function favoritesCategoryTarget(t: ConformanceContext): Promise<Target> {
 
 /** Every paginated collection of the spec (schemas/endpoints.json: meta.pagination in the 200 answer). */
 const COLLECTIONS: Collection[] = [
-  { endpoint: 'GET /search', key: 'categories', ids: ['SRCH-7'], auth: 'app', target: searchTarget, extra: 1 },
-  { endpoint: 'GET /categories', key: 'categories', ids: ['CAT-15'], auth: 'app', target: fixed('/categories') },
-  { endpoint: 'GET /categories/:id/children', key: 'categories', ids: ['CAT-19'], auth: 'app', target: byRole('rootCategory', (id) => `/categories/${id}/children`) },
-  { endpoint: 'GET /categories/:id/manufacturers', key: 'manufacturers', ids: ['CAT-21'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/manufacturers`) },
-  { endpoint: 'GET /categories/:id/favorites', key: 'favorites', ids: ['CAT-22'], auth: 'user', target: favoritesCategoryTarget },
-  { endpoint: 'GET /categories/:category_id/filter_groups', key: 'filter_groups', ids: ['CAT-24'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/filter_groups`) },
-  { endpoint: 'GET /categories/:category_id/skus', key: 'skus', ids: ['CAT-26'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/skus`) },
-  { endpoint: 'GET /skus/:id/products', key: 'products', ids: ['SKU-10', 'PRD-9'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/products`) },
-  { endpoint: 'GET /skus/:id/product_cards', key: 'product_cards', ids: ['SKU-12'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/product_cards`) },
-  { endpoint: 'GET /shops/:shop_id/products/search', key: 'products', ids: ['PRD-11'], auth: 'app', target: productSearchTarget, extra: 1 },
-  { endpoint: 'GET /skus/:id/reviews', key: 'reviews', ids: ['REV-16'], auth: 'app', target: byRole('skuWithReviews', (id) => `/skus/${id}/reviews`) },
-  { endpoint: 'GET /manufacturers', key: 'manufacturers', ids: ['MAN-2'], auth: 'app', target: fixed('/manufacturers') },
-  { endpoint: 'GET /manufacturers/:id/categories', key: 'categories', ids: ['MAN-4'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/categories`) },
-  { endpoint: 'GET /manufacturers/:id/skus', key: 'skus', ids: ['MAN-5'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/skus`) },
-  { endpoint: 'GET /shops/search', key: 'shops', ids: ['SHOP-15'], auth: 'app', target: shopSearchTarget, widen: firstLetter, extra: 2 },
-  { endpoint: 'GET /shops/:id/reviews', key: 'reviews', ids: ['SHOP-16'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/reviews`) },
-  { endpoint: 'GET /shops/:shop_id/locations', key: 'locations', ids: ['SHOP-17'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/locations`) },
-  { endpoint: 'GET /user/saved_orders', key: 'saved_orders', ids: ['USER-24'], auth: 'user', feature: 'saved-orders', target: fixed('/user/saved_orders') },
-  { endpoint: 'GET /favorite_lists', key: 'favorite_lists', ids: ['FAV-18'], auth: 'user', target: fixed('/favorite_lists') },
-  { endpoint: 'GET /favorites', key: 'favorites', ids: ['FAV-23'], auth: 'user', target: fixed('/favorites') },
-  { endpoint: 'GET /favorite_lists/:id/favorites', key: 'favorites', ids: ['FAV-27'], auth: 'user', target: byRole('favoriteList', (id) => `/favorite_lists/${id}/favorites`) },
-  { endpoint: 'GET /notifications', key: 'notifications', ids: ['NOTIF-8'], auth: 'user', target: fixed('/notifications') },
+  { testId: 'search', endpoint: 'GET /search', key: 'categories', ids: ['SRCH-7'], auth: 'app', target: searchTarget, extra: 1 },
+  { testId: 'categories', endpoint: 'GET /categories', key: 'categories', ids: ['CAT-15'], auth: 'app', target: fixed('/categories') },
+  { testId: 'categories-children', endpoint: 'GET /categories/:id/children', key: 'categories', ids: ['CAT-19'], auth: 'app', target: byRole('rootCategory', (id) => `/categories/${id}/children`) },
+  { testId: 'categories-manufacturers', endpoint: 'GET /categories/:id/manufacturers', key: 'manufacturers', ids: ['CAT-21'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/manufacturers`) },
+  { testId: 'categories-favorites', endpoint: 'GET /categories/:id/favorites', key: 'favorites', ids: ['CAT-22'], auth: 'user', target: favoritesCategoryTarget },
+  { testId: 'categories-filter-groups', endpoint: 'GET /categories/:category_id/filter_groups', key: 'filter_groups', ids: ['CAT-24'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/filter_groups`) },
+  { testId: 'categories-skus', endpoint: 'GET /categories/:category_id/skus', key: 'skus', ids: ['CAT-26'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/skus`) },
+  { testId: 'skus-products', endpoint: 'GET /skus/:id/products', key: 'products', ids: ['SKU-10', 'PRD-9'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/products`) },
+  { testId: 'skus-product-cards', endpoint: 'GET /skus/:id/product_cards', key: 'product_cards', ids: ['SKU-12'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/product_cards`) },
+  { testId: 'shops-products-search', endpoint: 'GET /shops/:shop_id/products/search', key: 'products', ids: ['PRD-11'], auth: 'app', target: productSearchTarget, extra: 1 },
+  { testId: 'skus-reviews', endpoint: 'GET /skus/:id/reviews', key: 'reviews', ids: ['REV-16'], auth: 'app', target: byRole('skuWithReviews', (id) => `/skus/${id}/reviews`) },
+  { testId: 'manufacturers', endpoint: 'GET /manufacturers', key: 'manufacturers', ids: ['MAN-2'], auth: 'app', target: fixed('/manufacturers') },
+  { testId: 'manufacturers-categories', endpoint: 'GET /manufacturers/:id/categories', key: 'categories', ids: ['MAN-4'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/categories`) },
+  { testId: 'manufacturers-skus', endpoint: 'GET /manufacturers/:id/skus', key: 'skus', ids: ['MAN-5'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/skus`) },
+  { testId: 'shops-search', endpoint: 'GET /shops/search', key: 'shops', ids: ['SHOP-15'], auth: 'app', target: shopSearchTarget, widen: firstLetter, extra: 2 },
+  { testId: 'shops-reviews', endpoint: 'GET /shops/:id/reviews', key: 'reviews', ids: ['SHOP-16'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/reviews`) },
+  { testId: 'shops-locations', endpoint: 'GET /shops/:shop_id/locations', key: 'locations', ids: ['SHOP-17'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/locations`) },
+  { testId: 'user-saved-orders', endpoint: 'GET /user/saved_orders', key: 'saved_orders', ids: ['USER-24'], auth: 'user', feature: 'saved-orders', target: fixed('/user/saved_orders') },
+  { testId: 'favorite-lists', endpoint: 'GET /favorite_lists', key: 'favorite_lists', ids: ['FAV-18'], auth: 'user', target: fixed('/favorite_lists') },
+  { testId: 'favorites', endpoint: 'GET /favorites', key: 'favorites', ids: ['FAV-23'], auth: 'user', target: fixed('/favorites') },
+  { testId: 'favorite-lists-favorites', endpoint: 'GET /favorite_lists/:id/favorites', key: 'favorites', ids: ['FAV-27'], auth: 'user', target: byRole('favoriteList', (id) => `/favorite_lists/${id}/favorites`) },
+  { testId: 'notifications', endpoint: 'GET /notifications', key: 'notifications', ids: ['NOTIF-8'], auth: 'user', target: fixed('/notifications') },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -305,7 +307,7 @@ describe('Pagination on every paginated collection', () => {
   for (const c of COLLECTIONS) {
     conformanceTest(
       `${c.endpoint}: meta.pagination consistent, 25 per page by default, per and page honoured, Link rel=next and rel=last followable, pages disjoint and complete`,
-      { requirements: [...PAGINATION_IDS, ...c.ids], requests: 5 + (c.extra ?? 0) },
+      { id: c.testId, requirements: [...PAGINATION_IDS, ...c.ids], requests: 5 + (c.extra ?? 0) },
       (t) => pagesOf(t, c),
     );
   }

@@ -36,7 +36,7 @@ const MAX_WINDOW_TRIED = 150;
 describe('rate-limit headers', () => {
   conformanceTest(
     'X-RateLimit-Limit, -Remaining and -Reset (epoch seconds, within the coming minute) on a 200 (on a 404, a 401 and a 422: where the categories, oauth and search suites ask them)',
-    { reuse: false, requirements: ['RATE-4', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-10'], requests: 1 },
+    { id: 'headers-on-200', reuse: false, requirements: ['RATE-4', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-10'], requests: 1 },
     async (t) => {
       const ok = await t.api.get(PROBE);
       t.must(hasStatus(ok, 200), 'ERR-1');
@@ -47,7 +47,7 @@ describe('rate-limit headers', () => {
 
   conformanceTest(
     'X-RateLimit-Remaining falls by one per request and Reset stays in the coming minute, on a user token of its own',
-    { reuse: false, requirements: ['RATE-6', 'RATE-7', 'RATE-4'], requests: 5 },
+    { id: 'remaining-falls-by-one', reuse: false, requirements: ['RATE-6', 'RATE-7', 'RATE-4'], requests: 5 },
     async (t) => {
       // No other test uses the token meanwhile (lent to one test at a time): each request lowers Remaining by one.
       const auth = { token: await t.lentUserToken() };
@@ -69,6 +69,7 @@ describe('rate-limit enforcement (destructive)', () => {
   conformanceTest(
     'over the per-minute limit a token gets 403 with {message}, on a user token of its own',
     {
+      id: 'per-minute-limit-403',
       requirements: ['RATE-2', 'RATE-8', 'ERR-7', 'ERR-8', 'RATE-4'],
       profile: 'destructive',
       requests: MAX_WINDOW_TRIED + 8,

@@ -349,7 +349,7 @@ function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requir
 describe('GET /skus/:id/reviews', () => {
   conformanceTest(
     'answers {reviews, meta} of SKU reviews, paginated, non-demoted first and most recent first, claiming no user for an application token; an unknown SKU is 404',
-    { requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'REV-5', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'], requests: 8 + ORDER_SKUS_SCANNED * 2 },
+    { id: 'sku-reviews-listing', requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'REV-5', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'], requests: 8 + ORDER_SKUS_SCANNED * 2 },
     async (t) => {
       const ordered = t.has('reviews-recent-non-demoted-first');
       let widest: Listing | null = null;
@@ -386,7 +386,7 @@ describe('GET /skus/:id/reviews', () => {
     },
   );
 
-  conformanceTest('include_meta=sku_reviews_aggregation adds meta.sku_reviews_aggregation: [{label, score (integer), style}]', { requirements: ['REV-17', 'REV-6', 'CHG-3'], requests: 8 + 3 }, async (t) => {
+  conformanceTest('include_meta=sku_reviews_aggregation adds meta.sku_reviews_aggregation: [{label, score (integer), style}]', { id: 'reviews-aggregation', requirements: ['REV-17', 'REV-6', 'CHG-3'], requests: 8 + 3 }, async (t) => {
     t.requireFeature('review-aggregation', 'meta.sku_reviews_aggregation');
     let seen = false;
     for await (const sku of mostReviewed(t, 3)) {
@@ -403,7 +403,7 @@ describe('GET /skus/:id/reviews', () => {
 
   conformanceTest(
     'the most_helpful sort is accepted and ranks the most helpful reviews first (its parameter name is not shown: each usual name is tried, sort, order_by and order)',
-    { requirements: ['REV-19', 'REV-20', 'CHG-3'], requests: 8 + 3 * SORT_NAMES.length },
+    { id: 'most-helpful-sort', requirements: ['REV-19', 'REV-20', 'CHG-3'], requests: 8 + 3 * SORT_NAMES.length },
     async (t) => {
       t.requireFeature('most-helpful-sort', 'sorting by most_helpful');
       const { value: sku } = await mostReviewed(t, 1).next();
@@ -446,7 +446,7 @@ describe('GET /skus/:id/reviews', () => {
     },
   );
 
-  conformanceTest('a user token gets voted, flagged and helpful on every review, and own_review (3.1.3), on each review or in meta', { requirements: ['REV-3', 'REV-5', 'REV-2', 'CHG-3', 'CHG-8', 'CHG-9', 'CHG-13'], requests: 8 + 3 }, async (t) => {
+  conformanceTest('a user token gets voted, flagged and helpful on every review, and own_review (3.1.3), on each review or in meta', { id: 'user-token-review-fields', requirements: ['REV-3', 'REV-5', 'REV-2', 'CHG-3', 'CHG-8', 'CHG-9', 'CHG-13'], requests: 8 + 3 }, async (t) => {
     // The listing's answer is judged with its user token: the present rules of schemas/endpoints.json
     // require each field where the version served has it (voted 3.0.17, flagged 3.0.21, helpful
     // 3.0.22, own_review 3.1.3 on each review or once in meta), the schema their types.
@@ -472,7 +472,7 @@ function reviewsOf(response: HttpResponse): Json[] {
 const idOrder = (reviews: readonly Json[]): string => reviews.map((r) => String(r['id'])).join(',');
 
 describe('GET /flags', () => {
-  conformanceTest('answers {flags} with exactly bad_language, wrong_section and spam, each with a description', { requirements: ['REV-30', 'REV-9', 'REV-10'], requests: 1 }, async (t) => {
+  conformanceTest('answers {flags} with exactly bad_language, wrong_section and spam, each with a description', { id: 'flags-listing', requirements: ['REV-30', 'REV-9', 'REV-10'], requests: 1 }, async (t) => {
     const response = await t.api.get('/flags');
     t.require(hasStatus(response, 200), 'REV-30');
     const body = t.json<Json>(response, 'GEN-4');
@@ -483,7 +483,7 @@ describe('GET /flags', () => {
 });
 
 describe('GET /skus/:id/reviews/new', () => {
-  conformanceTest('answers {review_form} with questions, and without rating, review or selected (edit form only)', { requirements: ['REV-21', 'REV-12', 'REV-13', 'REV-14', 'CHG-2'], requests: 8 + 1 }, async (t) => {
+  conformanceTest('answers {review_form} with questions, and without rating, review or selected (edit form only)', { id: 'review-form', requirements: ['REV-21', 'REV-12', 'REV-13', 'REV-14', 'CHG-2'], requests: 8 + 1 }, async (t) => {
     t.requireFeature('review-writes', 'the review forms (with review create, update and delete)');
     const found = await skuCandidates(t, (f) => f.some(writable));
     const sku = found.find(writable) ?? found[0]!;
@@ -496,7 +496,7 @@ describe('GET /skus/:id/reviews/new', () => {
 describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
   conformanceTest(
     'creates a review (201 {sku_review} with the rating sent), the edit form selects its answers, PUT is 200 {sku_review} and the edit form then shows the change, DELETE is 204 empty, then 404',
-    { requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'], profile: 'write', requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 6 },
+    { id: 'review-lifecycle', requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'], profile: 'write', requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 6 },
     async (t) => {
       t.requireFeature('review-writes', 'review create, update and delete');
       await withOwnReview(t, async ({ skuId, id, answerIds }) => {
@@ -540,6 +540,7 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
   conformanceTest(
     'votes and flags need publish_sku_review_actions: an application token is refused, one user token may do both or neither; a vote is 201 {sku_review_vote} (sku_review with embed only), a flag 201, an unknown reason refused; the listing then shows the review voted (its counts one more, or unchanged for an own vote: noted) and flagged',
     {
+      id: 'votes-and-flags',
       requirements: ['REV-1', 'REV-26', 'REV-27', 'REV-28', 'REV-29', 'REV-7', 'REV-8', 'REV-10', 'REV-11', 'SCOPE-2', 'SCOPE-5', 'CHG-13'],
       profile: 'write',
       requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 11,

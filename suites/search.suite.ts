@@ -82,7 +82,7 @@ function checkSearchAnswer(t: ConformanceContext, answer: SearchAnswer, q: strin
 describe('GET /search', () => {
   conformanceTest(
     'a query from the catalogue answers 200 {categories, meta: {q, alternatives, strong_matches, pagination}}, match_count on each category',
-    { requirements: ['SRCH-7', 'SRCH-2', 'SRCH-3', 'SRCH-5', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 },
+    { id: 'search-envelope', requirements: ['SRCH-7', 'SRCH-2', 'SRCH-3', 'SRCH-5', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 },
     async (t) => {
       const q = await discoveredQuery(t);
       const answer = await search(t, { q }, 'SRCH-7', 'SRCH-12');
@@ -94,7 +94,7 @@ describe('GET /search', () => {
 
   conformanceTest(
     "a SKU's exact name finds it: the SKU as the strong match, or a category on its path among those listed",
-    { requirements: ['SRCH-1', 'SRCH-7', 'SRCH-5'], requests: 3 },
+    { id: 'exact-sku-name-found', requirements: ['SRCH-1', 'SRCH-7', 'SRCH-5'], requests: 3 },
     async (t) => {
       const sku = await discoveredSku(t);
       const answer = await search(t, { q: sku.name }, 'SRCH-7', 'SRCH-12');
@@ -105,7 +105,7 @@ describe('GET /search', () => {
     },
   );
 
-  conformanceTest('page and per select a page of the results: meta.pagination echoes them', { requirements: ['SRCH-7', 'PAG-3', 'PAG-4', 'PAG-1'], requests: 4 }, async (t) => {
+  conformanceTest('page and per select a page of the results: meta.pagination echoes them', { id: 'page-and-per', requirements: ['SRCH-7', 'PAG-3', 'PAG-4', 'PAG-1'], requests: 4 }, async (t) => {
     // The first letters of a discovered name: a broad query, likely to find more than one page.
     // The per that splits it in two or three pages, as the pagination suite chooses it for the
     // same query (searchQuery): the run asks these pages once for both (issue 17).
@@ -122,7 +122,7 @@ describe('GET /search', () => {
     t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 of q=${q} both list categories ${shared.join(', ')}`), 'PAG-3');
   });
 
-  conformanceTest('a query that matches nothing answers 200 with an empty categories array and the meta', { requirements: ['SRCH-8', 'SRCH-7', 'PAG-1'], requests: 1 }, async (t) => {
+  conformanceTest('a query that matches nothing answers 200 with an empty categories array and the meta', { id: 'no-match-empty', requirements: ['SRCH-8', 'SRCH-7', 'PAG-1'], requests: 1 }, async (t) => {
     const q = improbableWord();
     const answer = await search(t, { q }, 'SRCH-8');
     checkSearchAnswer(t, answer, q);
@@ -132,7 +132,7 @@ describe('GET /search', () => {
     t.must(answer.pagination.total_results === 0 ? pass() : fail(`no category matches q=${q}, yet total_results is ${answer.pagination.total_results}`), 'SRCH-8', 'PAG-1');
   });
 
-  conformanceTest('a query of 2 characters is long enough: 200, not 422', { requirements: ['SRCH-12', 'SRCH-7'], requests: 1 }, async (t) => {
+  conformanceTest('a query of 2 characters is long enough: 200, not 422', { id: 'two-char-query-ok', requirements: ['SRCH-12', 'SRCH-7'], requests: 1 }, async (t) => {
     // The query the search and pagination suites page through, when it is 2 characters (the run has its answer).
     const shared = await searchQuery(t);
     const q = shared.length === 2 ? shared : 'zq';
@@ -140,7 +140,7 @@ describe('GET /search', () => {
     checkSearchAnswer(t, answer, q);
   });
 
-  conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch, with the rate-limit headers', { requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
+  conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch, with the rate-limit headers', { id: 'one-char-query-422', requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
     const response = await t.api.get('/search', { query: { q: 'e' } });
     mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /search?q=e`);
     t.require(hasStatus(response, 422), 'SRCH-9', 'SRCH-12', 'ERR-15');
@@ -152,7 +152,7 @@ describe('GET /search', () => {
 });
 
 describe('GET /autocomplete', () => {
-  conformanceTest('answers 200 {autocomplete: [item]}, each item {k, i, d?} with i an index into k', { requirements: ['SRCH-10', 'SRCH-6', 'CHG-7', 'GEN-7'], requests: 2 }, async (t) => {
+  conformanceTest('answers 200 {autocomplete: [item]}, each item {k, i, d?} with i an index into k', { id: 'autocomplete', requirements: ['SRCH-10', 'SRCH-6', 'CHG-7', 'GEN-7'], requests: 2 }, async (t) => {
     // A prefix of the discovered name's first word: what a user types before choosing.
     const q = prefixOf(await discoveredQuery(t), 3);
     const response = await t.api.get('/autocomplete', { query: { q } });

@@ -79,7 +79,7 @@ function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, wha
 }
 
 describe('GET /shops/:id', () => {
-  conformanceTest('answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal', { requirements: ['SHOP-14', 'GEN-2', 'SHOP-1', 'SHOP-3', 'SHOP-4', 'SHOP-5', 'SHOP-7'], requests: 5 }, async (t) => {
+  conformanceTest('answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal', { id: 'shop-by-id', requirements: ['SHOP-14', 'GEN-2', 'SHOP-1', 'SHOP-3', 'SHOP-4', 'SHOP-5', 'SHOP-7'], requests: 5 }, async (t) => {
     const [id] = await someShopIds(t);
     const { shop, response } = await getShop(t, id!);
     t.must(typed(shop['id'], shop['id'] === id, `asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
@@ -88,7 +88,7 @@ describe('GET /shops/:id', () => {
     t.undocumentedFields('resources/shop.json', shop, `shop ${id}`, 'SHOP-1');
   });
 
-  conformanceTest('every shop of a SKU has review_score rounded to 1 decimal', { requirements: ['SHOP-3', 'CHG-7'], requests: 5 + SHOPS_SCANNED }, async (t) => {
+  conformanceTest('every shop of a SKU has review_score rounded to 1 decimal', { id: 'sku-shops-review-score', requirements: ['SHOP-3', 'CHG-7'], requests: 5 + SHOPS_SCANNED }, async (t) => {
     t.requireFeature('review-score-rounded', 'review_score rounded to 1 decimal');
     // Every shop of the SKU in one answer: its products with embed=shop (the request the fieldsets
     // suite asks as well, issue 17). A deployment that embeds no shop there is asked shop by shop.
@@ -103,7 +103,7 @@ describe('GET /shops/:id', () => {
     for (const id of ids) t.rules((await getShop(t, id)).response, 'review-score-rounded');
   });
 
-  conformanceTest('a shop that does not exist answers 404 with RecordNotFound', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
+  conformanceTest('a shop that does not exist answers 404 with RecordNotFound', { id: 'unknown-shop-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
     const id = unknownId();
     for (const path of [`/shops/${id}`, `/shops/${id}/reviews`, `/shops/${id}/locations`]) {
       const response = await t.api.get(path);
@@ -114,7 +114,7 @@ describe('GET /shops/:id', () => {
 });
 
 describe('GET /shops/search', () => {
-  conformanceTest('answers {shops, meta}, every item a Shop with review_score rounded to 1 decimal', { requirements: ['SHOP-15', 'SHOP-1', 'SHOP-3'], requests: 5 }, async (t) => {
+  conformanceTest('answers {shops, meta}, every item a Shop with review_score rounded to 1 decimal', { id: 'shops-search', requirements: ['SHOP-15', 'SHOP-1', 'SHOP-3'], requests: 5 }, async (t) => {
     const [id] = await someShopIds(t);
     const { shop } = await getShop(t, id!);
     // What q matches is not stated: a word of a known shop's name is asked, and finding it only noted.
@@ -132,7 +132,7 @@ describe('GET /shops/search', () => {
 });
 
 describe('GET /shops/:id/reviews', () => {
-  conformanceTest('answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts', { requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+  conformanceTest('answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts', { id: 'shop-reviews-breakdown', requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
     t.requireFeature('shop-rating-breakdown', 'shop_rating_breakdown');
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     let reviewed: { body: Json; response: HttpResponse } | null = null;
@@ -155,7 +155,7 @@ describe('GET /shops/:id/reviews', () => {
 });
 
 describe('GET /shops/:shop_id/products/search', () => {
-  conformanceTest('shop_uid finds the product of that shop with that shop_uid', { requirements: ['PRD-11', 'CHG-30'], requests: 4 }, async (t) => {
+  conformanceTest('shop_uid finds the product of that shop with that shop_uid', { id: 'product-search-shop-uid', requirements: ['PRD-11', 'CHG-30'], requests: 4 }, async (t) => {
     t.requireFeature('shop-product-search', 'Shop product search by shop_uid');
     const product = (await someProducts(t)).find((p) => typeof p['shop_uid'] === 'string' && p['shop_uid'] !== '');
     if (!product) return t.skip('no listed product has a shop_uid');
@@ -172,7 +172,7 @@ describe('GET /shops/:shop_id/products/search', () => {
 });
 
 describe('GET /shops/:shop_id/locations', () => {
-  conformanceTest('answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location', { requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+  conformanceTest('answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location', { id: 'locations-embed-address', requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
     t.requireFeature('location-format', 'format on Location');
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     let sample: { shopId: number; locations: Json[]; response: HttpResponse } | null = null;
@@ -193,7 +193,7 @@ describe('GET /shops/:shop_id/locations', () => {
     if (!unstructured) t.skip(`none of ${ids.length} shops has an unstructured location; the structured ones passed`);
   });
 
-  conformanceTest('without embed, answers {locations, meta} of Shop locations', { requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12'], requests: 4 + SHOPS_SCANNED }, async (t) => {
+  conformanceTest('without embed, answers {locations, meta} of Shop locations', { id: 'locations-listing', requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12'], requests: 4 + SHOPS_SCANNED }, async (t) => {
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     for (const shopId of ids) {
       const { locations, response } = await locationsOf(t, shopId);
@@ -208,7 +208,7 @@ describe('GET /shops/:shop_id/locations', () => {
 });
 
 describe('GET /shops/:shop_id/locations/:id', () => {
-  conformanceTest("answers {location}, the location asked, for a shop's location; under another shop's id: 404 RecordNotFound, or that same location", { requirements: ['SHOP-18', 'SHOP-11', 'ERR-9', 'ERR-14'], requests: 6 + SHOPS_SCANNED }, async (t) => {
+  conformanceTest("answers {location}, the location asked, for a shop's location; under another shop's id: 404 RecordNotFound, or that same location", { id: 'location-by-id', requirements: ['SHOP-18', 'SHOP-11', 'ERR-9', 'ERR-14'], requests: 6 + SHOPS_SCANNED }, async (t) => {
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     // A location that is not its shop's first, where a scanned shop has two or more (else a first
     // one): a server that answers the shop's first location whatever the id asked shows then.

@@ -178,7 +178,7 @@ function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, pat
 }
 
 describe('GET /skus/:id/products', () => {
-  conformanceTest('answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization', { requirements: ['SKU-10', 'PRD-1', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'], requests: 3 }, async (t) => {
+  conformanceTest('answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization', { id: 'products-listing', requirements: ['SKU-10', 'PRD-1', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'], requests: 3 }, async (t) => {
     const { sku, products, meta, response } = await someProducts(t);
     t.response('GET /skus/:id/products', response, 'SKU-10', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5');
     t.must(productsHave(products, 'sku_id', sku['id']), 'SKU-10', 'PRD-1');
@@ -187,13 +187,13 @@ describe('GET /skus/:id/products', () => {
     if (products[0]) t.undocumentedFields('resources/product.json', products[0], 'a listed product', 'PRD-2');
   });
 
-  conformanceTest('the default order is net_price: prices never go down', { requirements: ['PRD-14'], requests: 3 }, async (t) => {
+  conformanceTest('the default order is net_price: prices never go down', { id: 'products-default-order', requirements: ['PRD-14'], requests: 3 }, async (t) => {
     const { products, meta } = await someProducts(t);
     t.must(productsByNetPrice(products), 'PRD-14');
     t.warn(typed(meta['ordered_by'], meta['ordered_by'] === 'net_price', `meta.ordered_by is ${show(meta['ordered_by'])} for the default order (net_price)`), 'PRD-9', 'PRD-14');
   });
 
-  conformanceTest('order_by=final_price orders by blp.final_price, which includes shipping and payment method cost', { requirements: ['PRD-14', 'PRD-5'], requests: 3 }, async (t) => {
+  conformanceTest('order_by=final_price orders by blp.final_price, which includes shipping and payment method cost', { id: 'products-final-price-order', requirements: ['PRD-14', 'PRD-5'], requests: 3 }, async (t) => {
     t.requireFeature('product-blp', 'blp on Product');
     const { products, meta } = await someProducts(t, { order_by: 'final_price' });
     t.must(productsByFinalPrice(products), 'PRD-14');
@@ -205,7 +205,7 @@ describe('GET /skus/:id/products', () => {
 
   conformanceTest(
     'a future SKU has an empty product list, and (3.2.0) no price history: not yet released, it is too new for one',
-    { requirements: ['SKU-11', 'SKU-5', 'CHG-26', 'HIST-4'], requests: 19 },
+    { id: 'future-sku-no-products', requirements: ['SKU-11', 'SKU-5', 'CHG-26', 'HIST-4'], requests: 19 },
     async (t) => {
       t.requireFeature('future-skus-no-products', 'An empty product list for future SKUs');
       const sku = await findSku(t, 'future SKU (future true)', (skus) => skus.find((s) => s['future'] === true));
@@ -229,7 +229,7 @@ describe('GET /skus/:id/products', () => {
     },
   );
 
-  conformanceTest('size=x keeps exactly the products with a size from x up to but excluding x+1', { requirements: ['PRD-15', 'CHG-1'], requests: 18 }, async (t) => {
+  conformanceTest('size=x keeps exactly the products with a size from x up to but excluding x+1', { id: 'products-size-filter', requirements: ['PRD-15', 'CHG-1'], requests: 18 }, async (t) => {
     t.requireFeature('product-filters', 'The size filter of SKU products');
     const sku = await findSku(t, 'SKU with sizes', (skus) => skus.find((s) => s['future'] !== true && Array.isArray(s['sizes']) && s['sizes'].length > 0), true);
     const all = await productsOf(t, sku['id'] as number);
@@ -241,7 +241,7 @@ describe('GET /skus/:id/products', () => {
     t.must(sizeFilterKeepsExactly(filtered.products, probe.size, complete ? probe.expected : []), 'PRD-15');
   });
 
-  conformanceTest('distance (km), availability=0 and zero_installments=true/false answer 200 with a part of the list, every product of that SKU', { requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'], requests: 10 }, async (t) => {
+  conformanceTest('distance (km), availability=0 and zero_installments=true/false answer 200 with a part of the list, every product of that SKU', { id: 'products-other-filters', requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'], requests: 10 }, async (t) => {
     t.requireFeature('product-filters', 'The distance, availability and zero_installments filters of SKU products');
     const skuId = (await skuWithProducts(t))['id'] as number;
     const { list: whole, filterMeta } = await unfilteredWithFilterMeta(t, skuId);
@@ -272,7 +272,7 @@ describe('GET /skus/:id/products', () => {
     if (withZero && withoutZero) t.warn(zeroInstallmentsFalseReading(withoutZero, whole, withZero), 'PRD-18');
   });
 
-  conformanceTest('include_meta[]=filters adds meta.filters', { requirements: ['PRD-19', 'FILT-5'], requests: 3 }, async (t) => {
+  conformanceTest('include_meta[]=filters adds meta.filters', { id: 'products-filters-meta', requirements: ['PRD-19', 'FILT-5'], requests: 3 }, async (t) => {
     t.requireFeature('product-filters', 'The filters of SKU products');
     const sku = await skuWithProducts(t);
     const { meta, body } = await productsOf(t, sku['id'] as number, { 'include_meta[]': ['filters'] });
@@ -282,7 +282,7 @@ describe('GET /skus/:id/products', () => {
 });
 
 describe('GET /skus/:id/product_cards', () => {
-  conformanceTest('answers {product_cards, meta}: cards of products of that SKU, each with its shop and blp', { requirements: ['SKU-12', 'PRD-10', 'PRD-7'], requests: 3 }, async (t) => {
+  conformanceTest('answers {product_cards, meta}: cards of products of that SKU, each with its shop and blp', { id: 'product-cards', requirements: ['SKU-12', 'PRD-10', 'PRD-7'], requests: 3 }, async (t) => {
     const sku = await skuWithProducts(t);
     const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/product_cards`, {}, 'SKU-12');
     t.require(hasCollectionEnvelope(body, 'product_cards'), 'GEN-7', 'SKU-12');
@@ -303,7 +303,7 @@ describe('GET /skus/:id/product_cards', () => {
 });
 
 describe('GET /skus/:id/specifications', () => {
-  conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { requirements: ['SKU-13', 'SKU-1', 'CHG-7', 'SKU-9', 'SPEC-6'], requests: 3 }, async (t) => {
+  conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { id: 'specifications-order', requirements: ['SKU-13', 'SKU-1', 'CHG-7', 'SKU-9', 'SPEC-6'], requests: 3 }, async (t) => {
     t.requireFeature('specifications-ordered', 'Order on specifications');
     const sku = await skuWithProducts(t);
     const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, {}, 'SKU-13', 'SKU-1');
@@ -313,7 +313,7 @@ describe('GET /skus/:id/specifications', () => {
     t.must(specificationsInOrder((body['specifications'] as unknown[]).filter(isPlainObject)), 'CHG-7');
   });
 
-  conformanceTest('is not paginated: no meta.pagination, and per does not cut the list', { requirements: ['SKU-14'], requests: 4 }, async (t) => {
+  conformanceTest('is not paginated: no meta.pagination, and per does not cut the list', { id: 'specifications-not-paginated', requirements: ['SKU-14'], requests: 4 }, async (t) => {
     const sku = await skuWithProducts(t);
     const path = `/skus/${String(sku['id'])}/specifications`;
     const whole = await getOk(t, path, {}, 'SKU-13');
@@ -327,7 +327,7 @@ describe('GET /skus/:id/specifications', () => {
     t.must(Array.isArray(cut) && cut.length === count ? pass() : fail(`with per=1 the list has ${Array.isArray(cut) ? cut.length : show(cut)} specifications, without it ${count}`), 'SKU-14');
   });
 
-  conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { requirements: ['LINK-5', 'LINK-4', 'LINK-3'], requests: 3 }, async (t) => {
+  conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { id: 'specifications-include-group', requirements: ['LINK-5', 'LINK-4', 'LINK-3'], requests: 3 }, async (t) => {
     const sku = await skuWithProducts(t);
     const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, { include: 'group' }, 'SKU-13', 'LINK-4');
     t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
@@ -338,7 +338,7 @@ describe('GET /skus/:id/specifications', () => {
 });
 
 describe('GET /skus/:id/price_history', () => {
-  conformanceTest('answers {history: {average}} of YYYY-MM-DD dates within the last 6 months', { requirements: ['SKU-15', 'SKU-1', 'CHG-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6', 'HIST-4'], requests: 3 }, async (t) => {
+  conformanceTest('answers {history: {average}} of YYYY-MM-DD dates within the last 6 months', { id: 'price-history', requirements: ['SKU-15', 'SKU-1', 'CHG-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6', 'HIST-4'], requests: 3 }, async (t) => {
     t.requireFeature('price-history', 'The price_history endpoint');
     const sku = await skuWithProducts(t);
     // Served from 3.0.15 (Change history): asked only where the run's version has it.
@@ -356,7 +356,7 @@ describe('GET /skus/:id/price_history', () => {
 });
 
 describe('GET /products/:id', () => {
-  conformanceTest('answers {product, meta: {personalization}}; embed=shop embeds the shop of shop_id', { requirements: ['PRD-13', 'PRD-8', 'LINK-1', 'LINK-4', 'PERS-1'], requests: 4 }, async (t) => {
+  conformanceTest('answers {product, meta: {personalization}}; embed=shop embeds the shop of shop_id', { id: 'product-by-id', requirements: ['PRD-13', 'PRD-8', 'LINK-1', 'LINK-4', 'PERS-1'], requests: 4 }, async (t) => {
     const { products } = await someProducts(t);
     const listed = products[0]!;
     const { body, response } = await getOk(t, `/products/${String(listed['id'])}`, { embed: 'shop' }, 'PRD-13', 'LINK-4');
@@ -373,7 +373,7 @@ describe('GET /products/:id', () => {
 });
 
 describe('unknown ids', () => {
-  conformanceTest('a SKU or product that does not exist answers 404 with RecordNotFound', { requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 5 }, async (t) => {
+  conformanceTest('a SKU or product that does not exist answers 404 with RecordNotFound', { id: 'unknown-sku-product-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 5 }, async (t) => {
     const id = unknownId();
     for (const path of [`/skus/${id}/products`, `/skus/${id}/product_cards`, `/skus/${id}/specifications`, ...(t.has('price-history') ? [`/skus/${id}/price_history`] : []), `/products/${id}`]) {
       expectRecordNotFound(t, await t.api.get(path), path);

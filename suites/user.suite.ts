@@ -111,7 +111,7 @@ async function removeAddresses(t: ConformanceContext, ids: readonly number[]): P
 
 
 describe('GET /user', () => {
-  conformanceTest('answers {user} with the User fields of the version asked for', { requirements: ['USER-12', 'USER-2', 'USER-4', 'USER-5', 'USER-6', 'USER-7', 'CHG-2', 'CHG-1', 'CHG-7'], requests: 1 }, async (t) => {
+  conformanceTest('answers {user} with the User fields of the version asked for', { id: 'user-fields-by-version', requirements: ['USER-12', 'USER-2', 'USER-4', 'USER-5', 'USER-6', 'USER-7', 'CHG-2', 'CHG-1', 'CHG-7'], requests: 1 }, async (t) => {
     const user = await getUser(t);
     // User fields by the Change history row that added them (the schema's x-since).
     const bySince = new Map<string, string[]>();
@@ -124,7 +124,7 @@ describe('GET /user', () => {
 });
 
 describe('PATCH /user', () => {
-  conformanceTest('changes sex (or birthyear), answers 200 {user} with the change, and GET /user shows it and nothing else changed; the original value is put back', { requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 4 }, async (t) => {
+  conformanceTest('changes sex (or birthyear), answers 200 {user} with the change, and GET /user shows it and nothing else changed; the original value is put back', { id: 'patch-user-sex', requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 4 }, async (t) => {
     t.requireFeature('profile-update', 'PATCH /user (profile update)');
     const original = await getUser(t);
     let field: 'sex' | 'birthyear';
@@ -160,7 +160,7 @@ describe('PATCH /user', () => {
 
   conformanceTest(
     'takes avatar_preset (a file name from /user/avatars) and avatar (bare base64 of an image); the original preset is put back',
-    { requirements: ['USER-13', 'USER-14', 'USER-15', 'USER-17', 'USER-5'], profile: 'write', requests: 6 },
+    { id: 'patch-user-avatar', requirements: ['USER-13', 'USER-14', 'USER-15', 'USER-17', 'USER-5'], profile: 'write', requests: 6 },
     async (t) => {
       t.requireFeature('profile-update', 'PATCH /user (profile update)');
       const original = await getUser(t);
@@ -219,7 +219,7 @@ describe('PATCH /user', () => {
 });
 
 describe('GET /user/addresses, GET /user/addresses/new', () => {
-  conformanceTest('answer {addresses} (region a name) and {address_form} (required, optional, regions)', { requirements: ['USER-18', 'USER-9', 'USER-19', 'USER-10'], requests: 2 }, async (t) => {
+  conformanceTest('answer {addresses} (region a name) and {address_form} (required, optional, regions)', { id: 'addresses-and-form', requirements: ['USER-18', 'USER-9', 'USER-19', 'USER-10'], requests: 2 }, async (t) => {
     const addresses = await getAddresses(t);
     t.must(regionsAreNames(addresses), 'USER-9');
     const form = await getAddressForm(t);
@@ -234,7 +234,7 @@ describe('GET /user/addresses, GET /user/addresses/new', () => {
 describe('POST, PUT, DELETE /user/addresses', () => {
   conformanceTest(
     'POST with a numeric zip is 201 {address} with the region name; PUT is 200 with the change, which GET shows with nothing else changed; DELETE is 204, then 404',
-    { requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2'], profile: 'write', requests: 9 },
+    { id: 'address-lifecycle', requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2'], profile: 'write', requests: 9 },
     async (t) => {
       t.requireFeature('address-writes', 'Address create, update and delete');
       const existing = await getAddresses(t);
@@ -315,7 +315,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
 });
 
 describe('GET /user/saved_orders', () => {
-  conformanceTest('answers {saved_orders, meta} of Saved orders, 25 per page by default', { requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'], requests: 1 }, async (t) => {
+  conformanceTest('answers {saved_orders, meta} of Saved orders, 25 per page by default', { id: 'saved-orders', requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'], requests: 1 }, async (t) => {
     t.requireFeature('saved-orders', 'The saved orders list');
     const response = await t.api.get('/user/saved_orders', USER);
     t.require(hasStatus(response, 200), 'USER-24');
@@ -332,13 +332,13 @@ describe('GET /user/saved_orders', () => {
 });
 
 describe('GET /personalization, PUT /personalization', () => {
-  conformanceTest('GET answers {personalization}', { requirements: ['PERS-2', 'PERS-1'], requests: 1 }, async (t) => {
+  conformanceTest('GET answers {personalization}', { id: 'get-personalization', requirements: ['PERS-2', 'PERS-1'], requests: 1 }, async (t) => {
     await getPersonalization(t);
   });
 
   conformanceTest(
     "PUT with another of the user's addresses answers 200 {personalization} pointing at it, and GET shows it, as does the meta of a product list the costs are computed for; the original address is put back",
-    { requirements: ['PERS-3', 'PERS-2', 'PERS-1', 'PRD-6', 'PRD-9'], profile: 'write', requests: 6 },
+    { id: 'put-personalization', requirements: ['PERS-3', 'PERS-2', 'PERS-1', 'PRD-6', 'PRD-9'], profile: 'write', requests: 6 },
     async (t) => {
       const before = await getPersonalization(t);
       const location = isPlainObject(before['location']) ? before['location'] : {};

@@ -3,7 +3,6 @@
 // collecting the suite files: nothing is contacted.
 import { collectDeclaredTests } from '../requirements/coverage.ts';
 import { isSelected, suiteNameOf } from '../harness/selection.ts';
-import { slug } from '../report/results.ts';
 import { pickedSelection } from '../run.ts';
 
 export async function listText(suitesDir: string, filters: readonly string[]): Promise<string> {
@@ -12,7 +11,7 @@ export async function listText(suitesDir: string, filters: readonly string[]): P
   // Only the picked suites' files are collected (each takes its time to load).
   const tests = (await collectDeclaredTests(suitesDir, files))
     .filter((t) => picked.has(suiteNameOf(t.file)))
-    .map((t) => ({ ...t, suite: suiteNameOf(t.file), id: `${suiteNameOf(t.file)}/${slug(t.title)}` }))
+    .map((t) => ({ ...t, suite: suiteNameOf(t.file) }))
     .filter((t) => !selection || isSelected(selection, t));
   const lines: string[] = [];
   let file = '';

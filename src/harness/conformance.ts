@@ -1,4 +1,4 @@
-// The suites' API: `conformanceTest(title, {requirements, severity, profile, requests}, fn)`.
+// The suites' API: `conformanceTest(title, {id, requirements, severity, profile, requests}, fn)`.
 // A test calls small pure checks and says, per call, which requirement the check stands for and
 // how much a failure weighs:
 //   t.must(check, ids)    - a failure fails the test (and the run); the test goes on;
@@ -29,12 +29,18 @@ import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing, type Auth } from './api.ts';
 import { mayShowUserWrites } from './reuse.ts';
 import { isSelected } from './selection.ts';
-import { slug, suiteName } from '../report/results.ts';
+import { suiteName, testId } from '../report/results.ts';
 import { kitName } from '../util/kit-names.ts';
 import { ExchangeObserver, type Observations } from './observations.ts';
 import { NOT_JUDGED, type ConformanceMeta, type Finding, type Outcome, type RunContext, type Severity } from './run-context.ts';
 
 export interface TestDeclaration {
+  /**
+   * Short, kebab-case, unique in the suite file, saying what the test checks ('root-is-root'):
+   * the test's id is <suite>/<id>. Known deviations, `compare` and the filters name tests by it,
+   * so it stays when the title is reworded.
+   */
+  id: string;
   requirements: string[];
   /** Default MUST. */
   severity?: Severity;
@@ -52,6 +58,18 @@ export interface TestDeclaration {
 }
 
 const MAX_EXCHANGES_KEPT = 40;
+
+/** What a declared test id looks like: kebab-case, at most MAX_TEST_ID_LENGTH characters. */
+export const DECLARED_TEST_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const MAX_TEST_ID_LENGTH = 48;
+
+/** What is wrong with a declared test id, or null when it is well formed. */
+export function declaredIdProblem(id: unknown): string | null {
+  if (typeof id !== 'string' || id === '') return 'declares no id';
+  if (!DECLARED_TEST_ID.test(id)) return `declares id ${JSON.stringify(id)}, which is not kebab-case (lower-case letters and digits joined by single hyphens)`;
+  if (id.length > MAX_TEST_ID_LENGTH) return `declares id ${JSON.stringify(id)}, longer than ${MAX_TEST_ID_LENGTH} characters`;
+  return null;
+}
 
 /** Ends a test after a failed `require`; the failure is already recorded. */
 class StopTest extends Error {
@@ -416,14 +434,6 @@ function contextOf(response: HttpResponse): ExchangeContext {
   return { ...(query ? { query } : {}), token: response.tokenKind ?? null };
 }
 
-/** Declares one conformance test. */
-/** A test's title as the reports have it (src/report/results.ts): its describe blocks and name, without the file. */
-function titleOf(task: { name: string; suite?: { name: string; suite?: unknown } | undefined; file: unknown }): string {
-  const names = [task.name];
-  for (let suite = task.suite as { name: string; suite?: unknown } | undefined; suite && suite !== task.file; suite = suite.suite as typeof suite) names.unshift(suite.name);
-  return names.join(' > ');
-}
-
 /**
  * Another run of the same client may have changed what the test read (the user's favorites,
  * addresses, profile, reviews) between two of its requests: its failures become warnings saying
@@ -435,10 +445,14 @@ function setAsideFailures(outcome: Outcome, otherRun: string): void {
   }
 }
 
+/** Declares one conformance test. */
 export function conformanceTest(title: string, declaration: TestDeclaration, fn: (t: ConformanceContext) => Promise<void>): void {
+  const idProblem = declaredIdProblem(declaration.id);
+  if (idProblem) throw new Error(`test "${title}" ${idProblem}: give it { id: 'what-it-checks', ... }, unique in its suite file`);
   assertKnownRequirements(declaration.requirements);
   if (declaration.requirements.length === 0) throw new Error(`test "${title}" names no requirement`);
   const meta: ConformanceMeta = {
+    id: declaration.id,
     requirements: declaration.requirements,
     severity: declaration.severity ?? 'MUST',
     profile: declaration.profile ?? 'read',
@@ -457,7 +471,8 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
       outcome.skipReason = `checks none of the requirements asked for (${run.requirementsOnly.join(', ')})`;
       ctx.skip(outcome.skipReason);
     }
-    if (run.selection && !isSelected(run.selection, { id: `${suiteName(ctx.task.file.name)}/${slug(titleOf(ctx.task))}`, suite: suiteName(ctx.task.file.name), requirements: meta.requirements })) {
+    const suite = suiteName(ctx.task.file.name);
+    if (run.selection && !isSelected(run.selection, { id: testId(suite, meta.id), suite, requirements: meta.requirements })) {
       const { suites, tests, requirements } = run.selection;
       outcome.skipReason = `not picked by the filters (${[...suites, ...tests, ...requirements].join(', ')})`;
       ctx.skip(outcome.skipReason);

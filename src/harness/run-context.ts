@@ -64,6 +64,8 @@ export type Severity = 'MUST' | 'WARN';
 
 /** Declared with the test; present even for tests that never ran. */
 export interface ConformanceMeta {
+  /** The declared id, unique in its suite file: the test's id is <suite>/<this> (src/report/results.ts testId), whatever its title says. */
+  id: string;
   requirements: string[];
   severity: Severity;
   profile: Profile;

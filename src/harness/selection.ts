@@ -1,6 +1,6 @@
 // What the command line's filters pick (issue 20, point 9): a suite (its name or path), a test (its
-// id, as results.json names it: <suite>/<slug of its title>) or a requirement id (the tests that
-// cite it). A filter that picks nothing is refused before any request, with the closest name.
+// id, as results.json names it: <suite>/<the id its declaration gives>) or a requirement id (the
+// tests that cite it). A filter that picks nothing is refused before any request, with the closest name.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requirements } from '../requirements/catalogue.ts';

@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { recordExchange } from '../http/exchange.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
 import type { RunResults, TestRecord } from './results.ts';
-import { slug } from './results.ts';
+import { recordFor } from './results.ts';
+import type { TestCase } from 'vitest/node';
+import type { ConformanceMeta } from '../harness/run-context.ts';
 import { testRecord } from '../testing/records.ts';
 import { failedRequirements, failureShape, groupedByShape, repeatedFailures, terminalSummary } from './terminal.ts';
 import junitModule, { type Builder } from 'junit-report-builder';
@@ -151,8 +153,23 @@ describe('report outputs', () => {
     expect(terminalSummary({ ...results, tests: [...results.tests, ...tests] }, run, null)).toMatch(/^REPEATED in 5 tests[^\n]*\n\nFAIL /m);
   });
 
-  test('test ids are readable slugs of the title', () => {
-    expect(slug('GET /categories/:id > answers {category}')).toBe('get-categories-id-answers-category');
+  describe("a test's id", () => {
+    const meta: ConformanceMeta = { id: 'root-is-root', requirements: ['CAT-18'], severity: 'MUST', profile: 'read', requests: 1 };
+    // As much of vitest's TestCase as recordFor reads.
+    const passedCase = (fullName: string, conformance?: ConformanceMeta) =>
+      ({ fullName, meta: () => (conformance ? { conformance } : {}), result: () => ({ state: 'passed', errors: [] }), diagnostic: () => undefined }) as unknown as TestCase;
+
+    test('is its suite and declared id: rewording the title keeps it', () => {
+      const before = recordFor(passedCase('GET /categories/root > is the root: parent_id 0', meta), 'categories');
+      const after = recordFor(passedCase('GET /categories/root > the root category has parent_id 0 and a path of its own id', meta), 'categories');
+      expect(before.id).toBe('categories/root-is-root');
+      expect(after.id).toBe(before.id);
+      expect(after.title).not.toBe(before.title);
+    });
+
+    test('of a test declared without conformanceTest (no declared id) is the slug of its title', () => {
+      expect(recordFor(passedCase('GET /categories/:id > answers {category}'), 'categories').id).toBe('categories/get-categories-id-answers-category');
+    });
   });
 
   describe('written in pieces, the same text as written whole', () => {

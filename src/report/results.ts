@@ -35,6 +35,11 @@ export interface RunResults {
   problems: string[];
 }
 
+/** A test's id as results.json, the filters, `compare` and known deviations name it: <suite>/<the id it declares>. */
+export function testId(suite: string, declaredId: string): string {
+  return `${suite}/${declaredId}`;
+}
+
 export function slug(text: string): string {
   return text
     .toLowerCase()
@@ -82,7 +87,8 @@ export function recordFor(testCase: TestCase, suite: string): TestRecord {
   }
   const title = titleOf(testCase);
   return {
-    id: `${suite}/${slug(title)}`,
+    // A test not declared through conformanceTest has no declared id: its title's slug stands in.
+    id: testId(suite, declared?.id ?? slug(title)),
     title,
     suite,
     requirements: declared?.requirements ?? [],
@@ -115,7 +121,7 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: Re
 export function resultsOf(tests: TestRecord[], problems: string[]): RunResults {
   const ids = new Set<string>();
   for (const test of tests) {
-    // Two tests of one suite with one title would share an id; keep ids unique and stable.
+    // Records with one id (a HAR's, or tests without a declared id): keep ids unique and stable.
     let id = test.id;
     for (let n = 2; ids.has(id); n++) id = `${test.id}-${n}`;
     test.id = id;

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
 import type { ConformanceMeta } from '../harness/run-context.ts';
+import { suiteName, testId } from '../report/results.ts';
 import { requirements, type Requirement } from './catalogue.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -14,6 +15,8 @@ export const COVERAGE_DOC = fileURLToPath(new URL('../../docs/requirement-covera
 const AWAITING_FILE = new URL('./awaiting-tests.json', import.meta.url);
 
 export interface DeclaredTest {
+  /** The test's id as results.json and the filters name it: <suite>/<declared id>, e.g. "categories/root-is-root". */
+  id: string;
   /** Suite file relative to the project, e.g. "suites/categories.suite.ts". */
   file: string;
   /** Full title, describe blocks included. */
@@ -41,7 +44,7 @@ export async function collectDeclaredTests(suitesDir: string = fileURLToPath(new
       for (const test of module.children.allTests()) {
         const meta = test.meta().conformance;
         if (!meta) continue;
-        out.push({ file: module.relativeModuleId, title: test.fullName, requirements: meta.requirements, severity: meta.severity, profile: meta.profile });
+        out.push({ id: testId(suiteName(module.moduleId), meta.id), file: module.relativeModuleId, title: test.fullName, requirements: meta.requirements, severity: meta.severity, profile: meta.profile });
       }
     }
     return out;
@@ -87,6 +90,7 @@ export function coverageDocument(tests: readonly DeclaredTest[]): string {
     `${covered} of ${all.length} requirements are cited by at least one of the ${tests.length} conformance tests.`,
     'MUST requirements fail a run; OPEN ones (the spec leaves them open) may only warn.',
     `Where a statement admits two meanings, its readings are listed (${all.filter((r) => r.readings?.length).length} requirements): the kit accepts each, and fails only what breaks all of them.`,
+    'Each test is named by its id (`<suite>/<id>`: what results.json, the command line\'s filters and known deviations use), then its file and title.',
     '',
   ];
   let section = '';
@@ -96,7 +100,7 @@ export function coverageDocument(tests: readonly DeclaredTest[]): string {
       lines.push('', `## ${section}`, '', '| Id | Level | Requirement | Tests |', '|---|---|---|---|');
     }
     const cited = byId.get(r.id) ?? [];
-    const testsCell = cited.length > 0 ? cited.map((t) => `${t.file}: ${t.title}`).join('<br>') : r.testable ? '—' : `not testable: ${r.untestableReason ?? ''}`;
+    const testsCell = cited.length > 0 ? cited.map((t) => `\`${t.id}\` (${t.file}): ${t.title}`).join('<br>') : r.testable ? '—' : `not testable: ${r.untestableReason ?? ''}`;
     const readings = r.readings?.length ? `<br>**Readings, each accepted:** ${r.readings.map((text, i) => `(${i + 1}) ${text}`).join(' ')}` : '';
     lines.push(`| ${r.id} | ${r.level} | ${cell(r.summary)}${cell(readings)} | ${cell(testsCell)} |`);
   }

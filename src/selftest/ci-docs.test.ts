@@ -11,7 +11,6 @@ import { CONFIG_KEYS } from '../config/keys.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { collectDeclaredTests } from '../requirements/coverage.ts';
 import { parseExpectedFailures } from '../report/expected.ts';
-import { slug } from '../report/results.ts';
 import { LATEST } from '../report/write.ts';
 import { PROJECT_ROOT, SUITES_DIR } from '../run.ts';
 
@@ -45,7 +44,7 @@ describe('the CI examples in docs/ci/', () => {
     const testIds = entries.filter((e) => e.test).map((e) => e.test!);
     const suites = [...new Set(testIds.map((id) => id.split('/')[0]!))];
     const declared = await collectDeclaredTests(SUITES_DIR, suites.map((s) => `**/${s}.suite.ts`));
-    const known = new Set(declared.map((t) => `${t.file.replace(/^.*\//, '').replace(/\.suite\.ts$/, '')}/${slug(t.title)}`));
+    const known = new Set(declared.map((t) => t.id));
     for (const id of testIds) expect(known.has(id), id).toBe(true);
   }, 60_000);
 });

@@ -128,7 +128,7 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^favorites-model \(suites\/favorites-model\.suite\.ts\)$/m);
       expect(run.stdout).toMatch(/^  MUST read {8}GET \/favorites > .*\[FAV-\d+/m);
-      expect(run.stdout).toMatch(/^ {7}id favorites\/get-favorites-/m);
+      expect(run.stdout).toMatch(/^ {7}id favorites\/favorite-by-id$/m);
       expect(run.stdout).not.toMatch(/^categories /m);
       expect(run.stdout).toMatch(/^\d+ tests in 2 suites$/m);
       expect(requests()).toBe(0);

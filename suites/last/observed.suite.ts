@@ -14,7 +14,7 @@ import { EXCHANGE_RULES } from '../../src/rules/exchange-rules.ts';
 describe('every exchange of the run', () => {
   for (const rule of EXCHANGE_RULES) {
     const requirements = [...new Set([...rule.requirements, ...(rule.cites?.() ?? [])])];
-    conformanceTest(rule.title, { requirements, severity: rule.severity, requests: 0 }, async (t) => {
+    conformanceTest(rule.title, { id: rule.id, requirements, severity: rule.severity, requests: 0 }, async (t) => {
       const tally = (await t.observations())[rule.id];
       if (!tally || tally.checked === 0) {
         if (tally?.skipReason !== undefined) return t.skip(`the rule judged none of the exchanges it applies to: ${tally.skipReason}`);

@@ -20,6 +20,7 @@ describe('the daily call limit (destructive)', () => {
   conformanceTest(
     'past the daily call limit every token of the client gets 401 and no new token is issued',
     {
+      id: 'daily-limit-lockout',
       reuse: false,
       requirements: ['RATE-3', 'RATE-1', 'ERR-6'],
       profile: 'destructive',
