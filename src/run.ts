@@ -23,6 +23,7 @@ import { INTERRUPTED_EXIT, onSignals } from './harness/signals.ts';
 import { secrets } from './http/redact.ts';
 import { closestName } from './util/closest.ts';
 import { EMBEDDED_WINDOW_MS, startReference, type RunningReference } from './reference/server.ts';
+import { BUNDLE_HAR, writeBundle } from './report/bundle.ts';
 import { applyExpectedFailures } from './report/expected.ts';
 import { ProgressReporter, type ProgressMode } from './report/progress.ts';
 import { markNotRun, ResultsCollector, type RunResults } from './report/results.ts';
@@ -55,6 +56,8 @@ export interface RunOptions {
   interactive: boolean;
   /** What to show while the run goes (src/report/progress.ts); absent: nothing. */
   progress?: { mode: ProgressMode; write: (text: string) => void };
+  /** --bundle: the report directory becomes an evidence bundle (src/report/bundle.ts). */
+  bundle?: boolean;
 }
 
 export interface RunOutcome {
@@ -69,7 +72,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   // the picked files stand for the filters (a test or requirement id picks its suites' files).
   const { files: picked, selection } = pickedSelection(suitesDir, options.filters);
   const fileFilters = options.filters.length ? picked : [];
-  const target = new TargetRun(config, print);
+  // A bundle holds the run's HAR: the one CATALOGUE_HAR asks for (copied), else one written for it (moved in).
+  const bundleHar = options.bundle ? { path: config.har ?? join(config.reportDir, `.bundle-${process.pid}.har`), move: config.har === null } : null;
+  const target = new TargetRun(bundleHar ? { ...config, har: bundleHar.path } : config, print, bundleHar);
   const signals = onSignals(target, print, () => target.cleanUp());
   try {
     await target.prepare(options.interactive, null, null, fileFilters);
@@ -486,7 +491,12 @@ class TargetRun {
   /** The journal, the beacon, the sweeps (src/harness/run-records.ts). */
   #records: RunRecords | null = null;
 
-  constructor(config: KitConfig, print: (text: string) => void) {
+  constructor(
+    config: KitConfig,
+    print: (text: string) => void,
+    /** --bundle: the HAR it takes in (moved when written for it alone). */
+    private readonly bundleHar: { path: string; move: boolean } | null = null,
+  ) {
     this.#config = config;
     this.#print = print;
   }
@@ -668,6 +678,7 @@ class TargetRun {
       }
     }
 
+    if (this.bundleHar && harWritten === null) results.problems.push('--bundle: the run has no HAR, so no bundle was made');
     const { watchdog } = this.#main!;
     watchdog.clearDeadline();
     const stopped = watchdog.stopped ?? undefined;
@@ -710,10 +721,16 @@ class TargetRun {
       versions: [...this.context.versions],
       seed: { seed: this.context.runSeed, ...(this.context.seed?.path ? { path: this.context.seed.path } : {}), given: this.context.seed !== null },
       filters: [...filters],
+      observed: services.observedCounts(),
     };
     run.exitReason = verdictLine(run);
     const paths = writeReports(config.reportDir, results, run);
-    return { exitCode, results, summary: terminalSummary(results, run, harWritten ? { ...paths, har: harWritten } : paths) };
+    const bundle = this.bundleHar && harWritten ? makeBundle(paths.dir, this.bundleHar) : null;
+    const harShown = bundle?.made && this.bundleHar?.move ? join(paths.dir, BUNDLE_HAR) : harWritten;
+    const summary = terminalSummary(results, run, { ...paths, ...(harShown ? { har: harShown } : {}), ...(bundle?.made ? { bundle: paths.dir } : {}) });
+    // The bundle is made after the reports it holds: its failure can only be said after them.
+    if (bundle?.problem) return { exitCode: EXIT.ERROR, results, summary: `${summary}\nERROR ${bundle.problem}` };
+    return { exitCode, results, summary };
   }
 
   /** Always, also after a failure: a run that stopped early still leaves the exchanges it made. */
@@ -729,6 +746,16 @@ class TargetRun {
     }
     this.#main?.watchdog.clearDeadline();
     for (const cleanup of this.#cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  }
+}
+
+/** The report directory made a bundle, or why not (a disk that failed: the reports stay as they are). */
+function makeBundle(dir: string, har: { path: string; move: boolean }): { made: boolean; problem?: string } {
+  try {
+    writeBundle(dir, har);
+    return { made: true };
+  } catch (error) {
+    return { made: false, problem: `--bundle: ${dir} could not be made a bundle (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
 }
 

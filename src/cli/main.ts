@@ -3,6 +3,7 @@
 //   run [options] [suite ...]          the conformance run (src/cli/command.ts); also with no command
 //   list [suite ...]                   the suites, tests and requirement ids; contacts nothing
 //   compare <before> <after>           two runs' results side by side (src/cli/compare.ts)
+//   verify <bundle>                    checks an evidence bundle a run made with --bundle (src/cli/verify.ts)
 //   validate-traffic <file.har> ...    the passive judge of recorded traffic (src/har/main.ts)
 //   reference [flags]                  the reference server, standalone (src/reference/main.ts)
 // Anything that stops the run is one line on stderr and exit code 2, never a stack trace (set
@@ -27,6 +28,7 @@ const COMMANDS: Record<CommandName, (args: string[]) => Promise<number>> = {
   run: (args) => runCommand(args, io),
   list: (args) => runCommand(['--list', ...args], io),
   compare: async (args) => (await import('./compare.ts')).compareCommand(args, io),
+  verify: async (args) => (await import('./verify.ts')).verifyCommand(args, io),
   'validate-traffic': async (args) => (await import('../har/main.ts')).main(args),
   reference: async (args) => {
     await (await import('../reference/main.ts')).main(args);

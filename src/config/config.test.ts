@@ -37,6 +37,7 @@ describe('parseCommandLine', () => {
       filters: [],
       values: { CATALOGUE_BASE_URL: 'https://a/api', CATALOGUE_MAX_REQUESTS: '50', CATALOGUE_CLIENT_ID: 'x=y' },
       output: null,
+      bundle: false,
     });
   });
 
@@ -48,9 +49,11 @@ describe('parseCommandLine', () => {
       filters: ['categories', 'errors'],
       values: { CATALOGUE_TIMEOUT_MS: '500' },
       output: null,
+      bundle: false,
     });
     expect(parseCommandLine(['-q', 'categories']).output).toBe('quiet');
     expect(parseCommandLine(['--verbose']).output).toBe('verbose');
+    expect(parseCommandLine(['--bundle', 'categories'])).toMatchObject({ bundle: true, filters: ['categories'] });
     expect(parseCommandLine(['--dotenv-file', 'ci.env']).envFile).toBe('ci.env');
     expect(parseCommandLine(['--help']).help).toBe(true);
     expect(parseCommandLine(['-h']).help).toBe(true);

@@ -78,6 +78,8 @@ export interface ParsedCommandLine {
   values: Record<string, string>;
   /** --quiet (nothing until the summary) or --verbose (a line per test too); null: the default (src/report/progress.ts). */
   output: 'quiet' | 'verbose' | null;
+  /** --bundle: the run's report directory becomes an evidence bundle (its HAR and a manifest of hashes: src/report/bundle.ts). */
+  bundle: boolean;
 }
 
 /** The spec's daily call limit per client: a run may never plan to exceed it. */
@@ -85,7 +87,7 @@ export const DAILY_LIMIT = 1000;
 
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const byFlag = new Map(CONFIG_KEYS.map((k) => [k.flag, k]));
-  const out: ParsedCommandLine = { help: false, list: false, envFile: null, filters: [], values: {}, output: null };
+  const out: ParsedCommandLine = { help: false, list: false, envFile: null, filters: [], values: {}, output: null, bundle: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -94,6 +96,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     }
     if (arg === '--list') {
       out.list = true;
+      continue;
+    }
+    if (arg === '--bundle') {
+      out.bundle = true;
       continue;
     }
     if (arg === '--quiet' || arg === '-q' || arg === '--verbose' || arg === '-v') {
@@ -110,7 +116,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     const key = byFlag.get(flag);
     if (!key && flag !== DOTENV_FILE_FLAG) {
-      throw new ConfigError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), DOTENV_FILE_FLAG, '--help', '--list', '--quiet', '--verbose'])} (see --help)`);
+      throw new ConfigError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), DOTENV_FILE_FLAG, '--help', '--list', '--quiet', '--verbose', '--bundle'])} (see --help)`);
     }
     let value: string | undefined;
     if (eq >= 0) value = arg.slice(eq + 1);
@@ -408,6 +414,7 @@ export function helpText(): string {
   lines.push(`  ${DOTENV_FILE_FLAG.padEnd(22)} ${DOTENV_FILE_ENV}`);
   lines.push(`  ${''.padEnd(22)} The dotenv file to read. Default: .env in the working directory, if there is one.`);
   lines.push(`  ${'--list'.padEnd(22)} Lists the suites (those the suite names pick), their tests and requirement ids; contacts nothing.`);
+  lines.push(`  ${'--bundle'.padEnd(22)} Makes the run's report directory an evidence bundle: its HAR (traffic.har) and manifest.json, the SHA-256 of every file; anyone with the kit checks it with \`verify <dir>\`.`);
   lines.push(`  ${'--quiet, -q'.padEnd(22)} No progress while the run goes: the summary alone.`);
   lines.push(`  ${'--verbose, -v'.padEnd(22)} Progress with a line per test (default: a live line on a terminal, a line per suite elsewhere).`);
   lines.push(`  ${'--help'.padEnd(22)} This text.`);
@@ -417,6 +424,7 @@ export function helpText(): string {
     'Other commands:',
     '  validate-traffic <file.har> ...   judges recorded traffic by the same rules (validate-traffic --help)',
     "  compare <before> <after>          two runs' results side by side; exit 1 on a regression (compare --help)",
+    '  verify <bundle>                   checks a bundle made with --bundle, offline (verify --help)',
   );
   return lines.join('\n');
 }

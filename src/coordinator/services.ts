@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestBudget } from '../budget/budget.ts';
 import type { RateLimitPacer } from '../budget/pacing.ts';
-import { mergeObservations, type Observations } from '../harness/observations.ts';
+import { countsOf, mergeObservations, type Observations, type RuleCounts } from '../harness/observations.ts';
 import { ReusedAnswers, WriteCounts, type WriteReach } from '../harness/reuse.ts';
 import type { PlainResponse, Unanswered } from '../http/client.ts';
 import type { RunWatchdog } from '../budget/watchdog.ts';
@@ -232,5 +232,10 @@ export class LocalRunServices implements RunServices {
 
   async observations() {
     return structuredClone(this.#observations);
+  }
+
+  /** Every observed rule's tally in numbers, by rule id (the reports keep it: src/report/verify.ts re-judges it). */
+  observedCounts(): Record<string, RuleCounts> {
+    return Object.fromEntries(Object.entries(this.#observations).map(([rule, tally]) => [rule, countsOf(tally)]));
   }
 }

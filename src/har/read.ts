@@ -30,6 +30,10 @@ export interface HarExchange {
   startedMs: number;
   /** Total time of the entry in ms (HAR `time`), 0 when absent. */
   timeMs: number;
+  /** Why no complete answer came (the kit's `_error`): status 0 then means none came. */
+  error?: string;
+  /** The kit's `_judgedLive`: the run's observed rules judged this exchange (src/report/verify.ts re-judges it). */
+  judgedLive?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -166,6 +170,8 @@ function exchangeOf(entry: unknown, index: number, source: string): HarExchange 
   };
   if (note !== undefined) exchange.bodyNote = note;
   if (isObject(postData) && typeof postData['text'] === 'string') exchange.requestBody = postData['text'];
+  if (typeof entry['_error'] === 'string') exchange.error = entry['_error'];
+  if (entry['_judgedLive'] === true) exchange.judgedLive = true;
   return exchange;
 }
 

@@ -51,6 +51,8 @@ export interface HarEntry {
   timings: { blocked: -1; dns: -1; connect: -1; ssl: -1; send: 0; wait: number; receive: 0 };
   /** Why no (complete) response came: a connection error, a timeout, a body cut off. HAR allows custom fields starting with "_". */
   _error?: string;
+  /** The live run's observed rules judged this exchange (RecordedHop.judgedLive): what `verify` re-judges. */
+  _judgedLive?: true;
 }
 
 const HTTP_VERSION = 'HTTP/1.1';
@@ -109,6 +111,7 @@ export function harEntry(hop: RecordedHop, registry: SecretRegistry = secrets): 
   };
   if (hop.requestBody !== undefined) entry.request.postData = { mimeType: contentType(requestHeaders), text: redactBodyText(hop.requestBody, registry) };
   if (hop.error !== undefined) entry._error = registry.scrub(hop.error);
+  if (hop.judgedLive) entry._judgedLive = true;
   return entry;
 }
 

@@ -84,6 +84,8 @@ export interface ApiClientOptions {
   /** Who the budget charges: a test id, 'discovery', 'auth'. */
   holder: string;
   onExchange?: (exchange: Exchange, text?: string) => void;
+  /** `onExchange` feeds the run's observed rules (HttpClientOptions.judgedLive: a HAR marks these exchanges). */
+  judgedLive?: boolean;
   /** Each request asked for (sent, or answered from the kept answers), with the token it carries. */
   onRequest?: (url: string, auth: Auth) => void;
   /** {auth_url}: a request to its token endpoint changes no answer (src/harness/reuse.ts). */
@@ -108,6 +110,7 @@ export class ApiClient {
         ...(options.mediaType ? { mediaType: options.mediaType } : {}),
         timeoutMs: options.timeoutMs,
         ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        ...(options.judgedLive ? { judgedLive: true } : {}),
         hooks: {
           beforeSend: (info) => services.beforeSend(holder, paced ? pacingKey(info.token) : null, writeReach(info.method, info.url, options.baseUrl, options.authUrl)),
           // Unpaced answers still teach the pacer the window, so paced requests wait for it.

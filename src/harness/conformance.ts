@@ -31,7 +31,7 @@ import { mayShowUserWrites } from './reuse.ts';
 import { isSelected } from './selection.ts';
 import { suiteName, testId } from '../report/results.ts';
 import { kitName } from '../util/kit-names.ts';
-import { ExchangeObserver, type Observations } from './observations.ts';
+import { countsOf, ExchangeObserver, type Observations, type RuleTally } from './observations.ts';
 import { NOT_JUDGED, type ConformanceMeta, type Finding, type Outcome, type RunContext, type Severity } from './run-context.ts';
 
 export interface TestDeclaration {
@@ -184,6 +184,7 @@ export class ConformanceContext {
         this.#keep(exchange);
         state.observer.see(exchange, title, text);
       },
+      judgedLive: true,
       ...(reuse ? { reuse: true, onReuse: (exchange: Exchange) => this.evidence(exchange) } : {}),
       // Beside another run of the same client, a failure is judged only if nothing it read could show that run's writes.
       onRequest: (url: string, auth: Auth) => {
@@ -311,6 +312,11 @@ export class ConformanceContext {
   /** The run's tally of the observed rules so far (suites/last/observed.suite.ts reads it). */
   observations(): Promise<Observations> {
     return this.#services.observations();
+  }
+
+  /** The tally of one observed rule this test's verdict rests on: the report keeps it, and `verify` re-judges it from the HAR. */
+  judgesTally(rule: string, tally: RuleTally | undefined): void {
+    this.#outcome.judgedTally = { rule, ...countsOf(tally) };
   }
 
   /**

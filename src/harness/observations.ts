@@ -3,6 +3,7 @@
 // the tally goes to the run's main process when the test ends, and suites/last/observed.suite.ts
 // reports it per rule after every other suite has finished.
 import type { Exchange } from '../http/exchange.ts';
+import { redactBodyText } from '../http/redact.ts';
 import { judgeView, viewOf } from '../rules/exchange-rules.ts';
 
 /** Findings kept per rule as evidence; the rest are counted. */
@@ -32,6 +33,15 @@ export interface RuleTally {
 }
 
 export type Observations = Record<string, RuleTally>;
+
+/** A rule's tally in numbers: what a report keeps of it, and what `verify` re-judges from a HAR (src/report/verify.ts). */
+export interface RuleCounts {
+  checked: number;
+  violations: number;
+  warnings: number;
+}
+
+export const countsOf = (tally: RuleTally | undefined): RuleCounts => ({ checked: tally?.checked ?? 0, violations: tally?.violationCount ?? 0, warnings: tally?.warningCount ?? 0 });
 
 /** What a rule needs to know of the run besides the exchange. */
 export interface ObservationScope {
@@ -65,9 +75,13 @@ export class ExchangeObserver {
 
   constructor(private readonly scope: ObservationScope) {}
 
-  /** `text` is the whole answer (the exchange record keeps an excerpt of long bodies). */
-  see(exchange: Exchange, test: string, text?: string): void {
-    const view = viewOf({ exchange, text, baseUrl: this.scope.baseUrl, ...(this.scope.authUrl ? { authUrl: this.scope.authUrl } : {}), implements: this.scope.implements, atMs: Date.now() });
+  /**
+   * `text` is the whole answer (the exchange record keeps an excerpt of long bodies). It is judged
+   * redacted, as a HAR keeps it, so that `verify` re-judging the HAR reaches the same verdicts.
+   */
+  see(exchange: Exchange, test: string, text?: string, atMs = Date.now()): void {
+    const judged = text === undefined ? undefined : redactBodyText(text);
+    const view = viewOf({ exchange, text: judged, baseUrl: this.scope.baseUrl, ...(this.scope.authUrl ? { authUrl: this.scope.authUrl } : {}), implements: this.scope.implements, atMs });
     for (const { rule, outcome } of judgeView(view)) {
       const tally = (this.#pending[rule.id] ??= emptyTally());
       if (outcome.kind === 'skipped') {

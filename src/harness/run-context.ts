@@ -4,6 +4,7 @@ import type { RunSeed } from '../config/config.ts';
 import type { Profile } from '../config/keys.ts';
 import type { CoordinatorAddress } from '../coordinator/coordinator.ts';
 import type { Exchange } from '../http/exchange.ts';
+import type { RuleCounts } from './observations.ts';
 
 export interface RunContext {
   coordinator: CoordinatorAddress;
@@ -97,6 +98,8 @@ export interface Outcome {
   skipReason?: string;
   /** Whether an answer the test read may show what another run of the same client writes (src/harness/reuse.ts, mayShowUserWrites). */
   readsUserWrites?: boolean;
+  /** An observed rule's test (suites/last/observed.suite.ts): the rule and the tally its verdict rests on. */
+  judgedTally?: { rule: string } & RuleCounts;
 }
 
 declare module 'vitest' {

@@ -83,6 +83,7 @@ export function createRunServices(options: RunServicesOptions): MainServices {
       services,
       holder,
       reuse: forTheRun,
+      judgedLive: Boolean(observer && forTheRun),
       ...(observer && forTheRun
         ? {
             onExchange: (exchange: Exchange, text?: string) => {

@@ -129,6 +129,11 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   hooks?: HttpHooks;
   dispatcher?: Agent;
+  /**
+   * The run's observed rules judge this client's hops (src/harness/observations.ts): a recorder
+   * marks them, so that `verify` re-judges from a HAR exactly the exchanges the run judged.
+   */
+  judgedLive?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -155,6 +160,8 @@ const sharedAgent = new Agent({ keepAliveTimeout: 4_000, connections: 16 });
 /** One hop as sent and received, whole and not yet redacted, with the time it started (ms since the epoch). */
 export interface RecordedHop extends RawExchange {
   startedMs: number;
+  /** HttpClientOptions.judgedLive. */
+  judgedLive?: boolean;
 }
 
 /**
@@ -278,7 +285,7 @@ export class HttpClient {
     const startedMs = Date.now();
     // Every way out of this hop records it: redacted and cut for the report, whole for a recorder.
     const record = (raw: RawExchange): Exchange => {
-      hopRecorder?.({ ...raw, startedMs });
+      hopRecorder?.({ ...raw, startedMs, ...(this.#options.judgedLive ? { judgedLive: true } : {}) });
       return recordExchange(raw);
     };
     const maxBody = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

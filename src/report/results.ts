@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Exchange } from '../http/exchange.ts';
-import type { ConformanceMeta, Finding } from '../harness/run-context.ts';
+import type { ConformanceMeta, Finding, Outcome } from '../harness/run-context.ts';
 import { secrets } from '../http/redact.ts';
 
 /** `expected`: failed as the known deviations say (src/report/expected.ts): reported, not counted as a failure. */
@@ -26,6 +26,8 @@ export interface TestRecord {
   omittedExchanges: number;
   requests: number;
   durationMs: number;
+  /** An observed rule's test: the rule and the tally its verdict rests on (Outcome.judgedTally). */
+  judgedTally?: Outcome['judgedTally'];
 }
 
 export interface RunResults {
@@ -102,6 +104,7 @@ export function recordFor(testCase: TestCase, suite: string): TestRecord {
     omittedExchanges: outcome?.omittedExchanges ?? 0,
     requests: outcome?.requests ?? 0,
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+    ...(outcome?.judgedTally ? { judgedTally: outcome.judgedTally } : {}),
   };
 }
 

@@ -89,7 +89,7 @@ export function repeatedFailures(failed: readonly TestRecord[]): string[] {
     .map((e) => `REPEATED in ${e.tests.size} tests [${listed(e.requirements)}]: ${e.first.finding.message} (first: ${e.first.test.suite} > ${e.first.test.title}; each is listed below)`);
 }
 
-export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; html?: string; har?: string; latestProblem?: string | null } | null): string {
+export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; html?: string; har?: string; latestProblem?: string | null; bundle?: string } | null): string {
   const out: string[] = [];
   const target = run.referenceServer ? `${run.target} (embedded reference server)` : redactUrl(run.target);
   // The patch level and media type only when they were set: the defaults are the spec's.
@@ -130,6 +130,7 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   if (reportPaths) out.push(`Reports: ${[reportPaths.junit, reportPaths.json, ...(reportPaths.html ? [reportPaths.html] : [])].join(', ')}`);
   if (reportPaths?.latestProblem) out.push(`NOTE ${reportPaths.latestProblem}`);
   if (reportPaths?.har) out.push(`HAR: ${reportPaths.har}`);
+  if (reportPaths?.bundle) out.push(`Bundle: ${reportPaths.bundle} (its manifest.json holds every file's SHA-256; anyone with the kit checks it: catalogue-conformance verify ${reportPaths.bundle})`);
   const verdict = verdictLine(run);
   out.push(verdict);
   return secrets.scrub(out.join('\n'));

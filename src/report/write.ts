@@ -10,6 +10,7 @@ import { redactUrl, secrets } from '../http/redact.ts';
 import { htmlReportChunks } from './html.ts';
 import { provenance } from './provenance.ts';
 import type { Finding } from '../harness/run-context.ts';
+import type { RuleCounts } from '../harness/observations.ts';
 import type { RunResults, TestRecord } from './results.ts';
 
 // A CommonJS module whose default export is a builder: Node's ESM interop hands over
@@ -44,11 +45,13 @@ export interface RunInfo {
   /** The versions the run checked (CATALOGUE_VERSIONS, or what the embedded reference serves). */
   versions?: string[];
   /** The run's seed (CATALOGUE_SEED's, else the one drawn): CATALOGUE_SEED=<seed> replays the run's random cases. */
-  seed?: { seed: number; path?: string; given: boolean };
+  seed?: { seed: number; path?: string; replayPath?: string; given: boolean };
   /** The suite names, ids or requirement ids that picked the tests; empty: all. */
   filters?: string[];
   /** Why the run ended with its exit code, one line (the summary's last). */
   exitReason?: string;
+  /** Every observed rule's tally at the end of the run, by rule id: what `verify` re-judges from the HAR (src/report/verify.ts). */
+  observed?: Record<string, RuleCounts>;
 }
 
 /** results.json in pieces (one per test), so a run of 200,000 tests never holds the whole text. */
@@ -79,6 +82,7 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
       ...(run.stopped !== undefined ? { stopped: run.stopped } : {}),
       ...(run.interrupted ? { interrupted: true } : {}),
       notes: run.notes,
+      ...(run.observed ? { observed: run.observed } : {}),
     },
     problems: results.problems,
   };
@@ -109,6 +113,7 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
       })),
       requests: t.requests,
       durationMs: t.durationMs,
+      ...(t.judgedTally ? { judgedTally: t.judgedTally } : {}),
     };
     // JSON text holds no raw newline inside strings, so every line break is indentation.
     yield secrets.scrub(separator + JSON.stringify(test, null, 2).replace(/\n/g, '\n    '));

@@ -16,6 +16,7 @@ describe('every exchange of the run', () => {
     const requirements = [...new Set([...rule.requirements, ...(rule.cites?.() ?? [])])];
     conformanceTest(rule.title, { id: rule.id, requirements, severity: rule.severity, requests: 0 }, async (t) => {
       const tally = (await t.observations())[rule.id];
+      t.judgesTally(rule.id, tally);
       if (!tally || tally.checked === 0) {
         if (tally?.skipReason !== undefined) return t.skip(`the rule judged none of the exchanges it applies to: ${tally.skipReason}`);
         return t.skip('no exchange of this run was one the rule applies to: run it with the other suites');
