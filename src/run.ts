@@ -719,7 +719,7 @@ class TargetRun {
       ...(interrupted ? { interrupted } : {}),
       notes,
       versions: [...this.context.versions],
-      seed: { seed: this.context.runSeed, ...(this.context.seed?.path ? { path: this.context.seed.path } : {}), given: this.context.seed !== null },
+      seed: { seed: this.context.runSeed, ...(this.context.seed?.path ? { path: this.context.seed.path } : {}), ...(this.context.seed?.replayPath ? { replayPath: this.context.seed.replayPath } : {}), given: this.context.seed !== null },
       filters: [...filters],
       observed: services.observedCounts(),
     };

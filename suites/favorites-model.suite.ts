@@ -36,8 +36,15 @@ import { scaledToBudget } from '../src/budget/budget.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { KIT_PREFIX, runIsOver } from '../src/util/kit-names.ts';
 
-/** CATALOGUE_SEED as "<seed>" or "<seed>:<path>" (the form a failure prints), or undefined. */
-const SEED_SOURCE = (t: ConformanceContext): string | undefined => (t.run.seed ? [t.run.seed.seed, ...(t.run.seed.path ? [t.run.seed.path] : [])].join(':') : undefined);
+/** "@<replay path>" of a shrunk fc.commands value (its toString carries it as /*replayPath="..."*\/), or "". */
+function replayPathOf(commands: unknown): string {
+  const found = /replayPath="([^"]*)"/.exec(String(commands ?? ''));
+  return found?.[1] ? `@${found[1]}` : '';
+}
+
+/** CATALOGUE_SEED as "<seed>", "<seed>:<path>" or "<seed>:<path>@<replay path>" (the forms a failure prints), or undefined. */
+const SEED_SOURCE = (t: ConformanceContext): string | undefined =>
+  t.run.seed ? [t.run.seed.seed, ...(t.run.seed.path ? [t.run.seed.path] : [])].join(':') + (t.run.seed.replayPath ? `@${t.run.seed.replayPath}` : '') : undefined;
 
 const USER = { auth: 'user' as const };
 /** Requests before the first sequence: the user's lists, GET /categories, SKU listings (and, where auto lists are not listed, their categories' favorites). */
@@ -524,8 +531,9 @@ conformanceTest(
     if (world.names.some((n) => customListNamed(start, n))) t.skip('the run names are taken');
 
     const seedText = SEED_SOURCE(t);
-    const colon = (seedText ?? '').indexOf(':');
-    const [seedPart, pathPart] = colon < 0 ? [seedText ?? '', ''] : [seedText!.slice(0, colon), seedText!.slice(colon + 1)];
+    const [seedAndPath = '', replayPath] = (seedText ?? '').split('@');
+    const colon = seedAndPath.indexOf(':');
+    const [seedPart, pathPart] = colon < 0 ? [seedAndPath, ''] : [seedAndPath.slice(0, colon), seedAndPath.slice(colon + 1)];
     const seed = seedText ? Number(seedPart) : t.run.runSeed;
     if (!Number.isInteger(seed)) t.skip(`CATALOGUE_SEED=${show(seedText)} is not "<integer seed>" or "<seed>:<path>"`);
 
@@ -535,7 +543,8 @@ conformanceTest(
     // Most sequences open with a favorite (shrinking may drop it), so that few are spent on
     // calls that need one.
     const opening = fc.option(fc.tuple(fc.nat(7), fc.option(fc.nat(world.names.length - 1), { freq: 3 })).map(([sku, nm]) => new CreateFavorite(world, sku, nm)), { freq: 8 });
-    const sequences = fc.tuple(opening, fc.commands(commandArbitraries(world), { maxCommands: MAX_COMMANDS, size: 'max' }));
+    // A sequence is replayed from its seed and path only with fc.commands' replay path too (which commands shrinking kept).
+    const sequences = fc.tuple(opening, fc.commands(commandArbitraries(world), { maxCommands: MAX_COMMANDS, size: 'max', ...(replayPath ? { replayPath } : {}) }));
     const allowance = new Allowance(counter, counter.spent + scaledToBudget(SEQUENCE_ALLOWANCE, t.run.maxRequests, 1));
     const property = fc.asyncProperty(sequences, async ([first, rest]) => {
       const cmds = first ? [first, ...rest] : [...rest];
@@ -564,7 +573,8 @@ conformanceTest(
     if (details.failed && lastFailure) {
       const { failure, log } = lastFailure as { failure: Failure; log: string[] };
       const calls = log.map((line, i) => `  ${i + 1}. ${line}`).join('\n');
-      const replay = `seed ${details.seed}, path ${details.counterexamplePath ?? ''}: replay with CATALOGUE_SEED=${details.seed} (or CATALOGUE_SEED=${details.seed}:${details.counterexamplePath ?? ''} for this sequence only)`;
+      const sequence = `${details.seed}:${details.counterexamplePath ?? ''}${replayPathOf(details.counterexample?.[0]?.[1])}`;
+      const replay = `seed ${details.seed}, path ${details.counterexamplePath ?? ''}: replay with CATALOGUE_SEED=${details.seed} (or CATALOGUE_SEED=${sequence} for this sequence only)`;
       const verdict = failure.blank ? blank : fail;
       t.must(
         verdict(`${failure.message}\nthe shortest failing sequence found (${log.length} calls, user token; the last one broke the rule; ids are this run's):\n${calls}\n${replay}; ${details.numRuns} sequences run, ${details.numShrinks} shrinks`),

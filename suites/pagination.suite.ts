@@ -22,7 +22,7 @@
 // rel=last there); a rel=next on the last page only warns; the largest per is not shown (PAG-6),
 // so per stays below the default 25.
 import { describe } from 'vitest';
-import { fail, inContext, isPlainObject, type CheckResult } from '../src/checks/check.ts';
+import { about, fail, inContext, isPlainObject, type CheckResult } from '../src/checks/check.ts';
 import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
 import {
   defaultPageSizeIs25,
@@ -43,6 +43,7 @@ import {
   type FetchedPage,
 } from '../src/checks/pagination.ts';
 import type { HttpResponse } from '../src/http/client.ts';
+import type { Exchange } from '../src/http/exchange.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { favoritesCategoryOrLeaf, searchQuery, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 import type { Feature } from '../src/rules/change-history.ts';
@@ -170,12 +171,16 @@ const COLLECTIONS: Collection[] = [
 
 interface Fetched extends FetchedPage {
   headers: Record<string, string>;
+  /** The answer's hops: a finding about this page shows its exchange, not the test's latest. */
+  exchanges: Exchange[];
   /** URL of the answer (after redirects): Link URLs are resolved against it. */
   url: string;
 }
 
 /** Prefixes a failure with the request it is about (a blank stays blank). */
 const at = (label: string, result: CheckResult): CheckResult => inContext(label, result);
+/** A finding about one page: prefixed with its request, shown with its exchange. */
+const on = (page: Fetched, result: CheckResult): CheckResult => about(page, at(page.label, result));
 
 /** GETs one page; stops unless 200 {<key>: [...], meta.pagination} (the requirement ids: what a refusal breaks). */
 async function fetchPage(t: ConformanceContext, c: Collection, url: string, label: string, ids: string[], fresh = false): Promise<Fetched> {
@@ -188,7 +193,7 @@ function readPage(t: ConformanceContext, c: Collection, response: HttpResponse, 
   t.require(at(label, hasCollectionEnvelope(body, c.key)), 'GEN-7', ...c.ids);
   t.require(at(label, paginationMetaIsWellFormed(body)), 'PAG-1', ...c.ids);
   const items = (body as Json)[c.key] as unknown[];
-  return { label, pagination: readPagination(body)!, keys: items.map(itemKey), headers: response.headers, url: response.url };
+  return { label, pagination: readPagination(body)!, keys: items.map(itemKey), headers: response.headers, url: response.url, exchanges: response.exchanges };
 }
 
 const sameOrigin = (a: string, b: string): boolean => {
@@ -215,10 +220,10 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
 
   // 1. The first page at the default size.
   const p1 = first.pagination;
-  t.must(at(first.label, paginationIsConsistent(p1, first.keys.length)), 'PAG-1', 'PAG-3');
-  t.must(at(first.label, defaultPageSizeIs25(p1)), 'PAG-2', 'PAG-7');
-  t.must(at(first.label, nextAndLastLinksWhileMorePages(first.headers, p1)), 'PAG-5');
-  t.warn(at(first.label, noNextLinkOnLastPage(first.headers, p1)), 'PAG-5');
+  t.must(on(first, paginationIsConsistent(p1, first.keys.length)), 'PAG-1', 'PAG-3');
+  t.must(on(first, defaultPageSizeIs25(p1)), 'PAG-2', 'PAG-7');
+  t.must(on(first, nextAndLastLinksWhileMorePages(first.headers, p1)), 'PAG-5');
+  t.warn(on(first, noNextLinkOnLastPage(first.headers, p1)), 'PAG-5');
   const total = p1.total_results;
   const per = smallPageSize(total);
   if (per === null) {
@@ -230,9 +235,9 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   // 2. The first page at a small size, then the pages its Link URLs name.
   const sizedUrl = t.api.url(path, { ...query, per });
   const sized = await fetchPage(t, c, sizedUrl, `${c.endpoint} with per=${per}`, ['PAG-4', ...c.ids]);
-  t.must(at(sized.label, paginationIsConsistent(sized.pagination, sized.keys.length, { page: 1, per })), 'PAG-4', 'PAG-1', 'PAG-3');
-  t.must(at(sized.label, nextAndLastLinksWhileMorePages(sized.headers, sized.pagination)), 'PAG-5');
-  t.warn(at(sized.label, noNextLinkOnLastPage(sized.headers, sized.pagination)), 'PAG-5');
+  t.must(on(sized, paginationIsConsistent(sized.pagination, sized.keys.length, { page: 1, per })), 'PAG-4', 'PAG-1', 'PAG-3');
+  t.must(on(sized, nextAndLastLinksWhileMorePages(sized.headers, sized.pagination)), 'PAG-5');
+  t.warn(on(sized, noNextLinkOnLastPage(sized.headers, sized.pagination)), 'PAG-5');
 
   const lastPage = Math.ceil(total / per);
   const links = linkTargets(sized.headers, sized.url) ?? new Map<string, string>();
@@ -279,10 +284,11 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
     // A total that moved may be a write meanwhile, not a wrong page: told apart before the page is judged.
     if (page.pagination.total_results !== total) await skipIfChangedMeanwhile([...answers, page]);
     for (const r of rels) {
-      t.must(at(sized.label, linkedPageIs(page.pagination, { rel: r.rel, url, page: r.page, per, total_results: total }, dropped)), 'PAG-5', 'PAG-3', 'PAG-4');
+      // About the page the Link named (its exchange shown), told as the sized page's Link.
+      t.must(about(page, at(sized.label, linkedPageIs(page.pagination, { rel: r.rel, url, page: r.page, per, total_results: total }, dropped))), 'PAG-5', 'PAG-3', 'PAG-4');
     }
     // Its own meta holds together, whichever page it is (linkedPageIs judged which).
-    t.must(at(label, paginationIsConsistent(page.pagination, page.keys.length, { page: page.pagination.page })), 'PAG-1');
+    t.must(about(page, at(label, paginationIsConsistent(page.pagination, page.keys.length, { page: page.pagination.page }))), 'PAG-1');
     answers.push(page);
     // It stands for that page of this size only if it is that page (else that page is asked for below).
     for (const r of rels) if (page.pagination.page === r.page && page.pagination.per === per && !pages.has(r.page)) pages.set(r.page, page);
@@ -291,7 +297,7 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   for (const n of new Set([2, lastPage])) {
     if (pages.has(n)) continue;
     const page = await fetchPage(t, c, t.api.url(path, { ...query, per, page: n }), `${c.endpoint} with page=${n}&per=${per}`, ['PAG-3', ...c.ids]);
-    t.must(at(page.label, paginationIsConsistent(page.pagination, page.keys.length, { page: n, per })), 'PAG-3', 'PAG-4', 'PAG-1');
+    t.must(on(page, paginationIsConsistent(page.pagination, page.keys.length, { page: n, per })), 'PAG-3', 'PAG-4', 'PAG-1');
     answers.push(page);
     pages.set(n, page);
   }

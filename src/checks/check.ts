@@ -1,7 +1,10 @@
 // A check is a small pure function over what the server sent; it knows nothing of severity or
 // requirement ids. The suite that calls it decides both (OpenID conformance suite style).
 
-export type CheckResult = { ok: true } | { ok: false; message: string; blank?: true };
+import type { Exchange } from '../http/exchange.ts';
+
+/** `shown`: the exchange the check judged, when it is not the test's latest (see `about`). */
+export type CheckResult = { ok: true } | { ok: false; message: string; blank?: true; shown?: Exchange };
 
 export const pass = (): CheckResult => ({ ok: true });
 export const fail = (message: string): CheckResult => ({ ok: false, message });
@@ -32,7 +35,18 @@ export function allOf(results: readonly CheckResult[]): CheckResult {
   const messages = [...hard, ...failed.filter((r) => r.blank)].map((r) => r.message);
   const rest = messages.length - MESSAGES_SHOWN;
   const message = messages.slice(0, MESSAGES_SHOWN).join('; ') + (rest > 0 ? `; and ${rest} more of the same kind` : '');
-  return hard.length ? fail(message) : blank(message);
+  const shown = (hard[0] ?? failed[0])?.shown;
+  const result = hard.length ? fail(message) : blank(message);
+  return shown && !result.ok ? { ...result, shown } : result;
+}
+
+/**
+ * The result shown with the exchange of the answer it judged (its last hop), not the test's latest
+ * request: a test that judges page 1 after asking for page 2 shows page 1.
+ */
+export function about(answer: { exchanges: readonly Exchange[] }, result: CheckResult): CheckResult {
+  const last = answer.exchanges[answer.exchanges.length - 1];
+  return result.ok || !last ? result : { ...result, shown: last };
 }
 
 /** A check's failure message prefixed with what was asked ("distance=10: ..."); a blank stays blank. */

@@ -195,6 +195,8 @@ describe('loadConfig', () => {
   test('seed: a seed, or a seed with the path of a counterexample', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_SEED: '-42' } })).seed).toEqual({ seed: -42, path: null });
     expect(loadConfig(sources({ env: { CATALOGUE_SEED: '7919:0:1:3' } })).seed).toEqual({ seed: 7919, path: '0:1:3' });
+    // A model sequence's replay: fc.commands' replay path after "@".
+    expect(loadConfig(sources({ env: { CATALOGUE_SEED: '7919:0:1:3@CEB:AI+/' } })).seed).toEqual({ seed: 7919, path: '0:1:3', replayPath: 'CEB:AI+/' });
   });
 
   test('versions: the API version unless CATALOGUE_VERSIONS lists them (duplicates dropped)', () => {
@@ -235,6 +237,7 @@ describe('loadConfig', () => {
     ['seed not an integer', { CATALOGUE_SEED: '12ab' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
     ['seed too large', { CATALOGUE_SEED: '99999999999' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
     ['seed with a bad path', { CATALOGUE_SEED: '7919:0:x' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
+    ['seed with a replay path but no path', { CATALOGUE_SEED: '7919@CEB' }, 'CATALOGUE_SEED (--seed)', /a seed as a failure prints it/],
     ['versions only commas', { CATALOGUE_VERSIONS: ',' }, 'CATALOGUE_VERSIONS (--versions)', /names no version/],
     ['implements a minor only', { CATALOGUE_IMPLEMENTS: '3.1' }, 'CATALOGUE_IMPLEMENTS (--implements)', /Change history.*"3.1"/],
     ['implements a version the history lacks', { CATALOGUE_IMPLEMENTS: '3.1.9' }, 'CATALOGUE_IMPLEMENTS (--implements)', /Change history/],

@@ -20,6 +20,8 @@ export class ConfigError extends Error {
 export interface RunSeed {
   seed: number;
   path: string | null;
+  /** fc.commands' replay path of a model failure's sequence (printed after "@"): with `path`, it replays that sequence alone. */
+  replayPath?: string;
 }
 
 export interface KitConfig {
@@ -231,12 +233,13 @@ export function loadConfig(sources: ConfigSources): KitConfig {
   const seed = (): RunSeed | null => {
     const value = raw('CATALOGUE_SEED');
     if (value === undefined) return null;
-    // fast-check seeds are 32-bit integers; a failure prints "<seed>" or "<seed>:<path>".
-    const m = /^(-?\d+)(?::(\d+(?::\d+)*))?$/.exec(value);
+    // fast-check seeds are 32-bit integers; a failure prints "<seed>", "<seed>:<path>", or for a
+    // sequence of the model "<seed>:<path>@<replay path>" (fc.commands' base64 letters and ':').
+    const m = /^(-?\d+)(?::(\d+(?::\d+)*)(?:@([A-Za-z0-9+/:]+))?)?$/.exec(value);
     if (!m || Math.abs(Number(m[1])) > 0x7fffffff) {
-      throw new ConfigError(`${name('CATALOGUE_SEED')} must be a seed as a failure prints it (e.g. 226322074, or 7919:0:1:3), got ${JSON.stringify(value)}`);
+      throw new ConfigError(`${name('CATALOGUE_SEED')} must be a seed as a failure prints it (e.g. 226322074, 7919:0:1:3, or 7919:0:1:3@CEB:AI), got ${JSON.stringify(value)}`);
     }
-    return { seed: Number(m[1]) | 0, path: m[2] ?? null };
+    return { seed: Number(m[1]) | 0, path: m[2] ?? null, ...(m[3] ? { replayPath: m[3] } : {}) };
   };
 
   const baseUrl = url('CATALOGUE_BASE_URL');

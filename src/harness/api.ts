@@ -1,6 +1,6 @@
 // The API as a suite sees it: paths relative to the base URL, the run's tokens attached, budget and
 // pacing applied to every hop, every exchange recorded for the report.
-import { HttpClient, joinUrl, MEDIA_TYPE, plainOf, responseOf, type HttpResponse, type PlainResponse, type Query, type RequestOptions } from '../http/client.ts';
+import { HttpClient, HttpError, joinUrl, MEDIA_TYPE, plainOf, responseOf, type HttpResponse, type PlainResponse, type Query, type RequestOptions } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
 import { pacingKey, type RunServices } from '../coordinator/services.ts';
@@ -157,7 +157,16 @@ export class ApiClient {
     const onApiOrigin = new URL(url).origin === new URL(this.#options.baseUrl).origin;
     const { auth: _auth, renewOn401, query: _query, paced, accept, fresh, ...http } = options;
     const client = paced === false ? this.#unpaced : this.#paced;
-    const send = (token: string | null) => client.request(url, { ...http, ...(accept !== undefined ? { accept } : {}), method, token: onApiOrigin ? token : null });
+    // Each exchange says which kind of token it carried, so that its replay says how to get one (tokenStep).
+    const kind: Exchange['token'] = typeof auth === 'object' ? 'own' : auth === 'none' ? undefined : auth;
+    const tagged = <T extends { exchanges: Exchange[] }>(carrier: T): T => {
+      if (kind && onApiOrigin) for (const exchange of carrier.exchanges) exchange.token ??= kind;
+      return carrier;
+    };
+    const send = (token: string | null) =>
+      client.request(url, { ...http, ...(accept !== undefined ? { accept } : {}), method, token: onApiOrigin ? token : null }).then(tagged, (error: unknown) => {
+        throw error instanceof HttpError ? tagged(error) : error;
+      });
 
     if (auth === 'none') return send(null);
     if (typeof auth === 'object') {

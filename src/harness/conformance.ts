@@ -225,7 +225,8 @@ export class ConformanceContext {
     const message = result.blank ? `null where the spec gives a non-null type: ${result.message}` : result.message;
     const finding: Finding = { requirements, severity: effective, message: secrets.scrub(message) };
     if (details?.length) finding.details = details.map((d) => secrets.scrub(d));
-    if (this.#outcome.exchanges.length) finding.exchange = this.#outcome.exchanges.length - 1;
+    const shown = showing(this.#outcome, result.shown);
+    if (shown !== undefined) finding.exchange = shown;
     (effective === 'MUST' ? this.#outcome.failures : this.#outcome.warnings).push(finding);
     return false;
   }
@@ -451,6 +452,19 @@ function setAsideFailures(outcome: Outcome, otherRun: string): void {
   }
 }
 
+/**
+ * The index in the test's exchanges of the one a finding shows: `exchange` (what the check judged;
+ * added as evidence when it is not kept), else the latest; undefined when there is none.
+ */
+function showing(outcome: Outcome, exchange: Exchange | undefined): number | undefined {
+  if (exchange !== undefined) {
+    const at = outcome.exchanges.lastIndexOf(exchange);
+    if (at >= 0) return at;
+    outcome.exchanges.push(exchange);
+  }
+  return outcome.exchanges.length ? outcome.exchanges.length - 1 : undefined;
+}
+
 /** Declares one conformance test. */
 export function conformanceTest(title: string, declaration: TestDeclaration, fn: (t: ConformanceContext) => Promise<void>): void {
   const idProblem = declaredIdProblem(declaration.id);
@@ -509,7 +523,9 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
             ? error.message
             : `the test itself failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
         const finding: Finding = { requirements: meta.requirements, severity: meta.severity, message: secrets.scrub(message) };
-        if (outcome.exchanges.length) finding.exchange = outcome.exchanges.length - 1;
+        // The request that got no usable answer, not a later one (a cleanup's DELETE).
+        const shown = showing(outcome, error instanceof HttpError ? error.exchanges[error.exchanges.length - 1] : undefined);
+        if (shown !== undefined) finding.exchange = shown;
         (meta.severity === 'MUST' ? outcome.failures : outcome.warnings).push(finding);
       }
     } finally {

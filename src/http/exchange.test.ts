@@ -1,7 +1,7 @@
 // Recorded exchanges: redacted before they are cut, replayable with curl without any secret in it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { BODY_EXCERPT_CHARS, excerpt, formatExchange, recordExchange, toCurl, type Exchange, type RawExchange } from './exchange.ts';
+import { BODY_EXCERPT_CHARS, excerpt, formatExchange, recordExchange, tokenStep, toCurl, type Exchange, type RawExchange } from './exchange.ts';
 import { secrets } from './redact.ts';
 
 const TOKEN = 'tok-9f8e7d6c5b4a';
@@ -168,5 +168,45 @@ describe('formatExchange', () => {
   test('a response with status and error shows both', () => {
     const text = formatExchange(recordExchange(raw({ status: 200, error: 'body exceeds 1000 bytes', responseBody: undefined })));
     expect(text).toContain('< 200 (body exceeds 1000 bytes)');
+  });
+});
+
+describe('the replay says how to get its token, never what it is', () => {
+  const withToken = (token?: Exchange['token']): Exchange => {
+    secrets.add(TOKEN);
+    return { ...recordExchange(raw({ requestHeaders: { authorization: `Bearer ${TOKEN}` } })), ...(token ? { token } : {}) };
+  };
+
+  /** Runs a token step in bash with curl a function that prints a token answer; returns ACCESS_TOKEN and curl's arguments. */
+  function runStep(step: string): { token: string; curlArgs: string[] } {
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CATALOGUE_CLIENT_ID: 'my-client', CATALOGUE_CLIENT_SECRET: 's3cr3t value', CATALOGUE_USER_TOKEN: 'user-tok' };
+    const script = `curl() { printf '%s\\0' "$@" >&2; printf '{"access_token": "app-tok-1", "token_type": "bearer", "expires_in": 3600}'; }\n${step}\nprintf '%s' "$ACCESS_TOKEN"`;
+    const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { env, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    return { token: result.stdout, curlArgs: result.stderr.split('\0').slice(0, -1) };
+  }
+
+  test('an application token: a client-credentials request from CATALOGUE_CLIENT_ID and _SECRET, whose access_token becomes ACCESS_TOKEN', () => {
+    const step = tokenStep(withToken('app'), 'https://auth.example.com/')!;
+    expect(step).not.toContain(TOKEN);
+    expect(step).toContain("'https://auth.example.com/oauth2/token'");
+    const { token, curlArgs } = runStep(step);
+    expect(token).toBe('app-tok-1');
+    expect(curlArgs).toEqual(['-s', '-X', 'POST', 'https://auth.example.com/oauth2/token', '--data-urlencode', 'grant_type=client_credentials', '--data-urlencode', 'client_id=my-client', '--data-urlencode', 'client_secret=s3cr3t value']);
+    // Where the kind is not known, the same, saying how a user's request gets its token.
+    expect(tokenStep(withToken(), 'https://auth.example.com')).toMatch(/an application token; for a user's request: export ACCESS_TOKEN="\$CATALOGUE_USER_TOKEN"$/);
+  });
+
+  test("a user's token: CATALOGUE_USER_TOKEN; a test's own: said, with no command that would send another kind", () => {
+    expect(runStep(tokenStep(withToken('user'), 'https://a')!).token).toBe('user-tok');
+    expect(tokenStep(withToken('own'), 'https://a')).toMatch(/^export ACCESS_TOKEN=\.\.\. {3}# the test sent a token of its own/);
+  });
+
+  test('a request without a secret needs no step; formatExchange puts the step before the replay', () => {
+    expect(tokenStep(recordExchange(raw()), 'https://a')).toBeNull();
+    const text = formatExchange(withToken('app'), 'https://a');
+    expect(text).toMatch(/\n {2}token: {2}export ACCESS_TOKEN=.*\n {2}replay: curl /);
+    expect(text).not.toContain(TOKEN);
+    expect(formatExchange(withToken('app'))).not.toContain('token:');
   });
 });

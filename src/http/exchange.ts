@@ -16,6 +16,8 @@ export interface Exchange {
   /** Why no (complete) response came. */
   error?: string;
   durationMs: number;
+  /** The kind of token the request carried, when the run knows it ('own': one the test obtained for itself): the replay says how to get one. */
+  token?: 'app' | 'user' | 'own';
 }
 
 export interface RawExchange {
@@ -75,8 +77,31 @@ export function toCurl(exchange: Exchange): string {
   return parts.join(' ');
 }
 
-/** A compact multi-line rendering for junit system-out and the terminal. */
-export function formatExchange(exchange: Exchange): string {
+const CLIENT_CREDENTIALS = (authUrl: string) =>
+  `export ACCESS_TOKEN="$(curl -s -X POST ${shellQuote(`${authUrl.replace(/\/+$/, '')}/oauth2/token`)} --data-urlencode grant_type=client_credentials --data-urlencode client_id="$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="$CATALOGUE_CLIENT_SECRET" | sed -E 's/.*"access_token" *: *"([^"]*)".*/\\1/')"`;
+
+/**
+ * How to obtain the token a replay needs ($ACCESS_TOKEN), never the token: a command from the
+ * user's own credentials (CATALOGUE_CLIENT_ID and _SECRET, CATALOGUE_USER_TOKEN); null when the
+ * request carried no secret. `authUrl`: where /oauth2/token lives.
+ */
+export function tokenStep(exchange: Exchange, authUrl: string): string | null {
+  const carries = [exchange.url, ...Object.values(exchange.requestHeaders), exchange.requestBody ?? ''].some((text) => text.includes(REDACTED));
+  if (!carries) return null;
+  switch (exchange.token) {
+    case 'app':
+      return `${CLIENT_CREDENTIALS(authUrl)}   # an application token`;
+    case 'user':
+      return 'export ACCESS_TOKEN="$CATALOGUE_USER_TOKEN"   # a token of the user the run acted as (README: User token)';
+    case 'own':
+      return 'export ACCESS_TOKEN=...   # the test sent a token of its own (made up, expired, or a user session it ends): set ACCESS_TOKEN to one of that kind';
+    default:
+      return `${CLIENT_CREDENTIALS(authUrl)}   # an application token; for a user's request: export ACCESS_TOKEN="$CATALOGUE_USER_TOKEN"`;
+  }
+}
+
+/** A compact multi-line rendering for junit system-out and the terminal; with `authUrl`, the replay says how to get its token. */
+export function formatExchange(exchange: Exchange, authUrl?: string): string {
   const lines = [`> ${exchange.method} ${exchange.url}`];
   for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`> ${name}: ${value}`);
   if (exchange.requestBody !== undefined) lines.push(`> ${exchange.requestBody}`);
@@ -87,6 +112,8 @@ export function formatExchange(exchange: Exchange): string {
     for (const [name, value] of Object.entries(exchange.responseHeaders)) lines.push(`< ${name}: ${value}`);
     if (exchange.responseBody !== undefined && exchange.responseBody !== '') lines.push(`< ${exchange.responseBody}`);
   }
+  const step = authUrl === undefined ? null : tokenStep(exchange, authUrl);
+  if (step) lines.push(`  token:  ${step}`);
   lines.push(`  replay: ${toCurl(exchange)}`);
   return lines.join('\n');
 }

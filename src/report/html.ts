@@ -70,7 +70,7 @@ function metaRows(run: RunInfo): [string, string][] {
     ['Patch level claimed', run.implements],
     ['Media type', run.mediaType],
     ['Profiles', run.profiles.join(', ')],
-    ['Seed', run.seed ? `${run.seed.seed}${run.seed.path ? `:${run.seed.path}` : ''} (${run.seed.given ? 'CATALOGUE_SEED' : 'drawn for the run'})` : undefined],
+    ['Seed', run.seed ? `${run.seed.seed}${run.seed.path ? `:${run.seed.path}` : ''}${run.seed.replayPath ? `@${run.seed.replayPath}` : ''} (${run.seed.given ? 'CATALOGUE_SEED' : 'drawn for the run'})` : undefined],
     ['Filters', run.filters?.length ? run.filters.join(' ') : undefined],
     ['Started', run.startedAt],
     ['Finished', run.finishedAt],
@@ -88,7 +88,7 @@ function quoteOf(id: string): string {
   return `<div><b>${escapeHtml(id)}</b> <span class="reqs">(${escapeHtml(r.section)}, ${r.level})</span><blockquote>${r.quote.map(escapeHtml).join('<br>')}</blockquote></div>`;
 }
 
-function testHtml(test: TestRecord): string {
+function testHtml(test: TestRecord, authUrl: string): string {
   const findings = [...test.failures.map((f) => ({ ...f, kind: 'FAIL' })), ...test.warnings.map((f) => ({ ...f, kind: 'WARN' }))];
   const parts = [
     `<details class="test st-${test.status}" id="${anchor(test.id)}"${test.status === 'failed' ? ' open' : ''}>`,
@@ -100,11 +100,11 @@ function testHtml(test: TestRecord): string {
     parts.push(`<p><b>${f.kind}</b> [${f.requirements.map(escapeHtml).join(', ')}] ${escapeHtml(f.message)}</p>`);
     if (f.details?.length) parts.push(`<pre>${escapeHtml(f.details.join('\n'))}</pre>`);
     for (const id of f.requirements) parts.push(quoteOf(id));
-    if (f.exchange !== undefined && test.exchanges[f.exchange]) parts.push(`<div class="reqs">the exchange that showed it:</div><pre>${escapeHtml(formatExchange(test.exchanges[f.exchange]!))}</pre>`);
+    if (f.exchange !== undefined && test.exchanges[f.exchange]) parts.push(`<div class="reqs">the exchange that showed it:</div><pre>${escapeHtml(formatExchange(test.exchanges[f.exchange]!, authUrl))}</pre>`);
   }
   if (findings.length && test.exchanges.length) {
     const shown = test.exchanges.slice(-EXCHANGES_SHOWN);
-    parts.push(`<details><summary>the test's exchanges (${test.exchanges.length}${test.omittedExchanges ? ` of ${test.exchanges.length + test.omittedExchanges}` : ''})</summary>${shown.map((e) => `<pre>${escapeHtml(formatExchange(e))}</pre>`).join('')}</details>`);
+    parts.push(`<details><summary>the test's exchanges (${test.exchanges.length}${test.omittedExchanges ? ` of ${test.exchanges.length + test.omittedExchanges}` : ''})</summary>${shown.map((e) => `<pre>${escapeHtml(formatExchange(e, authUrl))}</pre>`).join('')}</details>`);
   }
   parts.push('</details>');
   return parts.join('\n');
@@ -160,7 +160,7 @@ export function* htmlReportChunks(results: RunResults, run: RunInfo): Generator<
       .map((st) => `${tests.filter((t) => t.status === st).length} ${st}`)
       .join(', ');
     yield secrets.scrub(`<h2>${escapeHtml(suite)} <span class="reqs">(${counts})</span></h2>\n`);
-    for (const test of tests) if (listPassed || test.status !== 'passed') yield secrets.scrub(`${testHtml(test)}\n`);
+    for (const test of tests) if (listPassed || test.status !== 'passed') yield secrets.scrub(`${testHtml(test, run.authUrl)}\n`);
     if (!listPassed) yield `<p class="st-passed">${tests.filter((t) => t.status === 'passed').length} passed tests not listed here (${results.tests.length} tests in all): results.json has them.</p>\n`;
   }
   yield '</section>\n<section id="by-requirement"><h2>Requirements</h2><table class="reqs-table"><tr><th>Requirement</th><th>Status</th><th>Tests</th></tr>\n';

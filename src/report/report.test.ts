@@ -76,7 +76,7 @@ function junitInOneTree(res: RunResults, info: RunInfo): string {
     testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
     if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
     if (test.status === 'skipped') testCase.skipped().property('skip_reason', test.message);
-    const out = systemOutOf(test);
+    const out = systemOutOf(test, info.authUrl);
     if (out) testCase.standardOutput(out);
   }
   if (res.problems.length) {

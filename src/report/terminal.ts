@@ -2,14 +2,14 @@
 // exchange and a curl line to replay it; warnings; skips grouped by reason; totals.
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { newestVersion } from '../rules/change-history.ts';
-import { toCurl } from '../http/exchange.ts';
+import { tokenStep, toCurl } from '../http/exchange.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
 import type { Finding } from '../harness/run-context.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import type { RunInfo } from './write.ts';
 
-function findingBlock(test: TestRecord, finding: Finding, label: string): string[] {
+function findingBlock(test: TestRecord, finding: Finding, label: string, authUrl: string): string[] {
   const lines = [`  ${label} [${finding.requirements.join(', ')}] ${finding.message}`];
   const known = requirements();
   for (const id of finding.requirements) {
@@ -19,6 +19,8 @@ function findingBlock(test: TestRecord, finding: Finding, label: string): string
   const exchange = finding.exchange !== undefined ? test.exchanges[finding.exchange] : undefined;
   if (exchange) {
     lines.push(`       ${exchange.method} ${exchange.url} -> ${exchange.status ?? exchange.error ?? 'no response'}`);
+    const step = tokenStep(exchange, authUrl);
+    if (step) lines.push(`       token:  ${step}`);
     lines.push(`       replay: ${toCurl(exchange)}`);
   }
   return lines;
@@ -105,11 +107,11 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   if (repeated.length) out.push(...repeated, '');
   for (const test of failed) {
     out.push(`FAIL ${test.suite} > ${test.title}`);
-    for (const finding of test.failures) out.push(...findingBlock(test, finding, '-'));
+    for (const finding of test.failures) out.push(...findingBlock(test, finding, '-', run.authUrl));
   }
   for (const test of results.tests.filter((t) => t.status === 'warned' || (t.status === 'failed' && t.warnings.length))) {
     out.push(`WARN ${test.suite} > ${test.title}`);
-    for (const finding of test.warnings) out.push(...findingBlock(test, finding, '-'));
+    for (const finding of test.warnings) out.push(...findingBlock(test, finding, '-', run.authUrl));
   }
   for (const test of results.tests.filter((t) => t.status === 'expected')) out.push(`EXPECTED ${test.suite} > ${test.title}: ${test.message.split('\n')[0]!.replace(/\): .*$/, ')')}`);
   const skipped = results.tests.filter((t) => t.status === 'skipped');

@@ -128,7 +128,8 @@ export function resultsJson(results: RunResults, run: RunInfo): string {
   return [...resultsJsonChunks(results, run)].join('');
 }
 
-export function systemOut(test: TestRecord): string {
+/** `authUrl`: where the replays' tokens come from (tokenStep). */
+export function systemOut(test: TestRecord, authUrl?: string): string {
   const parts: string[] = [];
   const details = (f: Finding) => (f.details?.length ? `\n${f.details.map((d) => `  - ${d}`).join('\n')}` : '');
   for (const f of test.failures) parts.push(`FAIL [${f.requirements.join(', ')}] ${f.message}${details(f)}`);
@@ -138,7 +139,7 @@ export function systemOut(test: TestRecord): string {
   // Exchanges go into the report for tests that did not simply pass: they show what broke.
   if (test.status === 'failed' || test.status === 'warned' || test.status === 'expected') {
     if (test.omittedExchanges) parts.push(`(${test.omittedExchanges} earlier exchanges not kept)`);
-    for (const exchange of test.exchanges) parts.push(formatExchange(exchange));
+    for (const exchange of test.exchanges) parts.push(formatExchange(exchange, authUrl));
   }
   return parts.join('\n\n');
 }
@@ -184,14 +185,14 @@ function testCaseElements(suiteName: string, fill: (suite: ReturnType<Builder['t
   return lines.slice(3, lines.lastIndexOf('  </testsuite>')).join('\n');
 }
 
-function addTestCase(suite: ReturnType<Builder['testSuite']>, test: TestRecord): void {
+function addTestCase(suite: ReturnType<Builder['testSuite']>, test: TestRecord, authUrl: string): void {
   const testCase = suite.testCase().className(test.suite).name(test.title).time(test.durationMs / 1000);
   for (const id of test.requirements) testCase.property('requirement', id);
   testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
   if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
   if (test.status === 'skipped') testCase.skipped().property('skip_reason', test.message);
   if (test.status === 'expected') testCase.skipped().property('skip_reason', test.message.split('\n')[0]!);
-  const out = systemOut(test);
+  const out = systemOut(test, authUrl);
   if (out) testCase.standardOutput(out);
 }
 
@@ -225,7 +226,7 @@ export function* junitXmlChunks(results: RunResults, run: RunInfo): Generator<st
     yield secrets.scrub(`    <properties>\n${properties}    </properties>\n`);
     for (let i = 0; i < tests.length; i += CASES_PER_CHUNK) {
       const chunk = tests.slice(i, i + CASES_PER_CHUNK);
-      yield `${secrets.scrub(testCaseElements(name, (suite) => chunk.forEach((test) => addTestCase(suite, test))))}\n`;
+      yield `${secrets.scrub(testCaseElements(name, (suite) => chunk.forEach((test) => addTestCase(suite, test, run.authUrl))))}\n`;
     }
     yield '  </testsuite>\n';
   }

@@ -46,6 +46,18 @@ describe.concurrent('verdicts', () => {
     expect(crashed.message).toMatch(/the test itself failed: TypeError/);
   });
 
+  test('a finding shows the exchange that broke the rule (about(answer, ...), an HttpError\'s own), with a self-contained replay', async () => {
+    const run = await fixtureRun(['verdicts']);
+    for (const title of ['a finding about an earlier answer shows that answer, not the latest request', 'a request with no usable answer shows that request, not a later one']) {
+      const block = run.stdout.split(`FAIL verdicts > ${title}\n`)[1]?.split(/\n(?=FAIL|WARN|SKIP|EXPECTED|\n)/)[0] ?? '';
+      expect(block, run.stdout).toMatch(/^ {7}GET http:\/\/127\.0\.0\.1:\d+\/categories\/root -> 200$/m);
+      expect(block).not.toMatch(/\/categories -> /);
+      // How to get the token the replay needs, never the token.
+      expect(block).toMatch(/^ {7}token: {2}export ACCESS_TOKEN="\$\(curl -s -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/token' --data-urlencode grant_type=client_credentials --data-urlencode client_id="\$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="\$CATALOGUE_CLIENT_SECRET" \| sed -E .*# an application token$/m);
+      expect(block).toMatch(/^ {7}replay: curl -i 'http:\/\/127\.0\.0\.1:\d+\/categories\/root' .*-H 'authorization: Bearer '"\$ACCESS_TOKEN"/m);
+    }
+  });
+
   test('warnings alone leave the run passing (exit 0)', async () => {
     const run = await fixtureRun(['warnings']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
