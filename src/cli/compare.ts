@@ -3,10 +3,10 @@
 // reports directory, or a reports directory whose `latest` points at one). Exit 1 when a test
 // fails that did not (a regression), 0 otherwise, 2 when an input cannot be read.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 import { compareResults, isRegression, type Comparison, type ComparedResults, type TestChange } from '../report/compare.ts';
 import { LATEST } from '../report/write.ts';
+import { pathsOrExit, type PathsIo } from './paths-args.ts';
 
 export const COMPARE_USAGE = `usage: catalogue-conformance compare <before> <after>
 
@@ -79,23 +79,10 @@ export function comparisonText(c: Comparison, before: string, after: string): st
 }
 
 /** The compare command: its exit code. */
-export function compareCommand(argv: readonly string[], io: { cwd: string; stdout: (text: string) => void; stderr: (text: string) => void }): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    io.stderr(`catalogue-conformance compare: ${(error as Error).message}\n${COMPARE_USAGE}\n`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    io.stdout(`${COMPARE_USAGE}\n`);
-    return 0;
-  }
-  if (parsed.positionals.length !== 2) {
-    io.stderr(`catalogue-conformance compare: expected <before> and <after>, got ${parsed.positionals.length} path(s)\n${COMPARE_USAGE}\n`);
-    return 2;
-  }
-  const [beforePath, afterPath] = parsed.positionals.map((p) => resolve(io.cwd, p)) as [string, string];
+export function compareCommand(argv: readonly string[], io: PathsIo): number {
+  const paths = pathsOrExit(argv, io, 'compare', COMPARE_USAGE, 2, '<before> and <after>');
+  if (typeof paths === 'number') return paths;
+  const [beforePath, afterPath] = paths as [string, string];
   try {
     const comparison = compareResults(readResults(beforePath), readResults(afterPath));
     io.stdout(`${comparisonText(comparison, resultsFileOf(beforePath), resultsFileOf(afterPath))}\n`);
