@@ -73,7 +73,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const { files: picked, selection } = pickedSelection(suitesDir, options.filters);
   const fileFilters = options.filters.length ? picked : [];
   // A bundle holds the run's HAR: the one CATALOGUE_HAR asks for (copied), else one written for it (moved in).
-  const bundleHar = options.bundle ? { path: config.har ?? join(config.reportDir, `.bundle-${process.pid}.har`), move: config.har === null } : null;
+  const bundleHar = options.bundle ? { path: config.har ?? join(config.reportDir, `bundle-traffic-${process.pid}.har`), move: config.har === null } : null;
   const target = new TargetRun(bundleHar ? { ...config, har: bundleHar.path } : config, print, bundleHar);
   const signals = onSignals(target, print, () => target.cleanUp());
   try {

@@ -63,7 +63,7 @@ describe('the packed kit, installed in an empty directory', () => {
     expect(results.run.kit).toMatchObject({ name: 'catalogue-conformance', commit: null });
   });
 
-  test('its other commands: list, compare, validate-traffic --help, reference --help, --help', { timeout: 120_000 }, async () => {
+  test('its other commands: list, compare, verify, validate-traffic --help, reference --help, --help', { timeout: 180_000 }, async () => {
     const list = await inApp('npx', ['--no-install', 'catalogue-conformance', 'list', 'categories']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^categories \(suites\/categories\.suite\.ts\)$/m);
@@ -78,5 +78,11 @@ describe('the packed kit, installed in an empty directory', () => {
     const compare = await inApp('npx', ['--no-install', 'catalogue-conformance', 'compare', 'nothing', 'else']);
     expect(compare.code).toBe(2);
     expect(compare.stderr).toMatch(/^catalogue-conformance compare: \S+nothing does not exist$/m);
+    // A certifier's bundle, checked by the installed kit alone.
+    const bundled = await inApp('npx', ['--no-install', 'catalogue-conformance', 'run', '--bundle', '-q', 'categories', 'observed'], 170_000);
+    expect(bundled.code, `${bundled.stdout}\n${bundled.stderr}`).toBe(0);
+    const verify = await inApp('npx', ['--no-install', 'catalogue-conformance', 'verify', 'reports']);
+    expect(verify.code, `${verify.stdout}\n${verify.stderr}`).toBe(0);
+    expect(verify.stdout).toMatch(/^VERIFIED: the bundle is as the run left it$/m);
   });
 });
