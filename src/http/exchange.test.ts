@@ -192,7 +192,7 @@ describe('the replay says how to get its token, never what it is', () => {
     expect(step).toContain("'https://auth.example.com/oauth2/token'");
     const { token, curlArgs } = runStep(step);
     expect(token).toBe('app-tok-1');
-    expect(curlArgs).toEqual(['-s', '-X', 'POST', 'https://auth.example.com/oauth2/token', '--data-urlencode', 'grant_type=client_credentials', '--data-urlencode', 'client_id=my-client', '--data-urlencode', 'client_secret=s3cr3t value']);
+    expect(curlArgs).toEqual(['-s', '-X', 'POST', 'https://auth.example.com/oauth2/token', '--data-urlencode', 'grant_type=client_credentials', '--data-urlencode', 'scope=public', '--data-urlencode', 'client_id=my-client', '--data-urlencode', 'client_secret=s3cr3t value']);
     // Where the kind is not known, the same, saying how a user's request gets its token.
     expect(tokenStep(withToken(), 'https://auth.example.com')).toMatch(/an application token; for a user's request: export ACCESS_TOKEN="\$CATALOGUE_USER_TOKEN"$/);
   });

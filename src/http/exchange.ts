@@ -78,7 +78,7 @@ export function toCurl(exchange: Exchange): string {
 }
 
 const CLIENT_CREDENTIALS = (authUrl: string) =>
-  `export ACCESS_TOKEN="$(curl -s -X POST ${shellQuote(`${authUrl.replace(/\/+$/, '')}/oauth2/token`)} --data-urlencode grant_type=client_credentials --data-urlencode client_id="$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="$CATALOGUE_CLIENT_SECRET" | sed -E 's/.*"access_token" *: *"([^"]*)".*/\\1/')"`;
+  `export ACCESS_TOKEN="$(curl -s -X POST ${shellQuote(`${authUrl.replace(/\/+$/, '')}/oauth2/token`)} --data-urlencode grant_type=client_credentials --data-urlencode scope=public --data-urlencode client_id="$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="$CATALOGUE_CLIENT_SECRET" | sed -E 's/.*"access_token" *: *"([^"]*)".*/\\1/')"`;
 
 /**
  * How to obtain the token a replay needs ($ACCESS_TOKEN), never the token: a command from the

@@ -53,7 +53,7 @@ describe.concurrent('verdicts', () => {
       expect(block, run.stdout).toMatch(/^ {7}GET http:\/\/127\.0\.0\.1:\d+\/categories\/root -> 200$/m);
       expect(block).not.toMatch(/\/categories -> /);
       // How to get the token the replay needs, never the token.
-      expect(block).toMatch(/^ {7}token: {2}export ACCESS_TOKEN="\$\(curl -s -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/token' --data-urlencode grant_type=client_credentials --data-urlencode client_id="\$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="\$CATALOGUE_CLIENT_SECRET" \| sed -E .*# an application token$/m);
+      expect(block).toMatch(/^ {7}token: {2}export ACCESS_TOKEN="\$\(curl -s -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/token' --data-urlencode grant_type=client_credentials --data-urlencode scope=public --data-urlencode client_id="\$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="\$CATALOGUE_CLIENT_SECRET" \| sed -E .*# an application token$/m);
       expect(block).toMatch(/^ {7}replay: curl -i 'http:\/\/127\.0\.0\.1:\d+\/categories\/root' .*-H 'authorization: Bearer '"\$ACCESS_TOKEN"/m);
     }
   });
