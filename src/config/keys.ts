@@ -17,8 +17,8 @@ export interface ConfigKey {
   default?: string;
 }
 
-export const PROFILES = ['read', 'write', 'destructive'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile } from '../results/model.ts';
+import { PROFILES } from '../results/model.ts';
 
 export const CONFIG_KEYS: readonly ConfigKey[] = [
   {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestBudget } from '../budget/budget.ts';
 import type { RateLimitPacer } from '../budget/pacing.ts';
-import { countsOf, mergeObservations, type Observations, type RuleCounts } from '../harness/observations.ts';
+import { countsOf, mergeObservations, type Observations, type RuleCounts } from '../rules/observations.ts';
 import { ReusedAnswers, WriteCounts, type WriteReach } from '../harness/reuse.ts';
 import type { PlainResponse, Unanswered } from '../http/client.ts';
 import type { RunWatchdog } from '../budget/watchdog.ts';

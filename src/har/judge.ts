@@ -3,10 +3,10 @@
 // type, the error format, the rate-limit headers, pagination and Link, the rules of particular
 // endpoints), as the live run judges its own exchanges, and the token endpoint's answers. This
 // module only finds the entry's endpoint and version and turns the rules' findings into TestRecords.
-import type { Finding } from '../harness/run-context.ts';
+import type { Finding } from '../results/model.ts';
 import { recordExchange, type Exchange } from '../http/exchange.ts';
 import { redactBodyText, redactUrl, secrets } from '../http/redact.ts';
-import { slug, type Status, type TestRecord } from '../report/results.ts';
+import { slug, type Status, type TestRecord } from '../results/model.ts';
 import { newestVersion } from '../rules/change-history.ts';
 import { askedVersion, EXCHANGE_RULES, judgeView, matchEndpoint, viewOf, violationFindings, type ExchangeRule, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
 import { namesMediaType, SPEC_MEDIA_TYPE } from '../rules/media-type.ts';

@@ -9,7 +9,7 @@
 // that is not HAR).
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resultsOf, type RunResults, type TestRecord } from '../report/results.ts';
+import { resultsOf, type RunResults, type TestRecord } from '../results/model.ts';
 import { terminalSummary } from '../report/terminal.ts';
 import { writeReports, type RunInfo } from '../report/write.ts';
 import { newestVersion, changeHistory } from '../rules/change-history.ts';

@@ -29,9 +29,9 @@ import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing, type Auth } from './api.ts';
 import { mayShowUserWrites } from './reuse.ts';
 import { isSelected } from './selection.ts';
-import { suiteName, testId } from '../report/results.ts';
+import { suiteName, testId } from '../results/model.ts';
 import { kitName } from '../util/kit-names.ts';
-import { countsOf, ExchangeObserver, type Observations, type RuleTally } from './observations.ts';
+import { countsOf, ExchangeObserver, type Observations, type RuleTally } from '../rules/observations.ts';
 import { NOT_JUDGED, type ConformanceMeta, type Finding, type Outcome, type RunContext, type Severity } from './run-context.ts';
 
 export interface TestDeclaration {

@@ -3,8 +3,8 @@
 import type { RunSeed } from '../config/config.ts';
 import type { Profile } from '../config/keys.ts';
 import type { CoordinatorAddress } from '../coordinator/coordinator.ts';
-import type { Exchange } from '../http/exchange.ts';
-import type { RuleCounts } from './observations.ts';
+import type { ConformanceMeta, Outcome } from '../results/model.ts';
+import type { TestSelection } from './selection.ts';
 
 export interface RunContext {
   coordinator: CoordinatorAddress;
@@ -58,49 +58,11 @@ export interface RunContext {
   selection?: TestSelection;
 }
 
-import type { TestSelection } from './selection.ts';
 
-/** MUST: a failure fails the run. WARN: what the spec leaves open; a failure only warns. */
-export type Severity = 'MUST' | 'WARN';
-
-/** Declared with the test; present even for tests that never ran. */
-export interface ConformanceMeta {
-  /** The declared id, unique in its suite file: the test's id is <suite>/<this> (src/report/results.ts testId), whatever its title says. */
-  id: string;
-  requirements: string[];
-  severity: Severity;
-  profile: Profile;
-  /** Estimated requests, reserved from the budget before the test starts. */
-  requests: number;
-}
-
-export interface Finding {
-  requirements: string[];
-  severity: Severity;
-  message: string;
-  /** Every item when the message shows only the first (e.g. all schema violations), one per line. */
-  details?: string[];
-  /** Index into Outcome.exchanges of the exchange the finding is about. */
-  exchange?: number;
-}
+export type { ConformanceMeta, Finding, Outcome, Severity } from '../results/model.ts';
 
 /** The start of a finding's message that another run's writes may have caused: a warning, not a verdict (src/harness/conformance.ts). */
 export const NOT_JUDGED = 'not judged, as ';
-
-/** Filled in while the test runs. */
-export interface Outcome {
-  failures: Finding[];
-  warnings: Finding[];
-  exchanges: Exchange[];
-  /** Exchanges left out of `exchanges` to keep the report small. */
-  omittedExchanges: number;
-  requests: number;
-  skipReason?: string;
-  /** Whether an answer the test read may show what another run of the same client writes (src/harness/reuse.ts, mayShowUserWrites). */
-  readsUserWrites?: boolean;
-  /** An observed rule's test (suites/last/observed.suite.ts): the rule and the tally its verdict rests on. */
-  judgedTally?: { rule: string } & RuleCounts;
-}
 
 declare module 'vitest' {
   interface ProvidedContext {

@@ -9,7 +9,7 @@ import { Discovery } from '../discovery/discovery.ts';
 import { HttpClient } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { ApiClient } from './api.ts';
-import { ExchangeObserver } from './observations.ts';
+import { ExchangeObserver } from '../rules/observations.ts';
 
 export interface RunServicesOptions {
   baseUrl: string;

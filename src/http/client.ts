@@ -130,7 +130,7 @@ export interface HttpClientOptions {
   hooks?: HttpHooks;
   dispatcher?: Agent;
   /**
-   * The run's observed rules judge this client's hops (src/harness/observations.ts): a recorder
+   * The run's observed rules judge this client's hops (src/rules/observations.ts): a recorder
    * marks them, so that `verify` re-judges from a HAR exactly the exchanges the run judged.
    */
   judgedLive?: boolean;

@@ -1,24 +1,11 @@
 // One HTTP exchange as the report shows it: already redacted, body cut to an excerpt, with a curl
 // command that replays it (secrets left as placeholders the user fills in).
+import type { Exchange } from '../results/model.ts';
 import { redactBodyText, redactHeaders, redactUrl, REDACTED } from './redact.ts';
 
 export const BODY_EXCERPT_CHARS = 2_000;
 
-export interface Exchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  /** null when no response came (connection refused, timeout, ...). */
-  status: number | null;
-  responseHeaders: Record<string, string>;
-  responseBody?: string;
-  /** Why no (complete) response came. */
-  error?: string;
-  durationMs: number;
-  /** The kind of token the request carried, when the run knows it ('own': one the test obtained for itself): the replay says how to get one. */
-  token?: 'app' | 'user' | 'own';
-}
+export type { Exchange } from '../results/model.ts';
 
 export interface RawExchange {
   method: string;

@@ -8,7 +8,7 @@
 //   {"requirement": "FAV-29", "reason": "ticket 123", "expires": "2027-01-31"}   or
 //   {"test": "favorites/<test id>", "reason": "..."}
 // A failure is expected when its test is listed, or when every requirement it breaks is.
-import type { Finding } from '../harness/run-context.ts';
+import type { Finding } from '../results/model.ts';
 import type { RunResults, TestRecord } from './results.ts';
 
 export interface ExpectedFailure {

@@ -10,7 +10,7 @@ import { redactUrl, secrets } from '../http/redact.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { provenance } from './provenance.ts';
 import type { RunResults, Status, TestRecord } from './results.ts';
-import type { RunInfo } from './write.ts';
+import type { RunInfo } from './run-info.ts';
 
 const STATUSES: readonly Status[] = ['failed', 'expected', 'warned', 'skipped', 'passed'];
 const LABEL: Record<Status, string> = { failed: 'FAIL', expected: 'EXPECTED', warned: 'WARN', skipped: 'SKIP', passed: 'PASS' };

@@ -1,57 +1,12 @@
 // Turns vitest's view of a run into the kit's results: one record per test with its requirement
 // ids, severity, status (passed, failed, warned, skipped) and the redacted exchanges.
-import { basename } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { Exchange } from '../http/exchange.ts';
-import type { ConformanceMeta, Finding, Outcome } from '../harness/run-context.ts';
+import { resultsOf, slug, suiteName, testId, type Finding, type RunResults, type Status, type TestRecord } from '../results/model.ts';
 import { secrets } from '../http/redact.ts';
 
-/** `expected`: failed as the known deviations say (src/report/expected.ts): reported, not counted as a failure. */
-export type Status = 'passed' | 'failed' | 'warned' | 'skipped' | 'expected';
-
-export interface TestRecord {
-  id: string;
-  title: string;
-  suite: string;
-  requirements: string[];
-  severity: ConformanceMeta['severity'];
-  profile: ConformanceMeta['profile'];
-  status: Status;
-  /** Failed: what broke; warned: the warnings; skipped: the reason; passed: empty. */
-  message: string;
-  failures: Finding[];
-  warnings: Finding[];
-  exchanges: Exchange[];
-  omittedExchanges: number;
-  requests: number;
-  durationMs: number;
-  /** An observed rule's test: the rule and the tally its verdict rests on (Outcome.judgedTally). */
-  judgedTally?: Outcome['judgedTally'];
-}
-
-export interface RunResults {
-  summary: Record<Status, number>;
-  tests: TestRecord[];
-  /** Why (part of) the run could not be carried out: suites that did not load, and the like. */
-  problems: string[];
-}
-
-/** A test's id as results.json, the filters, `compare` and known deviations name it: <suite>/<the id it declares>. */
-export function testId(suite: string, declaredId: string): string {
-  return `${suite}/${declaredId}`;
-}
-
-export function slug(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
-export function suiteName(moduleId: string): string {
-  return basename(moduleId).replace(/\.suite\.ts$/, '').replace(/\.ts$/, '');
-}
+export type { RunResults, Status, TestRecord } from '../results/model.ts';
+export { resultsOf, slug, suiteName, testId } from '../results/model.ts';
 
 function titleOf(testCase: TestCase): string {
   // fullName joins describe blocks and the test name with ' > '.
@@ -118,21 +73,6 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: Re
   }
   for (const error of unhandled) problems.push(`unhandled error during the run: ${secrets.scrub(error.message)}`);
   return resultsOf(tests, problems);
-}
-
-/** Run results from test records (a live run's or a HAR's): ids made unique, statuses counted. */
-export function resultsOf(tests: TestRecord[], problems: string[]): RunResults {
-  const ids = new Set<string>();
-  for (const test of tests) {
-    // Records with one id (a HAR's, or tests without a declared id): keep ids unique and stable.
-    let id = test.id;
-    for (let n = 2; ids.has(id); n++) id = `${test.id}-${n}`;
-    test.id = id;
-    ids.add(id);
-  }
-  const summary: Record<Status, number> = { passed: 0, failed: 0, warned: 0, skipped: 0, expected: 0 };
-  for (const test of tests) summary[test.status]++;
-  return { summary, tests, problems };
 }
 
 /** A vitest reporter that only collects: the CLI writes the outputs once the run has ended. */

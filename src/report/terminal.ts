@@ -5,7 +5,7 @@ import { newestVersion } from '../rules/change-history.ts';
 import { tokenStep, toCurl } from '../http/exchange.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
-import type { Finding } from '../harness/run-context.ts';
+import type { Finding } from '../results/model.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import type { RunInfo } from './write.ts';
 

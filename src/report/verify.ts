@@ -10,7 +10,7 @@
 // hashes keep them as the run wrote them.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { countsOf, ExchangeObserver, type RuleCounts } from '../harness/observations.ts';
+import { countsOf, ExchangeObserver, type RuleCounts } from '../rules/observations.ts';
 import { recordExchange } from '../http/exchange.ts';
 import { HarError, harExchanges } from '../har/read.ts';
 import { newestVersion } from '../rules/change-history.ts';

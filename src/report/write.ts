@@ -9,8 +9,8 @@ import { formatExchange } from '../http/exchange.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
 import { htmlReportChunks } from './html.ts';
 import { provenance } from './provenance.ts';
-import type { Finding } from '../harness/run-context.ts';
-import type { RuleCounts } from '../harness/observations.ts';
+import type { RunInfo } from './run-info.ts';
+import type { Finding } from '../results/model.ts';
 import type { RunResults, TestRecord } from './results.ts';
 
 // A CommonJS module whose default export is a builder: Node's ESM interop hands over
@@ -18,41 +18,7 @@ import type { RunResults, TestRecord } from './results.ts';
 const junitFactory: Builder =
   ((junitModule as unknown as { default?: Builder }).default as Builder | undefined) ?? (junitModule as unknown as Builder);
 
-export interface RunInfo {
-  target: string;
-  authUrl: string;
-  referenceServer: boolean;
-  apiVersion: string;
-  /** CATALOGUE_IMPLEMENTS: the patch level the deployment was judged at. */
-  implements?: string;
-  /** CATALOGUE_MEDIA_TYPE. */
-  mediaType?: string;
-  profiles: string[];
-  startedAt: string;
-  finishedAt: string;
-  /**
-   * Requests made, the budget, and the requests by suite (most first); `(run)` is what no test
-   * made: token requests and discovery, shared by every suite.
-   */
-  requests: { total: number; budget: number; bySuite?: Record<string, number> };
-  exitCode: number;
-  /** Why the run stopped before its end (deadline, a target that stopped answering); absent when it ran to its end. */
-  stopped?: string;
-  /** The user interrupted the run (SIGINT, SIGTERM): `stopped` says by which. */
-  interrupted?: boolean;
-  /** Hints that did not fit, pacing waits and the like. */
-  notes: string[];
-  /** The versions the run checked (CATALOGUE_VERSIONS, or what the embedded reference serves). */
-  versions?: string[];
-  /** The run's seed (CATALOGUE_SEED's, else the one drawn): CATALOGUE_SEED=<seed> replays the run's random cases. */
-  seed?: { seed: number; path?: string; replayPath?: string; given: boolean };
-  /** The suite names, ids or requirement ids that picked the tests; empty: all. */
-  filters?: string[];
-  /** Why the run ended with its exit code, one line (the summary's last). */
-  exitReason?: string;
-  /** Every observed rule's tally at the end of the run, by rule id: what `verify` re-judges from the HAR (src/report/verify.ts). */
-  observed?: Record<string, RuleCounts>;
-}
+export type { RunInfo } from './run-info.ts';
 
 /** results.json in pieces (one per test), so a run of 200,000 tests never holds the whole text. */
 export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator<string> {

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createVitest } from 'vitest/node';
-import type { ConformanceMeta } from '../harness/run-context.ts';
-import { suiteName, testId } from '../report/results.ts';
+import type { ConformanceMeta } from '../results/model.ts';
+import { suiteName, testId } from '../results/model.ts';
 import { requirements, type Requirement } from './catalogue.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -2,7 +2,7 @@
 // run-wide tally of the live observer (the passive judge's use of the same table is src/har/).
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
-import { ExchangeObserver, mergeObservations, VIOLATIONS_KEPT } from '../harness/observations.ts';
+import { ExchangeObserver, mergeObservations, VIOLATIONS_KEPT } from '../rules/observations.ts';
 import { apiPathUnder, errorBodyOf, EXCHANGE_RULES, exchangeRule, isOAuthUrl, judgeView, viewOf, type ExchangeView } from './exchange-rules.ts';
 
 const BASE = 'https://api.example.com/api';

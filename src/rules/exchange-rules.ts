@@ -2,7 +2,7 @@
 // as documented for its endpoint, status and version (schemas, conditional presence), a JSON
 // Content-Type, the error format, the rate-limit headers, pagination and Link, and the rules of
 // particular endpoints. Three users, one table:
-//   - the live run judges every exchange it makes with every rule (src/harness/observations.ts,
+//   - the live run judges every exchange it makes with every rule (src/rules/observations.ts,
 //     reported per rule by suites/last/observed.suite.ts);
 //   - a suite applies a rule to an answer it judges (ConformanceContext#rules);
 //   - the passive judge applies every rule to every entry of recorded traffic (src/har/judge.ts).

@@ -5,7 +5,7 @@
 // a query parameter of the request, the kind of token (known to a live run, not to recorded
 // traffic), the version served. Elsewhere such a field may be present, absent or null.
 import type { VersionScope } from '../rules/version-scope.ts';
-import type { Violation } from './validator.ts';
+import type { Violation } from './violation.ts';
 
 export interface PresenceCondition {
   /** The request carried a user token (a live run knows; recorded traffic does not, so the rule never applies there). */

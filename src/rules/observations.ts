@@ -2,9 +2,9 @@
 // passive judge of recorded traffic applies too): each test's exchanges are judged as they happen,
 // the tally goes to the run's main process when the test ends, and suites/last/observed.suite.ts
 // reports it per rule after every other suite has finished.
-import type { Exchange } from '../http/exchange.ts';
+import type { Exchange, RuleCounts } from '../results/model.ts';
 import { redactBodyText } from '../http/redact.ts';
-import { judgeView, viewOf } from '../rules/exchange-rules.ts';
+import { judgeView, viewOf } from './exchange-rules.ts';
 
 /** Findings kept per rule as evidence; the rest are counted. */
 export const VIOLATIONS_KEPT = 5;
@@ -34,12 +34,7 @@ export interface RuleTally {
 
 export type Observations = Record<string, RuleTally>;
 
-/** A rule's tally in numbers: what a report keeps of it, and what `verify` re-judges from a HAR (src/report/verify.ts). */
-export interface RuleCounts {
-  checked: number;
-  violations: number;
-  warnings: number;
-}
+export type { RuleCounts } from '../results/model.ts';
 
 export const countsOf = (tally: RuleTally | undefined): RuleCounts => ({ checked: tally?.checked ?? 0, violations: tally?.violationCount ?? 0, warnings: tally?.warningCount ?? 0 });
 
