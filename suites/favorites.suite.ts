@@ -48,7 +48,7 @@ import type { HttpResponse } from '../src/http/client.ts';
 import type { UndoEntry } from '../src/harness/journal.ts';
 
 /**
- * Read by src/run.ts: this suite runs before the other writers. Its first tests only read the
+ * Read by src/runner/passes.ts: this suite runs before the other writers. Its first tests only read the
  * user's lists and favorites, which discovery and the readers asked for already: before any write
  * those answers are still current, and the run reuses them (issue 17).
  */

@@ -79,7 +79,7 @@ import { SchemaRegistry } from '../src/schemas/validator.ts';
 import { fieldSince } from '../src/schemas/versioned-fields.ts';
 
 /**
- * Read by src/run.ts: this suite runs after the other readers. Its answers without fieldsets (one
+ * Read by src/runner/passes.ts: this suite runs after the other readers. Its answers without fieldsets (one
  * per endpoint) are mostly GETs those suites made already, which the run then reuses (issue 17).
  */
 export const RUNS_AFTER_THE_OTHER_READERS = true;

@@ -36,7 +36,7 @@ import { joinUrl, type HttpResponse } from '../src/http/client.ts';
 import { secrets } from '../src/http/redact.ts';
 
 /**
- * Read by src/run.ts: this suite runs after the other writers. Its writes are meant to be refused,
+ * Read by src/runner/passes.ts: this suite runs after the other writers. Its writes are meant to be refused,
  * but the run cannot know they were not carried out, so each makes the kept answers its area
  * may change stale (src/harness/reuse.ts);
  * sent last, they leave the answers the other writers reuse alone (issue 17).

@@ -1,6 +1,6 @@
 // SIGINT and SIGTERM during a conformance run (issue 19): the first stops the run in order, a
 // second exits at once. The run's main process alone decides: its vitest workers ignore Ctrl-C
-// (src/harness/conformance.ts), and vitest's own handlers are removed (src/run.ts).
+// (src/harness/conformance.ts), and vitest's own handlers are removed (src/runner/passes.ts).
 import type { RunWatchdog } from '../budget/watchdog.ts';
 
 /** The exit code of an interrupted run (128 + SIGINT, as shells report it). */

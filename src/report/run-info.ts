@@ -1,5 +1,5 @@
 // What a run's reports say of the run itself (results.json's `run`, junit's properties, the
-// summary's last lines, report.html's header): written by src/run.ts, read by every report.
+// summary's last lines, report.html's header): written by src/runner/target.ts, read by every report.
 import type { RuleCounts } from '../results/model.ts';
 
 export interface RunInfo {

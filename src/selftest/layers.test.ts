@@ -16,7 +16,7 @@ export const LAYERS: readonly { name: string; holds: readonly string[] }[] = [
   { name: 'report', holds: ['src/report/'] },
   { name: 'run', holds: ['src/budget/', 'src/auth/', 'src/config/', 'src/coordinator/', 'src/discovery/', 'src/harness/'] },
   { name: 'suites', holds: ['suites/'] },
-  { name: 'entry', holds: ['src/run.ts', 'src/cli/', 'src/har/main.ts', 'src/requirements/coverage.ts', 'src/requirements/write-coverage.ts'] },
+  { name: 'entry', holds: ['src/run.ts', 'src/runner/', 'src/cli/', 'src/har/main.ts', 'src/requirements/coverage.ts', 'src/requirements/write-coverage.ts'] },
 ];
 /** Apart from the layers: the reference server imports nothing of the kit, and only the entry points and the test support start it. */
 const REFERENCE = 'src/reference/';
