@@ -78,7 +78,8 @@ function checkHashes(dir: string, manifest: BundleManifest, problems: string[], 
   let matching = 0;
   for (const [name, expected] of listed) {
     const path = join(dir, name);
-    if (basename(name) !== name) problems.push(`${MANIFEST} names ${JSON.stringify(name)}, not a file of the bundle's own directory`);
+    if (typeof expected?.sha256 !== 'string') problems.push(`${MANIFEST} gives no SHA-256 for ${name}`);
+    else if (basename(name) !== name) problems.push(`${MANIFEST} names ${JSON.stringify(name)}, not a file of the bundle's own directory`);
     else if (!existsSync(path)) problems.push(`${name} is missing (the manifest lists it)`);
     else {
       const actual = digestOf(path);
@@ -94,7 +95,7 @@ function checkHashes(dir: string, manifest: BundleManifest, problems: string[], 
 /** 2. The summary counts the tests. */
 function checkSummary(results: BundledResults, problems: string[], lines: string[]): void {
   const counted: Record<string, number> = {};
-  for (const test of results.tests) counted[test.status] = (counted[test.status] ?? 0) + 1;
+  for (const test of results.tests) counted[String(test?.status)] = (counted[String(test?.status)] ?? 0) + 1;
   const statuses = new Set([...Object.keys(counted), ...Object.keys(results.summary ?? {})]);
   const differing = [...statuses].filter((s) => (counted[s] ?? 0) !== (results.summary?.[s] ?? 0));
   if (differing.length) problems.push(`results.json: its summary does not count its tests (${differing.map((s) => `${s} ${results.summary?.[s] ?? 0}, counted ${counted[s] ?? 0}`).join('; ')})`);
@@ -161,8 +162,12 @@ function checkVerdicts(dir: string, manifest: BundleManifest, results: BundledRe
   // pass may add exchanges after the test judged, never take any away).
   const verdicts: Record<string, number> = {};
   for (const test of results.tests) {
-    const tally = test.judgedTally;
+    const tally = test?.judgedTally;
     if (!tally) continue;
+    if (typeof tally.rule !== 'string' || ![tally.checked, tally.violations, tally.warnings].every(Number.isInteger)) {
+      problems.push(`${String(test.id)}: its judgedTally is not a tally (rule, checked, violations, warnings)`);
+      continue;
+    }
     const status = test.status === 'expected' ? 'failed' : test.status;
     const stoppedEarly = status === 'skipped' && results.run.stopped !== undefined;
     const expected = verdictOfTally(tally);
@@ -191,14 +196,15 @@ export function verifyBundle(path: string): VerifyOutcome {
     checkHashes(dir, manifest, problems, lines);
     if (!('results.json' in manifest.files)) throw new NotABundle(`${MANIFEST} does not list results.json: there is no verdict to check`);
     let results: BundledResults | null = null;
+    // results.json may hold anything, null included: each use below checks its shape.
     try {
       results = readJson<BundledResults>(join(dir, 'results.json'), 'results.json');
     } catch (error) {
       problems.push((error as Error).message);
     }
-    if (results === null) {
+    if (results === null && problems.some((p) => p.startsWith('results.json cannot be read'))) {
       // said above
-    } else if (!Array.isArray(results.tests) || !results.run || typeof results.run.target !== 'string') {
+    } else if (results === null || typeof results !== 'object' || !Array.isArray(results.tests) || !results.run || typeof results.run.target !== 'string') {
       problems.push('results.json is not a results file of the kit (no tests, or no run.target)');
     } else {
       checkSummary(results, problems, lines);

@@ -131,6 +131,21 @@ describe('evidence bundle (--bundle) and verify', () => {
     expect(outcome.problems.join('\n')).toMatch(/^rule rate-limit-headers: the run's tally \(\d+ judged, 0 broke a MUST, 0 warned\) is not the HAR's \(\d+ judged, 1 broke a MUST, 0 warned\)$/m);
   });
 
+  test('a bundle of nonsense, sealed again, differs and says why: no crash', () => {
+    for (const [file, text] of [
+      ['results.json', 'null'],
+      ['results.json', JSON.stringify({ summary: {}, tests: [null, { id: 'x', status: 'passed', judgedTally: { rule: 5 } }], run: { target: 'http://a' } })],
+      [BUNDLE_HAR, '{"log": {"entries": [1, 2]}}'],
+      [BUNDLE_HAR, '<html>'],
+    ] as const) {
+      const copy = copyOf(clean.bundle);
+      writeFileSync(join(copy, file), text);
+      const outcome = verifyBundle(resealed(copy));
+      expect(outcome.exitCode, `${file}: ${text}`).toBe(1);
+      expect(outcome.problems.length).toBeGreaterThan(0);
+    }
+  });
+
   test('not a bundle, or wrong arguments: exit 2 with one line; --help: the usage', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cc-verify-'));
     expect(verifyBundle(dir)).toMatchObject({ exitCode: 2, problems: [expect.stringMatching(/is not a bundle: it has no manifest\.json \(a run makes one with --bundle\)$/)] });
