@@ -55,7 +55,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** About 40 GETs of the kinds real clients make, spread over `tokens`, recorded as HAR entries. */
 async function recordTraffic(): Promise<{ entries: HarEntryJson[]; tokens: string[] }> {

@@ -62,8 +62,10 @@ function headersOf(list: unknown, where: string): Record<string, string> {
 const MAX_DECODED_BYTES = 64 * 1024 * 1024;
 const CODINGS = new Set(['gzip', 'deflate', 'br']);
 /** Control characters no text body carries (tab, line feed and carriage return excepted). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 /** A string of one character per byte: raw bytes some tools store as a plain content.text. */
+// eslint-disable-next-line no-control-regex -- every byte value, control characters included
 const BYTE_STRING = /^[\x00-\xff]*$/;
 
 const hasGzipMagic = (bytes: Buffer): boolean => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;

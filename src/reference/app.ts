@@ -138,7 +138,7 @@ export function createState(cfg: StateConfig): ReferenceState {
 export function normalizeBasePath(raw: string, name: string): string {
   const trimmed = raw.replace(/\/+$/, '');
   if (trimmed === '') return '';
-  if (!/^(\/[A-Za-z0-9._~\-]+)+$/.test(trimmed)) {
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
     throw new Error(`${name} must look like "/api" (slash-separated segments of letters, digits, . _ ~ -), got "${raw}"`);
   }
   return trimmed;

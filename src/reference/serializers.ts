@@ -33,7 +33,6 @@ function childrenCount(c: CategoryRecord, fault: FaultName | null | undefined): 
 export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Record<string, unknown> {
   const { fault } = opts;
   const variants = opts.variants ?? NO_VARIANTS;
-  const isLeaf = c.childIds.length === 0;
   const isRoot = c.depth === 0;
   const out: Record<string, unknown> = {
     id: c.id,

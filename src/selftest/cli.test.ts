@@ -127,7 +127,7 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
       const run = await runCommandHere(['--list', '--base-url', url, '--client-id', 'a', '--client-secret', 'b', 'favorites']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^favorites-model \(suites\/favorites-model\.suite\.ts\)$/m);
-      expect(run.stdout).toMatch(/^  MUST read {8}GET \/favorites > .*\[FAV-\d+/m);
+      expect(run.stdout).toMatch(/^ {2}MUST read {8}GET \/favorites > .*\[FAV-\d+/m);
       expect(run.stdout).toMatch(/^ {7}id favorites\/favorite-by-id$/m);
       expect(run.stdout).not.toMatch(/^categories /m);
       expect(run.stdout).toMatch(/^\d+ tests in 2 suites$/m);

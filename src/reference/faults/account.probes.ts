@@ -5,7 +5,7 @@
 // No probe depends on it (notifications-view-returns-body uses a viewed one).
 
 import type { RunningReference } from '../server.ts';
-import { allSkus, call, get, PNG_B64, userTokens } from '../testkit.ts';
+import { allSkus, call, get, userTokens } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 type Json = Record<string, any>;

@@ -80,8 +80,7 @@ import { refuseMissingFields } from './validation.ts';
 
 const REQUIRES_BODY = true;
 const REVIEW_ACTIONS_SCOPE = 'publish_sku_review_actions';
-const SORTS = ['most_recent', 'most_helpful'] as const;
-type Sort = (typeof SORTS)[number];
+type Sort = 'most_recent' | 'most_helpful';
 const META_NAMES = ['sku_reviews_aggregation', 'sku_rating_breakdown'] as const;
 type MetaName = (typeof META_NAMES)[number];
 
