@@ -5,16 +5,14 @@
 //   t.require(check, ids) - the same, but the test stops (what follows would be meaningless);
 //   t.warn(check, ids)    - a failure is a warning: the spec leaves the point open.
 // Skips (profile off, budget, no user token, nothing to discover) always carry their reason.
-import { inject, test } from 'vitest';
+import { test } from 'vitest';
 import { BudgetExhaustedError } from '../budget/budget.ts';
 import { RateLimitWaitError } from '../budget/pacing.ts';
 import { RunStoppedError } from '../budget/watchdog.ts';
 import type { UndoAction } from './journal.ts';
 import type { CheckResult } from '../checks/check.ts';
 import { bodyIsJson } from '../checks/http.ts';
-import { remoteServices } from '../coordinator/coordinator.ts';
 import type { RunServices } from '../coordinator/services.ts';
-import { recordHopsInto } from '../har/write.ts';
 import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
@@ -25,14 +23,16 @@ import { askedVersion, exchangeRule, viewOf, violationFindings, type RuleFinding
 import { DEFAULT_DEADLINE_S, type Profile } from '../config/keys.ts';
 import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
-import { earlierVersion } from '../checks/versioning.ts';
 import { ApiClient, PrerequisiteMissing, type Auth } from './api.ts';
 import { mayShowUserWrites } from './reuse.ts';
 import { isSelected } from './selection.ts';
 import { suiteName, testId } from '../results/model.ts';
 import { kitName } from '../util/kit-names.ts';
-import { countsOf, ExchangeObserver, type Observations, type RuleTally } from '../rules/observations.ts';
+import { countsOf, type Observations, type RuleTally } from '../rules/observations.ts';
 import { NOT_JUDGED, type ConformanceMeta, type Finding, type Outcome, type RunContext, type Severity } from './run-context.ts';
+import { runScope, targetBeingLoaded, workerState } from './worker-state.ts';
+
+export { useTarget } from './worker-state.ts';
 
 export interface TestDeclaration {
   /**
@@ -79,72 +79,6 @@ class StopTest extends Error {
 /** Thrown at the end of a test with MUST failures, so vitest counts it failed. */
 class ConformanceFailure extends Error {
   override name = 'ConformanceFailure';
-}
-
-interface WorkerState {
-  run: RunContext;
-  services: RunServices;
-  schemas: SchemaRegistry;
-  observer: ExchangeObserver;
-  version: VersionScope;
-}
-
-/** One state per target this worker has run suites for ('' is the run's only target). */
-const workers = new Map<string, WorkerState>();
-
-/**
- * The target of the suite file being loaded. A run of one target leaves it ''. A run of several
- * (runConformanceMany, src/run.ts) loads each suite once per target through a generated file that
- * calls useTarget first: the tests a suite file declares belong to the target set while it loads.
- */
-let loadingTarget = '';
-
-/** For the files runConformanceMany generates: the suite imported next is run against `target`. */
-export function useTarget(target: string): void {
-  loadingTarget = target;
-}
-
-/**
- * Ctrl-C in a terminal signals the whole process group: a worker that died of it would leave its
- * test's changes on the deployment. The run's main process handles the signal (it stops the run,
- * and the tests in flight end at their next request); the worker carries on until told.
- */
-let signalsLeftToTheRun = false;
-function leaveSignalsToTheRun(): void {
-  if (signalsLeftToTheRun) return;
-  signalsLeftToTheRun = true;
-  process.on('SIGINT', () => undefined);
-}
-
-function workerState(target: string): WorkerState {
-  let worker = workers.get(target);
-  if (!worker) {
-    const run = target === '' ? inject('conformanceRun') : inject('conformanceRuns')?.[target];
-    if (!run) throw new Error('the conformance suites run through the CLI (npm run conformance), not vitest directly');
-    leaveSignalsToTheRun();
-    secrets.add(run.expiredToken);
-    secrets.add(run.client.secret);
-    if (run.harParts) recordHopsInto(run.harParts, secrets, target === '' ? null : [run.baseUrl, run.authUrl]);
-    worker = {
-      run,
-      services: remoteServices(run.coordinator),
-      schemas: SchemaRegistry.shared(),
-      version: runScope(run, run.apiVersion),
-      observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, implements: run.implements }),
-    };
-    workers.set(target, worker);
-  }
-  return worker;
-}
-
-/**
- * The version a deployment serves to a request asking `asked` (null: no version parameter): its
- * patch level (CATALOGUE_IMPLEMENTS), and the oldest series it is known to serve (the earliest of
- * CATALOGUE_VERSIONS and the version the run asks for), which a major alone gets at most.
- */
-function runScope(run: RunContext, asked: string | null): VersionScope {
-  const oldest = [run.apiVersion, ...run.versions].filter((v) => v.includes('.')).reduce((a, b) => earlierVersion(a, b), run.apiVersion);
-  return new VersionScope({ asked, implements: run.implements, oldest });
 }
 
 export class ConformanceContext {
@@ -478,7 +412,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
     profile: declaration.profile ?? 'read',
     requests: declaration.requests ?? 5,
   };
-  const target = loadingTarget;
+  const target = targetBeingLoaded();
   test(title, { meta: { conformance: meta }, timeout: declaration.timeoutMs ?? 5 * 60_000 }, async (ctx) => {
     const outcome: Outcome = { failures: [], warnings: [], exchanges: [], omittedExchanges: 0, requests: 0 };
     ctx.task.meta.outcome = outcome;
