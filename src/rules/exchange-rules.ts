@@ -6,8 +6,7 @@
 //     reported per rule by suites/last/observed.suite.ts);
 //   - a suite applies a rule to an answer it judges (ConformanceContext#rules);
 //   - the passive judge applies every rule to every entry of recorded traffic (src/har/judge.ts).
-// A rule sees an ExchangeView: the exchange, the endpoint it matched, the body, the request's query,
-// the version served and, when known, the kind of token.
+// A rule sees an ExchangeView (src/rules/exchange-view.ts): exchange, endpoint, body, query, version, token kind.
 import { allOf, fail, isPlainObject, pass, type CheckResult } from '../checks/check.ts';
 import { isRateLimitStatus, notModifiedHasNoBody, rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
 import { hasNoMatchCount, isRootCategory } from '../checks/categories.ts';
@@ -34,163 +33,9 @@ import { asksFieldsets } from '../schemas/presence.ts';
 import { formatViolation, SCHEMA_BASE, SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
 import { changeRow } from './change-history.ts';
-import { VersionScope } from './version-scope.ts';
+import { isOAuthUrl, type ExchangeView } from './exchange-view.ts';
 
-// ---------------------------------------------------------------------------------------------
-// What a rule sees
-
-export interface ExchangeView {
-  exchange: Exchange;
-  /** The path below the API's base path; null when the URL is outside it. */
-  apiPath: string | null;
-  /** The spec's endpoint ("GET /skus/:id/reviews") the method and path match; null when none. */
-  endpoint: string | null;
-  /** Whether it is an answer of the API: under the base URL, not an OAuth endpoint, answered. */
-  isApi: boolean;
-  /** The whole answer text, redacted; undefined when not known (not recorded, or cut short). */
-  text: string | undefined;
-  /** Why the text is not known, for a skip's reason. */
-  textNote: string;
-  /** The text parsed as JSON; undefined when there is none or it is not JSON. */
-  body: unknown;
-  query: URLSearchParams;
-  /** The version served: asked in the Accept header, at the deployment's patch level, bounded by the time of a recording. */
-  scope: VersionScope;
-  /** The kind of token the request carried, when the run knows it; null for recorded traffic. */
-  token: 'app' | 'user' | null;
-  /** When the answer came, ms since the epoch; NaN when not known. */
-  atMs: number;
-}
-
-export interface ViewInput {
-  exchange: Exchange;
-  /** The whole answer text when the caller has it (the record keeps an excerpt). */
-  text?: string | undefined;
-  /** Why there is no text (a HAR entry without body, an undecodable one). */
-  textNote?: string;
-  /** The API's base URL, path prefix included. */
-  baseUrl: string;
-  /** Where the OAuth endpoints live, when known. */
-  authUrl?: string;
-  /** The patch level the deployment implements; default the newest of the Change history. */
-  implements?: string;
-  token?: 'app' | 'user' | null;
-  atMs: number;
-  /** Bound the version by the time of the exchange (recorded traffic): a change dated later is not required. */
-  bounded?: boolean;
-}
-
-/**
- * Whether a URL is one of the OAuth endpoints ({auth_url}/oauth2/token, .../oauth2/authorizations/new,
- * and the form a consent page posts to): they follow OAuth 2.0, not the API's rules (errors
- * format, rate-limit headers), wherever they are served. The API has no /oauth2/ path of its own.
- */
-export function isOAuthUrl(url: string, authUrl?: string): boolean {
-  try {
-    const target = new URL(url);
-    if (/\/oauth2\/(token|authorizations(\/new)?)\/?$/.test(target.pathname)) return true;
-    if (!authUrl) return false;
-    const auth = new URL(authUrl);
-    const prefix = auth.pathname.replace(/\/+$/, '');
-    return target.origin === auth.origin && target.pathname.startsWith(`${prefix}/oauth2/`);
-  } catch {
-    return false;
-  }
-}
-
-/** The path below the base URL's path on its origin, or null when the URL is elsewhere. */
-export function apiPathUnder(url: string, baseUrl: string): string | null {
-  try {
-    const target = new URL(url);
-    const base = new URL(baseUrl);
-    if (target.origin !== base.origin) return null;
-    const prefix = base.pathname.replace(/\/+$/, '');
-    if (prefix === '') return target.pathname;
-    if (target.pathname === prefix) return '/';
-    return target.pathname.startsWith(`${prefix}/`) ? target.pathname.slice(prefix.length) : null;
-  } catch {
-    return null;
-  }
-}
-
-interface Template {
-  endpoint: string;
-  method: string;
-  segments: string[];
-}
-
-let templates: Template[] | undefined;
-
-/** The endpoint of schemas/endpoints.json ("GET /skus/:id") a method and API path match; literal segments win over :params. */
-export function matchEndpoint(method: string, apiPath: string): string | null {
-  templates ??= Object.keys(SchemaRegistry.shared().endpointIndex().endpoints).map((endpoint) => {
-    const [m = '', path = ''] = endpoint.split(' ');
-    return { endpoint, method: m, segments: path.split('/').filter(Boolean) };
-  });
-  const segments = apiPath.split('/').filter(Boolean);
-  let best: { endpoint: string; literals: number } | null = null;
-  for (const t of templates) {
-    if (t.method !== method || t.segments.length !== segments.length) continue;
-    let literals = 0;
-    const fits = t.segments.every((s, i) => {
-      if (s.startsWith(':')) return segments[i] !== '';
-      literals++;
-      return s === segments[i];
-    });
-    if (fits && (!best || literals > best.literals)) best = { endpoint: t.endpoint, literals };
-  }
-  return best?.endpoint ?? null;
-}
-
-/** The Accept header's version parameter as sent (major, major.minor or with a patch), or null when there is none. */
-export function askedVersion(headers: Record<string, string>): string | null {
-  const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === 'accept')?.[1] ?? '';
-  return /(?:^|;)\s*version\s*=\s*"?(\d+(?:\.\d+)*)/i.exec(accept)?.[1] ?? null;
-}
-
-const CUT = /\.\.\. \[\d+ more characters\]$/;
-
-function parseJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export function viewOf(input: ViewInput): ExchangeView {
-  const { exchange } = input;
-  const apiPath = apiPathUnder(exchange.url, input.baseUrl);
-  const oauth = isOAuthUrl(exchange.url, input.authUrl);
-  const endpoint = apiPath === null || oauth ? null : matchEndpoint(exchange.method, apiPath);
-  // The record keeps an excerpt of long bodies: a cut body is not judged.
-  const recorded = exchange.responseBody;
-  const text = input.text ?? (recorded !== undefined && !CUT.test(recorded) ? recorded : undefined);
-  let query: URLSearchParams;
-  try {
-    query = new URL(exchange.url).searchParams;
-  } catch {
-    query = new URLSearchParams();
-  }
-  return {
-    exchange,
-    apiPath,
-    endpoint,
-    isApi: apiPath !== null && !oauth && exchange.status !== null,
-    text,
-    textNote: text !== undefined ? '' : (input.textNote ?? (recorded === undefined ? 'body not recorded' : 'the record keeps only an excerpt of the body')),
-    body: parseJson(text),
-    query,
-    scope: new VersionScope({
-      asked: askedVersion(exchange.requestHeaders),
-      ...(input.implements ? { implements: input.implements } : {}),
-      recordedAt: input.bounded && !Number.isNaN(input.atMs) ? input.atMs : null,
-    }),
-    token: input.token ?? null,
-    atMs: input.atMs,
-  };
-}
+export { apiPathUnder, askedVersion, isOAuthUrl, matchEndpoint, viewOf, type ExchangeView, type ViewInput } from './exchange-view.ts';
 
 // ---------------------------------------------------------------------------------------------
 // What a rule finds
