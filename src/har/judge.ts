@@ -8,7 +8,7 @@ import { recordExchange, type Exchange } from '../http/exchange.ts';
 import { redactBodyText, redactUrl, secrets } from '../http/redact.ts';
 import { slug, type Status, type TestRecord } from '../results/model.ts';
 import { newestVersion } from '../rules/change-history.ts';
-import { askedVersion, EXCHANGE_RULES, judgeView, matchEndpoint, viewOf, violationFindings, type ExchangeRule, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
+import { askedVersion, EXCHANGE_RULES, judgeView, matchEndpoint, viewOf, violationFindings, type ExchangeRule, type ExchangeView, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
 import { namesMediaType, SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { SchemaRegistry } from '../schemas/validator.ts';
@@ -167,11 +167,11 @@ export function judgeExchange(h: HarExchange, options: JudgeOptions): TestRecord
   return records;
 }
 
-function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
-  learnSecrets(h);
-  const url = redactUrl(h.url);
-  const name = `#${h.index} ${h.method} ${url}`;
-  const recorded: Exchange = recordExchange({
+type AddRecord = (rule: string | null, requirements: string[], severity: 'MUST' | 'WARN', verdict: Verdict) => void;
+
+/** The entry as the report shows it: redacted, its body cut to an excerpt. */
+function recordedExchange(h: HarExchange): Exchange {
+  return recordExchange({
     method: h.method,
     url: h.url,
     requestHeaders: h.requestHeaders,
@@ -181,35 +181,38 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     ...(h.body !== undefined ? { responseBody: h.body } : {}),
     durationMs: h.timeMs,
   });
-  const records: TestRecord[] = [];
-  const add = (rule: string | null, requirements: string[], severity: 'MUST' | 'WARN', verdict: Verdict): void => {
-    const title = rule ? `${name} > ${rule}` : name;
-    records.push({
-      id: `${options.suite}/${slug(`${h.index} ${rule ?? 'exchange'}`)}`,
-      title,
-      suite: options.suite,
-      requirements,
-      severity,
-      profile: 'read',
-      status: verdict.status,
-      message: verdict.message,
-      failures: verdict.failures,
-      warnings: verdict.warnings,
-      exchanges: [recorded],
-      omittedExchanges: 0,
-      requests: 0,
-      durationMs: 0,
-    });
-  };
+}
 
-  // Every rule that one exchange shows, as the live run applies them to its own exchanges.
+/** One record of the entry: a rule's verdict (rule null: the entry's own). */
+function entryRecord(h: HarExchange, options: JudgeOptions, recorded: Exchange, rule: string | null, requirements: string[], severity: 'MUST' | 'WARN', verdict: Verdict): TestRecord {
+  const name = `#${h.index} ${h.method} ${redactUrl(h.url)}`;
+  return {
+    id: `${options.suite}/${slug(`${h.index} ${rule ?? 'exchange'}`)}`,
+    title: rule ? `${name} > ${rule}` : name,
+    suite: options.suite,
+    requirements,
+    severity,
+    profile: 'read',
+    status: verdict.status,
+    message: verdict.message,
+    failures: verdict.failures,
+    warnings: verdict.warnings,
+    exchanges: [recorded],
+    omittedExchanges: 0,
+    requests: 0,
+    durationMs: 0,
+  };
+}
+
+/** What the rules see of the entry: its base URL is the entry's origin and the base path; its version bounded by when it was recorded. */
+function entryView(h: HarExchange, options: JudgeOptions, recorded: Exchange): ExchangeView {
   let origin = '';
   try {
     origin = new URL(h.url).origin;
   } catch {
-    // an entry whose URL does not parse matched no endpoint above
+    // an entry whose URL does not parse matches no endpoint
   }
-  const view = viewOf({
+  return viewOf({
     exchange: recorded,
     text: h.body === undefined ? undefined : redactBodyText(h.body),
     textNote: h.bodyNote ?? 'body not recorded',
@@ -218,6 +221,15 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
     atMs: h.startedMs + h.timeMs,
     bounded: true,
   });
+}
+
+function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
+  learnSecrets(h);
+  const recorded = recordedExchange(h);
+  const records: TestRecord[] = [];
+  const add: AddRecord = (rule, requirements, severity, verdict) => void records.push(entryRecord(h, options, recorded, rule, requirements, severity, verdict));
+  // Every rule that one exchange shows, as the live run applies them to its own exchanges.
+  const view = entryView(h, options, recorded);
   const judge = (rules?: readonly ExchangeRule[]): void => {
     for (const { rule, outcome } of judgeView(view, rules)) {
       // The record cites the rule's requirements and those its findings name.
@@ -225,34 +237,40 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
       add(rule.titleFor?.(view) ?? rule.title, cited, rule.severity, verdictOf(outcome));
     }
   };
-
   const apiPath = apiPathOf(h.url, options.basePath);
-  const endpoint = apiPath === null ? null : matchEndpoint(h.method, apiPath);
-  if (apiPath === null || endpoint === null) {
-    // Rules of every exchange (a redirect's Location, HTTPS), then the token endpoint's body. What
-    // they skip adds nothing to why the entry is not judged as the API's.
-    judge(ANY_EXCHANGE_RULES);
-    records.splice(0, records.length, ...records.filter((r) => r.status !== 'skipped'));
-    // The authorization server's endpoints (any origin, any path prefix): their bodies only, as the
-    // live run judges them (the API's rules, such as the rate-limit headers, are not stated for them).
-    const auth = matchAuthEndpoint(h.method, h.url);
-    if (auth !== 'POST {auth_url}/oauth2/token') {
-      if (records.length) return records;
-      return [skippedExchange(h, options, auth ? `the authorization step is judged live (its redirect and consent): ${url}` : `not an API v3 exchange: ${url}`)];
-    }
-    const grant = new URLSearchParams(h.requestBody ?? '').get('grant_type') ?? (parseJson(h.requestBody ?? '') as { grant_type?: unknown } | undefined)?.grant_type;
-    // The refresh response's shape is not specified (AUTH-24): only the two documented grants are judged.
-    const ids = grant === 'client_credentials' ? ['AUTH-7'] : grant === 'authorization_code' ? ['AUTH-19'] : null;
-    if (ids === null) return [skippedExchange(h, options, `a token request with grant_type ${String(grant ?? '(none recorded)')}: its answer's shape is not specified`)];
-    const rule = `token response as documented for grant_type=${String(grant)}`;
-    if (h.body === undefined) add(rule, ids, 'MUST', skipped(h.bodyNote ?? 'body not recorded'));
-    else {
-      const verdict = SchemaRegistry.shared().validateExchange(auth, h.status, h.body, entryScope(h, options));
-      const findings = violationFindings(verdict.schema ?? `${auth} ${h.status}`, verdict.violations, `${h.method} ${new URL(h.url).pathname}`, ids);
-      add(rule, ids, 'MUST', verdictOf(findings.length ? { kind: 'findings', findings } : { kind: 'passed' }));
-    }
+  if (apiPath !== null && matchEndpoint(h.method, apiPath) !== null) {
+    judge();
     return records;
   }
-  judge();
+  // Rules of every exchange (a redirect's Location, HTTPS), then the token endpoint's body. What
+  // they skip adds nothing to why the entry is not judged as the API's.
+  judge(ANY_EXCHANGE_RULES);
+  records.splice(0, records.length, ...records.filter((r) => r.status !== 'skipped'));
+  return judgeOutsideApi(h, options, records, add);
+}
+
+/**
+ * An entry outside the API: the authorization server's endpoints (any origin, any path prefix),
+ * their bodies only, as the live run judges them (the API's rules, such as the rate-limit
+ * headers, are not stated for them); anything else is not judged.
+ */
+function judgeOutsideApi(h: HarExchange, options: JudgeOptions, records: TestRecord[], add: AddRecord): TestRecord[] {
+  const url = redactUrl(h.url);
+  const auth = matchAuthEndpoint(h.method, h.url);
+  if (auth !== 'POST {auth_url}/oauth2/token') {
+    if (records.length) return records;
+    return [skippedExchange(h, options, auth ? `the authorization step is judged live (its redirect and consent): ${url}` : `not an API v3 exchange: ${url}`)];
+  }
+  const grant = new URLSearchParams(h.requestBody ?? '').get('grant_type') ?? (parseJson(h.requestBody ?? '') as { grant_type?: unknown } | undefined)?.grant_type;
+  // The refresh response's shape is not specified (AUTH-24): only the two documented grants are judged.
+  const ids = grant === 'client_credentials' ? ['AUTH-7'] : grant === 'authorization_code' ? ['AUTH-19'] : null;
+  if (ids === null) return [skippedExchange(h, options, `a token request with grant_type ${String(grant ?? '(none recorded)')}: its answer's shape is not specified`)];
+  const rule = `token response as documented for grant_type=${String(grant)}`;
+  if (h.body === undefined) add(rule, ids, 'MUST', skipped(h.bodyNote ?? 'body not recorded'));
+  else {
+    const verdict = SchemaRegistry.shared().validateExchange(auth, h.status, h.body, entryScope(h, options));
+    const findings = violationFindings(verdict.schema ?? `${auth} ${h.status}`, verdict.violations, `${h.method} ${new URL(h.url).pathname}`, ids);
+    add(rule, ids, 'MUST', verdictOf(findings.length ? { kind: 'findings', findings } : { kind: 'passed' }));
+  }
   return records;
 }
