@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
 import { didYouMean } from '../util/closest.ts';
-import { CONFIG_KEYS, DEFAULT_DEADLINE_S, PROFILES, type ConfigKey, type Profile } from './keys.ts';
+import { CONFIG_KEYS, DEFAULT_DEADLINE_S, PROFILES, type Profile } from './keys.ts';
 import { changeHistory, newestVersion } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { requirements } from '../requirements/catalogue.ts';
@@ -189,152 +189,183 @@ function refuseUnknownKeys(sources: ConfigSources): void {
   }
 }
 
-export function loadConfig(sources: ConfigSources): KitConfig {
-  refuseUnknownKeys(sources);
-  const raw = (key: string): string | undefined => {
-    const value = sources.flags[key] ?? sources.env[key] ?? sources.dotenv[key];
+/** Reads and checks the keys' values: a flag over the environment over .env, blank as unset; each malformed value a ConfigError naming its key. */
+class KeyReader {
+  constructor(private readonly sources: ConfigSources) {}
+
+  raw(key: string): string | undefined {
+    const value = this.sources.flags[key] ?? this.sources.env[key] ?? this.sources.dotenv[key];
     if (value === undefined) return undefined;
     const trimmed = value.trim();
     return trimmed === '' ? undefined : trimmed;
-  };
-  const keyOf = (env: string): ConfigKey => CONFIG_KEYS.find((k) => k.env === env)!;
-  const name = (env: string) => `${env} (${keyOf(env).flag})`;
+  }
 
-  const url = (env: string): string | null => {
-    const value = raw(env);
+  /** The key as messages name it: "CATALOGUE_X (--x)". */
+  name(env: string): string {
+    return `${env} (${CONFIG_KEYS.find((k) => k.env === env)!.flag})`;
+  }
+
+  text(env: string): string | null {
+    return this.raw(env) ?? null;
+  }
+
+  /** A file or directory named relative to the working directory. */
+  path(env: string): string | null {
+    const value = this.raw(env);
+    return value === undefined ? null : resolve(this.sources.cwd, value);
+  }
+
+  url(env: string): string | null {
+    const value = this.raw(env);
     if (value === undefined) return null;
     let parsed: URL;
     try {
       parsed = new URL(value);
     } catch {
-      throw new ConfigError(`${name(env)} is not a URL: ${JSON.stringify(value)}`);
+      throw new ConfigError(`${this.name(env)} is not a URL: ${JSON.stringify(value)}`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ConfigError(`${name(env)} must be an http or https URL, got ${parsed.protocol}`);
+      throw new ConfigError(`${this.name(env)} must be an http or https URL, got ${parsed.protocol}`);
     }
     if (parsed.search || parsed.hash) {
-      throw new ConfigError(`${name(env)} must not carry a query or fragment: ${JSON.stringify(value)}`);
+      throw new ConfigError(`${this.name(env)} must not carry a query or fragment: ${JSON.stringify(value)}`);
     }
     if (parsed.username || parsed.password) {
-      throw new ConfigError(`${name(env)} must not carry credentials; use the client id and secret keys`);
+      throw new ConfigError(`${this.name(env)} must not carry credentials; use the client id and secret keys`);
     }
     return value.replace(/\/+$/, '');
-  };
-  const text = (env: string): string | null => raw(env) ?? null;
-  const count = (env: string, fallback: number, min: number, max: number): number => {
-    const value = raw(env);
-    if (value === undefined) return fallback;
-    if (!/^\d+$/.test(value)) throw new ConfigError(`${name(env)} must be a whole number, got ${JSON.stringify(value)}`);
-    const n = Number(value);
-    if (n < min || n > max) throw new ConfigError(`${name(env)} must be between ${min} and ${max}, got ${n}`);
-    return n;
-  };
+  }
 
-  const seed = (): RunSeed | null => {
-    const value = raw('CATALOGUE_SEED');
+  count(env: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(env);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value)) throw new ConfigError(`${this.name(env)} must be a whole number, got ${JSON.stringify(value)}`);
+    const n = Number(value);
+    if (n < min || n > max) throw new ConfigError(`${this.name(env)} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  }
+
+  seed(): RunSeed | null {
+    const value = this.raw('CATALOGUE_SEED');
     if (value === undefined) return null;
     // fast-check seeds are 32-bit integers; a failure prints "<seed>", "<seed>:<path>", or for a
     // sequence of the model "<seed>:<path>@<replay path>" (fc.commands' base64 letters and ':').
     const m = /^(-?\d+)(?::(\d+(?::\d+)*)(?:@([A-Za-z0-9+/:]+))?)?$/.exec(value);
     if (!m || Math.abs(Number(m[1])) > 0x7fffffff) {
-      throw new ConfigError(`${name('CATALOGUE_SEED')} must be a seed as a failure prints it (e.g. 226322074, 7919:0:1:3, or 7919:0:1:3@CEB:AI), got ${JSON.stringify(value)}`);
+      throw new ConfigError(`${this.name('CATALOGUE_SEED')} must be a seed as a failure prints it (e.g. 226322074, 7919:0:1:3, or 7919:0:1:3@CEB:AI), got ${JSON.stringify(value)}`);
     }
     return { seed: Number(m[1]) | 0, path: m[2] ?? null, ...(m[3] ? { replayPath: m[3] } : {}) };
-  };
+  }
 
-  const baseUrl = url('CATALOGUE_BASE_URL');
-  const authUrl = url('CATALOGUE_AUTH_URL');
-  const clientId = text('CATALOGUE_CLIENT_ID');
-  const clientSecret = text('CATALOGUE_CLIENT_SECRET');
-  const redirectUri = url('CATALOGUE_REDIRECT_URI');
-
-  if (baseUrl === null) {
-    // The embedded reference server brings its own URLs and credentials; mixing in some of a real
-    // deployment's would silently test something else than the user meant.
-    for (const env of ['CATALOGUE_AUTH_URL', 'CATALOGUE_CLIENT_ID', 'CATALOGUE_CLIENT_SECRET']) {
-      if (raw(env) !== undefined) {
-        throw new ConfigError(`${name(env)} is set but CATALOGUE_BASE_URL (--base-url) is not: name the deployment it belongs to`);
+  /** The embedded reference brings its own URLs and credentials; a deployment needs its client's. */
+  checkTarget(baseUrl: string | null, clientId: string | null, clientSecret: string | null): void {
+    if (baseUrl === null) {
+      // Mixing in some of a real deployment's would silently test something else than the user meant.
+      for (const env of ['CATALOGUE_AUTH_URL', 'CATALOGUE_CLIENT_ID', 'CATALOGUE_CLIENT_SECRET']) {
+        if (this.raw(env) !== undefined) throw new ConfigError(`${this.name(env)} is set but CATALOGUE_BASE_URL (--base-url) is not: name the deployment it belongs to`);
       }
+      return;
     }
-  } else {
-    if (clientId === null) throw new ConfigError(`${name('CATALOGUE_CLIENT_ID')} is required when CATALOGUE_BASE_URL is set`);
-    if (clientSecret === null) {
-      throw new ConfigError(`${name('CATALOGUE_CLIENT_SECRET')} is required when CATALOGUE_BASE_URL is set`);
+    if (clientId === null) throw new ConfigError(`${this.name('CATALOGUE_CLIENT_ID')} is required when CATALOGUE_BASE_URL is set`);
+    if (clientSecret === null) throw new ConfigError(`${this.name('CATALOGUE_CLIENT_SECRET')} is required when CATALOGUE_BASE_URL is set`);
+  }
+
+  apiVersion(): string {
+    const versionRaw = this.raw('CATALOGUE_API_VERSION') ?? '3.2';
+    const version = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(versionRaw);
+    if (!version) throw new ConfigError(`${this.name('CATALOGUE_API_VERSION')} must be major[.minor], e.g. 3.1, got ${JSON.stringify(versionRaw)}`);
+    if (version[1] !== '3') throw new ConfigError(`${this.name('CATALOGUE_API_VERSION')} must be a version 3 (this kit certifies API v3), got ${versionRaw}`);
+    // Patch numbers are ignored by the service (Versioning rule 2), so the kit does not send one.
+    return version[2] === undefined ? version[1] : `${version[1]}.${version[2]}`;
+  }
+
+  implementsVersion(): string {
+    const implementsRaw = this.raw('CATALOGUE_IMPLEMENTS') ?? newestVersion();
+    const known = ['3.0.0', ...changeHistory().map((r) => r.version)];
+    if (!known.includes(implementsRaw)) {
+      throw new ConfigError(`${this.name('CATALOGUE_IMPLEMENTS')} must be a version of the spec's Change history (major.minor.patch, e.g. 3.1.1; newest ${newestVersion()}), got ${JSON.stringify(implementsRaw)}`);
     }
+    return implementsRaw;
   }
 
-  const versionRaw = raw('CATALOGUE_API_VERSION') ?? '3.2';
-  const version = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(versionRaw);
-  if (!version) {
-    throw new ConfigError(`${name('CATALOGUE_API_VERSION')} must be major[.minor], e.g. 3.1, got ${JSON.stringify(versionRaw)}`);
-  }
-  if (version[1] !== '3') {
-    throw new ConfigError(`${name('CATALOGUE_API_VERSION')} must be a version 3 (this kit certifies API v3), got ${versionRaw}`);
-  }
-  // Patch numbers are ignored by the service (Versioning rule 2), so the kit does not send one.
-  const apiVersion = version[2] === undefined ? version[1] : `${version[1]}.${version[2]}`;
-
-  const implementsRaw = raw('CATALOGUE_IMPLEMENTS') ?? newestVersion();
-  const known = ['3.0.0', ...changeHistory().map((r) => r.version)];
-  if (!known.includes(implementsRaw)) {
-    throw new ConfigError(`${name('CATALOGUE_IMPLEMENTS')} must be a version of the spec's Change history (major.minor.patch, e.g. 3.1.1; newest ${newestVersion()}), got ${JSON.stringify(implementsRaw)}`);
-  }
-  const mediaType = (raw('CATALOGUE_MEDIA_TYPE') ?? SPEC_MEDIA_TYPE).trim().toLowerCase();
-  if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType) || !/\+json$|\/json$/.test(mediaType)) {
-    throw new ConfigError(`${name('CATALOGUE_MEDIA_TYPE')} must be a JSON media type such as application/vnd.example+json (no parameters: the kit adds version=...), got ${JSON.stringify(raw('CATALOGUE_MEDIA_TYPE'))}`);
-  }
-
-  const versions: string[] = raw('CATALOGUE_VERSIONS') === undefined ? [apiVersion] : [];
-  for (const part of (raw('CATALOGUE_VERSIONS') ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
-    const v = /^3\.(\d+)$/.exec(part);
-    if (!v) throw new ConfigError(`${name('CATALOGUE_VERSIONS')} must list versions 3.<minor> (e.g. 3.0,3.1,3.2), got ${JSON.stringify(part)}`);
-    if (!versions.includes(part)) versions.push(part);
-  }
-  if (versions.length === 0) throw new ConfigError(`${name('CATALOGUE_VERSIONS')} names no version`);
-
-  const profilesRaw = raw('CATALOGUE_PROFILES') ?? 'read,write';
-  const profiles: Profile[] = [];
-  for (const part of profilesRaw.split(',').map((p) => p.trim()).filter(Boolean)) {
-    if (!(PROFILES as readonly string[]).includes(part)) {
-      throw new ConfigError(`${name('CATALOGUE_PROFILES')} has unknown profile ${JSON.stringify(part)} (known: ${PROFILES.join(', ')})`);
+  mediaType(): string {
+    const mediaType = (this.raw('CATALOGUE_MEDIA_TYPE') ?? SPEC_MEDIA_TYPE).trim().toLowerCase();
+    if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType) || !/\+json$|\/json$/.test(mediaType)) {
+      throw new ConfigError(`${this.name('CATALOGUE_MEDIA_TYPE')} must be a JSON media type such as application/vnd.example+json (no parameters: the kit adds version=...), got ${JSON.stringify(this.raw('CATALOGUE_MEDIA_TYPE'))}`);
     }
-    if (!profiles.includes(part as Profile)) profiles.push(part as Profile);
+    return mediaType;
   }
-  if (profiles.length === 0) throw new ConfigError(`${name('CATALOGUE_PROFILES')} names no profile`);
 
-  const fixturesFile = raw('CATALOGUE_FIXTURES') ? resolve(sources.cwd, raw('CATALOGUE_FIXTURES')!) : null;
-  const fixtures = fixturesFile ? readFixtures(fixturesFile, name('CATALOGUE_FIXTURES')) : {};
-  const expectedFailuresFile = raw('CATALOGUE_EXPECTED_FAILURES') ? resolve(sources.cwd, raw('CATALOGUE_EXPECTED_FAILURES')!) : null;
-  const expectedFailures = expectedFailuresFile ? readExpectedFailures(expectedFailuresFile, name('CATALOGUE_EXPECTED_FAILURES')) : [];
+  versions(apiVersion: string): string[] {
+    const versions: string[] = this.raw('CATALOGUE_VERSIONS') === undefined ? [apiVersion] : [];
+    for (const part of (this.raw('CATALOGUE_VERSIONS') ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
+      if (!/^3\.(\d+)$/.test(part)) throw new ConfigError(`${this.name('CATALOGUE_VERSIONS')} must list versions 3.<minor> (e.g. 3.0,3.1,3.2), got ${JSON.stringify(part)}`);
+      if (!versions.includes(part)) versions.push(part);
+    }
+    if (versions.length === 0) throw new ConfigError(`${this.name('CATALOGUE_VERSIONS')} names no version`);
+    return versions;
+  }
 
+  profiles(): Profile[] {
+    const profiles: Profile[] = [];
+    for (const part of (this.raw('CATALOGUE_PROFILES') ?? 'read,write').split(',').map((p) => p.trim()).filter(Boolean)) {
+      if (!(PROFILES as readonly string[]).includes(part)) {
+        throw new ConfigError(`${this.name('CATALOGUE_PROFILES')} has unknown profile ${JSON.stringify(part)} (known: ${PROFILES.join(', ')})`);
+      }
+      if (!profiles.includes(part as Profile)) profiles.push(part as Profile);
+    }
+    if (profiles.length === 0) throw new ConfigError(`${this.name('CATALOGUE_PROFILES')} names no profile`);
+    return profiles;
+  }
+}
+
+export function loadConfig(sources: ConfigSources): KitConfig {
+  refuseUnknownKeys(sources);
+  const keys = new KeyReader(sources);
+  const baseUrl = keys.url('CATALOGUE_BASE_URL');
+  const authUrl = keys.url('CATALOGUE_AUTH_URL');
+  const clientId = keys.text('CATALOGUE_CLIENT_ID');
+  const clientSecret = keys.text('CATALOGUE_CLIENT_SECRET');
+  const redirectUri = keys.url('CATALOGUE_REDIRECT_URI');
+  keys.checkTarget(baseUrl, clientId, clientSecret);
+  const apiVersion = keys.apiVersion();
+  const implementsVersion = keys.implementsVersion();
+  const mediaType = keys.mediaType();
+  const versions = keys.versions(apiVersion);
+  const profiles = keys.profiles();
+  const fixturesFile = keys.path('CATALOGUE_FIXTURES');
+  const fixtures = fixturesFile ? readFixtures(fixturesFile, keys.name('CATALOGUE_FIXTURES')) : {};
+  const expectedFailuresFile = keys.path('CATALOGUE_EXPECTED_FAILURES');
+  const expectedFailures = expectedFailuresFile ? readExpectedFailures(expectedFailuresFile, keys.name('CATALOGUE_EXPECTED_FAILURES')) : [];
+  const reportDir = keys.raw('CATALOGUE_REPORT_DIR') ?? 'reports';
   return {
     baseUrl,
     authUrl: authUrl ?? baseUrl,
     clientId,
     clientSecret,
     redirectUri,
-    userToken: text('CATALOGUE_USER_TOKEN'),
-    userRefreshToken: text('CATALOGUE_USER_REFRESH_TOKEN'),
-    expiredToken: text('CATALOGUE_EXPIRED_TOKEN'),
+    userToken: keys.text('CATALOGUE_USER_TOKEN'),
+    userRefreshToken: keys.text('CATALOGUE_USER_REFRESH_TOKEN'),
+    expiredToken: keys.text('CATALOGUE_EXPIRED_TOKEN'),
     apiVersion,
-    implements: implementsRaw,
+    implements: implementsVersion,
     mediaType,
     versions,
-    versionsGiven: raw('CATALOGUE_VERSIONS') !== undefined,
+    versionsGiven: keys.raw('CATALOGUE_VERSIONS') !== undefined,
     profiles,
     fixtures,
     fixturesFile,
     expectedFailures,
     expectedFailuresFile,
-    maxRequests: count('CATALOGUE_MAX_REQUESTS', DEFAULT_MAX_REQUESTS, 1, DAILY_LIMIT),
-    dailyLimit: count('CATALOGUE_DAILY_LIMIT', DAILY_LIMIT, 1, 1_000_000),
-    reportDir: resolve(sources.cwd, raw('CATALOGUE_REPORT_DIR') ?? 'reports'),
-    journalDir: resolve(sources.cwd, raw('CATALOGUE_JOURNAL_DIR') ?? join(raw('CATALOGUE_REPORT_DIR') ?? 'reports', '.journal')),
-    har: harFile(raw('CATALOGUE_HAR'), sources.cwd, name('CATALOGUE_HAR')),
-    suitesDir: suitesDir(raw('CATALOGUE_SUITES_DIR'), sources.cwd, name('CATALOGUE_SUITES_DIR')),
-    timeoutMs: count('CATALOGUE_TIMEOUT_MS', 15_000, 100, 600_000),
-    deadlineS: count('CATALOGUE_DEADLINE_S', DEFAULT_DEADLINE_S, 1, 7 * 24 * 3600),
-    seed: seed(),
+    maxRequests: keys.count('CATALOGUE_MAX_REQUESTS', DEFAULT_MAX_REQUESTS, 1, DAILY_LIMIT),
+    dailyLimit: keys.count('CATALOGUE_DAILY_LIMIT', DAILY_LIMIT, 1, 1_000_000),
+    reportDir: resolve(sources.cwd, reportDir),
+    journalDir: resolve(sources.cwd, keys.raw('CATALOGUE_JOURNAL_DIR') ?? join(reportDir, '.journal')),
+    har: harFile(keys.raw('CATALOGUE_HAR'), sources.cwd, keys.name('CATALOGUE_HAR')),
+    suitesDir: suitesDir(keys.raw('CATALOGUE_SUITES_DIR'), sources.cwd, keys.name('CATALOGUE_SUITES_DIR')),
+    timeoutMs: keys.count('CATALOGUE_TIMEOUT_MS', 15_000, 100, 600_000),
+    deadlineS: keys.count('CATALOGUE_DEADLINE_S', DEFAULT_DEADLINE_S, 1, 7 * 24 * 3600),
+    seed: keys.seed(),
   };
 }
 
