@@ -76,90 +76,31 @@ export class TargetRun {
   /** `harOrigins`: the origins whose exchanges this target's HAR keeps (null: every exchange of the process); `filters`: the suites picked. */
   async prepare(interactive: boolean, harOrigins: readonly string[] | null, scaledMinuteMs: number | null = null, filters: readonly string[] = []): Promise<void> {
     const config = this.#config;
-    const print = this.#print;
     ensureWritable(config.reportDir);
     // Before the first request, so that the HAR holds every one of them (the preflight's token request too).
-    if (config.har !== null) {
-      try {
-        this.#har = startHarRecording(config.har, harOrigins);
-      } catch (error) {
-        if (error instanceof HarWriteError) throw new RunError(error.message);
-        throw error;
-      }
-    }
-
-    let reference: RunningReference | null = null;
-    if (config.baseUrl === null) {
-      // A scaled clock: the reference's rate-limit minute lasts a second, and the pacer below
-      // keeps to that minute, so the run paces as against a deployment without waiting minutes.
-      reference = await startReference({ limits: { windowMs: EMBEDDED_WINDOW_MS } });
-      this.#reference = reference;
-      scaledMinuteMs = reference.rateWindowMs;
-      this.#cleanups.push(() => reference!.close());
-    }
-    const baseUrl = reference?.baseUrl ?? config.baseUrl!;
-    const authUrl = reference?.authUrl ?? config.authUrl!;
-    this.#baseUrl = baseUrl;
-    this.#authUrl = authUrl;
-    const clientId = reference?.client.id ?? config.clientId!;
-    const clientSecret = reference?.client.secret ?? config.clientSecret!;
-    const redirectUri = reference?.client.redirectUri ?? config.redirectUri;
-    secrets.add(clientSecret);
-    secrets.add(config.expiredToken);
-
+    this.#startHar(harOrigins);
+    const target = await this.#startTarget(scaledMinuteMs);
+    const { reference, baseUrl, authUrl, clientId, clientSecret, redirectUri } = target;
     const main = createRunServices({
       baseUrl,
-      tokens: {
-        authUrl,
-        clientId,
-        clientSecret,
-        redirectUri,
-        userToken: config.userToken,
-        userRefreshToken: config.userRefreshToken,
-      },
+      tokens: { authUrl, clientId, clientSecret, redirectUri, userToken: config.userToken, userRefreshToken: config.userRefreshToken },
       apiVersion: config.apiVersion,
       mediaType: config.mediaType,
       timeoutMs: config.timeoutMs,
       maxRequests: config.maxRequests,
       hints: config.fixtures,
-      interactive: interactive ? loopbackConsent((line) => print(line)) : null,
+      interactive: interactive ? loopbackConsent((line) => this.#print(line)) : null,
       implements: config.implements,
       // A deployment: the defaults (the spec's minute, a second's slack for clock skew).
-      ...(scaledMinuteMs !== null ? { pacer: { windowMs: scaledMinuteMs, resetSlackMs: 0 } } : {}),
+      ...(target.scaledMinuteMs !== null ? { pacer: { windowMs: target.scaledMinuteMs, resetSlackMs: 0 } } : {}),
     });
     this.#main = main;
-    this.#scaledMinuteMs = scaledMinuteMs;
-    const { services, tokens } = main;
-
-    // Preflight: an application token proves the auth server is reachable and the credentials good.
-    try {
-      await tokens.appToken();
-    } catch (error) {
-      if (error instanceof AuthError) throw new RunError(error.message);
-      throw error;
-    }
-    // Then whether the base URL is this API at all: one line and exit 2 if not (src/harness/preflight.ts).
-    const checked = await preflight(main.api('preflight'));
-    if (!checked.ok) throw new RunError(checked.problem);
-    if (interactive && !config.userToken && !config.userRefreshToken && redirectUri) {
-      // Consent now, before the suites start, rather than while a test's clock runs.
-      await tokens.userToken();
-    }
-
-    // The run's journal (a deployment's in CATALOGUE_JOURNAL_DIR; the embedded reference's, which
-    // ends with the run, in a directory that goes with it), then its beacon: only a deployment may
-    // be shared with a run on another machine.
-    const records = new RunRecords(main);
-    const journalDir = reference ? mkdtempSync(join(tmpdir(), 'cc-journal-')) : config.journalDir;
-    if (reference) this.#cleanups.push(async () => rmSync(journalDir, { recursive: true, force: true }));
-    await records.open(journalDir, { target: baseUrl, client: clientId });
-    this.#records = records;
-    const recordsOverBy = Date.now() + config.deadlineS * 1000;
-    if (!reference && config.profiles.includes('write') && changesUserData(config.suitesDir ?? SUITES_DIR, filters)) await records.announce(recordsOverBy);
-
+    this.#scaledMinuteMs = target.scaledMinuteMs;
+    await this.#preflight(main, interactive && !config.userToken && !config.userRefreshToken && redirectUri !== null);
+    const records = await this.#openRecords(main, reference, baseUrl, clientId, filters);
     const expiredToken = config.expiredToken ?? reference?.expiredToken() ?? null;
     secrets.add(expiredToken);
-    const coordinator: RunningCoordinator = await startCoordinator(services);
+    const coordinator: RunningCoordinator = await startCoordinator(main.services);
     this.#cleanups.push(() => coordinator.close());
     this.#context = {
       coordinator: { url: coordinator.url, key: coordinator.key },
@@ -180,11 +121,81 @@ export class TargetRun {
       maxRequests: config.maxRequests,
       dailyLimit: config.dailyLimit,
       harParts: this.#har?.partsDir ?? null,
-      concurrentRun: records.concurrentRun,
-      recordsOverBy,
+      concurrentRun: records.records.concurrentRun,
+      recordsOverBy: records.overBy,
     };
     // The run's clock starts with the suites (a user's consent in a browser is not counted).
     main.watchdog.startDeadline(config.deadlineS);
+  }
+
+  #startHar(harOrigins: readonly string[] | null): void {
+    if (this.#config.har === null) return;
+    try {
+      this.#har = startHarRecording(this.#config.har, harOrigins);
+    } catch (error) {
+      if (error instanceof HarWriteError) throw new RunError(error.message);
+      throw error;
+    }
+  }
+
+  /** The deployment named, or the embedded reference started: its URLs and client. */
+  async #startTarget(scaledMinuteMs: number | null): Promise<{ reference: RunningReference | null; baseUrl: string; authUrl: string; clientId: string; clientSecret: string; redirectUri: string | null; scaledMinuteMs: number | null }> {
+    const config = this.#config;
+    let reference: RunningReference | null = null;
+    if (config.baseUrl === null) {
+      // A scaled clock: the reference's rate-limit minute lasts a second, and the pacer
+      // keeps to that minute, so the run paces as against a deployment without waiting minutes.
+      reference = await startReference({ limits: { windowMs: EMBEDDED_WINDOW_MS } });
+      this.#reference = reference;
+      scaledMinuteMs = reference.rateWindowMs;
+      const started = reference;
+      this.#cleanups.push(() => started.close());
+    }
+    this.#baseUrl = reference?.baseUrl ?? config.baseUrl!;
+    this.#authUrl = reference?.authUrl ?? config.authUrl!;
+    const clientSecret = reference?.client.secret ?? config.clientSecret!;
+    secrets.add(clientSecret);
+    secrets.add(config.expiredToken);
+    return {
+      reference,
+      baseUrl: this.#baseUrl,
+      authUrl: this.#authUrl,
+      clientId: reference?.client.id ?? config.clientId!,
+      clientSecret,
+      redirectUri: reference?.client.redirectUri ?? config.redirectUri,
+      scaledMinuteMs,
+    };
+  }
+
+  /** An application token proves the auth server reachable and the credentials good; then whether the base URL is this API at all (src/harness/preflight.ts). */
+  async #preflight(main: MainServices, askConsentNow: boolean): Promise<void> {
+    try {
+      await main.tokens.appToken();
+    } catch (error) {
+      if (error instanceof AuthError) throw new RunError(error.message);
+      throw error;
+    }
+    const checked = await preflight(main.api('preflight'));
+    if (!checked.ok) throw new RunError(checked.problem);
+    // Consent now, before the suites start, rather than while a test's clock runs.
+    if (askConsentNow) await main.tokens.userToken();
+  }
+
+  /**
+   * The run's journal (a deployment's in CATALOGUE_JOURNAL_DIR; the embedded reference's, which
+   * ends with the run, in a directory that goes with it), then its beacon: only a deployment may
+   * be shared with a run on another machine.
+   */
+  async #openRecords(main: MainServices, reference: RunningReference | null, baseUrl: string, clientId: string, filters: readonly string[]): Promise<{ records: RunRecords; overBy: number }> {
+    const config = this.#config;
+    const records = new RunRecords(main);
+    const journalDir = reference ? mkdtempSync(join(tmpdir(), 'cc-journal-')) : config.journalDir;
+    if (reference) this.#cleanups.push(async () => rmSync(journalDir, { recursive: true, force: true }));
+    await records.open(journalDir, { target: baseUrl, client: clientId });
+    this.#records = records;
+    const overBy = Date.now() + config.deadlineS * 1000;
+    if (!reference && config.profiles.includes('write') && changesUserData(config.suitesDir ?? SUITES_DIR, filters)) await records.announce(overBy);
+    return { records, overBy };
   }
 
   /** Requests used so far, and the budget (for the progress line). */
@@ -220,20 +231,7 @@ export class TargetRun {
     // Known deviations (CATALOGUE_EXPECTED_FAILURES): their failures are reported, not counted.
     const expectedNotes = applyExpectedFailures(results, config.expectedFailures, new Date().toISOString().slice(0, 10), config.expectedFailuresFile ?? 'CATALOGUE_EXPECTED_FAILURES');
 
-    const harNotes: string[] = [...(this.#har?.notes ?? [])];
-    let harWritten: string | null = null;
-    const har = this.#har;
-    if (har) {
-      try {
-        const merged = har.finish();
-        harWritten = har.path;
-        if (merged.brokenLines) harNotes.push(`HAR: ${merged.brokenLines} unreadable recorded lines left out of ${har.path}`);
-        if (merged.lost) results.problems.push(`HAR: ${merged.lost} exchanges could not be recorded in ${har.path}`);
-      } catch (error) {
-        results.problems.push(error instanceof HarWriteError ? error.message : `HAR file ${har.path} cannot be written: ${(error as Error).message}`);
-      }
-    }
-
+    const { written: harWritten, notes: harNotes } = this.#finishHar(results);
     if (this.bundleHar && harWritten === null) results.problems.push('--bundle: the run has no HAR, so no bundle was made');
     const { watchdog } = this.#main!;
     watchdog.clearDeadline();
@@ -251,14 +249,7 @@ export class TargetRun {
           : results.problems.length > 0
             ? EXIT.ERROR
             : EXIT.PASS;
-    const notes = [...expectedNotes, ...(this.#records?.notes ?? []), ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes];
-    const setAside = results.tests.filter((t) => t.warnings.some((w) => w.message.startsWith(NOT_JUDGED))).length;
-    if (setAside) notes.push(`${setAside} test(s) failed on answers another run of this client may have changed: shown as warnings, not judged; run alone to judge them`);
-    if (pacer.waitedMs > 0) {
-      const seconds = pacer.waitedMs < 10_000 ? (pacer.waitedMs / 1000).toFixed(1) : String(Math.round(pacer.waitedMs / 1000));
-      const minute = this.#scaledMinuteMs !== null ? ` (the ${reference ? 'embedded ' : ''}reference's rate-limit minute lasts ${this.#scaledMinuteMs / 1000} s)` : '';
-      notes.push(`waited ${seconds} s in all to stay inside the rate limit${minute}`);
-    }
+    const notes = [...expectedNotes, ...(this.#records?.notes ?? []), ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes, ...this.#runNotes(results, pacer.waitedMs)];
     const run: RunInfo = {
       target: this.#baseUrl,
       authUrl: this.#authUrl,
@@ -287,6 +278,35 @@ export class TargetRun {
     // The bundle is made after the reports it holds: its failure can only be said after them.
     if (bundle?.problem) return { exitCode: EXIT.ERROR, results, summary: `${summary}\nERROR ${bundle.problem}` };
     return { exitCode, results, summary };
+  }
+
+  /** The HAR merged from the parts of every process: its path, or null; what went wrong goes to the problems or the notes. */
+  #finishHar(results: RunResults): { written: string | null; notes: string[] } {
+    const har = this.#har;
+    const notes: string[] = [...(har?.notes ?? [])];
+    if (!har) return { written: null, notes };
+    try {
+      const merged = har.finish();
+      if (merged.brokenLines) notes.push(`HAR: ${merged.brokenLines} unreadable recorded lines left out of ${har.path}`);
+      if (merged.lost) results.problems.push(`HAR: ${merged.lost} exchanges could not be recorded in ${har.path}`);
+      return { written: har.path, notes };
+    } catch (error) {
+      results.problems.push(error instanceof HarWriteError ? error.message : `HAR file ${har.path} cannot be written: ${(error as Error).message}`);
+      return { written: null, notes };
+    }
+  }
+
+  /** Notes of the run itself: the tests set aside beside another run, the time waited for the rate limit. */
+  #runNotes(results: RunResults, waitedMs: number): string[] {
+    const notes: string[] = [];
+    const setAside = results.tests.filter((t) => t.warnings.some((w) => w.message.startsWith(NOT_JUDGED))).length;
+    if (setAside) notes.push(`${setAside} test(s) failed on answers another run of this client may have changed: shown as warnings, not judged; run alone to judge them`);
+    if (waitedMs > 0) {
+      const seconds = waitedMs < 10_000 ? (waitedMs / 1000).toFixed(1) : String(Math.round(waitedMs / 1000));
+      const minute = this.#scaledMinuteMs !== null ? ` (the ${this.#reference ? 'embedded ' : ''}reference's rate-limit minute lasts ${this.#scaledMinuteMs / 1000} s)` : '';
+      notes.push(`waited ${seconds} s in all to stay inside the rate limit${minute}`);
+    }
+    return notes;
   }
 
   /** Always, also after a failure: a run that stopped early still leaves the exchanges it made. */
