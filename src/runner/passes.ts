@@ -192,12 +192,8 @@ function moduleCache(): { experimental?: { fsModuleCache: true; fsModuleCachePat
  */
 const NETWORK_WORKERS = 4;
 
-/**
- * Runs the suite files under `dir` in passes, one vitest and one worker pool for all: every
- * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
- * A file's pass is read from its path below `dir`, or below a target's directory of generated files.
- */
-export async function runPasses(run: {
+/** What runPasses runs: the suites' directory (or a batch's of generated files), the filters, the reporters and what the workers are given. */
+export interface PassesRun {
   dir: string;
   suitesDir: string;
   filters: string[];
@@ -213,7 +209,14 @@ export async function runPasses(run: {
   watchdog?: RunWatchdog;
   /** Before the first pass after the main one (LATER_PASSES): the run's writes are over (src/harness/run-records.ts). */
   beforeLaterPasses?: () => Promise<void>;
-}): Promise<void> {
+}
+
+/**
+ * Runs the suite files under `dir` in passes, one vitest and one worker pool for all: every
+ * suite, then those under each of LATER_PASSES, each pass after everything before it has ended.
+ * A file's pass is read from its path below `dir`, or below a target's directory of generated files.
+ */
+export async function runPasses(run: PassesRun): Promise<void> {
   const relOf = (moduleId: string): string => {
     const rel = relative(run.dir, moduleId).split(sep).join('/');
     // Generated files: <target>/<path of the suite>.
@@ -227,7 +230,36 @@ export async function runPasses(run: {
     return roles.get(rel)!;
   };
   const signalListeners = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
-  const vitest = await createVitest(
+  const vitest = await suitesVitest(run, suiteOf, roleOf);
+  // vitest exits the process on SIGINT and SIGTERM; a conformance run handles them itself (onSignals).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) for (const listener of process.listeners(signal)) if (!signalListeners[signal].has(listener)) process.off(signal, listener);
+  try {
+    const specifications = await vitest.globTestSpecifications(run.filters);
+    // No file at all still makes a run, so that the reporters hear of it (and say no suite matched).
+    if (specifications.length === 0) await vitest.runTestSpecifications([]);
+    // One worker runs the files one after another, in the steps' order (stepsInOrder): one run
+    // of vitest does it, sparing the worker that each run starts (about half a second).
+    if (vitest.config.maxWorkers === 1) {
+      if (specifications.length) await vitest.runTestSpecifications(specifications);
+    } else {
+      let laterPasses = false;
+      for (const step of runSteps(specifications, suiteOf, roleOf)) {
+        if (run.watchdog?.stopped) break;
+        if (!laterPasses && step.every((spec) => passOf(suiteOf(spec)) > 0)) {
+          laterPasses = true;
+          await run.beforeLaterPasses?.();
+        }
+        await vitest.runTestSpecifications(step);
+      }
+    }
+  } finally {
+    await vitest.close();
+  }
+}
+
+/** One vitest for every pass of the run: the suites under `run.dir`, in the steps' order, in worker threads as the target is bound. */
+function suitesVitest(run: PassesRun, suiteOf: (spec: TestSpecification) => string, roleOf: (rel: string) => SuiteRole): ReturnType<typeof createVitest> {
+  return createVitest(
     'test',
     {
       watch: false,
@@ -256,29 +288,4 @@ export async function runPasses(run: {
     {},
     { stdout: process.stdout, stderr: process.stderr },
   );
-  // vitest exits the process on SIGINT and SIGTERM; a conformance run handles them itself (onSignals).
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) for (const listener of process.listeners(signal)) if (!signalListeners[signal].has(listener)) process.off(signal, listener);
-  try {
-    const specifications = await vitest.globTestSpecifications(run.filters);
-    // No file at all still makes a run, so that the reporters hear of it (and say no suite matched).
-    if (specifications.length === 0) await vitest.runTestSpecifications([]);
-    // One worker runs the files one after another, in the steps' order (stepsInOrder): one run
-    // of vitest does it, sparing the worker that each run starts (about half a second).
-    if (vitest.config.maxWorkers === 1) {
-      if (specifications.length) await vitest.runTestSpecifications(specifications);
-    } else {
-      let laterPasses = false;
-      for (const step of runSteps(specifications, suiteOf, roleOf)) {
-        if (run.watchdog?.stopped) break;
-        if (!laterPasses && step.every((spec) => passOf(suiteOf(spec)) > 0)) {
-          laterPasses = true;
-          await run.beforeLaterPasses?.();
-        }
-        await vitest.runTestSpecifications(step);
-      }
-    }
-  } finally {
-    await vitest.close();
-  }
 }
-
