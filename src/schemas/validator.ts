@@ -318,91 +318,52 @@ function withoutEchoes(errors: readonly ErrorObject[]): ErrorObject[] {
   });
 }
 
+/** What a schema keyword asks for, in words, from the error's params. */
+const EXPECTED: Record<string, (params: Record<string, unknown>) => string> = {
+  required: () => 'the field present (blank fields are null, never omitted)',
+  type: (p) => alternatives(String(p['type']).split(',')),
+  enum: (p) => `one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+  const: (p) => JSON.stringify(p['allowedValue']),
+  pattern: (p) => `a string matching ${String(p['pattern'])}`,
+  format: (p) => `format ${String(p['format'])}`,
+  minimum: (p) => `a number ${String(p['comparison'])} ${String(p['limit'])}`,
+  maximum: (p) => `a number ${String(p['comparison'])} ${String(p['limit'])}`,
+  exclusiveMinimum: (p) => `a number ${String(p['comparison'])} ${String(p['limit'])}`,
+  exclusiveMaximum: (p) => `a number ${String(p['comparison'])} ${String(p['limit'])}`,
+  minItems: (p) => `at least ${String(p['limit'])} items`,
+  maxItems: (p) => `at most ${String(p['limit'])} items`,
+  minLength: (p) => `at least ${String(p['limit'])} characters`,
+  maxLength: (p) => `at most ${String(p['limit'])} characters`,
+  minProperties: (p) => `at least ${String(p['limit'])} fields`,
+  maxProperties: (p) => `at most ${String(p['limit'])} fields`,
+  contains: (p) => `at least ${String(p['minContains'])} item(s) of the kind the schema asks for (see the other errors at this place)`,
+  propertyNames: (p) => `field names of the kind the schema asks for (${JSON.stringify(p['propertyName'])} is not)`,
+  uniqueItems: (p) => `no duplicate items (items ${String(p['j'])} and ${String(p['i'])} are equal)`,
+  multipleOf: (p) => `a multiple of ${String(p['multipleOf'])}`,
+  dependentRequired: (p) => `the field ${String(p['missingProperty'])} present when ${String(p['property'])} is`,
+  dependencies: (p) => `the field ${String(p['missingProperty'])} present when ${String(p['property'])} is`,
+  additionalProperties: (p) => `no field ${String(p['additionalProperty'])}`,
+  not: () => 'a value other than the one the schema excludes',
+  anyOf: () => 'one of the alternatives the spec allows (see the other errors at this place)',
+  oneOf: () => 'exactly one of the alternatives the spec allows (see the other errors at this place)',
+  if: () => `what the schema requires when its condition holds (see the other errors at this place)`,
+  'false schema': () => 'nothing here',
+};
+
 function describe(error: ErrorObject, data: unknown): Violation {
   const actualValue = valueAt(data, error.instancePath);
   const params = error.params as Record<string, unknown>;
+  const expected = Object.hasOwn(EXPECTED, error.keyword) ? EXPECTED[error.keyword]!(params) : (error.message ?? error.keyword);
   let pointer = error.instancePath;
-  let expected: string;
   let actual = brief(actualValue);
-  switch (error.keyword) {
-    case 'required':
-      pointer = `${error.instancePath}/${String(params['missingProperty']).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      expected = 'the field present (blank fields are null, never omitted)';
-      actual = 'field absent';
-      break;
-    case 'type': {
-      expected = alternatives(String(params['type']).split(','));
-      // The value's own type, unless the value shows it already (null, true, false).
-      if (actualValue !== null && typeof actualValue !== 'boolean') actual = `${actual} (${jsonType(actualValue)})`;
-      break;
-    }
-    case 'enum':
-      expected = `one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-      break;
-    case 'const':
-      expected = JSON.stringify(params['allowedValue']);
-      break;
-    case 'pattern':
-      expected = `a string matching ${String(params['pattern'])}`;
-      break;
-    case 'format':
-      expected = `format ${String(params['format'])}`;
-      break;
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      expected = `a number ${String(params['comparison'])} ${String(params['limit'])}`;
-      break;
-    case 'minItems':
-    case 'maxItems':
-      expected = `${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(params['limit'])} items`;
-      actual = Array.isArray(actualValue) ? `${actualValue.length} items` : actual;
-      break;
-    case 'minLength':
-    case 'maxLength':
-      expected = `${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(params['limit'])} characters`;
-      break;
-    case 'minProperties':
-    case 'maxProperties':
-      expected = `${error.keyword === 'minProperties' ? 'at least' : 'at most'} ${String(params['limit'])} fields`;
-      break;
-    case 'contains':
-      expected = `at least ${String(params['minContains'])} item(s) of the kind the schema asks for (see the other errors at this place)`;
-      break;
-    case 'propertyNames':
-      expected = `field names of the kind the schema asks for (${JSON.stringify(params['propertyName'])} is not)`;
-      break;
-    case 'uniqueItems':
-      expected = `no duplicate items (items ${String(params['j'])} and ${String(params['i'])} are equal)`;
-      break;
-    case 'multipleOf':
-      expected = `a multiple of ${String(params['multipleOf'])}`;
-      break;
-    case 'dependentRequired':
-    case 'dependencies':
-      expected = `the field ${String(params['missingProperty'])} present when ${String(params['property'])} is`;
-      break;
-    case 'additionalProperties':
-      expected = `no field ${String(params['additionalProperty'])}`;
-      break;
-    case 'not':
-      expected = 'a value other than the one the schema excludes';
-      break;
-    case 'anyOf':
-      expected = 'one of the alternatives the spec allows (see the other errors at this place)';
-      break;
-    case 'oneOf':
-      expected = 'exactly one of the alternatives the spec allows (see the other errors at this place)';
-      break;
-    case 'if':
-      expected = `what the schema requires when its condition holds (see the other errors at this place)`;
-      break;
-    case 'false schema':
-      expected = 'nothing here';
-      break;
-    default:
-      expected = error.message ?? error.keyword;
+  if (error.keyword === 'required') {
+    pointer = `${error.instancePath}/${String(params['missingProperty']).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    actual = 'field absent';
+  } else if (error.keyword === 'type') {
+    // The value's own type, unless the value shows it already (null, true, false).
+    if (actualValue !== null && typeof actualValue !== 'boolean') actual = `${actual} (${jsonType(actualValue)})`;
+  } else if ((error.keyword === 'minItems' || error.keyword === 'maxItems') && Array.isArray(actualValue)) {
+    actual = `${actualValue.length} items`;
   }
   const violation: Violation = { pointer: pointer || '/', expected, actual, nullValue: error.keyword === 'type' && actualValue === null, absent: error.keyword === 'required' };
   if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') violation.alternatives = true;
