@@ -227,14 +227,35 @@ const VERSIONING = [
   'A field a later version added carries its version in the `x-since` map of its schema (field -> version): it is required only from that version on.',
 ].join(' ');
 
-export function openApiDocument(registry: SchemaRegistry, index: EndpointIndex): JsonObject {
-  const ids = registry.ids();
-  const names = componentNames(ids);
-  const schemas: [string, Json][] = ids.map((id) => {
-    const { $schema: _dialect, $id: _id, ...rest } = registry.doc(id) as JsonObject;
-    return [names.get(id)!, rewriteRefs(rest, id, names)];
-  });
+/** OAuth 2.0 as the spec describes it (Authentication): the token in the header or as oauth_token. */
+const SECURITY_SCHEMES: JsonObject = {
+  oauth2: {
+    type: 'oauth2',
+    description:
+      'OAuth 2.0 (Authentication). Token and authorization URLs are on the authorization server, {auth_url} (CATALOGUE_AUTH_URL), which the spec keeps apart from {base_url}: the URLs below show its paths on a placeholder host. Send the token as `Authorization: Bearer <token>` or as oauth_token, never both.',
+    flows: {
+      clientCredentials: {
+        tokenUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
+        scopes: { public: SCOPES['public']! },
+      },
+      authorizationCode: {
+        authorizationUrl: 'https://auth.catalogue.example.invalid/oauth2/authorizations/new',
+        tokenUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
+        refreshUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
+        scopes: SCOPES,
+      },
+    },
+  },
+  oauth_token: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'oauth_token',
+    description: 'The access token as a query parameter (Sending the token 2); not together with the Authorization header.',
+  },
+};
 
+/** Every endpoint as an OpenAPI operation under its path, checked: no two operations on one path and method, no two paths differing only in placeholder names, operationIds unique. */
+function operationPaths(registry: SchemaRegistry, index: EndpointIndex, names: Map<string, string>): Map<string, Map<string, JsonObject>> {
   const paths = new Map<string, Map<string, JsonObject>>();
   const add = (endpoint: string, statuses: StatusMap, api: boolean) => {
     const { path, method, op } = operation(endpoint, statuses, names, registry, api);
@@ -257,6 +278,18 @@ export function openApiDocument(registry: SchemaRegistry, index: EndpointIndex):
   const operationIds = [...paths.values()].flatMap((m) => [...m.values()].map((op) => String(op['operationId'])));
   const duplicate = operationIds.find((id, i) => operationIds.indexOf(id) !== i);
   if (duplicate) throw new Error(`operationId ${duplicate} is not unique`);
+  return paths;
+}
+
+export function openApiDocument(registry: SchemaRegistry, index: EndpointIndex): JsonObject {
+  const ids = registry.ids();
+  const names = componentNames(ids);
+  const schemas: [string, Json][] = ids.map((id) => {
+    const { $schema: _dialect, $id: _id, ...rest } = registry.doc(id) as JsonObject;
+    return [names.get(id)!, rewriteRefs(rest, id, names)];
+  });
+
+  const paths = operationPaths(registry, index, names);
 
   const authServer: JsonObject = {
     url: '{auth_url}',
@@ -309,31 +342,7 @@ export function openApiDocument(registry: SchemaRegistry, index: EndpointIndex):
       schemas: sortedObject(schemas),
       responses: sortedObject(Object.entries(DEFAULT_RESPONSES).map(([status, { name }]) => [name, defaultResponse(status)])),
       headers: sortedObject(Object.entries(RATE_LIMIT_HEADERS).map(([name, description]) => [name, { description, schema: { type: 'integer' } }])),
-      securitySchemes: {
-        oauth2: {
-          type: 'oauth2',
-          description:
-            'OAuth 2.0 (Authentication). Token and authorization URLs are on the authorization server, {auth_url} (CATALOGUE_AUTH_URL), which the spec keeps apart from {base_url}: the URLs below show its paths on a placeholder host. Send the token as `Authorization: Bearer <token>` or as oauth_token, never both.',
-          flows: {
-            clientCredentials: {
-              tokenUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
-              scopes: { public: SCOPES['public']! },
-            },
-            authorizationCode: {
-              authorizationUrl: 'https://auth.catalogue.example.invalid/oauth2/authorizations/new',
-              tokenUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
-              refreshUrl: 'https://auth.catalogue.example.invalid/oauth2/token',
-              scopes: SCOPES,
-            },
-          },
-        },
-        oauth_token: {
-          type: 'apiKey',
-          in: 'query',
-          name: 'oauth_token',
-          description: 'The access token as a query parameter (Sending the token 2); not together with the Authorization header.',
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }
