@@ -2,11 +2,12 @@
 // aside) points to its own layer or a lower one, the reference server and the test support stay
 // apart, and no cycle joins two modules. Imports are read with the TypeScript parser (static,
 // type-only and dynamic ones), not by a regular expression.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 import { PROJECT_ROOT } from '../run.ts';
+import { sourceFiles } from '../testing/source-files.ts';
 
 /** Bottom to top: a module may import its own layer and those below. The longest matching prefix places a file. */
 export const LAYERS: readonly { name: string; holds: readonly string[] }[] = [
@@ -34,16 +35,6 @@ interface Edge {
   from: string;
   to: string;
   typeOnly: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(PROJECT_ROOT, dir), { withFileTypes: true })) {
-    const path = `${dir}${entry.name}`;
-    if (entry.isDirectory()) out.push(...sourceFiles(`${path}/`));
-    else if (path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
 }
 
 /** Every relative import of a file: import and export declarations (type-only ones marked) and import() calls. */
