@@ -26,11 +26,11 @@ import {
   initialModel,
   liveLists,
   requestOf,
-  step,
   type Action,
   type Failure,
   type FavoritesModel,
 } from '../src/checks/favorites-model.ts';
+import { step } from '../src/checks/favorites-model-steps.ts';
 import { readPagination } from '../src/checks/pagination.ts';
 import { scaledToBudget } from '../src/budget/budget.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';

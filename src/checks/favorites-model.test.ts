@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { formatCall, initialModel, listedInCreationOrder, requestOf, step, type Action, type FavoritesModel } from './favorites-model.ts';
+import { formatCall, initialModel, requestOf, type Action, type FavoritesModel } from './favorites-model.ts';
+import { listedInCreationOrder, step } from './favorites-model-steps.ts';
 
 const FLAGS = { excludesOwned: true, normalizedErrors: true };
 const base = (): FavoritesModel => initialModel([{ id: -1, name: 'Phones', category_id: 7, type: 'auto' }], FLAGS);
