@@ -54,6 +54,8 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['-q', 'categories']).output).toBe('quiet');
     expect(parseCommandLine(['--verbose']).output).toBe('verbose');
     expect(parseCommandLine(['--bundle', 'categories'])).toMatchObject({ bundle: true, filters: ['categories'] });
+    // A value may begin with a dash: the reason this parser is not util.parseArgs.
+    expect(parseCommandLine(['--seed', '-42']).values).toEqual({ CATALOGUE_SEED: '-42' });
     expect(parseCommandLine(['--dotenv-file', 'ci.env']).envFile).toBe('ci.env');
     expect(parseCommandLine(['--help']).help).toBe(true);
     expect(parseCommandLine(['-h']).help).toBe(true);

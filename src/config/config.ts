@@ -87,6 +87,10 @@ export interface ParsedCommandLine {
 /** The spec's daily call limit per client: a run may never plan to exceed it. */
 export const DAILY_LIMIT = 1000;
 
+/**
+ * The run's command line. Hand-written, not util.parseArgs: a value may begin with a dash
+ * (`--seed -42`, a seed as a failure prints it), which parseArgs refuses as ambiguous.
+ */
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const byFlag = new Map(CONFIG_KEYS.map((k) => [k.flag, k]));
   const out: ParsedCommandLine = { help: false, list: false, envFile: null, filters: [], values: {}, output: null, bundle: false };

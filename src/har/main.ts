@@ -9,6 +9,7 @@
 // that is not HAR).
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs as parseNodeArgs } from 'node:util';
 import { resultsOf, type RunResults, type TestRecord } from '../results/model.ts';
 import { terminalSummary } from '../report/terminal.ts';
 import { writeReports, type RunInfo } from '../report/write.ts';
@@ -33,6 +34,32 @@ export interface TrafficArgs {
   implements: string;
   /** --media-type, CATALOGUE_MEDIA_TYPE: the API's vendor media type. */
   mediaType: string;
+}
+
+/** The options validate-traffic takes: each a value, and any of them may be given again. */
+const TRAFFIC_OPTIONS = {
+  'base-path': { type: 'string', multiple: true },
+  'auth-url': { type: 'string', multiple: true },
+  host: { type: 'string', multiple: true },
+  'base-url': { type: 'string', multiple: true },
+  implements: { type: 'string', multiple: true },
+  'media-type': { type: 'string', multiple: true },
+  'report-dir': { type: 'string', multiple: true },
+} as const;
+
+/** The arguments as options (name, value) and files, in their order (util.parseArgs); HarError with the usage for an unknown option or a missing value. */
+type TrafficToken = { kind: 'positional'; value: string } | { kind: 'option'; name: string; value: string };
+
+function traffic(argv: readonly string[]): TrafficToken[] {
+  let tokens;
+  try {
+    tokens = parseNodeArgs({ args: [...argv], options: TRAFFIC_OPTIONS, allowPositionals: true, strict: true, tokens: true }).tokens;
+  } catch (error) {
+    const option = /'(-[^' ]+)/.exec((error as Error).message)?.[1] ?? '';
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HarError(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${option}; ${USAGE}` : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `${option} needs a value; ${USAGE}` : `${(error as Error).message.split('\n')[0]}; ${USAGE}`);
+  }
+  return tokens.flatMap((t): TrafficToken[] => (t.kind === 'positional' ? [{ kind: 'positional', value: t.value }] : t.kind === 'option' ? [{ kind: 'option', name: t.name, value: t.value ?? '' }] : []));
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): TrafficArgs {
@@ -62,29 +89,16 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   let reportDir = env['CATALOGUE_REPORT_DIR'] ?? 'reports';
   let implementsVersion = env['CATALOGUE_IMPLEMENTS'] ?? newestVersion();
   let mediaType = env['CATALOGUE_MEDIA_TYPE'] ?? SPEC_MEDIA_TYPE;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = (): string => {
-      const next = argv[++i];
-      if (next === undefined || next.startsWith('--')) throw new HarError(`${arg} needs a value; ${USAGE}`);
-      return next;
-    };
-    if (arg === '--base-path') [basePath, basePathGiven] = [value(), true];
-    else if (arg.startsWith('--base-path=')) [basePath, basePathGiven] = [arg.slice('--base-path='.length), true];
-    else if (arg === '--auth-url') authUrl(value());
-    else if (arg.startsWith('--auth-url=')) authUrl(arg.slice('--auth-url='.length));
-    else if (arg === '--host') hosts.push(value().toLowerCase());
-    else if (arg.startsWith('--host=')) hosts.push(arg.slice('--host='.length).toLowerCase());
-    else if (arg === '--base-url') baseUrl(value());
-    else if (arg.startsWith('--base-url=')) baseUrl(arg.slice('--base-url='.length));
-    else if (arg === '--implements') implementsVersion = value();
-    else if (arg.startsWith('--implements=')) implementsVersion = arg.slice('--implements='.length);
-    else if (arg === '--media-type') mediaType = value();
-    else if (arg.startsWith('--media-type=')) mediaType = arg.slice('--media-type='.length);
-    else if (arg === '--report-dir') reportDir = value();
-    else if (arg.startsWith('--report-dir=')) reportDir = arg.slice('--report-dir='.length);
-    else if (arg.startsWith('--')) throw new HarError(`unknown option ${arg}; ${USAGE}`);
-    else files.push(arg);
+  // Options in the order given (a later --base-path wins over an earlier --base-url's path).
+  for (const token of traffic(argv)) {
+    if (token.kind === 'positional') files.push(token.value);
+    else if (token.name === 'base-path') [basePath, basePathGiven] = [token.value, true];
+    else if (token.name === 'auth-url') authUrl(token.value);
+    else if (token.name === 'host') hosts.push(token.value.toLowerCase());
+    else if (token.name === 'base-url') baseUrl(token.value);
+    else if (token.name === 'implements') implementsVersion = token.value;
+    else if (token.name === 'media-type') mediaType = token.value;
+    else if (token.name === 'report-dir') reportDir = token.value;
   }
   if (!files.length) throw new HarError(`no HAR file given; ${USAGE}`);
   if (basePath !== '' && !basePath.startsWith('/')) basePath = `/${basePath}`;
