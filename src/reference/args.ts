@@ -1,5 +1,6 @@
 // Command-line flags of src/reference/main.ts -> ReferenceOptions.
 
+import { parseArgs as parseNodeArgs } from 'node:util';
 import type { ReferenceOptions } from './server.ts';
 
 export const USAGE = `Usage: npm run reference -- [--host H] [--port N] [--base-path /api] [--auth-base-path /p]
@@ -37,13 +38,20 @@ const VALUE_FLAGS = [
 ] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
-function isValueFlag(s: string): s is ValueFlag {
-  return (VALUE_FLAGS as readonly string[]).includes(s);
-}
-
 function intValue(flag: string, raw: string, min: number, max: number): number | string {
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) return `${flag}: expected an integer ${min}-${max}, got "${raw}"`;
   return Number(raw);
+}
+
+/** The flags as util.parseArgs options: each a value, any given again (the last wins, --variant adds up). */
+const OPTIONS = Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...VALUE_FLAGS.map((flag) => [flag.slice(2), { type: 'string', multiple: true }])]) as Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
+
+/** util.parseArgs's refusal as this server's one line. */
+function argumentError(error: NodeJS.ErrnoException): string {
+  const named = /'(-[^' ]+)/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${named ?? 'an option'} needs a value`;
+  const positional = /Unexpected argument '([^']*)'/.exec(error.message)?.[1];
+  return `unknown argument "${named ?? positional ?? error.message.split('\n')[0]}"`;
 }
 
 /** Parses argv (without node and script). Fault and variant names are checked later by startReference. */
@@ -51,24 +59,21 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const options: ReferenceOptions = {};
   const limits: { perMinute?: number; perDay?: number } = {};
   let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') {
+  let tokens;
+  try {
+    tokens = parseNodeArgs({ args: [...argv], options: OPTIONS, strict: true, tokens: true }).tokens;
+  } catch (error) {
+    return { ok: false, error: argumentError(error as NodeJS.ErrnoException) };
+  }
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    if (token.name === 'help') {
       help = true;
       continue;
     }
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    if (!isValueFlag(flag)) return { ok: false, error: `unknown argument "${arg}"` };
-    let value: string | undefined;
-    if (flag !== arg) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      i += 1;
-    }
-    if (value === undefined || value === '' || (value.startsWith('--') && flag === arg)) {
-      return { ok: false, error: `${flag} needs a value` };
-    }
+    const flag = `--${token.name}` as ValueFlag;
+    const value = token.value;
+    if (value === undefined || value === '') return { ok: false, error: `${flag} needs a value` };
     switch (flag) {
       case '--host':
         options.host = value;
