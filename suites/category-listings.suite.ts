@@ -140,7 +140,7 @@ describe('GET /categories/:id/manufacturers', () => {
   /** The discovered leaf, else the root: the first whose manufacturers list two names or more. */
   async function categoryWithManufacturers(t: ConformanceContext): Promise<{ id: number; path: string }> {
     const tried: number[] = [];
-    for (const role of ['leafCategory', 'rootCategory']) {
+    for (const role of ['leafCategory', 'rootCategory'] as const) {
       const id = await t.discover(role);
       tried.push(id);
       const path = `/categories/${id}/manufacturers`;

@@ -72,6 +72,7 @@ import {
 } from '../src/checks/fieldsets.ts';
 import { DEFAULT_MAX_REQUESTS, scaledToBudget } from '../src/budget/budget.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
+import type { DiscoveryRole } from '../src/discovery/discovery.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { prefixOf, shopSearchTerm } from '../src/harness/requests.ts';
 import type { HttpResponse } from '../src/http/client.ts';
@@ -433,7 +434,7 @@ async function rootRows(t: ConformanceContext): Promise<Resource[]> {
   const product = products[0]!;
   const productId = idOf(product['id']);
   const shopId = idOf(product['shop_id']);
-  const optional = async (role: string): Promise<number | null> => t.discover(role).catch(() => null);
+  const optional = async (role: DiscoveryRole): Promise<number | null> => t.discover(role).catch(() => null);
   const reviewed = await optional('skuWithReviews');
   const shopReviewed = await optional('shopWithReviews');
   const favoriteList = await optional('favoriteList');

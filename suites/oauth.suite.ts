@@ -30,6 +30,7 @@ import {
   USER_TOKEN_LIFETIME_S,
   type ConsentRedirect,
 } from '../src/checks/oauth.ts';
+import type { DiscoveryRole } from '../src/discovery/discovery.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { mustCarryRateLimit } from '../src/harness/requests.ts';
 import { joinUrl, type HttpResponse } from '../src/http/client.ts';
@@ -120,8 +121,8 @@ async function resolveRealIds(t: ConformanceContext): Promise<Partial<Record<Rea
   if (realIds) return realIds;
   const found: Partial<Record<RealIdKind, number>> = {};
   // Discovery's ids (shared by the run's workers); a role the run cannot fill keeps NO_ID.
-  const roles: Record<RealIdKind, string> = { favoriteList: 'favoriteList', favorite: 'favorite', notification: 'notification', category: 'rootCategory' };
-  for (const [kind, role] of Object.entries(roles) as [RealIdKind, string][]) {
+  const roles: Record<RealIdKind, DiscoveryRole> = { favoriteList: 'favoriteList', favorite: 'favorite', notification: 'notification', category: 'rootCategory' };
+  for (const [kind, role] of Object.entries(roles) as [RealIdKind, DiscoveryRole][]) {
     try {
       found[kind] = await t.discover(role);
     } catch {

@@ -44,6 +44,7 @@ import {
 } from '../src/checks/pagination.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import type { Exchange } from '../src/http/exchange.ts';
+import type { DiscoveryRole } from '../src/discovery/discovery.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { favoritesCategoryOrLeaf, searchQuery, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 import type { Feature } from '../src/rules/change-history.ts';
@@ -84,7 +85,7 @@ const PAGINATION_IDS = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5', 'PAG-7', 'G
 // How each collection finds its path parameters
 
 const fixed = (path: string) => async (): Promise<Target> => ({ path });
-const byRole = (role: string, path: (id: number) => string) => async (t: ConformanceContext): Promise<Target> => ({ path: path(await t.discover(role)) });
+const byRole = (role: DiscoveryRole, path: (id: number) => string) => async (t: ConformanceContext): Promise<Target> => ({ path: path(await t.discover(role)) });
 
 /** A field of the single resource a GET answers; skips (discovery, judged by its own suite) when it is not there. */
 async function fieldOf(t: ConformanceContext, path: string, key: string, field: string, query: Query = {}): Promise<unknown> {

@@ -77,7 +77,7 @@ async function fullest(candidates: number[], size: (id: number) => Promise<numbe
 }
 
 /** Roles the suites may ask for. Adding one is adding an entry here. */
-export const ROLES: Record<string, Role> = {
+export const ROLES = {
   rootCategory: {
     description: 'the root category',
     accepts: (c) => c.parent_id === 0,
@@ -177,7 +177,10 @@ export const ROLES: Record<string, Role> = {
       return (list?.['category_id'] as number | undefined) ?? null;
     },
   },
-};
+} satisfies Record<string, Role>;
+
+/** The roles a suite may ask discovery for (t.discover): a typo is a type error, not a skipped test. */
+export type DiscoveryRole = keyof typeof ROLES;
 
 export class DiscoveryError extends Error {
   override name = 'DiscoveryError';
@@ -328,7 +331,7 @@ export class Discovery implements Discoverer {
   }
 
   async #find(name: string): Promise<DiscoveryResult> {
-    const role = ROLES[name];
+    const role: Role | undefined = Object.hasOwn(ROLES, name) ? ROLES[name as DiscoveryRole] : undefined;
     if (!role) return { unavailable: `discovery: unknown role ${name}` };
     try {
       const hint = this.hints[name];

@@ -24,6 +24,7 @@ import { DEFAULT_DEADLINE_S, type Profile } from '../config/keys.ts';
 import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { ApiClient, PrerequisiteMissing, type Auth } from './api.ts';
+import type { DiscoveryRole } from '../discovery/discovery.ts';
 import { mayShowUserWrites } from './reuse.ts';
 import { isSelected } from './selection.ts';
 import { suiteName, testId } from '../results/model.ts';
@@ -215,7 +216,7 @@ export class ConformanceContext {
   }
 
   /** The id of a resource filling `role` on this deployment; skips the test when there is none. */
-  async discover(role: string): Promise<number> {
+  async discover(role: DiscoveryRole): Promise<number> {
     const result = await this.#services.discover(role);
     if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
     return result.id;
