@@ -72,8 +72,7 @@ import {
 } from '../src/checks/fieldsets.ts';
 import { DEFAULT_MAX_REQUESTS, scaledToBudget } from '../src/budget/budget.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
-import type { DiscoveryRole } from '../src/discovery/discovery.ts';
-import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { conformanceTest, type ConformanceContext, type DiscoveryRole } from '../src/harness/conformance.ts';
 import { prefixOf, shopSearchTerm } from '../src/harness/requests.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { SchemaRegistry } from '../src/schemas/validator.ts';

@@ -30,8 +30,7 @@ import {
   USER_TOKEN_LIFETIME_S,
   type ConsentRedirect,
 } from '../src/checks/oauth.ts';
-import type { DiscoveryRole } from '../src/discovery/discovery.ts';
-import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { conformanceTest, type ConformanceContext, type DiscoveryRole } from '../src/harness/conformance.ts';
 import { mustCarryRateLimit } from '../src/harness/requests.ts';
 import { joinUrl, type HttpResponse } from '../src/http/client.ts';
 import { secrets } from '../src/http/redact.ts';

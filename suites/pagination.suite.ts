@@ -44,8 +44,7 @@ import {
 } from '../src/checks/pagination.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import type { DiscoveryRole } from '../src/discovery/discovery.ts';
-import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { conformanceTest, type ConformanceContext, type DiscoveryRole } from '../src/harness/conformance.ts';
 import { favoritesCategoryOrLeaf, searchQuery, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 import type { Feature } from '../src/rules/change-history.ts';
 

@@ -34,6 +34,7 @@ import { NOT_JUDGED, type ConformanceMeta, type Finding, type Outcome, type RunC
 import { runScope, targetBeingLoaded, workerState } from './worker-state.ts';
 
 export { useTarget } from './worker-state.ts';
+export type { DiscoveryRole } from '../discovery/discovery.ts';
 
 export interface TestDeclaration {
   /**
