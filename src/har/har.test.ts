@@ -152,6 +152,14 @@ describe('validate-traffic on hand-made HAR files', () => {
     expect(r.results.tests.some((t) => t.requirements.includes('RATE-4') && t.status === 'passed')).toBe(true);
   });
 
+  it('an exchange that got no answer (status 0, the kit\'s _error) is skipped as such, not judged as an answer without rate-limit headers', () => {
+    const lost = { ...entry('https://api.example/categories/root', 0, undefined, { headers: {} }), _error: 'connection reset' };
+    lost.response.headers = [];
+    const r = run(hand('no-answer.har', [lost]));
+    expect(r.results.tests.filter((t) => t.status === 'failed')).toEqual([]);
+    expect(r.results.tests).toMatchObject([{ status: 'skipped', message: 'no answer was recorded (connection reset): https://api.example/categories/root' }]);
+  });
+
   it('a base64 body is decoded before it is judged', () => {
     const errors = JSON.stringify({ errors: [{ code: 'not_found', messages: ['no such category'] }] });
     const r = run(hand('base64.har', [entry('https://api.example/categories/9', 404, Buffer.from(errors).toString('base64'), { encoding: 'base64' })]));

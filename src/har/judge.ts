@@ -169,16 +169,20 @@ export function judgeExchange(h: HarExchange, options: JudgeOptions): TestRecord
 
 type AddRecord = (rule: string | null, requirements: string[], severity: 'MUST' | 'WARN', verdict: Verdict) => void;
 
-/** The entry as the report shows it: redacted, its body cut to an excerpt. */
-function recordedExchange(h: HarExchange): Exchange {
+/**
+ * The entry as the report shows it and the rules see it (the passive judge's and `verify`'s alike):
+ * redacted, its body cut to an excerpt; status 0, HAR's "no response", is none (null), as in a live run.
+ */
+export function recordedExchange(h: HarExchange): Exchange {
   return recordExchange({
     method: h.method,
     url: h.url,
     requestHeaders: h.requestHeaders,
     ...(h.requestBody !== undefined ? { requestBody: h.requestBody } : {}),
-    status: h.status,
+    status: h.status === 0 ? null : h.status,
     responseHeaders: h.responseHeaders,
     ...(h.body !== undefined ? { responseBody: h.body } : {}),
+    ...(h.error !== undefined ? { error: h.error } : {}),
     durationMs: h.timeMs,
   });
 }
@@ -240,6 +244,8 @@ function judgeEntry(h: HarExchange, options: JudgeOptions): TestRecord[] {
   const apiPath = apiPathOf(h.url, options.basePath);
   if (apiPath !== null && matchEndpoint(h.method, apiPath) !== null) {
     judge();
+    // No answer came (refused, reset, timed out): the rules of an answer had nothing to judge.
+    if (!records.length && recorded.status === null) return [skippedExchange(h, options, `no answer was recorded (${h.error ?? 'status 0'}): ${redactUrl(h.url)}`)];
     return records;
   }
   // Rules of every exchange (a redirect's Location, HTTPS), then the token endpoint's body. What

@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { countsOf, ExchangeObserver, type RuleCounts } from '../rules/observations.ts';
-import { recordExchange } from '../http/exchange.ts';
+import { recordedExchange } from '../har/judge.ts';
 import { HarError, harExchanges } from '../har/read.ts';
 import { newestVersion } from '../rules/change-history.ts';
 import { BUNDLE_FORMAT, BUNDLE_HAR, digestOf, MANIFEST, type BundleManifest } from './bundle.ts';
@@ -111,18 +111,7 @@ function rejudge(harPath: string, run: BundledResults['run']): { tallies: Record
     entries++;
     if (!h.judgedLive) continue;
     judged++;
-    const exchange = recordExchange({
-      method: h.method,
-      url: h.url,
-      requestHeaders: h.requestHeaders,
-      ...(h.requestBody !== undefined ? { requestBody: h.requestBody } : {}),
-      // The HAR writes status 0 for a hop that got no answer.
-      status: h.error !== undefined && h.status === 0 ? null : h.status,
-      responseHeaders: h.responseHeaders,
-      ...(h.body !== undefined ? { responseBody: h.body } : {}),
-      ...(h.error !== undefined ? { error: h.error } : {}),
-      durationMs: h.timeMs,
-    });
+    const exchange = recordedExchange(h);
     observer.see(exchange, `HAR entry #${h.index}`, h.error === undefined ? h.body : undefined, h.startedMs + h.timeMs);
   }
   const tallies = Object.fromEntries(Object.entries(observer.take()).map(([rule, tally]) => [rule, countsOf(tally)]));
