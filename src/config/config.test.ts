@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ConfigError, DAILY_LIMIT, helpText, loadConfig, parseCommandLine, readDotenv, type ConfigSources } from './config.ts';
-import { envExample } from './env-example.ts';
+import { envExample, plainMeaning, plainText, readmeKeyTable, readmeWithKeyTable } from './key-docs.ts';
 import { CONFIG_KEYS } from './keys.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-config-test-'));
@@ -304,7 +304,7 @@ describe('helpText and .env.example', () => {
     for (const key of CONFIG_KEYS) {
       expect(text).toContain(key.env);
       expect(text).toContain(key.flag);
-      if (key.default) expect(text).toContain(`Default: ${key.default}.`);
+      expect(text).toContain(plainMeaning(key));
     }
     expect(text).toContain('--help');
   });
@@ -314,8 +314,21 @@ describe('helpText and .env.example', () => {
     for (const key of CONFIG_KEYS) expect(text.split('\n').filter((line) => line === `${key.env}=`)).toHaveLength(1);
   });
 
+  test("README's key table is the key table's: one row per key, written between its markers", () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    expect(readme, 'regenerate with: npm run key-docs').toBe(readmeWithKeyTable(readme));
+    const table = readmeKeyTable();
+    for (const key of CONFIG_KEYS) expect(table.split('\n').filter((row) => row.startsWith(`| \`${key.env}\` (\`${key.flag}\`) |`))).toHaveLength(1);
+    expect(() => readmeWithKeyTable('# no markers')).toThrow(/markers/);
+  });
+
+  test('--help and .env.example show the Markdown of a description as plain text', () => {
+    expect(plainText('Where `/oauth2/token` lives (see [the journal](#journal)).')).toBe('Where /oauth2/token lives (see the journal).');
+    for (const text of [helpText(), envExample()]) expect(text).not.toMatch(/`|\]\(#/);
+  });
+
   test('the committed .env.example equals envExample() exactly', () => {
     const committed = readFileSync(fileURLToPath(new URL('../../.env.example', import.meta.url)), 'utf8');
-    expect(committed, 'regenerate with: npm run env-example').toBe(envExample());
+    expect(committed, 'regenerate with: npm run key-docs').toBe(envExample());
   });
 });

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
 import { didYouMean } from '../util/closest.ts';
+import { plainMeaning } from './key-docs.ts';
 import { CONFIG_KEYS, DEFAULT_DEADLINE_S, PROFILES, type Profile } from './keys.ts';
 import { changeHistory, newestVersion } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
@@ -447,12 +448,12 @@ export function helpText(): string {
   ];
   for (const key of CONFIG_KEYS) {
     lines.push(`  ${key.flag.padEnd(22)} ${key.env}`);
-    lines.push(`  ${''.padEnd(22)} ${key.description}${key.default ? ` Default: ${key.default}.` : ''}`);
+    lines.push(`  ${''.padEnd(22)} ${plainMeaning(key)}`);
   }
   lines.push(`  ${DOTENV_FILE_FLAG.padEnd(22)} ${DOTENV_FILE_ENV}`);
   lines.push(`  ${''.padEnd(22)} The dotenv file to read. Default: .env in the working directory, if there is one.`);
   lines.push(`  ${'--list'.padEnd(22)} Lists the suites (those the suite names pick), their tests and requirement ids; contacts nothing.`);
-  lines.push(`  ${'--bundle'.padEnd(22)} Makes the run's report directory an evidence bundle: its HAR (traffic.har) and manifest.json, the SHA-256 of every file; anyone with the kit checks it with \`verify <dir>\`.`);
+  lines.push(`  ${'--bundle'.padEnd(22)} Makes the run's report directory an evidence bundle: its HAR (traffic.har) and manifest.json, the SHA-256 of every file; anyone with the kit checks it with: catalogue-conformance verify <dir>.`);
   lines.push(`  ${'--quiet, -q'.padEnd(22)} No progress while the run goes: the summary alone.`);
   lines.push(`  ${'--verbose, -v'.padEnd(22)} Progress with a line per test (default: a live line on a terminal, a line per suite elsewhere).`);
   lines.push(`  ${'--help'.padEnd(22)} This text.`);
