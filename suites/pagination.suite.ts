@@ -46,6 +46,7 @@ import type { HttpResponse } from '../src/http/client.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 import { conformanceTest, type ConformanceContext, type DiscoveryRole } from '../src/harness/conformance.ts';
 import { favoritesCategoryOrLeaf, searchQuery, shopSearchTerm, type Query } from '../src/harness/requests.ts';
+import { pathIn, pathOf, type ApiEndpoint } from '../src/rules/api-paths.ts';
 import type { Feature } from '../src/rules/change-history.ts';
 
 type Json = Record<string, unknown>;
@@ -59,8 +60,8 @@ interface Target {
 interface Collection {
   /** The test's id in this suite: the endpoint's path, its placeholders left out. */
   testId: string;
-  /** The spec's endpoint, as in schemas/endpoints.json. */
-  endpoint: string;
+  /** The spec's endpoint, as in schemas/endpoints.json: the path is made from it (pathIn). */
+  endpoint: ApiEndpoint;
   /** The plural key of its items. */
   key: string;
   /** Requirement ids of the endpoint's own table row. */
@@ -68,8 +69,8 @@ interface Collection {
   auth: 'app' | 'user';
   /** The Change history's name for the endpoint, when a later version added it. */
   feature?: Feature;
-  /** How the test finds the path and query (discovery; `extra` requests of its own). */
-  target: (t: ConformanceContext) => Promise<Target>;
+  /** How the test finds the path parameters and query (discovery; `extra` requests of its own). */
+  target: (t: ConformanceContext, endpoint: ApiEndpoint) => Promise<Target>;
   extra?: number;
   /**
    * A wider query to try once when the target's collection holds fewer than 2 items (search
@@ -83,8 +84,9 @@ const PAGINATION_IDS = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5', 'PAG-7', 'G
 // ---------------------------------------------------------------------------------------------
 // How each collection finds its path parameters
 
-const fixed = (path: string) => async (): Promise<Target> => ({ path });
-const byRole = (role: DiscoveryRole, path: (id: number) => string) => async (t: ConformanceContext): Promise<Target> => ({ path: path(await t.discover(role)) });
+const fixed = async (_: ConformanceContext, endpoint: ApiEndpoint): Promise<Target> => ({ path: pathIn(endpoint, []) });
+/** The endpoint's one path parameter: the id of a discovery role. */
+const byRole = (role: DiscoveryRole) => async (t: ConformanceContext, endpoint: ApiEndpoint): Promise<Target> => ({ path: pathIn(endpoint, [await t.discover(role)]) });
 
 /** A field of the single resource a GET answers; skips (discovery, judged by its own suite) when it is not there. */
 async function fieldOf(t: ConformanceContext, path: string, key: string, field: string, query: Query = {}): Promise<unknown> {
@@ -98,7 +100,7 @@ async function fieldOf(t: ConformanceContext, path: string, key: string, field: 
 
 /** GET /search with the broad query the search suite pages through (the pages are asked once for both). */
 async function searchTarget(t: ConformanceContext): Promise<Target> {
-  return { path: '/search', query: { q: await searchQuery(t) } };
+  return { path: pathOf('GET /search'), query: { q: await searchQuery(t) } };
 }
 
 /**
@@ -107,10 +109,10 @@ async function searchTarget(t: ConformanceContext): Promise<Target> {
  */
 async function shopSearchTarget(t: ConformanceContext): Promise<Target> {
   const id = await t.discover('shopWithReviews');
-  const name = await fieldOf(t, `/shops/${id}`, 'shop', 'name');
+  const name = await fieldOf(t, pathOf('GET /shops/:id', { id }), 'shop', 'name');
   const q = typeof name === 'string' ? shopSearchTerm(name) : '';
   if (q === '') return t.skip(`discovery: shop ${id} has no name to search for`);
-  return { path: '/shops/search', query: { q } };
+  return { path: pathOf('GET /shops/search'), query: { q } };
 }
 
 /** The same search by the first letter of its term alone (q has no stated minimum on shop search). */
@@ -123,7 +125,7 @@ function firstLetter(target: Target): Target | null {
 async function productSearchTarget(t: ConformanceContext): Promise<Target> {
   const skuId = await t.discover('skuWithProducts');
   // The first page as the products tests ask it: the run has it already.
-  const response = await t.api.get(`/skus/${skuId}/products`);
+  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }));
   if (response.status !== 200) t.skip(`discovery: GET /skus/${skuId}/products answered ${response.status}`);
   const body = response.json<unknown>();
   const product = isPlainObject(body) && Array.isArray(body['products']) ? body['products'][0] : undefined;
@@ -132,38 +134,38 @@ async function productSearchTarget(t: ConformanceContext): Promise<Target> {
   if (!Number.isInteger(shopId) || (typeof uid !== 'string' && typeof uid !== 'number') || String(uid).trim() === '') {
     return t.skip(`discovery: the first product of SKU ${skuId} has no shop_id and shop_uid to search by`);
   }
-  return { path: `/shops/${String(shopId)}/products/search`, query: { shop_uid: String(uid) } };
+  return { path: pathOf('GET /shops/:shop_id/products/search', { shop_id: shopId as number }), query: { shop_uid: String(uid) } };
 }
 
 /** A category holding the user's favorites; any leaf category when the user has no automatic list. */
 async function favoritesCategoryTarget(t: ConformanceContext): Promise<Target> {
-  return { path: `/categories/${await favoritesCategoryOrLeaf(t)}/favorites` };
+  return { path: pathOf('GET /categories/:id/favorites', { id: await favoritesCategoryOrLeaf(t) }) };
 }
 
 /** Every paginated collection of the spec (schemas/endpoints.json: meta.pagination in the 200 answer). */
 const COLLECTIONS: Collection[] = [
   { testId: 'search', endpoint: 'GET /search', key: 'categories', ids: ['SRCH-7'], auth: 'app', target: searchTarget, extra: 1 },
-  { testId: 'categories', endpoint: 'GET /categories', key: 'categories', ids: ['CAT-15'], auth: 'app', target: fixed('/categories') },
-  { testId: 'categories-children', endpoint: 'GET /categories/:id/children', key: 'categories', ids: ['CAT-19'], auth: 'app', target: byRole('rootCategory', (id) => `/categories/${id}/children`) },
-  { testId: 'categories-manufacturers', endpoint: 'GET /categories/:id/manufacturers', key: 'manufacturers', ids: ['CAT-21'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/manufacturers`) },
+  { testId: 'categories', endpoint: 'GET /categories', key: 'categories', ids: ['CAT-15'], auth: 'app', target: fixed },
+  { testId: 'categories-children', endpoint: 'GET /categories/:id/children', key: 'categories', ids: ['CAT-19'], auth: 'app', target: byRole('rootCategory') },
+  { testId: 'categories-manufacturers', endpoint: 'GET /categories/:id/manufacturers', key: 'manufacturers', ids: ['CAT-21'], auth: 'app', target: byRole('leafCategory') },
   { testId: 'categories-favorites', endpoint: 'GET /categories/:id/favorites', key: 'favorites', ids: ['CAT-22'], auth: 'user', target: favoritesCategoryTarget },
-  { testId: 'categories-filter-groups', endpoint: 'GET /categories/:category_id/filter_groups', key: 'filter_groups', ids: ['CAT-24'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/filter_groups`) },
-  { testId: 'categories-skus', endpoint: 'GET /categories/:category_id/skus', key: 'skus', ids: ['CAT-26'], auth: 'app', target: byRole('leafCategory', (id) => `/categories/${id}/skus`) },
-  { testId: 'skus-products', endpoint: 'GET /skus/:id/products', key: 'products', ids: ['SKU-10', 'PRD-9'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/products`) },
-  { testId: 'skus-product-cards', endpoint: 'GET /skus/:id/product_cards', key: 'product_cards', ids: ['SKU-12'], auth: 'app', target: byRole('skuWithProducts', (id) => `/skus/${id}/product_cards`) },
+  { testId: 'categories-filter-groups', endpoint: 'GET /categories/:category_id/filter_groups', key: 'filter_groups', ids: ['CAT-24'], auth: 'app', target: byRole('leafCategory') },
+  { testId: 'categories-skus', endpoint: 'GET /categories/:category_id/skus', key: 'skus', ids: ['CAT-26'], auth: 'app', target: byRole('leafCategory') },
+  { testId: 'skus-products', endpoint: 'GET /skus/:id/products', key: 'products', ids: ['SKU-10', 'PRD-9'], auth: 'app', target: byRole('skuWithProducts') },
+  { testId: 'skus-product-cards', endpoint: 'GET /skus/:id/product_cards', key: 'product_cards', ids: ['SKU-12'], auth: 'app', target: byRole('skuWithProducts') },
   { testId: 'shops-products-search', endpoint: 'GET /shops/:shop_id/products/search', key: 'products', ids: ['PRD-11'], auth: 'app', target: productSearchTarget, extra: 1 },
-  { testId: 'skus-reviews', endpoint: 'GET /skus/:id/reviews', key: 'reviews', ids: ['REV-16'], auth: 'app', target: byRole('skuWithReviews', (id) => `/skus/${id}/reviews`) },
-  { testId: 'manufacturers', endpoint: 'GET /manufacturers', key: 'manufacturers', ids: ['MAN-2'], auth: 'app', target: fixed('/manufacturers') },
-  { testId: 'manufacturers-categories', endpoint: 'GET /manufacturers/:id/categories', key: 'categories', ids: ['MAN-4'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/categories`) },
-  { testId: 'manufacturers-skus', endpoint: 'GET /manufacturers/:id/skus', key: 'skus', ids: ['MAN-5'], auth: 'app', target: byRole('manufacturerWithSkus', (id) => `/manufacturers/${id}/skus`) },
+  { testId: 'skus-reviews', endpoint: 'GET /skus/:id/reviews', key: 'reviews', ids: ['REV-16'], auth: 'app', target: byRole('skuWithReviews') },
+  { testId: 'manufacturers', endpoint: 'GET /manufacturers', key: 'manufacturers', ids: ['MAN-2'], auth: 'app', target: fixed },
+  { testId: 'manufacturers-categories', endpoint: 'GET /manufacturers/:id/categories', key: 'categories', ids: ['MAN-4'], auth: 'app', target: byRole('manufacturerWithSkus') },
+  { testId: 'manufacturers-skus', endpoint: 'GET /manufacturers/:id/skus', key: 'skus', ids: ['MAN-5'], auth: 'app', target: byRole('manufacturerWithSkus') },
   { testId: 'shops-search', endpoint: 'GET /shops/search', key: 'shops', ids: ['SHOP-15'], auth: 'app', target: shopSearchTarget, widen: firstLetter, extra: 2 },
-  { testId: 'shops-reviews', endpoint: 'GET /shops/:id/reviews', key: 'reviews', ids: ['SHOP-16'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/reviews`) },
-  { testId: 'shops-locations', endpoint: 'GET /shops/:shop_id/locations', key: 'locations', ids: ['SHOP-17'], auth: 'app', target: byRole('shopWithReviews', (id) => `/shops/${id}/locations`) },
-  { testId: 'user-saved-orders', endpoint: 'GET /user/saved_orders', key: 'saved_orders', ids: ['USER-24'], auth: 'user', feature: 'saved-orders', target: fixed('/user/saved_orders') },
-  { testId: 'favorite-lists', endpoint: 'GET /favorite_lists', key: 'favorite_lists', ids: ['FAV-18'], auth: 'user', target: fixed('/favorite_lists') },
-  { testId: 'favorites', endpoint: 'GET /favorites', key: 'favorites', ids: ['FAV-23'], auth: 'user', target: fixed('/favorites') },
-  { testId: 'favorite-lists-favorites', endpoint: 'GET /favorite_lists/:id/favorites', key: 'favorites', ids: ['FAV-27'], auth: 'user', target: byRole('favoriteList', (id) => `/favorite_lists/${id}/favorites`) },
-  { testId: 'notifications', endpoint: 'GET /notifications', key: 'notifications', ids: ['NOTIF-8'], auth: 'user', target: fixed('/notifications') },
+  { testId: 'shops-reviews', endpoint: 'GET /shops/:id/reviews', key: 'reviews', ids: ['SHOP-16'], auth: 'app', target: byRole('shopWithReviews') },
+  { testId: 'shops-locations', endpoint: 'GET /shops/:shop_id/locations', key: 'locations', ids: ['SHOP-17'], auth: 'app', target: byRole('shopWithReviews') },
+  { testId: 'user-saved-orders', endpoint: 'GET /user/saved_orders', key: 'saved_orders', ids: ['USER-24'], auth: 'user', feature: 'saved-orders', target: fixed },
+  { testId: 'favorite-lists', endpoint: 'GET /favorite_lists', key: 'favorite_lists', ids: ['FAV-18'], auth: 'user', target: fixed },
+  { testId: 'favorites', endpoint: 'GET /favorites', key: 'favorites', ids: ['FAV-23'], auth: 'user', target: fixed },
+  { testId: 'favorite-lists-favorites', endpoint: 'GET /favorite_lists/:id/favorites', key: 'favorites', ids: ['FAV-27'], auth: 'user', target: byRole('favoriteList') },
+  { testId: 'notifications', endpoint: 'GET /notifications', key: 'notifications', ids: ['NOTIF-8'], auth: 'user', target: fixed },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +208,7 @@ const sameOrigin = (a: string, b: string): boolean => {
 
 async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   if (c.feature) t.requireFeature(c.feature, c.endpoint);
-  let target = await c.target(t);
+  let target = await c.target(t, c.endpoint);
   let first = await fetchPage(t, c, t.api.url(target.path, target.query), `${c.endpoint} without page or per`, c.ids);
   const wider = first.pagination.total_results < 2 && c.widen ? c.widen(target) : null;
   if (wider) {

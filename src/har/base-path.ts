@@ -3,7 +3,8 @@
 // its media type or rate-limit headers), the path prefix under which the most of them are an
 // endpoint of the spec is the base path: '' for /categories/root, /api for /api/categories/root.
 // No prefix under which any entry is an endpoint: it cannot be told, and the run says so.
-import { matchEndpoint, speaksApi } from './judge.ts';
+import { matchEndpoint } from '../rules/api-paths.ts';
+import { speaksApi } from './judge.ts';
 import { harExchanges } from './read.ts';
 
 /** Entries looked at: enough to tell, few enough to cost little on a large HAR. */

@@ -8,7 +8,8 @@ import { recordExchange, type Exchange } from '../http/exchange.ts';
 import { redactBodyText, redactUrl, secrets } from '../http/redact.ts';
 import { slug, type Status, type TestRecord } from '../results/model.ts';
 import { newestVersion } from '../rules/change-history.ts';
-import { askedVersion, EXCHANGE_RULES, judgeView, matchEndpoint, viewOf, violationFindings, type ExchangeRule, type ExchangeView, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
+import { apiPathBelow, matchEndpoint } from '../rules/api-paths.ts';
+import { askedVersion, EXCHANGE_RULES, judgeView, viewOf, violationFindings, type ExchangeRule, type ExchangeView, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
 import { namesMediaType, SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { SchemaRegistry } from '../schemas/validator.ts';
@@ -17,7 +18,6 @@ import type { HarExchange } from './read.ts';
 /** The rules that judge exchanges outside the API too. */
 const ANY_EXCHANGE_RULES = EXCHANGE_RULES.filter((r) => r.anyExchange);
 
-export { matchEndpoint };
 
 export interface JudgeOptions {
   /** Path prefix of the API on its host, e.g. "/api"; default "" (the API at the root). */
@@ -48,16 +48,11 @@ export function matchAuthEndpoint(method: string, url: string): string | null {
 
 /** The path below the base path, or null when the URL is not under it. */
 export function apiPathOf(url: string, basePath = ''): string | null {
-  let pathname: string;
   try {
-    pathname = new URL(url).pathname;
+    return apiPathBelow(new URL(url).pathname, basePath);
   } catch {
     return null;
   }
-  const prefix = basePath.replace(/\/+$/, '');
-  if (prefix === '') return pathname;
-  if (pathname === prefix) return '/';
-  return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : null;
 }
 
 /** The version an entry was served: what it asked, at the deployment's patch level, bounded by the time of the recording. */

@@ -15,7 +15,8 @@ import { terminalSummary } from '../report/terminal.ts';
 import { writeReports, type RunInfo } from '../report/write.ts';
 import { newestVersion, changeHistory } from '../rules/change-history.ts';
 import { SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
-import { apiPathOf, judgeExchange, matchAuthEndpoint, matchEndpoint, skippedExchange, speaksApi, type JudgeOptions } from './judge.ts';
+import { matchEndpoint } from '../rules/api-paths.ts';
+import { apiPathOf, judgeExchange, matchAuthEndpoint, skippedExchange, speaksApi, type JudgeOptions } from './judge.ts';
 import { findBasePath } from './base-path.ts';
 import { HarError, harExchanges, type HarExchange } from './read.ts';
 

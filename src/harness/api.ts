@@ -11,7 +11,7 @@ import { RateLimitWaitError } from '../budget/pacing.ts';
 import { RunStoppedError } from '../budget/watchdog.ts';
 import { readsFrom, ReusedAnswers, writeReach, type WriteReach } from './reuse.ts';
 import { undoKey, type UndoEntry } from './journal.ts';
-import { apiPathUnder } from '../rules/exchange-rules.ts';
+import { apiPathUnder } from '../rules/api-paths.ts';
 
 /** Something a test needs is not there (no user token, nothing to discover): the test is skipped. */
 export class PrerequisiteMissing extends Error {

@@ -27,7 +27,7 @@
 //     personalization) may change with a write to any area.
 // A request for a token changes no answer.
 import type { PlainResponse } from '../http/client.ts';
-import { apiPathUnder } from '../rules/exchange-rules.ts';
+import { apiPathUnder } from '../rules/api-paths.ts';
 
 /** At most this many answers, and this much body text, are kept; the oldest go first. */
 const MAX_ANSWERS = 1000;

@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
 import { ExchangeObserver, mergeObservations, VIOLATIONS_KEPT } from '../rules/observations.ts';
-import { apiPathUnder, errorBodyOf, EXCHANGE_RULES, exchangeRule, isOAuthUrl, judgeView, viewOf, type ExchangeView } from './exchange-rules.ts';
+import { apiPathUnder } from './api-paths.ts';
+import { errorBodyOf, EXCHANGE_RULES, exchangeRule, isOAuthUrl, judgeView, viewOf, type ExchangeView } from './exchange-rules.ts';
 
 const BASE = 'https://api.example.com/api';
 

@@ -35,7 +35,7 @@ import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
 import { changeRow } from './change-history.ts';
 import { isOAuthUrl, type ExchangeView } from './exchange-view.ts';
 
-export { apiPathUnder, askedVersion, isOAuthUrl, matchEndpoint, viewOf, type ExchangeView, type ViewInput } from './exchange-view.ts';
+export { askedVersion, isOAuthUrl, viewOf, type ExchangeView, type ViewInput } from './exchange-view.ts';
 
 // ---------------------------------------------------------------------------------------------
 // What a rule finds

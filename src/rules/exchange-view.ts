@@ -3,7 +3,7 @@
 // query, the version served and, when known, the kind of token. Built by the live run's observer,
 // the suites' t.rules and the passive judge of recorded traffic alike.
 import type { Exchange } from '../http/exchange.ts';
-import { SchemaRegistry } from '../schemas/validator.ts';
+import { apiPathUnder, matchEndpoint } from './api-paths.ts';
 import { VersionScope } from './version-scope.ts';
 
 export interface ExchangeView {
@@ -63,50 +63,6 @@ export function isOAuthUrl(url: string, authUrl?: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The path below the base URL's path on its origin, or null when the URL is elsewhere. */
-export function apiPathUnder(url: string, baseUrl: string): string | null {
-  try {
-    const target = new URL(url);
-    const base = new URL(baseUrl);
-    if (target.origin !== base.origin) return null;
-    const prefix = base.pathname.replace(/\/+$/, '');
-    if (prefix === '') return target.pathname;
-    if (target.pathname === prefix) return '/';
-    return target.pathname.startsWith(`${prefix}/`) ? target.pathname.slice(prefix.length) : null;
-  } catch {
-    return null;
-  }
-}
-
-interface Template {
-  endpoint: string;
-  method: string;
-  segments: string[];
-}
-
-let templates: Template[] | undefined;
-
-/** The endpoint of schemas/endpoints.json ("GET /skus/:id") a method and API path match; literal segments win over :params. */
-export function matchEndpoint(method: string, apiPath: string): string | null {
-  templates ??= Object.keys(SchemaRegistry.shared().endpointIndex().endpoints).map((endpoint) => {
-    const [m = '', path = ''] = endpoint.split(' ');
-    return { endpoint, method: m, segments: path.split('/').filter(Boolean) };
-  });
-  const segments = apiPath.split('/').filter(Boolean);
-  let best: { endpoint: string; literals: number } | null = null;
-  for (const t of templates) {
-    if (t.method !== method || t.segments.length !== segments.length) continue;
-    let literals = 0;
-    const fits = t.segments.every((s, i) => {
-      if (s.startsWith(':')) return segments[i] !== '';
-      literals++;
-      return s === segments[i];
-    });
-    if (fits && (!best || literals > best.literals)) best = { endpoint: t.endpoint, literals };
-  }
-  return best?.endpoint ?? null;
 }
 
 /** The Accept header's version parameter as sent (major, major.minor or with a patch), or null when there is none. */
