@@ -18,6 +18,7 @@ import {
   smallPageSize,
   totalsAgree,
   type FetchedPage,
+  parseLinkHeader,
 } from './pagination.ts';
 
 const failsWith = (result: CheckResult, pattern: RegExp) => {
@@ -145,5 +146,23 @@ describe('outsideBasePath', () => {
   test('a Link URL on the origin without the base path is outside', () => {
     expect(outsideBasePath('https://h.example/categories?page=2', 'https://h.example/api')).toMatch(/is not below the base URL https:\/\/h.example\/api \(its path lacks \/api\)/);
     expect(outsideBasePath('https://h.example/apiv2/categories', 'https://h.example/api')).not.toBeNull();
+  });
+});
+
+describe('parseLinkHeader (RFC 8288)', () => {
+  test('rel -> URL, relation types case-insensitive, several in one rel', () => {
+    const links = parseLinkHeader('<https://h.example/api/skus?page=2>; rel="next", <https://h.example/api/skus?page=5>; REL=Last, <u>; rel="first prev"');
+    expect(Object.fromEntries(links!)).toEqual({ next: 'https://h.example/api/skus?page=2', last: 'https://h.example/api/skus?page=5', first: 'u', prev: 'u' });
+  });
+
+  test('a quoted parameter holding a comma or a semicolon does not end the link (the hand-written parser lost its rel)', () => {
+    expect(parseLinkHeader('<https://h.example/p?page=2>; title="pages; 2, 3"; rel=next')?.get('next')).toBe('https://h.example/p?page=2');
+  });
+
+  test('absent: null; unparseable: no links; a link without rel: none', () => {
+    expect(parseLinkHeader(undefined)).toBeNull();
+    expect(parseLinkHeader('garbage')?.size).toBe(0);
+    expect(parseLinkHeader('<https://h.example/p>')?.size).toBe(0);
+    expect(parseLinkHeader('')?.size).toBe(0);
   });
 });

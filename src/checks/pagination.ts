@@ -1,5 +1,6 @@
 // Checks of paginated collections: meta.pagination (convention 2) and the Link header (General
 // rules 2).
+import LinkHeader from 'http-link-header';
 import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 export interface Pagination {
@@ -111,15 +112,21 @@ export function defaultPageSizeIs25(p: Pagination): CheckResult {
   return p.per === DEFAULT_PAGE_SIZE ? pass() : fail(`per is ${p.per} when no per was sent, expected the default ${DEFAULT_PAGE_SIZE}`);
 }
 
-/** Parses an RFC 8288 Link header into rel -> URL; null when the header is absent. */
+/**
+ * An RFC 8288 Link header as rel -> URL (relation types compared case-insensitively, a later
+ * link of the same rel winning); null when the header is absent, and no links when it does not
+ * parse. http-link-header reads the syntax (quoted titles with commas, several rels in one).
+ */
 export function parseLinkHeader(value: string | undefined): Map<string, string> | null {
   if (value === undefined) return null;
   const links = new Map<string, string>();
-  for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
-    const params = match[2] ?? '';
-    const rel = /;\s*rel\s*=\s*"?([^";,]+)"?/i.exec(params)?.[1];
-    if (rel) for (const name of rel.trim().split(/\s+/)) links.set(name.toLowerCase(), match[1]!);
+  let refs: LinkHeader.Reference[];
+  try {
+    refs = LinkHeader.parse(value).refs;
+  } catch {
+    return links;
   }
+  for (const ref of refs) if (typeof ref.rel === 'string') links.set(ref.rel.toLowerCase(), ref.uri);
   return links;
 }
 
