@@ -30,6 +30,7 @@ import {
 } from '../src/checks/pagination.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { mustCarryRateLimit } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 type Category = CategoryLike & Record<string, unknown>;
 
@@ -82,7 +83,7 @@ function warnOnOpenFieldChoices(t: ConformanceContext, category: Category, singl
 
 describe('GET /categories/root', () => {
   conformanceTest('answers {category} with every Category field, single-category fields included', { id: 'root-every-field', requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
-    const root = await getCategory(t, '/categories/root', 'CAT-18');
+    const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
     t.schema('responses/category.json', { category: root }, 'CAT-4', 'CAT-12');
     t.warn(hasNoMatchCount(root), 'CAT-14');
     t.undocumentedFields('resources/category-detail.json', root, 'the root category', 'CAT-4');
@@ -90,7 +91,7 @@ describe('GET /categories/root', () => {
   });
 
   conformanceTest('is the root: parent_id 0 and a path of its own id alone', { id: 'root-is-root', requirements: ['CAT-18', 'CAT-6', 'CAT-9'], requests: 1 }, async (t) => {
-    const root = await getCategory(t, '/categories/root', 'CAT-18');
+    const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
     t.must(isRootCategory(root), 'CAT-18', 'CAT-6');
     t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : typed(root.id, false, `root id is ${String(root.id)}`), 'CAT-9');
     t.must(pathEndsWithParent(root), 'CAT-9');
@@ -100,7 +101,7 @@ describe('GET /categories/root', () => {
 describe('GET /categories/:id', () => {
   conformanceTest('answers {category} for the id asked, with every Category field', { id: 'category-by-id', requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
     const id = await t.discover('innerCategory');
-    const category = await getCategory(t, `/categories/${id}`, 'CAT-16');
+    const category = await getCategory(t, pathOf('GET /categories/:id', { id }), 'CAT-16');
     t.must(hasId(category, id), 'CAT-16');
     t.schema('responses/category.json', { category }, 'CAT-4', 'CAT-12');
     t.warn(hasNoMatchCount(category), 'CAT-14');
@@ -111,7 +112,7 @@ describe('GET /categories/:id', () => {
   conformanceTest('a category that does not exist answers 404 with RecordNotFound, with the rate-limit headers', { id: 'unknown-category-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
     // An id far above any a catalogue hands out; if the deployment has it after all, say so.
     const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
-    const response = await t.api.get(`/categories/${missing}`);
+    const response = await t.api.get(pathOf('GET /categories/:id', { id: missing }));
     if (response.status === 200 && answersWithCategory(response.text, missing)) {
       t.skip(`the deployment has a category with id ${missing}; no unknown id to ask for`);
     }
@@ -137,8 +138,8 @@ describe('GET /categories/:id', () => {
 describe('GET /categories/:id/parent', () => {
   conformanceTest("answers the category whose id is the child's parent_id", { id: 'parent-of-leaf', requirements: ['CAT-17', 'CAT-9'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
-    const child = await getCategory(t, `/categories/${leafId}`, 'CAT-16');
-    const parent = await getCategory(t, `/categories/${leafId}/parent`, 'CAT-17');
+    const child = await getCategory(t, pathOf('GET /categories/:id', { id: leafId }), 'CAT-16');
+    const parent = await getCategory(t, pathOf('GET /categories/:id/parent', { id: leafId }), 'CAT-17');
     t.must(Number.isInteger(child.parent_id) ? hasId(parent, child.parent_id as number) : typed(child.parent_id, false, `parent_id is ${String(child.parent_id)}`), 'CAT-17');
     t.schema('responses/category.json', { category: parent }, 'CAT-4', 'CAT-12');
     t.must(childPathExtendsParentPath(child, parent), 'CAT-9');
@@ -147,8 +148,8 @@ describe('GET /categories/:id/parent', () => {
 
 describe('GET /categories/:id/children', () => {
   conformanceTest('lists {categories, meta} of the children: each names the parent, as many as children_count', { id: 'children-name-parent', requirements: ['CAT-19', 'CAT-1', 'CAT-5', 'CAT-9', 'PAG-1', 'CAT-4'], requests: 2 }, async (t) => {
-    const root = await getCategory(t, '/categories/root', 'CAT-18');
-    const { categories, pagination } = await getCategories(t, `/categories/${String(root.id)}/children`, {}, 'CAT-19');
+    const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
+    const { categories, pagination } = await getCategories(t, pathOf('GET /categories/:id/children', { id: String(root.id) }), {}, 'CAT-19');
     t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
     t.must(childrenNameTheirParent(categories, root.id as number), 'CAT-19', 'CAT-1');
     t.must(childrenCountMatches(root, pagination.total_results), 'CAT-5', 'CAT-19');
@@ -158,8 +159,8 @@ describe('GET /categories/:id/children', () => {
 
   conformanceTest('a leaf (children_count 0) has no children', { id: 'leaf-has-no-children', requirements: ['CAT-3', 'CAT-5'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
-    const leaf = await getCategory(t, `/categories/${leafId}`, 'CAT-16');
-    const { categories, pagination } = await getCategories(t, `/categories/${leafId}/children`, {}, 'CAT-19');
+    const leaf = await getCategory(t, pathOf('GET /categories/:id', { id: leafId }), 'CAT-16');
+    const { categories, pagination } = await getCategories(t, pathOf('GET /categories/:id/children', { id: leafId }), {}, 'CAT-19');
     t.must(leafHasNoChildren(leaf, pagination.total_results), 'CAT-3', 'CAT-5');
     t.must(categories.length === 0 ? pass() : fail(`leaf ${leafId} lists ${categories.length} children`), 'CAT-5');
   });
@@ -170,7 +171,7 @@ describe('GET /categories/:id/children', () => {
  * pages, so that the run asks for each once and both suites judge the answer (issue 17).
  */
 async function sharedPageSize(t: ConformanceContext): Promise<number> {
-  const { pagination } = await getCategories(t, '/categories', {}, 'CAT-15');
+  const { pagination } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
   const per = smallPageSize(pagination.total_results);
   if (per === null) return t.skip(`the deployment has ${pagination.total_results} categories: a single page at any per`);
   return per;
@@ -178,7 +179,7 @@ async function sharedPageSize(t: ConformanceContext): Promise<number> {
 
 describe('GET /categories', () => {
   conformanceTest('answers {categories, meta} with 25 per page by default, every item a Category', { id: 'listing-25-per-page', requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'], requests: 1 }, async (t) => {
-    const { categories, pagination } = await getCategories(t, '/categories', {}, 'CAT-15');
+    const { categories, pagination } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
     t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
     t.must(defaultPageSizeIs25(pagination), 'PAG-2');
     t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1', 'PAG-3');
@@ -188,7 +189,7 @@ describe('GET /categories', () => {
 
   conformanceTest('every listed category sits in the tree: path from the root, ending with parent and self', { id: 'listed-in-tree', requirements: ['CAT-9', 'CAT-1', 'CAT-6'], requests: 2 }, async (t) => {
     const rootId = await t.discover('rootCategory');
-    const { categories } = await getCategories(t, '/categories', {}, 'CAT-15');
+    const { categories } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
     t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9', 'CAT-1');
     t.must(allOf(categories.map((c) => pathEndsWithParent(c))), 'CAT-9', 'CAT-1');
     t.must(allOf(categories.filter((c) => c.id !== rootId).map((c) => (c.parent_id === 0 ? fail(`category ${String(c.id)} is not the root but has parent_id 0`) : pass()))), 'CAT-6', 'CAT-1');
@@ -196,10 +197,10 @@ describe('GET /categories', () => {
 
   conformanceTest('page and per select a page: meta echoes them and pages do not overlap', { id: 'page-and-per', requirements: ['PAG-3', 'PAG-4', 'PAG-1'], requests: 3 }, async (t) => {
     const per = await sharedPageSize(t);
-    const first = await getCategories(t, '/categories', { per }, 'CAT-15');
+    const first = await getCategories(t, pathOf('GET /categories'), { per }, 'CAT-15');
     t.must(paginationIsConsistent(first.pagination, first.categories.length, { page: 1, per }), 'PAG-4', 'PAG-1');
     if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: no second page at per=${per}`);
-    const second = await getCategories(t, '/categories', { per, page: 2 }, 'CAT-15');
+    const second = await getCategories(t, pathOf('GET /categories'), { per, page: 2 }, 'CAT-15');
     t.must(paginationIsConsistent(second.pagination, second.categories.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
     const firstIds = new Set(first.categories.map((c) => c.id));
     const shared = second.categories.filter((c) => firstIds.has(c.id)).map((c) => String(c.id));
@@ -208,11 +209,11 @@ describe('GET /categories', () => {
 
   conformanceTest('a Link header carries rel=next and rel=last while other pages exist, and rel=next is fetchable', { id: 'link-next-and-last', requirements: ['PAG-5'], requests: 3 }, async (t) => {
     const per = await sharedPageSize(t);
-    const first = await getCategories(t, '/categories', { per }, 'CAT-15');
+    const first = await getCategories(t, pathOf('GET /categories'), { per }, 'CAT-15');
     if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: a single page at per=${per}`);
     t.require(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
     // Resolved against the request's URL: a Link target may be a relative reference (RFC 8288).
-    const next = linkTargets(first.headers, t.api.url('/categories', { per }))!.get('next')!;
+    const next = linkTargets(first.headers, t.api.url(pathOf('GET /categories'), { per }))!.get('next')!;
     // The URL is used exactly as given: it must keep the base path and the query (per).
     const response = await t.api.requestUrl('GET', next);
     t.require(hasStatus(response, 200), 'PAG-5');

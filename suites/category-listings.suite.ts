@@ -41,6 +41,7 @@ import type { HttpResponse, Query } from '../src/http/client.ts';
 import { scaledToBudget } from '../src/budget/budget.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { orderingsOf } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 /** Most order_by methods of one category tried (the spec observed five). */
 const METHODS_TRIED = 6;
@@ -87,7 +88,7 @@ async function getListing(t: ConformanceContext, path: string, key: string, quer
 
 /** GET /categories/:id/skus; stops unless 200 {skus, meta.pagination}. */
 function skusOf(t: ConformanceContext, categoryId: number, query: Query = {}, ...requirements: string[]): Promise<Listing> {
-  return getListing(t, `/categories/${categoryId}/skus`, 'skus', query, 'CAT-26', ...requirements);
+  return getListing(t, pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), 'skus', query, 'CAT-26', ...requirements);
 }
 
 /** The discovered leaf and its first page of SKUs; skips when the leaf lists none. */
@@ -100,13 +101,12 @@ async function leafWithSkus(t: ConformanceContext, query: Query = {}): Promise<{
 
 /** GET /categories/:id/specifications; stops unless 200 with a specifications array. */
 async function specificationsOf(t: ConformanceContext, categoryId: number, query: Query): Promise<{ body: Json; specifications: Json[]; response: HttpResponse }> {
-  const response = await t.api.get(`/categories/${categoryId}/specifications`, { query });
+  const response = await t.api.get(pathOf('GET /categories/:id/specifications', { id: categoryId }), { query });
   t.require(hasStatus(response, 200), 'CAT-20');
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'CAT-20');
   return { body, specifications: (body['specifications'] as unknown[]).filter(isPlainObject), response };
 }
-
 
 /** An id far above any a catalogue hands out. */
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
@@ -143,7 +143,7 @@ describe('GET /categories/:id/manufacturers', () => {
     for (const role of ['leafCategory', 'rootCategory'] as const) {
       const id = await t.discover(role);
       tried.push(id);
-      const path = `/categories/${id}/manufacturers`;
+      const path = pathOf('GET /categories/:id/manufacturers', { id });
       const { items } = await getListing(t, path, 'manufacturers', {}, 'CAT-21');
       if (new Set(items.map((m) => m['name'])).size >= 2) return { id, path };
     }
@@ -152,7 +152,7 @@ describe('GET /categories/:id/manufacturers', () => {
 
   conformanceTest('answers {manufacturers, meta}: Manufacturers, paginated by 25', { id: 'manufacturers-listing', requirements: ['CAT-21', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
     const leafId = await t.discover('leafCategory');
-    const { items, pagination, response } = await getListing(t, `/categories/${leafId}/manufacturers`, 'manufacturers', {}, 'CAT-21');
+    const { items, pagination, response } = await getListing(t, pathOf('GET /categories/:id/manufacturers', { id: leafId }), 'manufacturers', {}, 'CAT-21');
     t.response('GET /categories/:id/manufacturers', response, 'CAT-21', 'MAN-1');
     t.must(defaultPageSizeIs25(pagination), 'PAG-2');
     t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
@@ -181,7 +181,7 @@ describe('GET /categories/:id/manufacturers', () => {
 describe('GET /categories/:category_id/filter_groups', () => {
   conformanceTest('answers {filter_groups, meta} of Filter groups with Cache-Control max-age=300, private', { id: 'filter-groups-listing', requirements: ['CAT-24', 'CAT-25', 'FILT-1', 'FILT-2', 'CHG-28', 'PAG-1'], requests: 1 }, async (t) => {
     const leafId = await t.discover('leafCategory');
-    const { items, pagination, response } = await getListing(t, `/categories/${leafId}/filter_groups`, 'filter_groups', {}, 'CAT-24');
+    const { items, pagination, response } = await getListing(t, pathOf('GET /categories/:category_id/filter_groups', { category_id: leafId }), 'filter_groups', {}, 'CAT-24');
     t.response('GET /categories/:category_id/filter_groups', response, 'CAT-24', 'FILT-1', 'FILT-2');
     t.rules(response, 'filter-groups-cache');
     t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
@@ -222,7 +222,7 @@ describe('GET /categories/:category_id/skus', () => {
     for (const method of keys) {
       // The methods the order_dir test asks both ways are asked as it asks them first: one exchange serves both tests.
       const query = method === priceMethod || method === rating ? { order_by: method, order_dir: 'asc' } : { order_by: method };
-      const response = await t.api.get(`/categories/${leafId}/skus`, { query });
+      const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: leafId }), { query });
       if (!t.must(hasStatus(response, 200).ok ? pass() : fail(`order_by=${method}, a key of meta.order_by_methods, answered ${response.status}`), 'CAT-27', 'ORD-1')) continue;
       const body = t.json<Json>(response, 'GEN-4');
       const meta = isPlainObject(body) ? body['meta'] : undefined;
@@ -425,7 +425,7 @@ describe('GET /categories/:category_id/skus', () => {
   conformanceTest('with a user token every SKU carries favorited (true or false)', { id: 'favorited-with-user-token', requirements: ['SKU-7', 'CHG-6'], requests: 1 }, async (t) => {
     t.requireFeature('favorited-on-category-skus', 'favorited on category SKUs');
     const leafId = await t.discover('leafCategory');
-    const user = await t.api.get(`/categories/${leafId}/skus`, { auth: 'user' });
+    const user = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: leafId }), { auth: 'user' });
     t.require(hasStatus(user, 200), 'CAT-26', 'SKU-7');
     const body = t.json<Json>(user, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'skus'), 'GEN-7', 'CAT-26');
@@ -442,7 +442,7 @@ describe('GET /categories/:category_id/skus', () => {
       t.requireFeature('favorited-on-category-skus', 'favorited on category SKUs');
       // A category holding the user's favorites, where there is one: there both values show.
       const categoryId = await t.discover('favoritesCategory').catch(() => t.discover('leafCategory'));
-      const listing = await t.api.get(`/categories/${categoryId}/skus`, { auth: 'user' });
+      const listing = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), { auth: 'user' });
       t.require(hasStatus(listing, 200), 'CAT-26', 'SKU-7');
       const body = t.json<Json>(listing, 'GEN-4');
       t.require(hasCollectionEnvelope(body, 'skus'), 'GEN-7', 'CAT-26');
@@ -450,7 +450,7 @@ describe('GET /categories/:category_id/skus', () => {
       if (!skus.length) t.skip(`category ${categoryId} lists no SKUs`);
       // The user's favorites (the Favorites endpoints judge these answers themselves).
       const favoritesOf = async (query: Query): Promise<{ items: Json[]; complete: boolean } | null> => {
-        const response = await t.api.get('/favorites', { auth: 'user', query });
+        const response = await t.api.get(pathOf('GET /favorites'), { auth: 'user', query });
         if (response.status !== 200) return null;
         const answer = response.json<Json>();
         const items = isPlainObject(answer) && Array.isArray(answer['favorites']) ? answer['favorites'].filter(isPlainObject) : [];
@@ -475,10 +475,10 @@ describe('an unknown category', () => {
   conformanceTest('answers 404 with RecordNotFound on its specifications, manufacturers, filter groups and SKUs', { id: 'unknown-category-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'ERR-16'], requests: 4 }, async (t) => {
     const missing = unknownId();
     const paths = [
-      ...(t.has('sparse-fieldsets') ? [`/categories/${missing}/specifications`] : []),
-      `/categories/${missing}/manufacturers`,
-      `/categories/${missing}/filter_groups`,
-      `/categories/${missing}/skus`,
+      ...(t.has('sparse-fieldsets') ? [pathOf('GET /categories/:id/specifications', { id: missing })] : []),
+      pathOf('GET /categories/:id/manufacturers', { id: missing }),
+      pathOf('GET /categories/:category_id/filter_groups', { category_id: missing }),
+      pathOf('GET /categories/:category_id/skus', { category_id: missing }),
     ];
     for (const path of paths) {
       const response = await t.api.get(path);

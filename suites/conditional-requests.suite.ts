@@ -20,9 +20,10 @@ import { fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { hasStatus } from '../src/checks/http.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
 import { mustCarryRateLimit } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 /** Public resources no test changes. */
-const UNCHANGING = ['/categories/root', '/categories', '/manufacturers', '/flags'];
+const UNCHANGING = [pathOf('GET /categories/root'), pathOf('GET /categories'), pathOf('GET /manufacturers'), pathOf('GET /flags')];
 
 describe('ETag and If-None-Match', () => {
   conformanceTest(
@@ -62,24 +63,24 @@ describe('ETag and If-None-Match', () => {
     { id: 'etag-after-change', reuse: false, requirements: ['ERR-3', 'ETAG-2'], profile: 'write', requests: 5 },
     async (t) => {
       const USER = { auth: 'user' as const };
-      const before = await t.api.get('/favorite_lists', USER);
+      const before = await t.api.get(pathOf('GET /favorite_lists'), USER);
       t.require(hasStatus(before, 200), 'ERR-1');
       const oldEtag = headerValue(before.headers, 'ETag');
       if (oldEtag === undefined || oldEtag.trim() === '') t.skip('GET /favorite_lists carries no ETag here ("most responses carry ETag"), so there is no tag to compare');
       let created: number | null = null;
       try {
         const name = t.kitName('etag');
-        const post = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
+        const post = await t.api.request('POST', pathOf('POST /favorite_lists'), { ...USER, json: { favorite_list: { name } } });
         t.require(hasStatus(post, 201), 'FAV-19');
         const body = t.json<unknown>(post, 'GEN-4');
         const id = isPlainObject(body) && isPlainObject(body['favorite_list']) ? body['favorite_list']['id'] : undefined;
         t.require(typed(id, Number.isInteger(id), `the created list has id ${show(id)}`), 'FAV-1');
         created = id as number;
-        const after = await t.api.get('/favorite_lists', { ...USER, headers: { 'If-None-Match': oldEtag! } });
+        const after = await t.api.get(pathOf('GET /favorite_lists'), { ...USER, headers: { 'If-None-Match': oldEtag! } });
         t.must(changedResourceIsSentAgain(after, oldEtag!, `GET /favorite_lists after POST /favorite_lists`), 'ERR-3', 'ETAG-2');
       } finally {
         if (created !== null) {
-          const deleted = await t.api.request('DELETE', `/favorite_lists/${created}`, USER);
+          const deleted = await t.api.request('DELETE', pathOf('DELETE /favorite_lists/:id', { id: created }), USER);
           if (deleted.status !== 204 && deleted.status !== 404) t.warn(fail(`teardown could not delete /favorite_lists/${created} (${deleted.status})`), 'FAV-21');
         }
       }
@@ -94,7 +95,7 @@ describe('a 304 counts against the rate limit', () => {
     async (t) => {
       // No other test uses the token meanwhile (lent to one test at a time).
       const auth = { token: await t.lentUserToken() };
-      const path = '/categories/root';
+      const path = pathOf('GET /categories/root');
       const first = await t.api.get(path, { auth });
       t.require(hasStatus(first, 200), 'ERR-1');
       t.require(rateLimitHeadersPresent(first.headers, `GET ${path}`), 'RATE-4');

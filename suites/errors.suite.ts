@@ -14,6 +14,7 @@ import { hasStatus } from '../src/checks/http.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 const USER = { auth: 'user' as const };
 
@@ -60,7 +61,7 @@ describe('Requests the client gets wrong', () => {
     { id: 'invalid-json-400', requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'ERR-11', 'ERR-12'], profile: 'write', requests: 2 },
     async (t) => {
       // POST /favorite_lists: a small write every version serves, with the favorites permission.
-      const path = '/favorite_lists';
+      const path = pathOf('POST /favorite_lists');
       let response: HttpResponse;
       try {
         response = await t.api.request('POST', path, { ...USER, jsonText: '{"favorite_list": {"name": ' });
@@ -71,7 +72,7 @@ describe('Requests the client gets wrong', () => {
       if (response.status >= 200 && response.status < 300) {
         // Taken as a list: deleted again, whatever it holds.
         const id = (response.json<{ favorite_list?: { id?: unknown } }>() ?? {}).favorite_list?.id;
-        if (Number.isInteger(id)) await t.api.request('DELETE', `${path}/${String(id)}`, USER);
+        if (typeof id === 'number' && Number.isInteger(id)) await t.api.request('DELETE', pathOf('DELETE /favorite_lists/:id', { id }), USER);
       }
       if (response.status === 401 || response.status === 403) {
         return t.skip(`POST ${path} answered ${response.status}: the user token may lack the favorites permission, so the body was not judged`);
@@ -89,7 +90,7 @@ describe('Requests the client gets wrong', () => {
     { id: 'unknown-order-by', requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'MAN-4', 'ERR-12'], requests: 1 },
     async (t) => {
       const id = await t.discover('manufacturerWithSkus');
-      const path = `/manufacturers/${id}/categories`;
+      const path = pathOf('GET /manufacturers/:id/categories', { id });
       const response = await t.api.get(path, { query: { order_by: 'cc_not_a_method' } });
       const what = `GET ${path}?order_by=cc_not_a_method (order_by is name or popularity)`;
       t.must(notAServerError(response.status, what), 'ERR-1', 'ERR-4', 'ERR-12');

@@ -23,6 +23,7 @@ import { namesAreOrdered, notInReverseOrder, pricesAreOrdered, sameMembers, skus
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { orderingsOf } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 type Json = Record<string, unknown>;
 type Sub = 'categories' | 'skus';
@@ -51,7 +52,7 @@ async function getListing(t: ConformanceContext, path: string, key: string, quer
  * client asks it (no per): the run has it already (issue 17, request economy).
  */
 async function someManufacturers(t: ConformanceContext, count: number): Promise<Json[]> {
-  const { items } = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
+  const { items } = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
   const usable = items.filter((m) => isPlainObject(m) && Number.isInteger(m['id'])).slice(0, count);
   if (usable.length === 0) t.skip('GET /manufacturers lists no manufacturer with an integer id');
   return usable;
@@ -70,7 +71,7 @@ async function manufacturerWith(t: ConformanceContext, sub: Sub, minimum: number
   });
   const listed = (await someManufacturers(t, CANDIDATES)).map((m) => m['id'] as number);
   for (const id of [...(discovered === null ? [] : [discovered]), ...listed.filter((id) => id !== discovered)]) {
-    const listing = await getListing(t, `/manufacturers/${id}/${sub}`, sub, {}, requirement);
+    const listing = await getListing(t, pathOf(`GET /manufacturers/:id/${sub}` as const, { id }), sub, {}, requirement);
     if (listing.pagination.total_results >= minimum) return { id, listing };
   }
   return t.skip(`none of the first ${CANDIDATES} manufacturers has ${minimum} or more ${sub}`);
@@ -106,7 +107,7 @@ async function expectRecordNotFound(t: ConformanceContext, path: string, missing
 
 describe('GET /manufacturers', () => {
   conformanceTest('answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer', { id: 'listing-25-per-page', requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
-    const { items, pagination } = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
+    const { items, pagination } = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
     t.schema('responses/manufacturers.json', { manufacturers: items, meta: { pagination } }, 'MAN-1', 'MAN-2');
     t.must(defaultPageSizeIs25(pagination), 'PAG-2');
     t.must(paginationIsConsistent(pagination, items.length), 'PAG-1', 'PAG-3');
@@ -116,14 +117,14 @@ describe('GET /manufacturers', () => {
   conformanceTest('page and per select a page: meta echoes them, pages do not overlap, a Link header points on', { id: 'page-and-per', requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 3 }, async (t) => {
     // The pagination suite's per for this collection (smallPageSize of the total): the same pages,
     // asked once in the run and judged by both suites (issue 17).
-    const all = await getListing(t, '/manufacturers', 'manufacturers', {}, 'MAN-2');
+    const all = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
     const per = smallPageSize(all.pagination.total_results);
     if (per === null) return t.skip(`the deployment has ${all.pagination.total_results} manufacturers: a single page at any per`);
-    const first = await getListing(t, '/manufacturers', 'manufacturers', { per }, 'MAN-2');
+    const first = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', { per }, 'MAN-2');
     t.must(paginationIsConsistent(first.pagination, first.items.length, { page: 1, per }), 'PAG-4', 'PAG-1');
     if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} manufacturers: no second page at per=${per}`);
     t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
-    const second = await getListing(t, '/manufacturers', 'manufacturers', { per, page: 2 }, 'MAN-2');
+    const second = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', { per, page: 2 }, 'MAN-2');
     t.must(paginationIsConsistent(second.pagination, second.items.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
     const firstIds = new Set(first.items.map((m) => m['id']));
     const shared = second.items.filter((m) => firstIds.has(m['id'])).map((m) => String(m['id']));
@@ -135,7 +136,7 @@ describe('GET /manufacturers/:id', () => {
   conformanceTest('answers {manufacturer} for the id asked: the manufacturer the listing shows', { id: 'manufacturer-by-id', requirements: ['MAN-3', 'MAN-1', 'GEN-7'], requests: 2 }, async (t) => {
     const [listed] = await someManufacturers(t, 1);
     const id = listed!['id'] as number;
-    const response = await t.api.get(`/manufacturers/${id}`);
+    const response = await t.api.get(pathOf('GET /manufacturers/:id', { id }));
     t.require(hasStatus(response, 200), 'MAN-3');
     const body = t.json<Json>(response, 'GEN-4');
     t.require(hasSingleEnvelope(body, 'manufacturer'), 'GEN-7', 'MAN-3');
@@ -150,9 +151,9 @@ describe('GET /manufacturers/:id', () => {
 
   conformanceTest('a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too', { id: 'unknown-manufacturer-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
     const missing = unlikelyId();
-    await expectRecordNotFound(t, `/manufacturers/${missing}`, missing);
-    await expectRecordNotFound(t, `/manufacturers/${missing}/categories`, missing);
-    await expectRecordNotFound(t, `/manufacturers/${missing}/skus`, missing);
+    await expectRecordNotFound(t, pathOf('GET /manufacturers/:id', { id: missing }), missing);
+    await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/categories', { id: missing }), missing);
+    await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/skus', { id: missing }), missing);
   });
 });
 
@@ -169,7 +170,7 @@ describe('GET /manufacturers/:id/categories', () => {
 
   conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { id: 'categories-ordering', requirements: ['MAN-4', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
     const { id } = await manufacturerWith(t, 'categories', 2);
-    const path = `/manufacturers/${id}/categories`;
+    const path = pathOf('GET /manufacturers/:id/categories', { id });
     const listings: Partial<Record<string, Listing>> = {};
     for (const [orderBy, dir] of orderingsOf('name')) {
       const listing = await getListing(t, path, 'categories', { order_by: orderBy, order_dir: dir }, 'MAN-4', 'ORD-1');
@@ -200,7 +201,7 @@ describe('GET /manufacturers/:id/skus', () => {
 
   conformanceTest('order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir', { id: 'skus-ordering', requirements: ['MAN-5', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
     const { id } = await manufacturerWith(t, 'skus', 2);
-    const path = `/manufacturers/${id}/skus`;
+    const path = pathOf('GET /manufacturers/:id/skus', { id });
     const listings: Partial<Record<string, Listing>> = {};
     for (const [orderBy, dir] of orderingsOf('price')) {
       const listing = await getListing(t, path, 'skus', { order_by: orderBy, order_dir: dir }, 'MAN-5', 'ORD-1');

@@ -29,6 +29,7 @@ import {
 } from '../src/checks/pagination.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Query } from '../src/http/client.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 type Json = Record<string, unknown>;
 
@@ -38,7 +39,7 @@ const PER = 100;
 
 /** GET /notifications; stops unless 200 {notifications, meta.pagination}. */
 async function listNotifications(t: ConformanceContext, query: Query = {}): Promise<{ notifications: Json[]; pagination: Pagination; headers: Record<string, string> }> {
-  const response = await t.api.get('/notifications', { ...USER, query });
+  const response = await t.api.get(pathOf('GET /notifications'), { ...USER, query });
   t.require(hasStatus(response, 200), 'NOTIF-8', 'EVT-1', 'SCOPE-4');
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'notifications'), 'GEN-7', 'NOTIF-8');
@@ -48,7 +49,7 @@ async function listNotifications(t: ConformanceContext, query: Query = {}): Prom
 }
 
 async function getNotification(t: ConformanceContext, id: number): Promise<Json> {
-  const response = await t.api.get(`/notifications/${id}`, USER);
+  const response = await t.api.get(pathOf('GET /notifications/:id', { id }), USER);
   t.require(hasStatus(response, 200), 'NOTIF-9', 'EVT-1');
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasSingleEnvelope(body, 'notification'), 'GEN-7', 'NOTIF-9');
@@ -58,7 +59,7 @@ async function getNotification(t: ConformanceContext, id: number): Promise<Json>
 
 /** POST /notifications/view {ids: [id]}: 204 with an empty body, then GET shows is_viewed true. */
 async function viewAndCheck(t: ConformanceContext, id: number): Promise<void> {
-  const response = await t.api.request('POST', '/notifications/view', { ...USER, json: { ids: [id] } });
+  const response = await t.api.request('POST', pathOf('POST /notifications/view'), { ...USER, json: { ids: [id] } });
   t.must(hasStatus(response, 204), 'NOTIF-10', 'NOTIF-6');
   t.must(bodyIsEmpty(response, 'POST /notifications/view'), 'NOTIF-10');
   const after = await getNotification(t, id);
@@ -80,7 +81,7 @@ describe('GET /notifications', () => {
   });
 
   conformanceTest('an application token is refused (401 or 403): the notifications permission is needed', { id: 'app-token-refused', requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], requests: 1 }, async (t) => {
-    const refused = await t.api.get('/notifications', { auth: 'app', renewOn401: false });
+    const refused = await t.api.get(pathOf('GET /notifications'), { auth: 'app', renewOn401: false });
     t.must(isRefused(refused.status, 'GET /notifications with an application token'), 'NOTIF-7', 'SCOPE-2');
   });
 
@@ -113,7 +114,7 @@ describe('GET /notifications/:id', () => {
       t.must(notification['etype'] === listed['etype'] ? pass() : notification['etype'] === null || listed['etype'] === null ? blank(etypes) : fail(etypes), 'NOTIF-9');
     }
     const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
-    const response = await t.api.get(`/notifications/${missing}`, USER);
+    const response = await t.api.get(pathOf('GET /notifications/:id', { id: missing }), USER);
     if (response.status === 200) t.skip(`the user has a notification with id ${missing}; no unknown id to ask for`);
     t.must(hasStatus(response, 404), 'ERR-9');
     if (response.status === 404 && t.has('normalized-errors')) {

@@ -34,6 +34,7 @@ import { conformanceTest, type ConformanceContext, type DiscoveryRole } from '..
 import { mustCarryRateLimit } from '../src/harness/requests.ts';
 import { joinUrl, type HttpResponse } from '../src/http/client.ts';
 import { secrets } from '../src/http/redact.ts';
+import { pathIn, pathOf, templateOf, type ApiEndpoint } from '../src/rules/api-paths.ts';
 
 /**
  * Read by src/runner/passes.ts: this suite runs after the other writers. Its writes are meant to be refused,
@@ -45,17 +46,15 @@ export const RUNS_AFTER_THE_OTHER_WRITERS = true;
 
 /** An id no deployment is expected to hold (path placeholders are integers). */
 const NO_ID = 2147483647;
-const PUBLIC_ENDPOINT = '/categories/root';
+const PUBLIC_ENDPOINT = pathOf('GET /categories/root');
 /** An endpoint only a user token may use (For an authorized user the service also offers: profile). */
-const USER_ENDPOINT = '/user';
+const USER_ENDPOINT = pathOf('GET /user');
 const NO_RENEW = { renewOn401: false } as const;
 
 interface Probe {
-  method: string;
-  path: string;
+  /** The spec's endpoint: the method and path are made from it, NO_ID (or a real id) in its placeholders. */
+  endpoint: ApiEndpoint;
   json?: unknown;
-  /** The spec's endpoint string, for messages. */
-  endpoint: string;
   /** A read whose NO_ID is replaced by a real id of this kind when the run's user can list one. */
   realId?: RealIdKind;
 }
@@ -68,27 +67,27 @@ type RealIdKind = 'favoriteList' | 'favorite' | 'notification' | 'category';
 
 /** Every endpoint that needs the favorites permission (Endpoints > Favorites, Categories). */
 const FAVORITES_ENDPOINTS: Probe[] = [
-  { method: 'GET', path: '/favorite_lists', endpoint: 'GET /favorite_lists' },
-  { method: 'POST', path: '/favorite_lists', json: {}, endpoint: 'POST /favorite_lists' },
-  { method: 'DELETE', path: `/favorite_lists/${NO_ID}`, endpoint: 'DELETE /favorite_lists/:id' },
-  { method: 'GET', path: '/favorites', endpoint: 'GET /favorites' },
-  { method: 'GET', path: `/favorite_lists/${NO_ID}/favorites`, endpoint: 'GET /favorite_lists/:id/favorites', realId: 'favoriteList' },
-  { method: 'GET', path: `/favorites/${NO_ID}`, endpoint: 'GET /favorites/:id', realId: 'favorite' },
-  { method: 'POST', path: '/favorites', json: { favorite: { sku_id: NO_ID } }, endpoint: 'POST /favorites' },
-  { method: 'PUT', path: `/favorites/${NO_ID}`, json: { favorite: { have_it: true } }, endpoint: 'PUT /favorites/:id' },
-  { method: 'DELETE', path: `/favorites/${NO_ID}`, endpoint: 'DELETE /favorites/:id' },
-  { method: 'GET', path: `/categories/${NO_ID}/favorites`, endpoint: 'GET /categories/:id/favorites', realId: 'category' },
+  { endpoint: 'GET /favorite_lists' },
+  { endpoint: 'POST /favorite_lists', json: {} },
+  { endpoint: 'DELETE /favorite_lists/:id' },
+  { endpoint: 'GET /favorites' },
+  { endpoint: 'GET /favorite_lists/:id/favorites', realId: 'favoriteList' },
+  { endpoint: 'GET /favorites/:id', realId: 'favorite' },
+  { endpoint: 'POST /favorites', json: { favorite: { sku_id: NO_ID } } },
+  { endpoint: 'PUT /favorites/:id', json: { favorite: { have_it: true } } },
+  { endpoint: 'DELETE /favorites/:id' },
+  { endpoint: 'GET /categories/:id/favorites', realId: 'category' },
 ];
 /** Every endpoint that needs the notifications permission. */
 const NOTIFICATIONS_ENDPOINTS: Probe[] = [
-  { method: 'GET', path: '/notifications', endpoint: 'GET /notifications' },
-  { method: 'GET', path: `/notifications/${NO_ID}`, endpoint: 'GET /notifications/:id', realId: 'notification' },
-  { method: 'POST', path: '/notifications/view', json: { ids: [NO_ID] }, endpoint: 'POST /notifications/view' },
+  { endpoint: 'GET /notifications' },
+  { endpoint: 'GET /notifications/:id', realId: 'notification' },
+  { endpoint: 'POST /notifications/view', json: { ids: [NO_ID] } },
 ];
 /** Every endpoint that needs publish_sku_review_actions. */
 const REVIEW_ACTION_ENDPOINTS: Probe[] = [
-  { method: 'POST', path: `/skus/${NO_ID}/reviews/${NO_ID}/votes`, json: { vote: { helpful: true } }, endpoint: 'POST /skus/:sku_id/reviews/:review_id/votes' },
-  { method: 'POST', path: `/skus/${NO_ID}/reviews/${NO_ID}/flags`, json: { flag: { reason: 'spam' } }, endpoint: 'POST /skus/:sku_id/reviews/:review_id/flags' },
+  { endpoint: 'POST /skus/:sku_id/reviews/:review_id/votes', json: { vote: { helpful: true } } },
+  { endpoint: 'POST /skus/:sku_id/reviews/:review_id/flags', json: { flag: { reason: 'spam' } } },
 ];
 /**
  * Requirement ids per endpoint: the permission's rule, the scope's grant, and the endpoint's own
@@ -106,7 +105,7 @@ function permissionIds(probe: Probe): string[] {
  * the votes and flags endpoints by their own suites; this suite shows it to the others.
  */
 const APP_TOKEN_ENDPOINTS: Probe[] = [
-  { method: 'GET', path: USER_ENDPOINT, endpoint: 'GET /user' },
+  { endpoint: 'GET /user' },
   ...FAVORITES_ENDPOINTS.filter((p) => !['GET /favorite_lists', 'GET /categories/:id/favorites'].includes(p.endpoint)),
   ...NOTIFICATIONS_ENDPOINTS.filter((p) => p.endpoint !== 'GET /notifications'),
 ];
@@ -132,11 +131,11 @@ async function resolveRealIds(t: ConformanceContext): Promise<Partial<Record<Rea
   return found;
 }
 
-/** The probe's path with a real id when there is one; `placeholder` tells whether NO_ID stayed. */
-function probePath(probe: Probe, ids: Partial<Record<RealIdKind, number>>): { path: string; placeholder: boolean } {
+/** The probe's method and path, with a real id when there is one; `placeholder` tells whether NO_ID stayed. */
+function probePath(probe: Probe, ids: Partial<Record<RealIdKind, number>>): { method: string; path: string; placeholder: boolean } {
   const real = probe.realId ? ids[probe.realId] : undefined;
-  if (real !== undefined) return { path: probe.path.replace(String(NO_ID), String(real)), placeholder: false };
-  return { path: probe.path, placeholder: probe.path.includes(String(NO_ID)) };
+  const params = templateOf(probe.endpoint).split('/').filter((segment) => segment.startsWith(':')).map(() => real ?? NO_ID);
+  return { method: probe.endpoint.slice(0, probe.endpoint.indexOf(' ')), path: pathIn(probe.endpoint, params), placeholder: real === undefined && params.length > 0 };
 }
 
 /**
@@ -402,9 +401,9 @@ describe('Permissions', () => {
       }
       const ids = await resolveRealIds(t);
       for (const probe of all) {
-        const { path, placeholder } = probePath(probe, ids);
-        const response = await t.api.request(probe.method, path, { auth, ...(probe.json !== undefined ? { json: probe.json } : {}) });
-        judgeRefusal(t, response.status, `${probe.method} ${path} (${probe.endpoint}) with a user token of scope public`, placeholder, permissionIds(probe));
+        const { method, path, placeholder } = probePath(probe, ids);
+        const response = await t.api.request(method, path, { auth, ...(probe.json !== undefined ? { json: probe.json } : {}) });
+        judgeRefusal(t, response.status, `${method} ${path} (${probe.endpoint}) with a user token of scope public`, placeholder, permissionIds(probe));
       }
     },
   );
@@ -415,10 +414,10 @@ describe('Permissions', () => {
     async (t) => {
       const real = await resolveRealIds(t);
       for (const probe of APP_TOKEN_ENDPOINTS) {
-        const { path, placeholder } = probePath(probe, real);
-        const response = await t.api.request(probe.method, path, { auth: 'app', ...NO_RENEW, ...(probe.json !== undefined ? { json: probe.json } : {}) });
+        const { method, path, placeholder } = probePath(probe, real);
+        const response = await t.api.request(method, path, { auth: 'app', ...NO_RENEW, ...(probe.json !== undefined ? { json: probe.json } : {}) });
         const ids = probe.endpoint === 'GET /user' ? ['USER-1'] : [...permissionIds(probe), 'SCOPE-2'];
-        judgeRefusal(t, response.status, `${probe.method} ${path} (${probe.endpoint}) with an application token`, placeholder, ids);
+        judgeRefusal(t, response.status, `${method} ${path} (${probe.endpoint}) with an application token`, placeholder, ids);
       }
     },
   );

@@ -27,9 +27,10 @@ import { hasStatus } from '../src/checks/http.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
 import { mustCarryRateLimit } from '../src/harness/requests.ts';
 import type { HttpResponse } from '../src/http/client.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 /** A public resource every token may read. */
-const PROBE = '/categories/root';
+const PROBE = pathOf('GET /categories/root');
 /** The per-minute test does not try to exhaust a window larger than this. */
 const MAX_WINDOW_TRIED = 150;
 

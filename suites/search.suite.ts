@@ -22,6 +22,7 @@ import {
 import { improbableWord } from '../src/checks/listings.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { discoveredQuery, mustCarryRateLimit, prefixOf, searchQuery } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 type Json = Record<string, unknown>;
 
@@ -34,12 +35,12 @@ interface SearchAnswer {
 /** A SKU of the discovered leaf category, with its name and the ids of its category's path (root first). */
 async function discoveredSku(t: ConformanceContext): Promise<{ id: number; name: string; pathIds: number[] }> {
   const leafId = await t.discover('leafCategory');
-  const category = await t.api.get(`/categories/${leafId}`);
+  const category = await t.api.get(pathOf('GET /categories/:id', { id: leafId }));
   t.require(hasStatus(category, 200), 'CAT-16');
   const detail = t.json<{ category?: Json }>(category, 'GEN-4')?.category;
   // Adult content reached search in 3.2.0 (Change history): an adult leaf is not asked for.
   if (isPlainObject(detail) && detail['adult'] === true) t.skip(`category ${leafId} is adult content, which search shows only from 3.2.0`);
-  const listing = await t.api.get(`/categories/${leafId}/skus`);
+  const listing = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: leafId }));
   t.require(hasStatus(listing, 200), 'CAT-26');
   const skus = (t.json<{ skus?: unknown }>(listing, 'GEN-4')?.skus ?? []) as unknown[];
   // An offered SKU (not future, in some shop): a search may leave the others out.
@@ -54,7 +55,7 @@ async function discoveredSku(t: ConformanceContext): Promise<{ id: number; name:
 
 /** GET /search; stops the test unless it is 200 {categories, meta.pagination}. */
 async function search(t: ConformanceContext, query: Record<string, string | number>, ...requirements: string[]): Promise<SearchAnswer> {
-  const response = await t.api.get('/search', { query });
+  const response = await t.api.get(pathOf('GET /search'), { query });
   t.require(hasStatus(response, 200), ...requirements);
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'categories'), 'GEN-7', 'SRCH-7');
@@ -141,7 +142,7 @@ describe('GET /search', () => {
   });
 
   conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch, with the rate-limit headers', { id: 'one-char-query-422', requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
-    const response = await t.api.get('/search', { query: { q: 'e' } });
+    const response = await t.api.get(pathOf('GET /search'), { query: { q: 'e' } });
     mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /search?q=e`);
     t.require(hasStatus(response, 422), 'SRCH-9', 'SRCH-12', 'ERR-15');
     if (!t.has('normalized-errors')) return; // the error format (and its codes) before 3.1.0 is not shown
@@ -155,7 +156,7 @@ describe('GET /autocomplete', () => {
   conformanceTest('answers 200 {autocomplete: [item]}, each item {k, i, d?} with i an index into k', { id: 'autocomplete', requirements: ['SRCH-10', 'SRCH-6', 'CHG-7', 'GEN-7'], requests: 2 }, async (t) => {
     // A prefix of the discovered name's first word: what a user types before choosing.
     const q = prefixOf(await discoveredQuery(t), 3);
-    const response = await t.api.get('/autocomplete', { query: { q } });
+    const response = await t.api.get(pathOf('GET /autocomplete'), { query: { q } });
     t.require(hasStatus(response, 200), 'SRCH-10');
     const body = t.json<Json>(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'autocomplete'), 'GEN-7', 'SRCH-10');

@@ -20,6 +20,7 @@ import {
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { getOk, shopSearchTerm, type Query } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 
 /** Most shops a test asks for locations before it skips. */
@@ -31,14 +32,14 @@ const SHOPS_SCANNED = 5;
  */
 async function someProducts(t: ConformanceContext): Promise<Json[]> {
   const leaf = await t.discover('leafCategory');
-  const listing = await t.api.get(`/categories/${leaf}/skus`);
+  const listing = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: leaf }));
   if (listing.status !== 200) t.skip(`discovery: GET /categories/${leaf}/skus answered ${listing.status}`);
   const skus = ((listing.json<{ skus?: unknown }>() ?? {}).skus ?? []) as unknown[];
   const sku = (Array.isArray(skus) ? skus : [])
     .filter((s): s is Json => isPlainObject(s) && s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0)
     .sort((a, b) => (b['shop_count'] as number) - (a['shop_count'] as number))[0];
   if (!sku) return t.skip(`discovery: leaf category ${leaf} has no SKU with offers`);
-  const response = await t.api.get(`/skus/${String(sku['id'])}/products`);
+  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: String(sku['id']) }));
   const products = response.status === 200 ? (response.json<{ products?: unknown }>() ?? {}).products : null;
   if (!Array.isArray(products) || !products.length) t.skip(`discovery: GET /skus/${String(sku['id'])}/products gave no products (${response.status})`);
   return (products as unknown[]).filter((p): p is Json => isPlainObject(p) && Number.isInteger(p['shop_id']));
@@ -52,14 +53,14 @@ async function someShopIds(t: ConformanceContext): Promise<number[]> {
 /** GET /shops/:id; stops unless 200 {shop}. */
 async function getShop(t: ConformanceContext, id: number): Promise<{ shop: Json; response: HttpResponse }> {
   // The application token (scope public): shops are read with an ordinary token (GEN-2).
-  const { body, response } = await getOk(t, `/shops/${id}`, {}, 'SHOP-14', 'GEN-2');
+  const { body, response } = await getOk(t, pathOf('GET /shops/:id', { id }), {}, 'SHOP-14', 'GEN-2');
   t.require(hasSingleEnvelope(body, 'shop'), 'GEN-7', 'SHOP-14');
   return { shop: body['shop'] as Json, response };
 }
 
 /** GET a shop's locations; stops unless 200 {locations, meta.pagination}. */
 async function locationsOf(t: ConformanceContext, shopId: number, query: Query = {}): Promise<{ locations: Json[]; body: Json; response: HttpResponse }> {
-  const { body, response } = await getOk(t, `/shops/${shopId}/locations`, query, 'SHOP-17', 'GEN-2');
+  const { body, response } = await getOk(t, pathOf('GET /shops/:shop_id/locations', { shop_id: shopId }), query, 'SHOP-17', 'GEN-2');
   t.require(hasCollectionEnvelope(body, 'locations'), 'GEN-7', 'SHOP-17');
   t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'SHOP-17');
   return { locations: (body['locations'] as unknown[]).filter(isPlainObject), body, response };
@@ -93,7 +94,7 @@ describe('GET /shops/:id', () => {
     // Every shop of the SKU in one answer: its products with embed=shop (the request the fieldsets
     // suite asks as well, issue 17). A deployment that embeds no shop there is asked shop by shop.
     const skuId = await t.discover('skuWithProducts');
-    const embedded = await t.api.get(`/skus/${skuId}/products`, { query: { embed: 'shop' } });
+    const embedded = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query: { embed: 'shop' } });
     const products = embedded.status === 200 ? (embedded.json<{ products?: unknown }>() ?? {}).products : null;
     if (Array.isArray(products) && products.some((p) => isPlainObject(p) && isPlainObject(p['shop']))) {
       t.rules(embedded, 'review-score-rounded');
@@ -105,7 +106,7 @@ describe('GET /shops/:id', () => {
 
   conformanceTest('a shop that does not exist answers 404 with RecordNotFound', { id: 'unknown-shop-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
     const id = unknownId();
-    for (const path of [`/shops/${id}`, `/shops/${id}/reviews`, `/shops/${id}/locations`]) {
+    for (const path of [pathOf('GET /shops/:id', { id }), pathOf('GET /shops/:id/reviews', { id }), pathOf('GET /shops/:shop_id/locations', { shop_id: id })]) {
       const response = await t.api.get(path);
       if (response.status === 200) t.skip(`the deployment answers ${path} with 200: no unknown id to ask for`);
       expectRecordNotFound(t, response, path);
@@ -121,7 +122,7 @@ describe('GET /shops/search', () => {
     const name = typeof shop['name'] === 'string' ? shop['name'] : '';
     const q = shopSearchTerm(name);
     if (!q) t.skip(`shop ${id} has no name to search for`);
-    const { body, response } = await getOk(t, '/shops/search', { q }, 'SHOP-15');
+    const { body, response } = await getOk(t, pathOf('GET /shops/search'), { q }, 'SHOP-15');
     t.require(hasCollectionEnvelope(body, 'shops'), 'GEN-7', 'SHOP-15');
     t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SHOP-15');
     t.response('GET /shops/search', response, 'SHOP-15', 'SHOP-1');
@@ -137,7 +138,7 @@ describe('GET /shops/:id/reviews', () => {
     const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
     let reviewed: { body: Json; response: HttpResponse } | null = null;
     for (const id of ids) {
-      const answer = await getOk(t, `/shops/${id}/reviews`, { include_meta: 'shop_rating_breakdown' }, 'SHOP-16');
+      const answer = await getOk(t, pathOf('GET /shops/:id/reviews', { id }), { include_meta: 'shop_rating_breakdown' }, 'SHOP-16');
       t.require(hasCollectionEnvelope(answer.body, 'reviews'), 'GEN-7', 'SHOP-16');
       t.require(paginationMetaIsWellFormed(answer.body), 'PAG-1', 'SHOP-16');
       reviewed = answer;
@@ -160,7 +161,7 @@ describe('GET /shops/:shop_id/products/search', () => {
     const product = (await someProducts(t)).find((p) => typeof p['shop_uid'] === 'string' && p['shop_uid'] !== '');
     if (!product) return t.skip('no listed product has a shop_uid');
     const shopId = product['shop_id'] as number;
-    const { body, response } = await getOk(t, `/shops/${shopId}/products/search`, { shop_uid: product['shop_uid'] as string }, 'PRD-11');
+    const { body, response } = await getOk(t, pathOf('GET /shops/:shop_id/products/search', { shop_id: shopId }), { shop_uid: product['shop_uid'] as string }, 'PRD-11');
     t.require(hasCollectionEnvelope(body, 'products'), 'GEN-7', 'PRD-11');
     t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'PRD-11');
     t.response('GET /shops/:shop_id/products/search', response, 'PRD-11', 'PRD-2');
@@ -224,8 +225,9 @@ describe('GET /shops/:shop_id/locations/:id', () => {
     if (!owner) return t.skip(`none of ${ids.length} shops has a location`);
     const ownerShop = owner.shopId;
     const other = ids.find((id) => id !== ownerShop) ?? null;
+    // As listed, whatever its type (not judged here): String() sends it as before.
     const locationId = owner.location['id'] as number;
-    const { body, response } = await getOk(t, `/shops/${owner.shopId}/locations/${locationId}`, { embed: 'address' }, 'SHOP-18');
+    const { body, response } = await getOk(t, pathOf('GET /shops/:shop_id/locations/:id', { shop_id: owner.shopId, id: String(locationId) }), { embed: 'address' }, 'SHOP-18');
     t.require(hasSingleEnvelope(body, 'location'), 'GEN-7', 'SHOP-18');
     const location = body['location'] as Json;
     t.must(typed(location['id'], location['id'] === locationId, `asked for location ${locationId}, got ${show(location['id'])}`), 'SHOP-18');
@@ -235,7 +237,7 @@ describe('GET /shops/:shop_id/locations/:id', () => {
     if (other === null) return t.skip('only one shop found: no other shop to ask for this location');
     // Whether a location of another shop is served is not shown (SHOP-18 reads either way): refused
     // as missing, or served as the location asked. Another location would be wrong either way.
-    const path = `/shops/${other}/locations/${locationId}`;
+    const path = pathOf('GET /shops/:shop_id/locations/:id', { shop_id: other, id: String(locationId) });
     const wrong = await t.api.get(path);
     if (wrong.status === 200) {
       const served = t.json<Json>(wrong, 'GEN-4');

@@ -33,6 +33,7 @@ import { allOf, type CheckResult } from '../src/checks/check.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { getOk, type Query } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 
 /** Most leaves a test walks to find a SKU of some kind before it skips. */
@@ -40,7 +41,7 @@ const LEAVES_SCANNED = 12;
 
 /** The SKUs of a leaf category (first page); discovery, so a bad answer skips rather than fails. */
 async function skusOf(t: ConformanceContext, leafId: number): Promise<Json[]> {
-  const response = await t.api.get(`/categories/${leafId}/skus`);
+  const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: leafId }));
   if (response.status !== 200) t.skip(`discovery: GET /categories/${leafId}/skus answered ${response.status}`);
   const skus = (response.json<{ skus?: unknown }>() ?? {}).skus;
   if (!Array.isArray(skus)) t.skip(`discovery: GET /categories/${leafId}/skus has no skus array`);
@@ -55,8 +56,8 @@ async function otherLeaves(t: ConformanceContext, except: number | null, deepest
   // The largest per is not stated: a deployment that refuses 100 is asked for its default page,
   // and one that caps it is read a few pages further.
   let query: Record<string, number> = { per: 100 };
-  let response = await t.api.get('/categories', { query });
-  if (response.status === 400 || response.status === 422) response = await t.api.get('/categories', { query: (query = {}) });
+  let response = await t.api.get(pathOf('GET /categories'), { query });
+  if (response.status === 400 || response.status === 422) response = await t.api.get(pathOf('GET /categories'), { query: (query = {}) });
   const categories: unknown[] = [];
   for (let page = 1; response.status === 200 && page <= CATEGORY_PAGES; page++) {
     const body = response.json<{ categories?: unknown }>() ?? {};
@@ -64,7 +65,7 @@ async function otherLeaves(t: ConformanceContext, except: number | null, deepest
     categories.push(...body.categories);
     const pagination = readPagination(body);
     if (!pagination || pagination.page >= pagination.total_pages || page === CATEGORY_PAGES) break;
-    response = await t.api.get('/categories', { query: { ...query, page: page + 1 } });
+    response = await t.api.get(pathOf('GET /categories'), { query: { ...query, page: page + 1 } });
   }
   const leaves = categories.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']) && c['children_count'] === 0 && c['id'] !== except);
   const depth = (c: Json) => (typeof c['path'] === 'string' ? c['path'].split(',').length : 0);
@@ -104,7 +105,7 @@ const skuWithProducts = (t: ConformanceContext) => findSku(t, 'SKU with offers (
 
 /** GET /skus/:id/products; stops unless 200 {products, meta} with pagination. */
 async function productsOf(t: ConformanceContext, skuId: number, query: Query = {}): Promise<{ products: Json[]; meta: Json; body: Json; response: HttpResponse }> {
-  const response = await t.api.get(`/skus/${skuId}/products`, { query });
+  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query });
   t.require(hasStatus(response, 200), 'SKU-10');
   return { ...productsFrom(t, response), response };
 }
@@ -129,7 +130,7 @@ function listOf(products: Json[], body: Json): ProductList {
  * filter values; asked again without it when refused (meta.filters is judged by its own test).
  */
 async function unfilteredWithFilterMeta(t: ConformanceContext, skuId: number): Promise<{ list: ProductList; filterMeta: Json }> {
-  const response = await t.api.get(`/skus/${skuId}/products`, { query: { 'include_meta[]': ['filters'] } });
+  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query: { 'include_meta[]': ['filters'] } });
   const { products, meta, body } = response.status === 200 ? productsFrom(t, response) : await productsOf(t, skuId);
   return { list: listOf(products, body), filterMeta: isPlainObject(meta['filters']) ? meta['filters'] : {} };
 }
@@ -143,7 +144,7 @@ async function unfilteredWithFilterMeta(t: ConformanceContext, skuId: number): P
  */
 async function filteredList(t: ConformanceContext, skuId: number, whole: ProductList, query: Query, refusal: 'MUST' | 'WARN', ...ids: string[]): Promise<ProductList | null> {
   const asked = Object.entries(query).map(([k, v]) => `${k}=${String(v)}`).join('&');
-  const response = await t.api.get(`/skus/${skuId}/products`, { query });
+  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query });
   const accepted = inContext(asked, hasStatus(response, 200));
   if (!(refusal === 'MUST' ? t.must(accepted, ...ids) : t.warn(accepted, ...ids))) return null;
   const body = t.json<unknown>(response, 'GEN-4');
@@ -216,7 +217,7 @@ describe('GET /skus/:id/products', () => {
       // "Too-new SKUs return no data" (3.2.0): how new is too new is not stated, but a SKU not yet
       // released is too new by every reading. No data may be an empty series or an error answer.
       if (!t.has('price-history') || !t.has('too-new-no-history')) return;
-      const path = `/skus/${String(sku['id'])}/price_history`;
+      const path = pathOf('GET /skus/:id/price_history', { id: String(sku['id']) });
       const response = await t.api.get(path);
       // A 4xx (no such resource) is "no data" too; a server error is no answer at all.
       t.must(response.status < 500 ? pass() : fail(`GET ${path} (a future SKU) answered ${response.status}: a server error, not "no data"`), 'HIST-4');
@@ -284,7 +285,7 @@ describe('GET /skus/:id/products', () => {
 describe('GET /skus/:id/product_cards', () => {
   conformanceTest('answers {product_cards, meta}: cards of products of that SKU, each with its shop and blp', { id: 'product-cards', requirements: ['SKU-12', 'PRD-10', 'PRD-7'], requests: 3 }, async (t) => {
     const sku = await skuWithProducts(t);
-    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/product_cards`, {}, 'SKU-12');
+    const { body, response } = await getOk(t, pathOf('GET /skus/:id/product_cards', { id: String(sku['id']) }), {}, 'SKU-12');
     t.require(hasCollectionEnvelope(body, 'product_cards'), 'GEN-7', 'SKU-12');
     t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}`), 'SKU-12');
     t.response('GET /skus/:id/product_cards', response, 'SKU-12', 'PRD-10', 'PRD-7');
@@ -306,7 +307,7 @@ describe('GET /skus/:id/specifications', () => {
   conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { id: 'specifications-order', requirements: ['SKU-13', 'SKU-1', 'CHG-7', 'SKU-9', 'SPEC-6'], requests: 3 }, async (t) => {
     t.requireFeature('specifications-ordered', 'Order on specifications');
     const sku = await skuWithProducts(t);
-    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, {}, 'SKU-13', 'SKU-1');
+    const { body, response } = await getOk(t, pathOf('GET /skus/:id/specifications', { id: String(sku['id']) }), {}, 'SKU-13', 'SKU-1');
     t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
     t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SKU-13');
     t.response('GET /skus/:id/specifications', response, 'SKU-13', 'SKU-9', 'SPEC-6');
@@ -315,7 +316,7 @@ describe('GET /skus/:id/specifications', () => {
 
   conformanceTest('is not paginated: no meta.pagination, and per does not cut the list', { id: 'specifications-not-paginated', requirements: ['SKU-14'], requests: 4 }, async (t) => {
     const sku = await skuWithProducts(t);
-    const path = `/skus/${String(sku['id'])}/specifications`;
+    const path = pathOf('GET /skus/:id/specifications', { id: String(sku['id']) });
     const whole = await getOk(t, path, {}, 'SKU-13');
     t.require(hasCollectionEnvelope(whole.body, 'specifications'), 'GEN-7', 'SKU-13');
     t.rules(whole.response, 'specifications-not-paginated');
@@ -329,7 +330,7 @@ describe('GET /skus/:id/specifications', () => {
 
   conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { id: 'specifications-include-group', requirements: ['LINK-5', 'LINK-4', 'LINK-3'], requests: 3 }, async (t) => {
     const sku = await skuWithProducts(t);
-    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/specifications`, { include: 'group' }, 'SKU-13', 'LINK-4');
+    const { body, response } = await getOk(t, pathOf('GET /skus/:id/specifications', { id: String(sku['id']) }), { include: 'group' }, 'SKU-13', 'LINK-4');
     t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
     if (!(body['specifications'] as unknown[]).length) t.skip(`SKU ${show(sku['id'])} has no specifications`);
     t.rules(response, 'include-group');
@@ -342,7 +343,7 @@ describe('GET /skus/:id/price_history', () => {
     t.requireFeature('price-history', 'The price_history endpoint');
     const sku = await skuWithProducts(t);
     // Served from 3.0.15 (Change history): asked only where the run's version has it.
-    const { body, response } = await getOk(t, `/skus/${String(sku['id'])}/price_history`, {}, 'SKU-15', 'SKU-1', 'CHG-15');
+    const { body, response } = await getOk(t, pathOf('GET /skus/:id/price_history', { id: String(sku['id']) }), {}, 'SKU-15', 'SKU-1', 'CHG-15');
     t.require(hasSingleEnvelope(body, 'history'), 'GEN-7', 'SKU-15');
     const average = (body['history'] as Json)['average'];
     t.require(typed(average, Array.isArray(average), `history.average is ${show(average)}, expected an array`), 'SKU-15', 'HIST-2');
@@ -359,7 +360,7 @@ describe('GET /products/:id', () => {
   conformanceTest('answers {product, meta: {personalization}}; embed=shop embeds the shop of shop_id', { id: 'product-by-id', requirements: ['PRD-13', 'PRD-8', 'LINK-1', 'LINK-4', 'PERS-1'], requests: 4 }, async (t) => {
     const { products } = await someProducts(t);
     const listed = products[0]!;
-    const { body, response } = await getOk(t, `/products/${String(listed['id'])}`, { embed: 'shop' }, 'PRD-13', 'LINK-4');
+    const { body, response } = await getOk(t, pathOf('GET /products/:id', { id: String(listed['id']) }), { embed: 'shop' }, 'PRD-13', 'LINK-4');
     t.require(hasSingleEnvelope(body, 'product'), 'GEN-7', 'PRD-13');
     const product = body['product'] as Json;
     t.must(typed(product['id'], product['id'] === listed['id'], `asked for product ${show(listed['id'])}, got ${show(product['id'])}`), 'PRD-13');
@@ -375,7 +376,8 @@ describe('GET /products/:id', () => {
 describe('unknown ids', () => {
   conformanceTest('a SKU or product that does not exist answers 404 with RecordNotFound', { id: 'unknown-sku-product-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 5 }, async (t) => {
     const id = unknownId();
-    for (const path of [`/skus/${id}/products`, `/skus/${id}/product_cards`, `/skus/${id}/specifications`, ...(t.has('price-history') ? [`/skus/${id}/price_history`] : []), `/products/${id}`]) {
+    const paths = [pathOf('GET /skus/:id/products', { id }), pathOf('GET /skus/:id/product_cards', { id }), pathOf('GET /skus/:id/specifications', { id })];
+    for (const path of [...paths, ...(t.has('price-history') ? [pathOf('GET /skus/:id/price_history', { id })] : []), pathOf('GET /products/:id', { id })]) {
       expectRecordNotFound(t, await t.api.get(path), path);
     }
   });

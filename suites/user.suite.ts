@@ -20,6 +20,7 @@ import { fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, paginationIsConsistent, paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 import { changeRow } from '../src/rules/change-history.ts';
 import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
@@ -53,7 +54,7 @@ function single(t: ConformanceContext, response: HttpResponse, status: number, k
 }
 
 async function getUser(t: ConformanceContext): Promise<Json> {
-  const response = await t.api.get('/user', USER);
+  const response = await t.api.get(pathOf('GET /user'), USER);
   const user = single(t, response, 200, 'user', 'USER-12');
   t.response('GET /user', response, 'USER-12', 'USER-2');
   return user;
@@ -64,16 +65,16 @@ async function getUser(t: ConformanceContext): Promise<Json> {
  * interrupted before the test puts them back still does); `journal.undoes`: this PATCH puts them back.
  */
 async function patchUser(t: ConformanceContext, body: Json, journal: { undo?: Json; undoes?: boolean } = {}): Promise<HttpResponse> {
-  return t.api.request('PATCH', '/user', {
+  return t.api.request('PATCH', pathOf('PATCH /user'), {
     ...USER,
     json: body,
-    ...(journal.undo ? { undo: [{ action: { method: 'PATCH' as const, path: '/user', json: journal.undo }, what: `the user's ${Object.keys(journal.undo).join(', ')} as before the run` }] } : {}),
+    ...(journal.undo ? { undo: [{ action: { method: 'PATCH' as const, path: pathOf('PATCH /user'), json: journal.undo }, what: `the user's ${Object.keys(journal.undo).join(', ')} as before the run` }] } : {}),
     ...(journal.undoes ? { undoes: true } : {}),
   });
 }
 
 async function getAddresses(t: ConformanceContext): Promise<Json[]> {
-  const response = await t.api.get('/user/addresses', USER);
+  const response = await t.api.get(pathOf('GET /user/addresses'), USER);
   t.require(hasStatus(response, 200), 'USER-18');
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'addresses'), 'GEN-7', 'USER-18');
@@ -82,14 +83,14 @@ async function getAddresses(t: ConformanceContext): Promise<Json[]> {
 }
 
 async function getAddressForm(t: ConformanceContext): Promise<Json> {
-  const response = await t.api.get('/user/addresses/new', USER);
+  const response = await t.api.get(pathOf('GET /user/addresses/new'), USER);
   const form = single(t, response, 200, 'address_form', 'USER-19');
   t.response('GET /user/addresses/new', response, 'USER-19', 'USER-10');
   return form;
 }
 
 async function getPersonalization(t: ConformanceContext, endpoint = 'GET /personalization'): Promise<Json> {
-  const response = await t.api.get('/personalization', USER);
+  const response = await t.api.get(pathOf('GET /personalization'), USER);
   const p = single(t, response, 200, 'personalization', 'PERS-2');
   t.response(endpoint, response, 'PERS-2', 'PERS-1');
   return p;
@@ -100,7 +101,7 @@ async function removeAddresses(t: ConformanceContext, ids: readonly number[]): P
   const left: string[] = [];
   for (const id of ids) {
     try {
-      const response = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
+      const response = await t.api.request('DELETE', pathOf('DELETE /user/addresses/:id', { id }), USER);
       if (response.status !== 204 && response.status !== 404) left.push(`${id} (${response.status})`);
     } catch (error) {
       left.push(`${id} (${error instanceof Error ? error.message : String(error)})`);
@@ -164,7 +165,7 @@ describe('PATCH /user', () => {
     async (t) => {
       t.requireFeature('profile-update', 'PATCH /user (profile update)');
       const original = await getUser(t);
-      const response = await t.api.get('/user/avatars', USER);
+      const response = await t.api.get(pathOf('GET /user/avatars'), USER);
       t.require(hasStatus(response, 200), 'USER-17');
       const body = t.json<Json>(response, 'GEN-4');
       t.require(hasCollectionEnvelope(body, 'avatars'), 'GEN-7', 'USER-17');
@@ -263,11 +264,11 @@ describe('POST, PUT, DELETE /user/addresses', () => {
         if (Number.isInteger(id)) created.push(id as number);
       };
       try {
-        const post = await t.api.request('POST', '/user/addresses', { ...USER, json: address });
+        const post = await t.api.request('POST', pathOf('POST /user/addresses'), { ...USER, json: address });
         keep(post);
         if (post.status !== 201) {
           // Which part was refused: the same body with the zip as a string tells.
-          const asString = await t.api.request('POST', '/user/addresses', { ...USER, json: { ...address, zip: '12345' } });
+          const asString = await t.api.request('POST', pathOf('POST /user/addresses'), { ...USER, json: { ...address, zip: '12345' } });
           keep(asString);
           t.require(
             fail(`POST /user/addresses with zip 12345 (a number) answered ${post.status}${asString.status === 201 ? ', with zip "12345" (a string) 201' : `, and ${asString.status} with the zip as a string`}`),
@@ -281,7 +282,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
         t.must(fieldIs(made, 'label', label, 'POST /user/addresses'), 'USER-20');
         t.must(regionIsName(made, regions, regionId as number), 'USER-9');
 
-        const put = await t.api.request('PUT', `/user/addresses/${id}`, { ...USER, json: { city: 'Otherville' } });
+        const put = await t.api.request('PUT', pathOf('PUT /user/addresses/:id', { id }), { ...USER, json: { city: 'Otherville' } });
         const updated = single(t, put, 200, 'address', 'USER-22');
         t.response('PUT /user/addresses/:id', put, 'USER-22', 'USER-9');
         t.must(fieldIs(updated, 'city', 'Otherville', `PUT /user/addresses/${id} {city}`), 'USER-22');
@@ -296,11 +297,11 @@ describe('POST, PUT, DELETE /user/addresses', () => {
           t.must(unchangedExcept(made, listed, ADDRESS_FIELDS, ['city'], `GET /user/addresses after PUT /user/addresses/${id} {city}`), 'USER-22');
         }
 
-        const deleted = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
+        const deleted = await t.api.request('DELETE', pathOf('DELETE /user/addresses/:id', { id }), USER);
         t.must(hasStatus(deleted, 204), 'USER-23');
         t.response('DELETE /user/addresses/:id', deleted, 'USER-23');
         if (deleted.status === 204) created.splice(created.indexOf(id), 1);
-        const twice = await t.api.request('DELETE', `/user/addresses/${id}`, USER);
+        const twice = await t.api.request('DELETE', pathOf('DELETE /user/addresses/:id', { id }), USER);
         t.must(hasStatus(twice, 404), 'ERR-9', 'USER-23');
         if (twice.status === 404 && t.has('normalized-errors')) {
           const body = t.json(twice, 'GEN-4');
@@ -317,7 +318,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
 describe('GET /user/saved_orders', () => {
   conformanceTest('answers {saved_orders, meta} of Saved orders, 25 per page by default', { id: 'saved-orders', requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'], requests: 1 }, async (t) => {
     t.requireFeature('saved-orders', 'The saved orders list');
-    const response = await t.api.get('/user/saved_orders', USER);
+    const response = await t.api.get(pathOf('GET /user/saved_orders'), USER);
     t.require(hasStatus(response, 200), 'USER-24');
     const body = t.json<Json>(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'saved_orders'), 'GEN-7', 'USER-24');
@@ -351,10 +352,10 @@ describe('GET /personalization, PUT /personalization', () => {
       if (!target) return t.skip('the user has no address other than the personalization\'s own');
       const bodyOf = (addressId: unknown) => ({ personalization: { location: { address_id: addressId } } });
       const put = (addressId: unknown, journal: { undo: true } | { undoes: true }) =>
-        t.api.request('PUT', '/personalization', {
+        t.api.request('PUT', pathOf('PUT /personalization'), {
           ...USER,
           json: bodyOf(addressId),
-          ...('undo' in journal ? { undo: [{ action: { method: 'PUT' as const, path: '/personalization', json: bodyOf(originalId) }, what: `the personalization's address ${String(originalId)}, as before the run` }] } : { undoes: true }),
+          ...('undo' in journal ? { undo: [{ action: { method: 'PUT' as const, path: pathOf('PUT /personalization'), json: bodyOf(originalId) }, what: `the personalization's address ${String(originalId)}, as before the run` }] } : { undoes: true }),
         });
 
       const changed = await put(target['id'], { undo: true });
@@ -368,7 +369,7 @@ describe('GET /personalization, PUT /personalization', () => {
         // for the user's token, theirs, as just changed.
         const skuId = await t.discover('skuWithProducts').catch(() => null);
         if (skuId !== null) {
-          const path = `/skus/${String(skuId)}/products`;
+          const path = pathOf('GET /skus/:id/products', { id: skuId });
           const listed = await t.api.get(path, { ...USER, query: { per: 1 } });
           if (listed.status === 200) {
             const meta = listed.json<{ meta?: Json }>()?.meta;

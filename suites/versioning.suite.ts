@@ -22,6 +22,7 @@ import { fieldsMatchVersion, laterVersion, objectsAt, seriesOf, seriesShownWhole
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Auth } from '../src/harness/api.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 import { changeRow } from '../src/rules/change-history.ts';
 import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 
@@ -100,9 +101,9 @@ function okBody(t: ConformanceContext, response: HttpResponse, ...ids: string[])
 async function ruleCase(t: ConformanceContext, accept: string | null, expectation: VersionExpectation, ids: string[], { category: withCategory = true } = {}): Promise<void> {
   const leaf = await t.discover('leafCategory');
   const judgement = new VersionJudgement(t, expectation, ids);
-  const category = withCategory ? okBody(t, await getAs(t, `/categories/${leaf}`, accept), ...ids) : null;
+  const category = withCategory ? okBody(t, await getAs(t, pathOf('GET /categories/:id', { id: leaf }), accept), ...ids) : null;
   if (category) judgement.add(objectsAt(category, ['category'], `GET /categories/${leaf}`), 'resources/category-detail.json');
-  const listing = okBody(t, await getAs(t, `/categories/${leaf}/skus`, accept), ...ids);
+  const listing = okBody(t, await getAs(t, pathOf('GET /categories/:category_id/skus', { category_id: leaf }), accept), ...ids);
   if (listing) judgement.add(objectsAt(listing, ['skus'], `GET /categories/${leaf}/skus`), 'resources/sku.json');
   judgement.finish();
 }
@@ -178,25 +179,25 @@ function requireNamed(t: ConformanceContext, version: string): void {
 
 /** The public resources of the matrix, from the discovered leaf down to a shop's locations. */
 async function publicResources(check: (path: string, key: readonly string[], schemaId: string) => Promise<Json | null>, leaf: number): Promise<void> {
-  await check(`/categories/${leaf}`, ['category'], 'resources/category-detail.json');
-  await check(`/categories/${leaf}/filter_groups`, ['filter_groups'], 'resources/filter-group.json');
+  await check(pathOf('GET /categories/:id', { id: leaf }), ['category'], 'resources/category-detail.json');
+  await check(pathOf('GET /categories/:category_id/filter_groups', { category_id: leaf }), ['filter_groups'], 'resources/filter-group.json');
   // meta.available_filters is not judged here: its x-since (shops, availabilities, distances:
   // 3.2.1) is read from the row's new filters ("SKU listing filters by shop_id, distance,
   // availability"), which names parameters, not meta fields that older versions must lack.
-  const listing = await check(`/categories/${leaf}/skus`, ['skus'], 'resources/sku.json');
+  const listing = await check(pathOf('GET /categories/:category_id/skus', { category_id: leaf }), ['skus'], 'resources/sku.json');
   const skus = (Array.isArray(listing?.['skus']) ? (listing['skus'] as unknown[]) : []).filter((s): s is Json => isPlainObject(s) && Number.isInteger(s['id']));
   const offered = skus.find((s) => s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0) ?? skus[0];
   const reviewed = skus.find((s) => typeof s['reviews_count'] === 'number' && s['reviews_count'] > 0);
   if (!offered) return; // nothing more to judge on this leaf; the fields above were
-  await check(`/skus/${offered['id']}/specifications`, ['specifications'], 'resources/specification.json');
-  if (reviewed) await check(`/skus/${reviewed['id']}/reviews`, ['reviews'], 'resources/sku-review.json');
-  const products = await check(`/skus/${offered['id']}/products`, ['products'], 'resources/product.json');
+  await check(pathOf('GET /skus/:id/specifications', { id: String(offered['id']) }), ['specifications'], 'resources/specification.json');
+  if (reviewed) await check(pathOf('GET /skus/:id/reviews', { id: String(reviewed['id']) }), ['reviews'], 'resources/sku-review.json');
+  const products = await check(pathOf('GET /skus/:id/products', { id: String(offered['id']) }), ['products'], 'resources/product.json');
   const first = Array.isArray(products?.['products']) ? (products['products'] as unknown[])[0] : undefined;
   const shopId = isPlainObject(first) && Number.isInteger(first['shop_id']) ? (first['shop_id'] as number) : null;
   if (shopId === null) return;
-  await check(`/shops/${shopId}`, ['shop'], 'resources/shop.json');
-  await check(`/shops/${shopId}/reviews`, ['reviews'], 'resources/shop-review.json');
-  await check(`/shops/${shopId}/locations`, ['locations'], 'resources/location.json');
+  await check(pathOf('GET /shops/:id', { id: shopId }), ['shop'], 'resources/shop.json');
+  await check(pathOf('GET /shops/:id/reviews', { id: shopId }), ['reviews'], 'resources/shop-review.json');
+  await check(pathOf('GET /shops/:shop_id/locations', { shop_id: shopId }), ['locations'], 'resources/location.json');
 }
 
 /** Requests of the public part of the matrix, per version. */
@@ -242,8 +243,8 @@ for (const version of VERSIONS) {
       // Which permissions /user needs is not shown, and a deployment may grant the kit's user token
       // fewer scopes than asked: a refusal is not this suite's to judge.
       for (const [path, key, schemaId] of [
-        ['/user', ['user'], 'resources/user.json'],
-        ['/notifications', ['notifications'], 'resources/notification.json'],
+        [pathOf('GET /user'), ['user'], 'resources/user.json'],
+        [pathOf('GET /notifications'), ['notifications'], 'resources/notification.json'],
       ] as const) {
         const response = await getAs(t, path, accept, undefined, 'user');
         if (response.status === 401 || response.status === 403) continue;

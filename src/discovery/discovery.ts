@@ -8,6 +8,7 @@ import { linkTargets, readPagination } from '../checks/pagination.ts';
 import { KIT_PREFIX } from '../util/kit-names.ts';
 import { PrerequisiteMissing, type ApiClient, type Auth } from '../harness/api.ts';
 import type { DiscoveryResult, Discoverer } from '../coordinator/services.ts';
+import { pathOf } from '../rules/api-paths.ts';
 
 /** Discovery needs only an id; every other field may be wrong, which is for the suites to judge. */
 export interface Category {
@@ -117,22 +118,22 @@ export const ROLES = {
   },
   skuWithProducts: {
     description: 'a SKU with offers (not future, shop_count above 0), the most shops among those of a leaf',
-    checkHint: async (id, w) => (await w.items(`/skus/${id}/products`, 'products')).length > 0,
+    checkHint: async (id, w) => (await w.items(pathOf('GET /skus/:id/products', { id }), 'products')).length > 0,
     find: (w, need) => skuFromLeaves(w, need, (skus) => most(skus, 'shop_count', (s) => s['future'] !== true)),
   },
   skuWithReviews: {
     description: 'a SKU with reviews (reviews_count above 0), the most reviewed among those of a leaf',
-    checkHint: async (id, w) => (await w.items(`/skus/${id}/reviews`, 'reviews')).length > 0,
+    checkHint: async (id, w) => (await w.items(pathOf('GET /skus/:id/reviews', { id }), 'reviews')).length > 0,
     find: (w, need) => skuFromLeaves(w, need, (skus) => most(skus, 'reviews_count')),
   },
   manufacturerWithSkus: {
     description:
       'a manufacturer with SKUs: the first of GET /manufacturers (of the first few) whose SKU and category listings hold 2 or more each (the manufacturers, pagination and fieldsets suites then share their first pages); else the one of most SKUs of a leaf category',
-    checkHint: async (id, w) => (await w.items(`/manufacturers/${id}/skus`, 'skus')).length > 0,
+    checkHint: async (id, w) => (await w.items(pathOf('GET /manufacturers/:id/skus', { id }), 'skus')).length > 0,
     find: async (w, need) => {
-      for (const m of (await w.items('/manufacturers', 'manufacturers')).slice(0, CANDIDATES_ASKED)) {
+      for (const m of (await w.items(pathOf('GET /manufacturers'), 'manufacturers')).slice(0, CANDIDATES_ASKED)) {
         const id = m['id'] as number;
-        if ((await w.items(`/manufacturers/${id}/skus`, 'skus')).length >= 2 && (await w.items(`/manufacturers/${id}/categories`, 'categories')).length >= 2) return id;
+        if ((await w.items(pathOf('GET /manufacturers/:id/skus', { id }), 'skus')).length >= 2 && (await w.items(pathOf('GET /manufacturers/:id/categories', { id }), 'categories')).length >= 2) return id;
       }
       const skus = await w.skus(await need('leafCategory'));
       const tally = new Map<number, number>();
@@ -142,16 +143,16 @@ export const ROLES = {
   },
   shopWithReviews: {
     description: 'a shop with reviews, among the shops offering a SKU with offers',
-    checkHint: async (id, w) => (await w.items(`/shops/${id}/reviews`, 'reviews')).length > 0,
+    checkHint: async (id, w) => (await w.items(pathOf('GET /shops/:id/reviews', { id }), 'reviews')).length > 0,
     find: async (w, need) => {
-      const products = await w.items(`/skus/${await need('skuWithProducts')}/products`, 'products');
+      const products = await w.items(pathOf('GET /skus/:id/products', { id: await need('skuWithProducts') }), 'products');
       const shops = [...new Set(products.map((p) => p['shop_id']).filter((id): id is number => Number.isInteger(id)))];
-      return fullest(shops, async (id) => (await w.items(`/shops/${id}/reviews`, 'reviews')).length);
+      return fullest(shops, async (id) => (await w.items(pathOf('GET /shops/:id/reviews', { id }), 'reviews')).length);
     },
   },
   favoriteList: {
     description: "a favorite list of the run's user holding favorites (not one the kit made)",
-    checkHint: async (id, w) => (await w.answers(`/favorite_lists/${id}/favorites`, 'user')) === 200,
+    checkHint: async (id, w) => (await w.answers(pathOf('GET /favorite_lists/:id/favorites', { id }), 'user')) === 200,
     find: async (w) => {
       const lists = (await w.favoriteLists()).filter((l) => !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
       const ids = lists.map((l) => l['id'] as number);
@@ -160,18 +161,18 @@ export const ROLES = {
   },
   favorite: {
     description: "a favorite of the run's user (the first of the discovered favorite list)",
-    checkHint: async (id, w) => (await w.answers(`/favorites/${id}`, 'user')) === 200,
+    checkHint: async (id, w) => (await w.answers(pathOf('GET /favorites/:id', { id }), 'user')) === 200,
     // The list's favorites were asked for when the list was found: no request of its own.
     find: async (w, need) => ((await w.favoritesOf(await need('favoriteList')))[0]?.['id'] as number | undefined) ?? null,
   },
   notification: {
     description: "a notification of the run's user (the first of GET /notifications)",
-    checkHint: async (id, w) => (await w.answers(`/notifications/${id}`, 'user')) === 200,
-    find: async (w) => ((await w.items('/notifications', 'notifications', {}, 'user'))[0]?.['id'] as number | undefined) ?? null,
+    checkHint: async (id, w) => (await w.answers(pathOf('GET /notifications/:id', { id }), 'user')) === 200,
+    find: async (w) => ((await w.items(pathOf('GET /notifications'), 'notifications', {}, 'user'))[0]?.['id'] as number | undefined) ?? null,
   },
   favoritesCategory: {
     description: "a category of the run's user's favorites (that of an automatic favorite list)",
-    checkHint: async (id, w) => (await w.answers(`/categories/${id}/favorites`, 'user')) === 200,
+    checkHint: async (id, w) => (await w.answers(pathOf('GET /categories/:id/favorites', { id }), 'user')) === 200,
     find: async (w) => {
       const list = (await w.favoriteLists()).find((l) => Number.isInteger(l['category_id']) && !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
       return (list?.['category_id'] as number | undefined) ?? null;
@@ -193,17 +194,17 @@ export class CategoryWalker {
   constructor(private readonly api: ApiClient) {}
 
   root(): Promise<Category> {
-    this.#root ??= this.#single('/categories/root');
+    this.#root ??= this.#single(pathOf('GET /categories/root'));
     return this.#root;
   }
 
   byId(id: number): Promise<Category> {
-    return this.#single(`/categories/${id}`);
+    return this.#single(pathOf('GET /categories/:id', { id }));
   }
 
   /** The first page of a category's children. */
   async children(id: number): Promise<Category[]> {
-    const path = `/categories/${id}/children`;
+    const path = pathOf('GET /categories/:id/children', { id });
     const response = await this.api.get(path);
     if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
     const body = response.json<{ categories?: unknown }>();
@@ -213,12 +214,12 @@ export class CategoryWalker {
 
   /** The first page of GET /categories (asked once per run). */
   async listed(): Promise<Category[]> {
-    return (await this.#once('categories', () => this.items('/categories', 'categories'))).filter(isCategory);
+    return (await this.#once('categories', () => this.items(pathOf('GET /categories'), 'categories'))).filter(isCategory);
   }
 
   /** The first page of a category's SKU listing (asked once per run). */
   skus(categoryId: number): Promise<Json[]> {
-    return this.#once(`skus ${categoryId}`, () => this.items(`/categories/${categoryId}/skus`, 'skus'));
+    return this.#once(`skus ${categoryId}`, () => this.items(pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), 'skus'));
   }
 
   /** Leaf categories beside `leafId` (children of its parent that list no children themselves by children_count). */
@@ -235,7 +236,7 @@ export class CategoryWalker {
 
   /** The same, with the URL of the page after it (the Link header's rel=next, else page 2 when meta.pagination shows more), or null. */
   favoriteListsPage(): Promise<Page> {
-    this.#listsPage ??= this.page('/favorite_lists', 'favorite_lists', {}, 'user');
+    this.#listsPage ??= this.page(pathOf('GET /favorite_lists'), 'favorite_lists', {}, 'user');
     return this.#listsPage;
   }
 
@@ -243,7 +244,7 @@ export class CategoryWalker {
 
   /** The first page of a favorite list's favorites (asked once per run, with the user token). */
   favoritesOf(listId: number): Promise<Json[]> {
-    return this.#once(`favorites ${listId}`, () => this.items(`/favorite_lists/${listId}/favorites`, 'favorites', {}, 'user'));
+    return this.#once(`favorites ${listId}`, () => this.items(pathOf('GET /favorite_lists/:id/favorites', { id: listId }), 'favorites', {}, 'user'));
   }
 
   /** The objects with an integer id under `key` of a 200 answer; a DiscoveryError otherwise. */

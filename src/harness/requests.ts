@@ -3,6 +3,7 @@ import { rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSeco
 import { fail, isPlainObject, pass, show } from '../checks/check.ts';
 import { hasStatus } from '../checks/http.ts';
 import type { HttpResponse } from '../http/client.ts';
+import { pathOf } from '../rules/api-paths.ts';
 import { PrerequisiteMissing } from './api.ts';
 import type { ConformanceContext } from './conformance.ts';
 
@@ -25,7 +26,7 @@ export async function getOk(
 /** A query from the deployment's own data: the name of a discovered leaf category (2 characters or more). */
 export async function discoveredQuery(t: ConformanceContext): Promise<string> {
   const leafId = await t.discover('leafCategory');
-  const response = await t.api.get(`/categories/${leafId}`);
+  const response = await t.api.get(pathOf('GET /categories/:id', { id: leafId }));
   t.require(hasStatus(response, 200), 'CAT-16');
   const body = t.json<{ category?: { name?: unknown } }>(response, 'GEN-4');
   const name = isPlainObject(body) && isPlainObject(body.category) ? body.category['name'] : undefined;

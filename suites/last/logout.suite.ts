@@ -5,6 +5,7 @@
 import { describe } from 'vitest';
 import { hasStatus } from '../../src/checks/http.ts';
 import { conformanceTest } from '../../src/harness/conformance.ts';
+import { pathOf } from '../../src/rules/api-paths.ts';
 
 describe('DELETE /user/logout', () => {
   conformanceTest(
@@ -16,9 +17,9 @@ describe('DELETE /user/logout', () => {
       const token = await t.lentUserToken(true);
       const auth = { token };
       // The token must work before logout, or a refusal of the logout would say nothing.
-      const before = await t.api.get('/user', { auth });
+      const before = await t.api.get(pathOf('GET /user'), { auth });
       if (before.status !== 200) t.skip(`the user token of its own is refused by GET /user (${before.status}) before logout`);
-      const response = await t.api.request('DELETE', '/user/logout', { auth });
+      const response = await t.api.request('DELETE', pathOf('DELETE /user/logout'), { auth });
       t.require(hasStatus(response, 200), 'USER-26');
       t.response('DELETE /user/logout', response, 'USER-26');
     },

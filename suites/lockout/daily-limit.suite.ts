@@ -12,9 +12,10 @@ import { conformanceTest, type ConformanceContext } from '../../src/harness/conf
 import type { Auth } from '../../src/harness/api.ts';
 import type { HttpResponse } from '../../src/http/client.ts';
 import { secrets } from '../../src/http/redact.ts';
+import { pathOf } from '../../src/rules/api-paths.ts';
 
 /** A public resource every token may read. */
-const PROBE = '/categories/root';
+const PROBE = pathOf('GET /categories/root');
 
 describe('the daily call limit (destructive)', () => {
   conformanceTest(
