@@ -15,7 +15,7 @@ export const LAYERS: readonly { name: string; holds: readonly string[] }[] = [
   { name: 'results', holds: ['src/results/'] },
   { name: 'rules', holds: ['src/requirements/', 'src/rules/', 'src/checks/', 'src/schemas/', 'src/http/', 'src/har/'] },
   { name: 'report', holds: ['src/report/'] },
-  { name: 'run', holds: ['src/budget/', 'src/auth/', 'src/config/', 'src/coordinator/', 'src/discovery/', 'src/harness/'] },
+  { name: 'run', holds: ['src/budget/', 'src/auth/', 'src/config/', 'src/coordinator/', 'src/discovery/', 'src/harness/', 'src/engines/'] },
   { name: 'suites', holds: ['suites/'] },
   { name: 'entry', holds: ['src/run.ts', 'src/runner/', 'src/cli/', 'src/har/main.ts', 'src/requirements/coverage.ts', 'src/requirements/write-coverage.ts'] },
 ];

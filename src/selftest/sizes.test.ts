@@ -13,7 +13,6 @@ const MAX_FUNCTION_LINES = 80;
 
 /** Over the limit today, with the lines they have: to be split (issue 21), never to grow. */
 const LONG_FILES: Record<string, number> = {
-  'suites/fieldsets.suite.ts': 986,
   'src/reference/data/people.ts': 648,
   'suites/reviews.suite.ts': 647,
   'src/reference/app.ts': 635,
