@@ -8,10 +8,11 @@
 // list may be dropped when its last favorite leaves; favorite_list_id, "accepted on update", may
 // be shown in PUT's answer only (FAV-8). Where a favorite's list is not shown, the suite finds it
 // among a list's favorites (GET /favorite_lists/:id/favorites) or the category's; what it cannot
-// see under a reading is a warning, never a failure.
+// see under a reading is a warning, never a failure. The requests, and what they judge of every
+// answer along the way, are src/engines/favorites.ts.
 import { describe } from 'vitest';
 import { allOf, fail, pass, show, typed } from '../src/checks/check.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
 import {
   allInList,
   autoListInFavorites,
@@ -26,7 +27,6 @@ import {
   isAutoList,
   isAutoListOfCategory,
   isErrorStatus,
-  isInList,
   listIdSentWithHaveItIgnored,
   listIdsUnshown,
   listsFavorite,
@@ -34,18 +34,32 @@ import {
   omitsFavorite,
   oneListNamed,
   orderedByCreation,
-  ownership,
   showsListId,
   type FavoriteLike,
-  type FavoriteListLike,
 } from '../src/checks/favorites.ts';
-import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
-import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../src/checks/pagination.ts';
+import { hasCollectionEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
+import { paginationMetaIsWellFormed } from '../src/checks/pagination.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
-import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { conformanceTest } from '../src/harness/conformance.ts';
 import { favoritesCategoryOrLeaf } from '../src/harness/requests.ts';
-import type { HttpResponse } from '../src/http/client.ts';
-import type { UndoEntry } from '../src/harness/journal.ts';
+import {
+  allLists,
+  alsoDelete,
+  createFavorite,
+  createList,
+  FreeSkus,
+  getFavorites,
+  LIST_PAGES,
+  listFavorites,
+  mustBeInList,
+  mustBeNotFound,
+  remove,
+  single,
+  updateFavorite,
+  warnOwnershipUnseen,
+  type Favorite,
+  type FavoriteList,
+} from '../src/engines/favorites.ts';
 
 /**
  * Read by src/runner/passes.ts: this suite runs before the other writers. Its first tests only read the
@@ -54,253 +68,9 @@ import type { UndoEntry } from '../src/harness/journal.ts';
  */
 export const RUNS_BEFORE_THE_OTHER_WRITERS = true;
 
-type Favorite = FavoriteLike & { id: number };
-type FavoriteList = FavoriteListLike & { id: number };
-interface Sku {
-  id: number;
-  category_id: number;
-}
-
 const USER = { auth: 'user' as const };
-const LIST_PAGES = 5;
-const SKU_CATEGORIES_TRIED = 6;
-
-/** A GET of a favorites listing; stops the test unless it is 200 {favorites, meta.pagination}. */
-async function getFavorites(
-  t: ConformanceContext,
-  endpoint: string,
-  path: string,
-  query: Record<string, string | number> = {},
-  ...requirements: string[]
-): Promise<{ favorites: Favorite[]; pagination: Pagination }> {
-  const response = await t.api.get(path, { ...USER, query });
-  t.require(hasStatus(response, 200), ...requirements);
-  const body = t.json<{ favorites: Favorite[] }>(response, 'GEN-4');
-  t.require(hasCollectionEnvelope(body, 'favorites'), 'GEN-7', ...requirements);
-  t.require(paginationMetaIsWellFormed(body), 'PAG-1');
-  t.response(endpoint, response, 'FAV-7', ...requirements);
-  return { favorites: body.favorites, pagination: readPagination(body)! };
-}
-
-/**
- * Every favorite list of the user (up to LIST_PAGES pages of 100). The default page first: it is
- * what the read tests asked for, and holds every list of most users (issue 17).
- */
-async function allLists(t: ConformanceContext): Promise<{ lists: FavoriteList[]; complete: boolean }> {
-  const first = await t.api.get('/favorite_lists', USER);
-  if (first.status === 200) {
-    const body = first.json<{ favorite_lists?: unknown }>();
-    const pagination = readPagination(body);
-    if (pagination?.total_pages === 1 && Array.isArray(body?.favorite_lists) && body.favorite_lists.length === pagination.total_results) {
-      t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
-      return { lists: body.favorite_lists as FavoriteList[], complete: true };
-    }
-  }
-  const lists: FavoriteList[] = [];
-  for (let page = 1; page <= LIST_PAGES; page++) {
-    const response = await t.api.get('/favorite_lists', { ...USER, query: { per: 100, page } });
-    t.require(hasStatus(response, 200), 'FAV-18');
-    const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
-    t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
-    t.require(paginationMetaIsWellFormed(body), 'PAG-1');
-    lists.push(...body.favorite_lists);
-    const pagination = readPagination(body)!;
-    if (page >= pagination.total_pages || body.favorite_lists.length === 0) return { lists, complete: true };
-  }
-  return { lists, complete: false };
-}
-
-/** The body's single resource under `key`; stops the test otherwise. */
-function single<T>(t: ConformanceContext, response: HttpResponse, key: string, ...requirements: string[]): T {
-  const body = t.json<Record<string, T>>(response, 'GEN-4');
-  t.require(hasSingleEnvelope(body, key), 'GEN-7', ...requirements);
-  return body[key]!;
-}
-
-/**
- * The SKUs of each category listing the user had not favorited, by target (base URL), kept for
- * the suite's later tests (issue 17: a listing read once, not once per test). A SKU is handed out
- * once (takeFreeSku), so a test never gets one that an earlier test favorited and failed to
- * delete. Without favorited on the listing (before 3.1.0) the user's favorites decide, per test.
- */
-const freeSkuPools = new Map<string, Map<number, Sku[]>>();
-
-/** The SKUs of a category listing the user has not favorited (favorited false, or not among `favorited`). */
-async function freeSkusOf(t: ConformanceContext, categoryId: number, favorited: Set<number> | null): Promise<Sku[]> {
-  const pool = favorited === null ? freeSkuPools.get(t.api.url('/')) ?? new Map<number, Sku[]>() : null;
-  const kept = pool?.get(categoryId);
-  if (kept) return kept;
-  const response = await t.api.get(`/categories/${categoryId}/skus`, USER);
-  if (response.status !== 200) t.skip(`GET /categories/${categoryId}/skus answered ${response.status}: no SKU to favorite`);
-  const body = response.json<{ skus?: unknown }>();
-  const skus = Array.isArray(body?.skus) ? (body.skus as Record<string, unknown>[]) : [];
-  const free = skus
-    .filter((s) => Number.isInteger(s['id']) && Number.isInteger(s['category_id']))
-    .filter((s) => (favorited ? !favorited.has(s['id'] as number) : s['favorited'] === false))
-    .map((s) => ({ id: s['id'] as number, category_id: s['category_id'] as number }));
-  if (pool) freeSkuPools.set(t.api.url('/'), pool.set(categoryId, free));
-  return free;
-}
-
-/** `sku`, taken out of the free SKUs kept for later tests. */
-function takeFreeSku(skus: Sku[], sku: Sku): Sku {
-  skus.splice(skus.indexOf(sku), 1);
-  return sku;
-}
-
-/**
- * SKU ids the user has favorited, when the SKU listing does not say (favorited came with 3.1.0):
- * the first page of 100 of GET /favorites and of GET /favorites?owned=true.
- */
-async function favoritedSkuIds(t: ConformanceContext): Promise<Set<number>> {
-  const ids = new Set<number>();
-  for (const query of [{ per: 100 }, { per: 100, owned: 'true' }] as Record<string, string | number>[]) {
-    const { favorites, pagination } = await getFavorites(t, 'GET /favorites', '/favorites', query, 'FAV-23');
-    if (pagination.total_pages > 1) t.skip('the user has more than 100 favorites and the SKU listing has no favorited field: cannot tell which SKUs are free');
-    for (const f of favorites) if (typeof f.sku_id === 'number') ids.add(f.sku_id);
-  }
-  return ids;
-}
-
-/** Whether the category SKU listing carries favorited (3.1.0 on); otherwise the user's favorites are read. */
-async function knownFavorited(t: ConformanceContext): Promise<Set<number> | null> {
-  return t.has('favorited-on-category-skus') ? null : favoritedSkuIds(t);
-}
-
-/**
- * Categories to avoid when picking a SKU: a set, or a question asked of each category (whether it
- * has an auto list, learned from its favorites when GET /favorite_lists lists no auto list).
- */
-type Avoid = ReadonlySet<unknown> | ((categoryId: number) => Promise<boolean>);
-
-/**
- * A SKU the user has not favorited: from the discovered leaf category, else from other leaf
- * categories of GET /categories (first page of 100); `preferNot` names categories to avoid when
- * possible. `preferred` says whether the SKU avoids them.
- */
-async function findFreeSku(t: ConformanceContext, preferNot: Avoid = new Set()): Promise<{ sku: Sku; preferred: boolean }> {
-  const favorited = await knownFavorited(t);
-  const leafId = await t.discover('leafCategory');
-  const candidates = [leafId];
-  const known = typeof preferNot === 'function' ? new Set<unknown>() : preferNot;
-  const categories = await t.api.get('/categories', { query: { per: 100 } });
-  if (categories.status === 200) {
-    const listed = categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [];
-    const leaves = listed.filter((c) => c.children_count === 0 && Number.isInteger(c.id) && c.id !== leafId).map((c) => c.id as number);
-    candidates.push(...leaves.filter((id) => !known.has(id)), ...leaves.filter((id) => known.has(id)));
-  }
-  const avoided = new Map<number, boolean>();
-  const avoids = async (categoryId: number): Promise<boolean> => {
-    if (typeof preferNot !== 'function') return preferNot.has(categoryId);
-    if (!avoided.has(categoryId)) avoided.set(categoryId, await preferNot(categoryId));
-    return avoided.get(categoryId)!;
-  };
-  let fallback: { skus: Sku[]; sku: Sku } | undefined;
-  for (const categoryId of candidates.slice(0, SKU_CATEGORIES_TRIED)) {
-    const skus = await freeSkusOf(t, categoryId, favorited);
-    for (const sku of skus) if (!(await avoids(sku.category_id))) return { sku: takeFreeSku(skus, sku), preferred: true };
-    if (!fallback && skus[0]) fallback = { skus, sku: skus[0] };
-  }
-  if (fallback) return { sku: takeFreeSku(fallback.skus, fallback.sku), preferred: false };
-  return t.skip(`none of ${Math.min(candidates.length, SKU_CATEGORIES_TRIED)} leaf categories has a SKU the user has not favorited`);
-}
-
-/** The list a POST /favorites answer shows the favorite in, when that list is not among `known`: one the server made along with it. */
-function listMadeAlong(known: ReadonlySet<number>) {
-  return (response: HttpResponse): UndoEntry[] => {
-    const listId = response.status === 201 ? response.json<{ favorite?: { favorite_list_id?: unknown } }>()?.favorite?.favorite_list_id : undefined;
-    if (typeof listId !== 'number' || !Number.isInteger(listId) || known.has(listId)) return [];
-    return [{ action: { method: 'DELETE', path: `/favorite_lists/${listId}` }, what: `the favorite list ${listId} the server created along with a favorite` }];
-  };
-}
-
-/** POST /favorites; `knownLists`: the user's lists before it, so that a list the server makes along with the favorite is journalled with it. */
-async function createFavorite(t: ConformanceContext, favorite: Record<string, unknown>, knownLists: ReadonlySet<number> | null, ...requirements: string[]): Promise<Favorite> {
-  const response = await t.api.request('POST', '/favorites', { ...USER, json: { favorite }, ...(knownLists ? { undoAfter: listMadeAlong(knownLists) } : {}) });
-  t.require(hasStatus(response, 201), 'FAV-30', ...requirements);
-  const created = single<Favorite>(t, response, 'favorite', 'FAV-30');
-  t.response('POST /favorites', response, 'FAV-30', 'FAV-7');
-  t.require(typed(created.id, Number.isInteger(created.id), `the created favorite has id ${show(created.id)}`), 'FAV-7');
-  return created;
-}
-
-async function updateFavorite(t: ConformanceContext, id: number, favorite: Record<string, unknown>, ...requirements: string[]): Promise<Favorite> {
-  const response = await t.api.request('PUT', `/favorites/${id}`, { ...USER, json: { favorite } });
-  t.require(hasStatus(response, 200), 'FAV-31', ...requirements);
-  const updated = single<Favorite>(t, response, 'favorite', 'FAV-31');
-  t.response('PUT /favorites/:id', response, 'FAV-31', 'FAV-7');
-  // The favorite asked is the one changed: another in its place is a change to the wrong record.
-  t.must(typed(updated.id, updated.id === id, `PUT /favorites/${id} answered favorite ${show(updated.id)}, not the one asked`), 'FAV-31', ...requirements);
-  return updated;
-}
-
-async function createList(t: ConformanceContext, name: string): Promise<FavoriteList> {
-  const response = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
-  t.require(hasStatus(response, 201), 'FAV-19');
-  const list = single<FavoriteList>(t, response, 'favorite_list', 'FAV-19');
-  t.response('POST /favorite_lists', response, 'FAV-19', 'FAV-1', 'FAV-3');
-  t.require(typed(list.id, Number.isInteger(list.id), `the created list has id ${show(list.id)}`), 'FAV-1');
-  return list;
-}
-
-/**
- * A list the server created along with a favorite (an auto list, a new_list_name): deleted at the
- * test's end, and journalled at once, for a run interrupted before that end.
- */
-async function alsoDelete(t: ConformanceContext, cleanup: string[], listId: unknown): Promise<void> {
-  const path = `/favorite_lists/${String(listId)}`;
-  cleanup.push(path);
-  await t.undoable({ method: 'DELETE', path }, `the favorite list ${String(listId)} the server created along with a favorite`);
-}
-
-/** Teardown: deletes what a test created, whatever happened; leftovers become a warning. */
-async function remove(t: ConformanceContext, paths: string[]): Promise<void> {
-  const left: string[] = [];
-  for (const path of paths) {
-    try {
-      const response = await t.api.request('DELETE', path, USER);
-      if (response.status !== 204 && response.status !== 404) left.push(`${path} (${response.status})`);
-    } catch (error) {
-      left.push(`${path} (${error instanceof Error ? error.message : String(error)})`);
-    }
-  }
-  if (left.length) t.warn(fail(`teardown could not delete ${left.join(', ')}`), 'FAV-21', 'FAV-32');
-}
-
-/** A 404 for a missing record: RecordNotFound in the {errors} format (3.1.0 on). */
-function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requirements: string[]): void {
-  t.require(hasStatus(response, 404), ...requirements);
-  if (!t.has('normalized-errors')) return;
-  const body = t.json(response, 'GEN-4');
-  t.must(errorBodyIsWellFormed(body), 'ERR-2');
-  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
-}
-
-/** The first page (100) of a list's favorites: how a favorite's list is seen when its answer does not show favorite_list_id. */
-async function listFavorites(t: ConformanceContext, listId: number): Promise<Favorite[]> {
-  return (await getFavorites(t, 'GET /favorite_lists/:id/favorites', `/favorite_lists/${listId}/favorites`, { per: 100 }, 'FAV-27')).favorites;
-}
-
-/**
- * The favorite is in list `listId`: by its favorite_list_id, or, when the answer does not show it
- * (FAV-8: shown on update only, one reading), by the list's favorites. The favorite was changed
- * last, so it is on their first page.
- */
-async function mustBeInList(t: ConformanceContext, favorite: Favorite, listId: number, what: string, ...requirements: string[]): Promise<void> {
-  if (showsListId(favorite)) t.must(isInList(favorite, listId, what), ...requirements);
-  else t.must(listsFavorite(await listFavorites(t, listId), favorite.id, listId, `${what} (favorite_list_id not shown)`), ...requirements);
-}
-
-/**
- * Favorites of a listing with have_it true whose favorite_list_id is not shown: whether they are
- * owned (favorite_list_id null) cannot be read, so the owned checks pass them over, with a warning.
- */
-function warnOwnershipUnseen(t: ConformanceContext, favorites: readonly Favorite[], where: string, ...requirements: string[]): void {
-  const unseen = favorites.filter((f) => ownership(f) === 'unknown');
-  if (unseen.length) {
-    t.warn(fail(`${where}: ${unseen.length} favorites with have_it true show no favorite_list_id (${unseen.slice(0, 5).map((f) => f.id).join(', ')}), so whether they are owned is not judged (favorite_list_id is "accepted on update": shown there only, one reading)`), ...requirements);
-  }
-}
+/** SKUs the user has not favorited, kept for the suite's later tests (issue 17). */
+const freeSkus = new FreeSkus();
 
 describe('GET /favorite_lists', () => {
   conformanceTest('answers {favorite_lists, meta} of Favorite lists; an application token is refused', { id: 'favorite-lists-listing', requirements: ['FAV-18', 'FAV-1', 'PAG-1', 'FAV-34'], requests: 2 }, async (t) => {
@@ -413,7 +183,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
       return id !== null;
     };
     // A SKU of a category the user has no auto list of, else any free SKU.
-    const { sku, preferred: newAutoList } = await findFreeSku(t, autoListsBefore.length ? new Set(autoListsBefore.map((l) => l.category_id)) : hasAutoList);
+    const { sku, preferred: newAutoList } = await freeSkus.find(t, autoListsBefore.length ? new Set(autoListsBefore.map((l) => l.category_id)) : hasAutoList);
 
     // The list the answer shows is journalled as made along only when GET /favorite_lists lists
     // auto lists: else a list of the user's own might be missing from the known ones (FAV-18 reads
@@ -458,7 +228,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
           // another category's favorites show, and a favorite of a SKU of a second category,
           // created without a list, must land in another list.
           t.must(inKnownAutoList(favorite, sku.category_id, learned), 'FAV-9', 'FAV-5');
-          const second = await findFreeSku(t, new Set([sku.category_id]));
+          const second = await freeSkus.find(t, new Set([sku.category_id]));
           if (!second.preferred) {
             t.warn(fail(`no SKU of a second category is free: that auto lists keep to one category is not judged (GET /favorite_lists lists no auto list)`), 'FAV-9');
           } else {
@@ -496,7 +266,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
     'moves by favorite_list_id and new_list_name (have_it null), refuses an invalid name with 400, and have_it=true makes it owned whatever list id is sent',
     { id: 'put-moves-favorite', requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-4', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'], profile: 'write', requests: 32 },
     async (t) => {
-      const { sku } = await findFreeSku(t);
+      const { sku } = await freeSkus.find(t);
       const named = t.kitName('named');
       const target = await createList(t, t.kitName('target'));
       const cleanup = [`/favorite_lists/${target.id}`];
@@ -533,7 +303,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         // A custom list holds SKUs of different categories (FAV-4): a SKU of another category,
         // favorited straight into the same list, sits there beside the first. Judged only where
         // the user has such a SKU free.
-        const other = await findFreeSku(t, new Set([sku.category_id])).catch((error: unknown) => {
+        const other = await freeSkus.find(t, new Set([sku.category_id])).catch((error: unknown) => {
           if (error instanceof PrerequisiteMissing) return null;
           throw error;
         });

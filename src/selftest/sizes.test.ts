@@ -14,13 +14,10 @@ const MAX_FUNCTION_LINES = 80;
 /** Over the limit today, with the lines they have: to be split (issue 21), never to grow. */
 const LONG_FILES: Record<string, number> = {
   'src/reference/data/people.ts': 648,
-  'suites/reviews.suite.ts': 647,
   'src/reference/app.ts': 635,
-  'suites/favorites.suite.ts': 632,
   'src/reference/routes/catalog.ts': 628,
   'src/reference/auth.ts': 628,
   'src/reference/data/catalog.ts': 599,
-  'suites/favorites-model.suite.ts': 585,
   'src/reference/routes/reviews.ts': 578,
   'src/reference/http.ts': 544,
 };
