@@ -18,7 +18,7 @@ export default defineConfig(
   },
   {
     // Tests, and the reference's test kit and fault probes, read JSON bodies of many shapes.
-    files: ['**/*.test.ts', 'src/reference/testkit.ts', 'src/reference/faults/*.probes.ts'],
+    files: ['**/*.test.ts', 'src/testing/reference/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

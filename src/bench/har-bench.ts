@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HarRecorder, type HarEntryJson } from '../har/record.ts';
 import { startReference } from '../reference/server.ts';
-import { appToken, HIGH_LIMITS, VND } from '../reference/testkit.ts';
+import { appToken, HIGH_LIMITS, VND } from '../testing/reference/testkit.ts';
 import { LATEST } from '../report/write.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

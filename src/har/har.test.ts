@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULTS, startReference } from '../reference/server.ts';
-import { appToken } from '../reference/testkit.ts';
+import { appToken } from '../testing/reference/testkit.ts';
 import { runCli } from '../testing/cli.ts';
 import { main, USAGE } from './main.ts';
 import { HarRecorder, type HarEntryJson } from './record.ts';

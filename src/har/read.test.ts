@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReference } from '../reference/server.ts';
-import { appToken } from '../reference/testkit.ts';
+import { appToken } from '../testing/reference/testkit.ts';
 import { HarError, harEntries, harExchanges, readHar, type HarExchange } from './read.ts';
 import { HarRecorder } from './record.ts';
 

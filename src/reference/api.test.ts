@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiListener, createState } from './app.ts';
+import { createApiListener } from './app.ts';
+import { createState } from './state.ts';
 import { createDataset } from './data.ts';
 import { ApiError } from './http.ts';
 import { DEMO_CLIENT, FAULTS, startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, call, get, makeClock, post, rateHeaders, VND } from './testkit.ts';
+import { appToken, call, get, makeClock, post, rateHeaders, VND } from '../testing/reference/testkit.ts';
 
 const running: RunningReference[] = [];
 async function start(opts: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import { appToken, authorize, get, makeClock, post, rateHeaders, userTokens } from './testkit.ts';
+import { appToken, authorize, get, makeClock, post, rateHeaders, userTokens } from '../testing/reference/testkit.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const running: RunningReference[] = [];

@@ -33,95 +33,34 @@
 // Legal variants (variants.ts): client-credentials-same-token (a repeated client-credentials
 // request returns the client's valid token), refresh-keeps-refresh-token (no new refresh token;
 // the one used stays valid), both-placements-accepted (the same token in the header and the
-// query is served); oauth-plain-errors and refused-scope-403 live in app.ts.
+// query is served); oauth-plain-errors and refused-scope-403 live in the pipelines
+// (oauth-pipeline.ts, api-pipeline.ts).
+//
+// The records, lifetimes and scopes are auth-records.ts; the consent page is consent-page.ts.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  APP_SCOPE,
+  APP_TOKEN_LIFETIME_S,
+  AUTHORIZABLE_SCOPES,
+  CODE_LIFETIME_MS,
+  CONSENT_LIFETIME_MS,
+  DAY_MS,
+  oauthError,
+  USER_TOKEN_LIFETIME_S,
+  type AuthOutcome,
+  type ClientRecord,
+  type CodeRecord,
+  type ConsentRecord,
+  type OAuthResponse,
+  type RefreshRecord,
+  type TokenKind,
+  type TokenRecord,
+} from './auth-records.ts';
+import { consentPage, CONSENT_PAGE_HEADERS } from './consent-page.ts';
 import type { FaultName } from './faults.ts';
-import type { HeaderMap } from './http.ts';
+import type { ConsentMode, LogoutEnds, ReviewActionsScope } from './options.ts';
 import { NO_VARIANTS, type Variants } from './variants.ts';
-
-export interface ClientRecord {
-  id: string;
-  secret: string;
-  redirectUri: string;
-}
-
-export type ConsentMode = 'auto' | 'deny' | 'page';
-export const CONSENT_MODES: readonly ConsentMode[] = ['auto', 'deny', 'page'];
-
-export type TokenKind = 'app' | 'user';
-
-export interface TokenRecord {
-  value: string;
-  kind: TokenKind;
-  clientId: string;
-  scopes: readonly string[];
-  issuedAt: number;
-  expiresAt: number;
-  /** Set when the token was expired early (daily limit). */
-  expiredReason?: string;
-}
-
-interface CodeRecord {
-  clientId: string;
-  redirectUri: string;
-  scopes: readonly string[];
-  expiresAt: number;
-  used: boolean;
-}
-
-/** A consent page shown and not yet answered. */
-interface ConsentRecord {
-  clientId: string;
-  redirectUri: string;
-  /** The scope parameter exactly as requested. */
-  scope: string;
-  scopes: readonly string[];
-  state: string | null;
-  expiresAt: number;
-}
-
-interface RefreshRecord {
-  clientId: string;
-  scopes: readonly string[];
-  revoked: boolean;
-}
-
-export const APP_TOKEN_LIFETIME_S = 14 * 24 * 60 * 60; // 2 weeks
-export const USER_TOKEN_LIFETIME_S = 24 * 60 * 60; // 1 day
-export const CODE_LIFETIME_MS = 10 * 60 * 1000; // 10 minutes
-export const CONSENT_LIFETIME_MS = 10 * 60 * 1000; // 10 minutes
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Scopes a user may grant in the authorization step. The spec's step-1 table draws the scope
- * from public, favorites and notifications, yet voting and flagging need
- * publish_sku_review_actions, which only a user token can carry; the reference accepts it too
- * (a choice, listed in docs/reference-choices.md).
- */
-export const AUTHORIZABLE_SCOPES: readonly string[] = ['public', 'favorites', 'notifications', 'publish_sku_review_actions'];
-/** The only scope allowed in an application token. */
-export const APP_SCOPE = 'public';
-
-/** What the scopes grant (spec "Permissions"), shown on the consent page. */
-export const SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  public: 'read the public catalogue',
-  favorites: 'read and change your favorites and favorite lists',
-  notifications: 'read your notifications and mark them viewed',
-  publish_sku_review_actions: 'vote on and flag SKU reviews in your name',
-};
-
-export interface OAuthResponse {
-  status: number;
-  body?: Record<string, unknown>;
-  /** An HTML page instead of a JSON body (the consent page). */
-  html?: string;
-  headers?: HeaderMap;
-}
-
-export type AuthOutcome =
-  | { ok: true; token: TokenRecord }
-  | { ok: false; status: 400 | 401 | 403; code: string; message: string; headers?: HeaderMap };
 
 export interface AuthServiceOptions {
   clients: readonly ClientRecord[];
@@ -136,43 +75,10 @@ export interface AuthServiceOptions {
   variants?: Variants;
 }
 
-/**
- * What DELETE /user/logout ends: the access token it was sent with ('token'), or every access and
- * refresh token of the user ('all-user-tokens'). The spec does not show the effect (Authentication
- * > Gaps); the kit must pass either.
- */
-export type LogoutEnds = 'token' | 'all-user-tokens';
-export const LOGOUT_ENDS_MODES: readonly LogoutEnds[] = ['token', 'all-user-tokens'];
-
-/**
- * Whether the authorization step grants publish_sku_review_actions ('granted') or refuses it
- * with invalid_scope, keeping to the three scopes of the spec's step-1 table ('refused'). Both
- * are correct readings; the kit must pass either.
- */
-export type ReviewActionsScope = 'granted' | 'refused';
-export const REVIEW_ACTIONS_SCOPE_MODES: readonly ReviewActionsScope[] = ['granted', 'refused'];
-
-/**
- * The error body of the OAuth endpoints: OAuth 2.0's `error` and `error_description`, which
- * token clients read, and the API's errors envelope (spec "Errors": "in this format for the
- * whole API") carrying the same code and text.
- */
-export function oauthErrorBody(error: string, description: string): Record<string, unknown> {
-  return { error, error_description: description, errors: [{ code: error, messages: [description] }] };
-}
-
-function oauthError(status: number, error: string, description: string, headers?: HeaderMap): OAuthResponse {
-  return { status, body: oauthErrorBody(error, description), ...(headers ? { headers } : {}) };
-}
-
 function sameSecret(a: string, b: string): boolean {
   const ba = Buffer.from(a, 'utf8');
   const bb = Buffer.from(b, 'utf8');
   return ba.length === bb.length && timingSafeEqual(ba, bb);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function newToken(): string {
@@ -556,73 +462,4 @@ export class AuthService {
     }
     return { ok: true, token };
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Consent page
-
-/**
- * Headers of the consent page: never cached, never framed (clickjacking), no scripts or other
- * sub-resources. There is no form-action directive: browsers apply it to the redirect that
- * follows the POST, which goes to the client's redirect URI on another origin.
- */
-export const CONSENT_PAGE_HEADERS: Readonly<HeaderMap> = Object.freeze({
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  Pragma: 'no-cache',
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-});
-
-interface ConsentPageInput {
-  clientId: string;
-  redirectUri: string;
-  scope: string;
-  scopes: readonly string[];
-  state: string | null;
-  nonce: string;
-  formAction: string;
-}
-
-export function consentPage(p: ConsentPageInput): string {
-  const hidden = (name: string, value: string): string => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const items = p.scopes
-    .map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s] ?? s)}</li>`)
-    .join('\n        ');
-  return `<!DOCTYPE html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Authorize ${escapeHtml(p.clientId)}</title>
-    <style>
-      body { font-family: system-ui, sans-serif; max-width: 34rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; }
-      button { font: inherit; padding: 0.4rem 1.2rem; margin-right: 0.5rem; }
-      .note { color: #555; font-size: 0.9rem; }
-    </style>
-  </head>
-  <body>
-    <main>
-      <h1>Authorize an application</h1>
-      <p>The application <strong id="client">${escapeHtml(p.clientId)}</strong> asks for access to your account with these permissions:</p>
-      <ul id="scopes">
-        ${items}
-      </ul>
-      <form method="post" action="${escapeHtml(p.formAction)}">
-        ${hidden('client_id', p.clientId)}
-        ${hidden('redirect_uri', p.redirectUri)}
-        ${hidden('response_type', 'code')}
-        ${hidden('scope', p.scope)}
-        ${p.state !== null ? hidden('state', p.state) : ''}
-        ${hidden('nonce', p.nonce)}
-        <button type="submit" name="decision" value="approve">Approve</button>
-        <button type="submit" name="decision" value="deny">Deny</button>
-      </form>
-      <p class="note">Either way you are sent back to <code>${escapeHtml(p.redirectUri)}</code>: with <code>code=</code> when you approve, with <code>error=access_denied</code> when you deny.</p>
-    </main>
-  </body>
-</html>
-`;
 }

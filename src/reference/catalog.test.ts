@@ -18,7 +18,7 @@ import {
   startServer,
   TIMESTAMP,
   type Reply,
-} from './testkit.ts';
+} from '../testing/reference/testkit.ts';
 
 type Json = any;
 

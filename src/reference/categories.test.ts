@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset } from './data.ts';
 import type { RunningReference } from './server.ts';
-import { get, parseLink, startWithToken } from './testkit.ts';
+import { get, parseLink, startWithToken } from '../testing/reference/testkit.ts';
 
 const LIST_FIELDS = [
   'id',

@@ -12,7 +12,7 @@ import {
   type DatasetName,
   type IdKind,
 } from './data.ts';
-import { NOTIFICATION_ETYPES, TIMESTAMP } from './testkit.ts';
+import { NOTIFICATION_ETYPES, TIMESTAMP } from '../testing/reference/testkit.ts';
 
 const NOW = Date.UTC(2024, 2, 10, 12, 0, 0);
 const DAY = 86_400_000;

@@ -6,8 +6,9 @@
 // resources that change state (favorites, reviews...) can keep it here without leaking
 // between servers.
 //
-// The rest of the catalogue and the users' records are made by data/catalog.ts and
-// data/people.ts, with names from fixtures/reference/catalog-names.json. Timestamps are
+// The rest of the catalogue and the users' records are made by data/catalog.ts, data/shops.ts,
+// data/people.ts, data/reviews.ts and data/favorites.ts, with names from
+// fixtures/reference/catalog-names.json. Timestamps are
 // relative to `now` (the server clock at start): the same clock gives the same dataset.
 //
 // 'default': ids 1, 2, 3... in depth-first order; 59 categories, 5 levels (root + 4), the
@@ -33,11 +34,13 @@
 import { readFileSync } from 'node:fs';
 import type {
   AddressRecord,
+  CategoryRecord,
   FavoriteListRecord,
   FavoriteRecord,
   FilterGroupRecord,
   FlagReason,
   FlagRecord,
+  LayoutMode,
   LocationRecord,
   ManufacturerRecord,
   NotificationRecord,
@@ -54,81 +57,35 @@ import type {
   UserRecord,
   VoteRecord,
 } from './model.ts';
-import { DAY_MS, makeContext, prng, Rnd, slug, type DatasetName, type IdKind } from './data/context.ts';
+import { DAY_MS, makeContext, prng, Rnd, slug, type DatasetName, type GenContext, type IdKind } from './data/context.ts';
 import {
-  applyShopReviews,
   applySkuReviews,
   assignFilters,
   makeFilterGroups,
-  makeLocations,
   makeManufacturers,
   makeProducts,
-  makeShops,
   makeSkus,
   makeSpecGroups,
   makeSpecifications,
-  centreOf,
-  regionCentres,
-  type Point,
   TOO_NEW_DAYS,
 } from './data/catalog.ts';
-import {
-  applyUserStats,
-  FLAG_REASONS,
-  makeAddresses,
-  makeAvatars,
-  makeFavorites,
-  makeFlags,
-  makeNotifications,
-  makePersonalization,
-  makeRegions,
-  makeReviewQuestions,
-  makeSavedOrders,
-  makeShopReviews,
-  makeSkuReviews,
-  makeUsers,
-  makeVotes,
-} from './data/people.ts';
+import { makeFavorites, makeNotifications } from './data/favorites.ts';
+import { makeAddresses, makeAvatars, makePersonalization, makeRegions, makeSavedOrders, makeUsers } from './data/people.ts';
+import { applyUserStats, FLAG_REASONS, makeFlags, makeReviewQuestions, makeShopReviews, makeSkuReviews, makeVotes } from './data/reviews.ts';
+import { applyShopReviews, centreOf, makeLocations, makeShops, regionCentres, type Point } from './data/shops.ts';
 
-export { TOO_NEW_DAYS, PAYMENT_METHODS } from './data/catalog.ts';
-export type { Point } from './data/catalog.ts';
+export { TOO_NEW_DAYS } from './data/catalog.ts';
+export { PAYMENT_METHODS } from './data/shops.ts';
+export type { Point } from './data/shops.ts';
 export { geocodeAddress, type GeocodeInput } from './data/people.ts';
-export { FLAG_REASONS, SKU_EMBED_ETYPES, sentimentsFromAnswers } from './data/people.ts';
+export { SKU_EMBED_ETYPES } from './data/favorites.ts';
+export { FLAG_REASONS, sentimentsFromAnswers } from './data/reviews.ts';
 export { prng } from './data/context.ts';
 export type { DatasetName, IdKind } from './data/context.ts';
 
 export type * from './model.ts';
 
 export const DATASET_NAMES: readonly DatasetName[] = ['default', 'alt'];
-
-export type LayoutMode = 'list' | 'tiles' | 'wide_tiles';
-
-export interface CategoryRecord {
-  readonly id: number;
-  readonly name: string;
-  /** 0 for the root. */
-  readonly parentId: number;
-  readonly childIds: readonly number[];
-  /** 0 for the root. */
-  readonly depth: number;
-  /** Ids from the root down to this category. */
-  readonly pathIds: readonly number[];
-  readonly imageUrl: string | null;
-  readonly fashion: boolean;
-  readonly layoutMode: LayoutMode;
-  readonly webUri: string;
-  readonly code: string;
-  readonly showSpecifications: boolean;
-  readonly manufacturerTitle: string;
-  readonly familyId: number;
-  readonly showManufacturersFilter: boolean;
-  readonly adult: boolean;
-  readonly onclickBehaviour: string;
-  readonly showSpecSummary: boolean;
-  readonly unitPriceLabel: string;
-  readonly reviewable: boolean;
-  readonly comparable: boolean;
-}
 
 export interface Dataset {
   readonly name: DatasetName;
@@ -154,7 +111,7 @@ export interface Dataset {
   /** Region name -> region id (address form). */
   readonly regions: Readonly<Record<string, number>>;
   /**
-   * Region name -> where the region lies (data/catalog.ts regionCentres): the geocoder places an
+   * Region name -> where the region lies (data/shops.ts regionCentres): the geocoder places an
    * address near its region's point; the regions tile the map, so regions lie far apart.
    */
   readonly regionCentres: Readonly<Record<string, Point>>;
@@ -313,8 +270,43 @@ type Rest = Omit<Dataset, 'name' | 'rootId' | 'categories' | 'categoryList'>;
 function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: readonly CategoryRecord[], now: number): Rest {
   const ctx = makeContext(name, cfg.seed, cfg.maxExtraStep, now);
   const categories = new Map(categoryList.map((c) => [c.id, c]));
-  const leaves = categoryList.filter((c) => c.childIds.length === 0);
+  const catalog = generateCatalog(ctx, categoryList, categories);
+  const people = generatePeople(ctx, catalog);
+  const owned = generateBelongings(ctx, categories, catalog, people);
+  return {
+    manufacturers: catalog.manufacturers,
+    shops: catalog.shops,
+    locations: catalog.locations,
+    shopReviews: people.shopReviews,
+    skus: catalog.skus,
+    products: catalog.products,
+    specGroups: catalog.specGroups,
+    specifications: catalog.specifications,
+    filterGroups: catalog.filterGroups,
+    reviewQuestions: people.reviewQuestions,
+    flagReasons: FLAG_REASONS,
+    regions: people.regions,
+    regionCentres: owned.centres,
+    avatars: people.avatars,
+    savedOrders: owned.savedOrders,
+    demoUserId: people.demoUserId,
+    users: people.users,
+    skuReviews: people.skuReviews,
+    votes: people.votes,
+    flags: people.flags,
+    addresses: owned.addresses,
+    personalization: owned.personalization,
+    favoriteLists: owned.favoriteLists,
+    favorites: owned.favorites,
+    notifications: owned.notifications,
+    nextId: idCounter(generatedIds(categories, catalog, people, owned), (kind) => ctx.ids.base(kind as Exclude<IdKind, 'category'>)),
+    generatedAt: ctx.now,
+  };
+}
 
+/** The read-only catalogue: manufacturers, specifications, shops and locations, SKUs, products, filter groups. */
+function generateCatalog(ctx: GenContext, categoryList: readonly CategoryRecord[], categories: ReadonlyMap<number, CategoryRecord>) {
+  const leaves = categoryList.filter((c) => c.childIds.length === 0);
   const manufacturers = makeManufacturers(ctx);
   const specGroups = makeSpecGroups(ctx);
   const { specs: specifications, values: specValues } = makeSpecifications(ctx, leaves, specGroups);
@@ -323,7 +315,14 @@ function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: rea
   const skus = makeSkus(ctx, leaves, manufacturers, specifications, specValues);
   const { products } = makeProducts(ctx, skus, shops, categories);
   const filterGroups = makeFilterGroups(ctx, leaves, specifications, specValues);
+  return { manufacturers, specGroups, specifications, shops, locations, skus, products, filterGroups };
+}
 
+type GeneratedCatalog = ReturnType<typeof generateCatalog>;
+
+/** The users, their reviews, votes and flags, and the catalogue fields that come from the reviews. */
+function generatePeople(ctx: GenContext, catalog: GeneratedCatalog) {
+  const { shops, skus, filterGroups, specifications } = catalog;
   const regions = makeRegions(ctx);
   const avatars = makeAvatars(ctx);
   const reviewQuestions = makeReviewQuestions(ctx);
@@ -336,7 +335,15 @@ function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: rea
   const votes = makeVotes(ctx, skuReviews, users, demoUserId, heavySkuId);
   const flags = makeFlags(ctx, skuReviews, users, demoUserId);
   applyUserStats(users, skuReviews, shopReviews);
+  return { regions, avatars, reviewQuestions, users, demoUserId, shopReviews, skuReviews, heavySkuId, votes, flags };
+}
 
+type GeneratedPeople = ReturnType<typeof generatePeople>;
+
+/** What the users own: addresses, personalization, saved orders, favorite lists and favorites, notifications. */
+function generateBelongings(ctx: GenContext, categories: ReadonlyMap<number, CategoryRecord>, catalog: GeneratedCatalog, people: GeneratedPeople) {
+  const { skus, shops, products } = catalog;
+  const { users, demoUserId, heavySkuId, skuReviews } = people;
   const centre = centreOf(ctx);
   const centres = regionCentres(ctx);
   const addresses = makeAddresses(ctx, users, demoUserId, centre, centres);
@@ -345,60 +352,40 @@ function generateRest(name: DatasetName, cfg: GeneratorConfig, categoryList: rea
   const tooNew = [...skus.values()].filter((s) => !s.future && s.addedAt > ctx.now - TOO_NEW_DAYS * DAY_MS).map((s) => s.id);
   const { lists: favoriteLists, favorites } = makeFavorites(ctx, skus, categories, users, demoUserId, heavySkuId, tooNew);
   const notifications = makeNotifications(ctx, skus, favorites, skuReviews, demoUserId);
+  return { centres, addresses, personalization, savedOrders, favoriteLists, favorites, notifications };
+}
 
-  const maps: Record<string, ReadonlyMap<number, unknown>> = {
-    category: categories,
-    manufacturer: manufacturers,
-    shop: shops,
-    location: locations,
-    location_address: new Map([...locations.values()].map((l) => [l.address.id, l])),
-    shop_review: shopReviews,
-    sku: skus,
-    product: products,
-    spec_group: specGroups,
-    specification: specifications,
-    filter_group: filterGroups,
-    filter: new Map([...filterGroups.values()].flatMap((g) => [...g.filters.keys()].map((k) => [k, g] as const))),
-    answer: new Map(reviewQuestions.flatMap((q) => q.answers.map((a) => [a.id, a] as const))),
-    region: new Map(Object.values(regions).map((id) => [id, id])),
-    user: users,
-    sku_review: skuReviews,
-    vote: votes,
-    flag: flags,
-    address: addresses,
-    favorite_list: new Map([...favoriteLists].filter(([id]) => id > 0)),
-    auto_list: new Map([...favoriteLists].filter(([id]) => id < 0)),
-    favorite: favorites,
-    notification: notifications,
-  };
+/** The generated records of each kind of id (IdKind), from which nextId counts on. */
+function generatedIds(
+  categories: ReadonlyMap<number, CategoryRecord>,
+  c: GeneratedCatalog,
+  p: GeneratedPeople,
+  o: ReturnType<typeof generateBelongings>,
+): Record<string, ReadonlyMap<number, unknown>> {
   return {
-    manufacturers,
-    shops,
-    locations,
-    shopReviews,
-    skus,
-    products,
-    specGroups,
-    specifications,
-    filterGroups,
-    reviewQuestions,
-    flagReasons: FLAG_REASONS,
-    regions,
-    regionCentres: centres,
-    avatars,
-    savedOrders,
-    demoUserId,
-    users,
-    skuReviews,
-    votes,
-    flags,
-    addresses,
-    personalization,
-    favoriteLists,
-    favorites,
-    notifications,
-    nextId: idCounter(maps, (kind) => ctx.ids.base(kind as Exclude<IdKind, 'category'>)),
-    generatedAt: ctx.now,
+    category: categories,
+    manufacturer: c.manufacturers,
+    shop: c.shops,
+    location: c.locations,
+    location_address: new Map([...c.locations.values()].map((l) => [l.address.id, l])),
+    shop_review: p.shopReviews,
+    sku: c.skus,
+    product: c.products,
+    spec_group: c.specGroups,
+    specification: c.specifications,
+    filter_group: c.filterGroups,
+    filter: new Map([...c.filterGroups.values()].flatMap((g) => [...g.filters.keys()].map((k) => [k, g] as const))),
+    answer: new Map(p.reviewQuestions.flatMap((q) => q.answers.map((a) => [a.id, a] as const))),
+    region: new Map(Object.values(p.regions).map((id) => [id, id])),
+    user: p.users,
+    sku_review: p.skuReviews,
+    vote: p.votes,
+    flag: p.flags,
+    address: o.addresses,
+    favorite_list: new Map([...o.favoriteLists].filter(([id]) => id > 0)),
+    auto_list: new Map([...o.favoriteLists].filter(([id]) => id < 0)),
+    favorite: o.favorites,
+    notification: o.notifications,
   };
 }
 

@@ -10,7 +10,7 @@ import { formatViolation, SchemaRegistry } from '../schemas/validator.ts';
 import { Router } from './router.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
-import { ALL_SCOPES, call, get, startServer } from './testkit.ts';
+import { ALL_SCOPES, call, get, startServer } from '../testing/reference/testkit.ts';
 
 /** "GET /skus/:id/reviews/:review_id" -> "GET /skus/:/reviews/:" (placeholder names differ freely). */
 function shapeOf(endpoint: string): string {

@@ -1,18 +1,18 @@
 // Every fault changes exactly the behaviour it names (the correct behaviour is asserted in
-// the other test files; here each probe is run with the fault off and on). Probes live in
-// faults/<area>.probes.ts beside the fault definitions.
+// the other test files; here each probe is run with the fault off and on). Probes are test code:
+// they live in src/testing/reference/probes/<area>.probes.ts, one file per faults/<area>.ts.
 
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../requirements/catalogue.ts';
 import { FAULT_NAMES, FAULTS, resolveFault } from './faults.ts';
-import { ACCOUNT_PROBES } from './faults/account.probes.ts';
-import { CATALOG_PROBES } from './faults/catalog.probes.ts';
-import { CORE_PROBES } from './faults/core.probes.ts';
-import { FAVORITE_PROBES } from './faults/favorites.probes.ts';
-import type { Probe, ProbeTokens } from './faults/probe.ts';
-import { PRODUCT_PROBES } from './faults/products.probes.ts';
-import { PROTOCOL_PROBES } from './faults/protocol.probes.ts';
-import { REVIEW_PROBES } from './faults/reviews.probes.ts';
+import { ACCOUNT_PROBES } from '../testing/reference/probes/account.probes.ts';
+import { CATALOG_PROBES } from '../testing/reference/probes/catalog.probes.ts';
+import { CORE_PROBES } from '../testing/reference/probes/core.probes.ts';
+import { FAVORITE_PROBES } from '../testing/reference/probes/favorites.probes.ts';
+import type { Probe, ProbeTokens } from '../testing/reference/probes/probe.ts';
+import { PRODUCT_PROBES } from '../testing/reference/probes/products.probes.ts';
+import { PROTOCOL_PROBES } from '../testing/reference/probes/protocol.probes.ts';
+import { REVIEW_PROBES } from '../testing/reference/probes/reviews.probes.ts';
 import { CORE_FAULTS } from './faults/core.ts';
 import { CATALOG_FAULTS } from './faults/catalog.ts';
 import { PRODUCT_FAULTS } from './faults/products.ts';
@@ -21,15 +21,15 @@ import { ACCOUNT_FAULTS } from './faults/account.ts';
 import { FAVORITE_FAULTS } from './faults/favorites.ts';
 import { PROTOCOL_FAULTS } from './faults/protocol.ts';
 import { OAUTH_FAULTS } from './faults/oauth.ts';
-import { OAUTH_PROBES } from './faults/oauth.probes.ts';
+import { OAUTH_PROBES } from '../testing/reference/probes/oauth.probes.ts';
 import { PAGINATION_FAULTS } from './faults/pagination.ts';
-import { PAGINATION_PROBES } from './faults/pagination.probes.ts';
+import { PAGINATION_PROBES } from '../testing/reference/probes/pagination.probes.ts';
 import { CACHING_FAULTS } from './faults/caching.ts';
-import { CACHING_PROBES } from './faults/caching.probes.ts';
+import { CACHING_PROBES } from '../testing/reference/probes/caching.probes.ts';
 import { VERSIONING_FAULTS } from './faults/versioning.ts';
-import { VERSIONING_PROBES } from './faults/versioning.probes.ts';
+import { VERSIONING_PROBES } from '../testing/reference/probes/versioning.probes.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
-import { ALL_SCOPES, allCategories, get, leavesOf, parseLink, startServer, startWithToken } from './testkit.ts';
+import { ALL_SCOPES, allCategories, get, leavesOf, parseLink, startServer, startWithToken } from '../testing/reference/testkit.ts';
 
 /**
  * Each fault area with its faults, their probes, and its family: areas whose routes share code

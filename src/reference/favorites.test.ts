@@ -4,9 +4,9 @@
 // /categories/:category_id/skus), so the tests run on both datasets and under a base path.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allFavorites, allLists, freshSkus, type Favorite, type FavoriteList, type SkuRef } from './faults/favorites.probes.ts';
+import { allFavorites, allLists, freshSkus, type Favorite, type FavoriteList, type SkuRef } from '../testing/reference/probes/favorites.probes.ts';
 import type { RunningReference } from './server.ts';
-import { call, collect, expectError, leafCategories, makeClock, startServer, TIMESTAMP, userTokens, type Reply } from './testkit.ts';
+import { call, collect, expectError, leafCategories, makeClock, startServer, TIMESTAMP, userTokens, type Reply } from '../testing/reference/testkit.ts';
 
 const FAVORITE_FIELDS = ['id', 'have_it', 'user_id', 'user_notes', 'sku_id', 'created_at', 'updated_at', 'get_absolute_threshold', 'favorite_list_id'];
 const LIST_FIELDS = ['id', 'name', 'category_id', 'type'];

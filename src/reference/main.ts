@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, USAGE } from './args.ts';
-import { AUTHORIZABLE_SCOPES } from './auth.ts';
+import { AUTHORIZABLE_SCOPES } from './auth-records.ts';
 import { startReference, type RunningReference } from './server.ts';
 import { VARIANT_NAMES, VARIANTS } from './variants.ts';
 

@@ -17,7 +17,7 @@ import {
   startWithToken,
   userTokens,
   type Reply,
-} from './testkit.ts';
+} from '../testing/reference/testkit.ts';
 
 type Json = any;
 

@@ -1,4 +1,4 @@
-// Records of the reference data (everything but categories, whose record is in data.ts).
+// Records of the reference data.
 //
 // Convention: a field spelled in snake_case is the spec's JSON field of the same name, holding
 // the value the latest version (3.2.1) shows; serializers copy it (and drop what an older
@@ -7,6 +7,36 @@
 //
 // Fields whose value depends on who asks (favorited, voted, flagged, helpful, own_review, blp)
 // are not stored: serializers compute them for the requesting user.
+
+export type LayoutMode = 'list' | 'tiles' | 'wide_tiles';
+
+/** Spec "Category" (the tree is built by data.ts). */
+export interface CategoryRecord {
+  readonly id: number;
+  readonly name: string;
+  /** 0 for the root. */
+  readonly parentId: number;
+  readonly childIds: readonly number[];
+  /** 0 for the root. */
+  readonly depth: number;
+  /** Ids from the root down to this category. */
+  readonly pathIds: readonly number[];
+  readonly imageUrl: string | null;
+  readonly fashion: boolean;
+  readonly layoutMode: LayoutMode;
+  readonly webUri: string;
+  readonly code: string;
+  readonly showSpecifications: boolean;
+  readonly manufacturerTitle: string;
+  readonly familyId: number;
+  readonly showManufacturersFilter: boolean;
+  readonly adult: boolean;
+  readonly onclickBehaviour: string;
+  readonly showSpecSummary: boolean;
+  readonly unitPriceLabel: string;
+  readonly reviewable: boolean;
+  readonly comparable: boolean;
+}
 
 /** Spec "Manufacturer". */
 export interface ManufacturerRecord {

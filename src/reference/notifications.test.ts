@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset } from './data.ts';
 import type { RunningReference } from './server.ts';
-import { call, expectError, makeClock, NOTIFICATION_ETYPES, parseLink, SETUPS, startServer, TIMESTAMP, userTokens, type CallOptions } from './testkit.ts';
+import { call, expectError, makeClock, NOTIFICATION_ETYPES, parseLink, SETUPS, startServer, TIMESTAMP, userTokens, type CallOptions } from '../testing/reference/testkit.ts';
 
 const BASE_FIELDS = [
   'id',

@@ -5,15 +5,15 @@
 // on without depending on any particular endpoint or dataset.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PARTS, TEST_ROUTES } from './protocol.testroutes.ts';
+import { PARTS, TEST_ROUTES } from '../testing/reference/protocol.testroutes.ts';
 import type { ApiContext } from './router.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
 import { RateLimiter } from './ratelimit.ts';
 import { applyFieldset, fieldsetFor } from './shape.ts';
-import { appToken, call, get, makeClock, post, rateHeaders, startWithToken, userTokens, VND, type Reply } from './testkit.ts';
+import { appToken, call, get, makeClock, post, rateHeaders, startWithToken, userTokens, VND, type Reply } from '../testing/reference/testkit.ts';
 import { applyVersion, LATEST_VERSION, negotiateVersion, OLDEST_VERSION, SERVED_VERSIONS } from './versioning.ts';
 
-/** A server with the test-only routes of protocol.testroutes.ts. */
+/** A server with the test-only routes of src/testing/reference/protocol.testroutes.ts. */
 function startTest(opts: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string }> {
   return startWithToken({ ...opts, testHooks: { extraRoutes: [TEST_ROUTES], ...(opts.testHooks ?? {}) } });
 }

@@ -3,9 +3,9 @@
 // tests create are their own.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverSkus, type SkuSummary } from './faults/reviews.probes.ts';
+import { discoverSkus, type SkuSummary } from '../testing/reference/probes/reviews.probes.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
-import { ALL_SCOPES, call, expectError, parseLink, sorted, startServer, TIMESTAMP, userTokens, type Reply } from './testkit.ts';
+import { ALL_SCOPES, call, expectError, parseLink, sorted, startServer, TIMESTAMP, userTokens, type Reply } from '../testing/reference/testkit.ts';
 
 const BASE_FIELDS = ['id', 'sku_id', 'user_id', 'review', 'rating', 'created_at', 'demoted', 'votes_count', 'helpful_votes_count', 'sentiments'];
 const USER_FIELDS = [...BASE_FIELDS, 'voted', 'flagged', 'helpful'];

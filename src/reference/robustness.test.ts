@@ -7,8 +7,8 @@ import { connect } from 'node:net';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceOptions, RunningReference } from './server.ts';
-import { call, get, startWithToken, userTokens } from './testkit.ts';
-import { TEST_ROUTES } from './protocol.testroutes.ts';
+import { call, get, startWithToken, userTokens } from '../testing/reference/testkit.ts';
+import { TEST_ROUTES } from '../testing/reference/protocol.testroutes.ts';
 
 /** A server with the test-only routes, recording what reached its 500 handler. */
 async function startTest(opts: ReferenceOptions = {}): Promise<{ ref: RunningReference; token: string; errors: unknown[] }> {

@@ -2,7 +2,7 @@
 // segments and ':name' parameters. A literal segment wins over a parameter at the same place
 // (so GET /categories/root is matched before GET /categories/:id). HEAD is served by GET routes.
 
-import type { TokenRecord } from './auth.ts';
+import type { TokenRecord } from './auth-records.ts';
 import type { Dataset } from './data.ts';
 import type { FaultName } from './faults.ts';
 import type { Variants } from './variants.ts';

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReference } from './server.ts';
-import { allCategories, allSkus, CATEGORY_FIELDS, get, leavesOf, parseLink, SETUPS, SKU_FIELDS, sorted, startServer, type Reply } from './testkit.ts';
+import { allCategories, allSkus, CATEGORY_FIELDS, get, leavesOf, parseLink, SETUPS, SKU_FIELDS, sorted, startServer, type Reply } from '../testing/reference/testkit.ts';
 
 type Json = any;
 

@@ -2,57 +2,50 @@
 // when no target is configured, and (with one fault switched on) the subject of the kit's
 // self-tests. Only node:http and the standard library.
 //
-// Layout: server.ts (options, listening), app.ts (request pipelines), router.ts, http.ts
-// (envelope, errors, pagination + Link, ETag), auth.ts (OAuth + daily limit), ratelimit.ts,
-// versioning.ts (Accept negotiation + field/version table), data.ts (datasets),
-// serializers.ts, routes/*.ts (one module per resource group, listed in routes/index.ts),
-// faults.ts.
+// Layout: server.ts (options, listening; options.ts the deployment's layout and choices),
+// app.ts (request pipelines: api-pipeline.ts, oauth-pipeline.ts, raw-answers.ts; their shared
+// state.ts), router.ts, http.ts (envelope, errors, ETag), pagination.ts (meta + Link),
+// request-body.ts, auth.ts (OAuth + daily limit; auth-records.ts, consent-page.ts),
+// ratelimit.ts, versioning.ts (Accept negotiation + field/version table), data.ts (datasets;
+// model.ts the records), serializers.ts, routes/*.ts (one module per resource group, listed in
+// routes/index.ts), faults.ts, variants.ts. Test code (test kit, test-only routes, fault probes)
+// lives in src/testing/reference/; tests add routes through testHooks.extraRoutes.
 
 import { createHash } from 'node:crypto';
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  clientErrorListener,
-  connectListener,
-  createApiListener,
-  createAuthListener,
-  createState,
-  normalizeBasePath,
-  type ReferenceState,
-} from './app.ts';
+import { createApiListener, createAuthListener } from './app.ts';
+import type { ClientRecord } from './auth-records.ts';
+import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
+import { FAULT_NAMES, resolveFault, type FaultName } from './faults.ts';
 import {
   CONSENT_MODES,
   LOGOUT_ENDS_MODES,
   REVIEW_ACTIONS_SCOPE_MODES,
-  type ClientRecord,
   type ConsentMode,
+  type DeploymentOptions,
   type LogoutEnds,
   type ReviewActionsScope,
-} from './auth.ts';
-import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
-import { FAULT_NAMES, resolveFault, type FaultName } from './faults.ts';
+} from './options.ts';
 import { resolveVariants, VARIANTS, type VariantInfo } from './variants.ts';
 import type { RouteModule } from './router.ts';
 import { WINDOW_MS } from './ratelimit.ts';
 import { servedVersions } from './versioning.ts';
+import { clientErrorListener, connectListener } from './raw-answers.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
+import { createState, normalizeBasePath, type ReferenceState } from './state.ts';
 
 export { FAULTS } from './faults.ts';
 export type { FaultInfo, FaultName } from './faults.ts';
 export { VARIANTS } from './variants.ts';
 export type { VariantInfo, VariantName } from './variants.ts';
 
-export interface ReferenceOptions {
+/** With the base path, the OAuth origin and the consent, scope and logout choices of DeploymentOptions (options.ts). */
+export interface ReferenceOptions extends DeploymentOptions {
   /** Default '127.0.0.1'. */
   host?: string;
   /** Default 0 (a free port). */
   port?: number;
-  /** API path prefix such as '/api'; default ''. Requests outside it get 404 with the errors body. */
-  basePath?: string;
-  /** 'same' (default): /oauth2/* on the API server; 'separate': on a second server (another origin). */
-  authOrigin?: 'same' | 'separate';
-  /** Default ''; the token endpoint is authUrl + '/oauth2/token'. */
-  authBasePath?: string;
   /** Default 'default'. */
   dataset?: 'default' | 'alt';
   /** At most one named fault (see FAULTS); an unknown name throws. */
@@ -72,23 +65,6 @@ export interface ReferenceOptions {
   limits?: { perMinute?: number; perDay?: number; windowMs?: number };
   /** Clock in ms since the epoch; default Date.now. */
   now?: () => number;
-  /**
-   * The consent step of GET {auth}/oauth2/authorizations/new. 'auto' (default): redirects at
-   * once with a code; 'deny': at once with error=access_denied; 'page': shows an HTML consent
-   * page whose Approve and Deny buttons POST to {auth}/oauth2/authorizations (for a person at a
-   * browser; `npm run reference` uses it).
-   */
-  consent?: ConsentMode;
-  /**
-   * 'granted' (default): the authorization step grants publish_sku_review_actions; 'refused': it
-   * answers invalid_scope, keeping to the three scopes of the spec's step-1 table.
-   */
-  reviewActionsScope?: ReviewActionsScope;
-  /**
-   * What DELETE /user/logout ends: 'token' (default), the access token it was sent with;
-   * 'all-user-tokens', every access and refresh token of the user.
-   */
-  logoutEnds?: LogoutEnds;
   /**
    * A moved base path, for the kit's redirect tests: a request whose path is under `from` is
    * answered `status` with a Location of the same path and query under basePath (same origin).

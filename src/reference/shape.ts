@@ -23,7 +23,8 @@
 // fieldsets-in-every-version (fieldsets honoured in 3.0 too), extra-fields (undocumented keys
 // on every resource and linked object, added before the fieldsets so that these trim them).
 
-import { ApiError, paginate, withExtraFields, type ApiResult, type HeaderMap } from './http.ts';
+import { ApiError, withExtraFields, type ApiResult, type HeaderMap } from './http.ts';
+import { paginate } from './pagination.ts';
 import type { FaultName } from './faults.ts';
 import type { ApiContext } from './router.ts';
 import { versionAtLeast } from './versioning.ts';

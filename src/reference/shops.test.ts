@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReference } from './server.ts';
-import { allSkus, get, parseLink, SHOP_FIELDS, sorted, startWithToken } from './testkit.ts';
+import { allSkus, get, parseLink, SHOP_FIELDS, sorted, startWithToken } from '../testing/reference/testkit.ts';
 
 type Json = Record<string, any>;
 

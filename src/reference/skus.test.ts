@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReference } from './server.ts';
-import { allSkus, call, get, ids, makeClock, parseLink, SHOP_FIELDS, sorted, startServer, startWithToken, userTokens } from './testkit.ts';
+import { allSkus, call, get, ids, makeClock, parseLink, SHOP_FIELDS, sorted, startServer, startWithToken, userTokens } from '../testing/reference/testkit.ts';
 
 type Json = Record<string, any>;
 

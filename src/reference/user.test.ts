@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset } from './data.ts';
 import type { RunningReference } from './server.ts';
-import { call, expectError, PNG_B64, post, SETUPS, startServer, startWithToken, TIMESTAMP, userTokens, type CallOptions } from './testkit.ts';
+import { call, expectError, PNG_B64, post, SETUPS, startServer, startWithToken, TIMESTAMP, userTokens, type CallOptions } from '../testing/reference/testkit.ts';
 
 const USER_FIELDS = [
   'id',

@@ -6,11 +6,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset, type Dataset } from './data.ts';
-import { allLists, freshSkus } from './faults/favorites.probes.ts';
+import { allLists, freshSkus } from '../testing/reference/probes/favorites.probes.ts';
 import { reviewViewer, serializeSkuReview } from './serializers/review.ts';
 import type { VariantName } from './variants.ts';
 import { LATEST_VERSION } from './versioning.ts';
-import { ALL_SCOPES, call, expectError, makeClock, startServer, type CallOptions, type Reply, type TestServer, VariantServers } from './testkit.ts';
+import { ALL_SCOPES, call, expectError, makeClock, startServer, type CallOptions, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
 
 type Json = any;
 

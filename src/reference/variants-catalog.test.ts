@@ -5,10 +5,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset, type Dataset } from './data.ts';
-import { nameOrder, sortBy } from './routes/catalog.ts';
+import { nameOrder, sortBy } from './routes/listing.ts';
 import type { ApiContext } from './router.ts';
 import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, appToken, expectError, get, makeClock, startServer, type Reply, type TestServer, VariantServers } from './testkit.ts';
+import { ALL_SCOPES, appToken, expectError, get, makeClock, startServer, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
 
 type Json = any;
 

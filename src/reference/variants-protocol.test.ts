@@ -1,15 +1,15 @@
 // The legal variants of the protocol (variants/protocol.ts): for each, what the server answers
 // with the variant switched on, next to what it answers without it (the reference's choice).
-// Test-only routes (protocol.testroutes.ts, and a few below) give the pagination and the
+// Test-only routes (src/testing/reference/protocol.testroutes.ts, and a few below) give the pagination and the
 // response shaping something to act on.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timestampAtOffset, variantBody, withExtraFields } from './http.ts';
-import { PARTS, TEST_ROUTES } from './protocol.testroutes.ts';
+import { PARTS, TEST_ROUTES } from '../testing/reference/protocol.testroutes.ts';
 import type { RouteModule } from './router.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
 import { requestedLinks, respondMany, respondOne, type Link } from './shape.ts';
-import { appToken, call, get, makeClock, parseLink, post, startWithToken, userTokens, VND, type Reply } from './testkit.ts';
+import { appToken, call, get, makeClock, parseLink, post, startWithToken, userTokens, VND, type Reply } from '../testing/reference/testkit.ts';
 import { NO_VARIANTS, resolveVariants, type VariantName } from './variants.ts';
 
 interface Spec {

@@ -12,25 +12,11 @@ const MAX_FILE_LINES = 500;
 const MAX_FUNCTION_LINES = 80;
 
 /** Over the limit today, with the lines they have: to be split (issue 21), never to grow. */
-const LONG_FILES: Record<string, number> = {
-  'src/reference/data/people.ts': 648,
-  'src/reference/app.ts': 635,
-  'src/reference/routes/catalog.ts': 628,
-  'src/reference/auth.ts': 628,
-  'src/reference/data/catalog.ts': 599,
-  'src/reference/routes/reviews.ts': 578,
-  'src/reference/http.ts': 544,
-};
+const LONG_FILES: Record<string, number> = {};
 /** Functions of src/ over the limit today (file:line of their start may move; named by file and name). */
 const LONG_FUNCTIONS: Record<string, number> = {
-  'src/reference/routes/reviews.ts (anonymous)': 215,
-  'src/reference/app.ts handleApi': 144,
-  'src/reference/routes/user.ts (anonymous)': 120,
   // The byte scanner's hot loop: one function keeps its state in locals (src/har/scan.ts).
   'src/har/scan.ts feed': 111,
-  'src/reference/data/people.ts makeNotifications': 104,
-  'src/reference/data.ts generateRest': 91,
-  'src/reference/data/catalog.ts makeSkus': 87,
 };
 
 const lineCount = (file: string): number => readFileSync(join(PROJECT_ROOT, file), 'utf8').split('\n').length - 1;

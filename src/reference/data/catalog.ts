@@ -1,16 +1,14 @@
-// The read-only catalogue: manufacturers, specification groups and definitions, shops and their
-// locations, SKUs, products, filter groups and price history. Reviews (which need users) are
-// made in people.ts; finishCatalog() then fills the SKU and shop fields derived from them.
+// The read-only catalogue but the shops (shops.ts): manufacturers, specification groups and
+// definitions, SKUs, products, filter groups, and the SKU fields that come from the reviews
+// (made in reviews.ts).
 
-import type { CategoryRecord } from '../data.ts';
 import type {
+  CategoryRecord,
   FilterGroupRecord,
-  LocationRecord,
   ManufacturerRecord,
   ProductRecord,
   ProductSize,
   ShopRecord,
-  ShopReviewRecord,
   SkuRecord,
   SkuReviewRecord,
   SpecGroupRecord,
@@ -20,26 +18,6 @@ import { DAY_MS, round1, round2, slug, ts, type GenContext, type Rnd } from './c
 
 /** A SKU whose addedAt is less than this many days before the clock has no price history (routes/skus.ts). */
 export const TOO_NEW_DAYS = 7;
-
-export const PAYMENT_METHODS = ['credit_card', 'paypal', 'bank', 'spot_cash'] as const;
-
-export interface Catalog {
-  leaves: CategoryRecord[];
-  manufacturers: Map<number, ManufacturerRecord>;
-  specGroups: Map<number, SpecGroupRecord>;
-  specifications: Map<number, SpecificationRecord>;
-  shops: Map<number, ShopRecord>;
-  locations: Map<number, LocationRecord>;
-  skus: Map<number, SkuRecord>;
-  products: Map<number, ProductRecord>;
-  filterGroups: Map<number, FilterGroupRecord>;
-  /** The SKU with products in (nearly) every shop: more than 25 products. */
-  flagshipSkuId: number;
-  /** The shop with more than 25 locations. */
-  bigLocationShopId: number;
-  /** Centre of the dataset's map (the demo user's home is near it). */
-  centre: Point;
-}
 
 export function makeManufacturers(ctx: GenContext): Map<number, ManufacturerRecord> {
   const rnd = ctx.stream('manufacturers');
@@ -92,171 +70,6 @@ export function makeSpecifications(
   return { specs, values };
 }
 
-function installmentsText(rnd: Rnd, zeroCommission: boolean): string {
-  if (zeroCommission) return `up to ${rnd.pick([6, 10, 12])} installments, 0% commission`;
-  return rnd.chance(0.5) ? `up to ${rnd.pick([3, 6])} installments` : 'none';
-}
-
-export function makeShops(ctx: GenContext): Map<number, ShopRecord> {
-  const rnd = ctx.stream('shops');
-  const out = new Map<number, ShopRecord>();
-  ctx.names.shops.forEach((name, i) => {
-    const id = ctx.ids.next('shop');
-    const s = slug(name);
-    const payment = {
-      credit_card: rnd.chance(0.8),
-      paypal: rnd.chance(0.5),
-      bank: rnd.chance(0.6),
-      // Cash on delivery is the default personalization's method: most shops take it, not all.
-      spot_cash: i % 5 !== 3,
-    };
-    // Every third shop offers 0% installments (needs a card), so zero_installments filters something.
-    const zeroCommission = i % 3 === 1;
-    if (zeroCommission) payment.credit_card = true;
-    const free = rnd.chance(0.25);
-    const freeFrom = free ? null : rnd.chance(0.5) ? rnd.pick([30, 50, 100]) : null;
-    const paymentMethodCost: Record<string, number | null> = {};
-    for (const m of PAYMENT_METHODS) paymentMethodCost[m] = payment[m] ? (m === 'spot_cash' ? rnd.money(1, 4) : rnd.chance(0.6) ? 0 : rnd.money(0.5, 2)) : null;
-    out.set(id, {
-      id,
-      name,
-      link: `https://${s}.shops.${ctx.names.host}/`,
-      phone: `+${rnd.int(30, 49)} ${rnd.int(100, 999)} ${rnd.int(100000, 999999)}`,
-      image_url: ctx.url('img', `/shops/${id}.png`),
-      thumbshot_url: ctx.url('img', `/shops/${id}-thumb.jpg`),
-      web_uri: ctx.url('', `/shops/${id}-${s}`),
-      reviews_count: 0,
-      latest_reviews_count: 0,
-      review_score: 0,
-      payment_methods: { ...payment, installments: installmentsText(rnd, zeroCommission) },
-      shipping: {
-        free,
-        free_from: freeFrom,
-        free_from_info: freeFrom === null ? null : `Free shipping on orders over ${freeFrom}`,
-        min_price: free ? '0.00' : rnd.money(2, 6).toFixed(2),
-        shipping_cost_enabled: !free,
-      },
-      extra_info: { time_on_platform: `${rnd.int(1, 12)} years`, orders_per_week: rnd.pick(['<10', '10-50', '50-200', '200-1000', '>1000']) },
-      top_positive_reasons: [],
-      shippingCost: free ? 0 : rnd.money(2.5, 9.9),
-      paymentMethodCost,
-      zeroCommissionInstallments: zeroCommission,
-      locationIds: [],
-    });
-  });
-  return out;
-}
-
-export interface Point {
-  lat: number;
-  lng: number;
-}
-
-export function centreOf(ctx: GenContext): Point {
-  return ctx.name === 'default' ? { lat: 52.2, lng: -1.5 } : { lat: 43.8, lng: 11.2 };
-}
-
-/** Half the height and half the width (degrees) of the map area the shop locations cover. */
-const HALF_LAT = 1.5;
-const HALF_LNG = 2;
-
-/**
- * Where each region lies: the regions tile the map area as a grid (as many rows as columns, or
- * one fewer), in the fixture's order from the north-west corner, row by row southwards; a
- * region's point is the centre of its cell. Shop locations take the region of the nearest
- * point; addresses are geocoded near their region's point (data/people.ts geocodeAddress), so
- * addresses in different regions lie far apart (a cell is about 100 km across).
- */
-export function regionCentres(ctx: GenContext): Record<string, Point> {
-  const centre = centreOf(ctx);
-  const names = ctx.names.regions;
-  const cols = Math.ceil(Math.sqrt(names.length));
-  const rows = Math.ceil(names.length / cols);
-  const out: Record<string, Point> = {};
-  names.forEach((name, i) => {
-    const row = Math.floor(i / cols);
-    const col = i % cols;
-    out[name] = {
-      lat: round6(centre.lat + HALF_LAT - ((row + 0.5) * 2 * HALF_LAT) / rows),
-      lng: round6(centre.lng - HALF_LNG + ((col + 0.5) * 2 * HALF_LNG) / cols),
-    };
-  });
-  return out;
-}
-
-function round6(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
-}
-
-/** The region whose point is nearest to (lat, lng) (equirectangular distance; ties: fixture order). */
-export function nearestRegion(centres: Readonly<Record<string, Point>>, lat: number, lng: number): string {
-  const k = Math.cos((lat * Math.PI) / 180);
-  let best = '';
-  let bestD = Infinity;
-  for (const [name, c] of Object.entries(centres)) {
-    const d = (c.lat - lat) ** 2 + ((c.lng - lng) * k) ** 2;
-    if (d < bestD) {
-      best = name;
-      bestD = d;
-    }
-  }
-  return best;
-}
-
-/**
- * 1-4 locations per shop, and more than 25 for one shop (pagination). The first location of a
- * shop is its headquarter; about a third are unstructured (free-text address, every address
- * field but id null: the record keeps an address id because the model needs one, but the API
- * shows none, see serializers/shop.ts). A structured address's region is the region the
- * location lies in.
- */
-export function makeLocations(ctx: GenContext, shops: ReadonlyMap<number, ShopRecord>): { locations: Map<number, LocationRecord>; bigShopId: number } {
-  const rnd = ctx.stream('locations');
-  const centre = centreOf(ctx);
-  const centres = regionCentres(ctx);
-  const out = new Map<number, LocationRecord>();
-  const shopList = [...shops.values()];
-  const bigShop = shopList[ctx.name === 'default' ? 4 : 7]!;
-  for (const shop of shopList) {
-    const count = shop === bigShop ? (ctx.name === 'default' ? 28 : 27) : rnd.int(1, 4);
-    for (let i = 0; i < count; i++) {
-      const id = ctx.ids.next('location');
-      const addressId = ctx.ids.next('location_address');
-      // Unstructured on every third location after the first: each shop with 2+ has a mix.
-      const structured = i % 3 !== 2;
-      const lat = centre.lat + (rnd.next() - 0.5) * 2 * HALF_LAT;
-      const lng = centre.lng + (rnd.next() - 0.5) * 2 * HALF_LNG;
-      const city = rnd.pick(ctx.names.cities);
-      const street = rnd.pick(ctx.names.streets);
-      const number = String(rnd.int(1, 250));
-      const postcode = ctx.name === 'default' ? `${city.slice(0, 2).toUpperCase()}${rnd.int(1, 20)} ${rnd.int(1, 9)}${String.fromCharCode(65 + rnd.int(0, 25))}${String.fromCharCode(65 + rnd.int(0, 25))}` : String(rnd.int(10000, 99999));
-      // The region the location lies in (the draw keeps the later draws of the stream as they were).
-      rnd.next();
-      const region = nearestRegion(centres, lat, lng);
-      out.set(id, {
-        id,
-        headquarter: i === 0,
-        pickup_point: i === 0 ? false : rnd.chance(0.6),
-        store: i === 0 ? rnd.chance(0.5) : rnd.chance(0.7),
-        phones: Array.from({ length: rnd.int(0, 2) }, () => `+${rnd.int(30, 49)} ${rnd.int(100, 999)} ${rnd.int(100000, 999999)}`),
-        full_address: structured
-          ? `${street} ${number}, ${postcode} ${city}, ${region}, ${ctx.names.countryName}`
-          : `${rnd.pick(['Unit', 'Kiosk', 'Stand'])} ${rnd.int(1, 40)}, ${rnd.pick(['retail park', 'shopping centre', 'station concourse'])} near ${city}`,
-        format: structured ? 'structured' : 'unstructured',
-        lat: lat.toFixed(6),
-        lng: lng.toFixed(6),
-        info: rnd.pick(['Mon-Fri 9:00-18:00', 'Mon-Sat 8:00-20:00', 'Daily 10:00-22:00', 'By appointment']),
-        address: structured
-          ? { id: addressId, street_number: number, street, postcode, city, region, country: ctx.names.country }
-          : { id: addressId, street_number: null, street: null, postcode: null, city: null, region: null, country: null },
-        shopId: shop.id,
-      });
-      shop.locationIds.push(id);
-    }
-  }
-  return { locations: out, bigShopId: bigShop.id };
-}
-
 type SkuKind = 'normal' | 'future' | 'too_new';
 
 /** How many SKUs a leaf gets and which kind each is: the big leaf has more than 25. */
@@ -294,75 +107,107 @@ export function makeSkus(
     const plan = skuPlan(ctx, rnd, leaf, leaf.name === ctx.names.bigLeaf);
     for (const kind of plan) {
       const id = ctx.ids.next('sku');
-      const man = rnd.pick(mans);
-      let model = '';
-      do model = `${rnd.pick(ctx.names.series)} ${rnd.int(1, 99) * 10}`;
-      while (usedNames.has(`${man.id} ${model}`));
-      usedNames.add(`${man.id} ${model}`);
-      const displayName = `${man.name} ${model}`;
-      const values = new Map<number, string[]>();
-      for (const spec of specsByLeaf.get(leaf.id) ?? []) {
-        const pool = specValues.get(spec.id) ?? [];
-        values.set(spec.id, spec.name === 'Ports' ? rnd.sample(pool, 2) : [rnd.pick(pool)]);
-      }
-      const summary = [...values.entries()]
-        .slice(0, 3)
-        .map(([sid, v]) => {
-          const s = specs.get(sid)!;
-          return `${s.name}: ${v.join('/')}${s.unit ? ` ${s.unit}` : ''}`;
-        })
-        .join(', ');
-      const full = rnd.chance(0.15)
-        ? null
-        : `The ${displayName} is a ${leaf.name.toLowerCase()} product by ${man.name}. ${summary}. ` +
-          `It ships with a ${rnd.pick(['quick start guide', 'two-year warranty card', 'carry pouch', 'recyclable box'])} and is ` +
-          `${rnd.pick(['built to last', 'designed for everyday use', 'a popular choice in its range', 'our editors\u2019 pick'])}.`;
-      const addedAt =
-        kind === 'too_new'
-          ? ctx.now - rnd.int(1, (TOO_NEW_DAYS - 4) * 24) * 3_600_000 // within the last 3 days
-          : kind === 'future'
-            ? ctx.now - rnd.int(1, 20) * DAY_MS
-            : ctx.now - rnd.int(30, 900) * DAY_MS;
-      out.set(id, {
-        id,
-        ean: rnd.chance(0.1) ? '' : ean(rnd),
-        pn: rnd.chance(0.3) ? `${model.replace(' ', '-').toUpperCase()}, ${model.replace(' ', '').toUpperCase()}` : model.replace(' ', '-').toUpperCase(),
-        name: model,
-        display_name: displayName,
-        category_id: leaf.id,
-        first_product_shop_info: null,
-        click_url: null,
-        price_max: 0,
-        price_min: 0,
-        reviewscore: 0,
-        shop_count: 0,
-        plain_spec_summary: summary,
-        manufacturer_id: man.id,
-        future: kind === 'future',
-        reviews_count: 0,
-        virtual: rnd.chance(0.05),
-        images: {
-          main: ctx.url('img', `/skus/${id}/main.jpg`),
-          alternatives: Array.from({ length: rnd.int(0, 3) }, (_, i) => ctx.url('img', `/skus/${id}/alt-${i + 1}.jpg`)),
-        },
-        web_uri: ctx.url('', `/p/${id}-${slug(displayName)}`),
-        comparable: leaf.comparable,
-        reviewable: leaf.reviewable,
-        name_source: rnd.pick(['manufacturer', 'shop', 'editor']),
-        sizes: ctx.names.sizedLeaves.includes(leaf.name) ? [] : null,
-        ecommerce_enabled: rnd.chance(0.3),
-        unit_price: null,
-        description: full === null ? '' : full.length > 80 ? `${full.slice(0, 77).trimEnd()}...` : full,
-        fullDescription: full,
-        popularity: rnd.int(0, 5000),
-        rank: rnd.int(1, 1000),
-        addedAt,
-        specValues: values,
-        filterIds: [],
-      });
+      const { man, model } = skuModel(ctx, rnd, mans, usedNames);
+      const values = skuSpecValues(rnd, specsByLeaf.get(leaf.id) ?? [], specValues);
+      out.set(id, skuRecord(ctx, rnd, { id, kind, leaf, man, model, values, summary: specSummary(values, specs) }));
     }
   }
   return out;
+}
+
+/** A manufacturer and a model name no other SKU of it has. */
+function skuModel(ctx: GenContext, rnd: Rnd, mans: readonly ManufacturerRecord[], usedNames: Set<string>): { man: ManufacturerRecord; model: string } {
+  const man = rnd.pick(mans);
+  let model = '';
+  do model = `${rnd.pick(ctx.names.series)} ${rnd.int(1, 99) * 10}`;
+  while (usedNames.has(`${man.id} ${model}`));
+  usedNames.add(`${man.id} ${model}`);
+  return { man, model };
+}
+
+/** A SKU's values of its leaf's specifications: two ports, one value of every other. */
+function skuSpecValues(rnd: Rnd, leafSpecs: readonly SpecificationRecord[], specValues: ReadonlyMap<number, string[]>): Map<number, string[]> {
+  const values = new Map<number, string[]>();
+  for (const spec of leafSpecs) {
+    const pool = specValues.get(spec.id) ?? [];
+    values.set(spec.id, spec.name === 'Ports' ? rnd.sample(pool, 2) : [rnd.pick(pool)]);
+  }
+  return values;
+}
+
+/** plain_spec_summary: the first three specification values. */
+function specSummary(values: ReadonlyMap<number, string[]>, specs: ReadonlyMap<number, SpecificationRecord>): string {
+  return [...values.entries()]
+    .slice(0, 3)
+    .map(([sid, v]) => {
+      const s = specs.get(sid)!;
+      return `${s.name}: ${v.join('/')}${s.unit ? ` ${s.unit}` : ''}`;
+    })
+    .join(', ');
+}
+
+interface SkuDraft {
+  id: number;
+  kind: SkuKind;
+  leaf: CategoryRecord;
+  man: ManufacturerRecord;
+  model: string;
+  values: Map<number, string[]>;
+  summary: string;
+}
+
+/** The SKU record; its prices, counts and filters are filled in later (from products, reviews, filter groups). */
+function skuRecord(ctx: GenContext, rnd: Rnd, d: SkuDraft): SkuRecord {
+  const { id, kind, leaf, man, model, summary } = d;
+  const displayName = `${man.name} ${model}`;
+  const full = rnd.chance(0.15)
+    ? null
+    : `The ${displayName} is a ${leaf.name.toLowerCase()} product by ${man.name}. ${summary}. ` +
+      `It ships with a ${rnd.pick(['quick start guide', 'two-year warranty card', 'carry pouch', 'recyclable box'])} and is ` +
+      `${rnd.pick(['built to last', 'designed for everyday use', 'a popular choice in its range', 'our editors\u2019 pick'])}.`;
+  const addedAt =
+    kind === 'too_new'
+      ? ctx.now - rnd.int(1, (TOO_NEW_DAYS - 4) * 24) * 3_600_000 // within the last 3 days
+      : kind === 'future'
+        ? ctx.now - rnd.int(1, 20) * DAY_MS
+        : ctx.now - rnd.int(30, 900) * DAY_MS;
+  return {
+    id,
+    ean: rnd.chance(0.1) ? '' : ean(rnd),
+    pn: rnd.chance(0.3) ? `${model.replace(' ', '-').toUpperCase()}, ${model.replace(' ', '').toUpperCase()}` : model.replace(' ', '-').toUpperCase(),
+    name: model,
+    display_name: displayName,
+    category_id: leaf.id,
+    first_product_shop_info: null,
+    click_url: null,
+    price_max: 0,
+    price_min: 0,
+    reviewscore: 0,
+    shop_count: 0,
+    plain_spec_summary: summary,
+    manufacturer_id: man.id,
+    future: kind === 'future',
+    reviews_count: 0,
+    virtual: rnd.chance(0.05),
+    images: {
+      main: ctx.url('img', `/skus/${id}/main.jpg`),
+      alternatives: Array.from({ length: rnd.int(0, 3) }, (_, i) => ctx.url('img', `/skus/${id}/alt-${i + 1}.jpg`)),
+    },
+    web_uri: ctx.url('', `/p/${id}-${slug(displayName)}`),
+    comparable: leaf.comparable,
+    reviewable: leaf.reviewable,
+    name_source: rnd.pick(['manufacturer', 'shop', 'editor']),
+    sizes: ctx.names.sizedLeaves.includes(leaf.name) ? [] : null,
+    ecommerce_enabled: rnd.chance(0.3),
+    unit_price: null,
+    description: full === null ? '' : full.length > 80 ? `${full.slice(0, 77).trimEnd()}...` : full,
+    fullDescription: full,
+    popularity: rnd.int(0, 5000),
+    rank: rnd.int(1, 1000),
+    addedAt,
+    specValues: d.values,
+    filterIds: [],
+  };
 }
 
 function availabilityText(days: number): string {
@@ -573,27 +418,5 @@ export function applySkuReviews(skus: ReadonlyMap<number, SkuRecord>, reviews: I
     const list = ratings.get(sku.id) ?? [];
     sku.reviews_count = list.length;
     sku.reviewscore = list.length === 0 ? 0 : round1(list.reduce((a, b) => a + b, 0) / list.length);
-  }
-}
-
-/**
- * reviews_count, latest_reviews_count, review_score (mean rating of the latest reviews, 1
- * decimal) and top_positive_reasons (most frequent reasons of positive reviews) of each shop.
- */
-export function applyShopReviews(shops: ReadonlyMap<number, ShopRecord>, reviews: Iterable<ShopReviewRecord>): void {
-  const byShop = new Map<number, ShopReviewRecord[]>();
-  for (const r of reviews) byShop.set(r.shopId, [...(byShop.get(r.shopId) ?? []), r]);
-  for (const shop of shops.values()) {
-    const list = byShop.get(shop.id) ?? [];
-    const latest = list.filter((r) => r.latest);
-    shop.reviews_count = list.length;
-    shop.latest_reviews_count = latest.length;
-    shop.review_score = latest.length === 0 ? 0 : round1(latest.reduce((a, r) => a + r.rating, 0) / latest.length);
-    const counts = new Map<string, number>();
-    for (const r of list) if (!r.negative) for (const reason of r.reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
-    shop.top_positive_reasons = [...counts.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 3)
-      .map(([reason]) => reason);
   }
 }

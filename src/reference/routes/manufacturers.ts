@@ -24,7 +24,8 @@ import { serializeCategory } from '../serializers.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSku } from '../serializers/sku.ts';
 import { respondMany, respondOne } from '../shape.ts';
-import { catalogIndex, defaultManufacturerOrder, findManufacturer, nameOrder, orderDirParam, sortBy, type Dir } from './catalog.ts';
+import { catalogIndex } from './catalog-index.ts';
+import { defaultManufacturerOrder, findManufacturer, nameOrder, orderDirParam, sortBy, type Dir } from './listing.ts';
 import { enumParam } from './params.ts';
 
 function manufacturerSkus(ctx: ApiContext, manufacturerId: number): readonly SkuRecord[] {

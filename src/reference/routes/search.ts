@@ -54,7 +54,8 @@ import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSku } from '../serializers/sku.ts';
 import { respondMany } from '../shape.ts';
 import { applyVersion, versionAtLeast } from '../versioning.ts';
-import { catalogIndex, compareNames, matchesAll, words, type CatalogIndex } from './catalog.ts';
+import { catalogIndex, matchesAll, words, type CatalogIndex } from './catalog-index.ts';
+import { compareNames } from './listing.ts';
 
 type Json = Record<string, unknown>;
 

@@ -44,7 +44,7 @@
 
 import { createHash } from 'node:crypto';
 import { geocodeAddress, type GeocodeInput } from '../data.ts';
-import { ApiError, recordNotFound } from '../http.ts';
+import { ApiError, recordNotFound, type ApiResult } from '../http.ts';
 import type { AddressRecord, PersonalizationRecord, UserRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { defaultPersonalization } from '../serializers/product.ts';
@@ -278,121 +278,99 @@ function addressResult(ctx: ApiContext, a: AddressRecord, status = 200) {
 
 export const userRoutes: RouteModule = (router) => {
   router.get('/user', (ctx) => respondOne(ctx, 'user', currentUser(ctx), (u) => serializeUser(u, ctx.version, ctx.fault)), USER_ONLY);
-
   router.patch('/user', (ctx) => respondOne(ctx, 'user', patchUser(ctx), (u) => serializeUser(u, ctx.version, ctx.fault)), USER_ONLY_32);
-
   router.get('/user/avatars', (ctx) => ({ status: 200, body: { avatars: [...ctx.data.avatars] } }), USER_ONLY);
-
-  router.get(
-    '/user/addresses',
-    (ctx) => {
-      const uid = userIdOf(ctx);
-      const mine = [...ctx.data.addresses.values()].filter((a) => a.userId === uid).sort((a, b) => a.id - b.id);
-      return respondMany(ctx, 'addresses', mine, (a) => serializeAddress(a, ctx.data, ctx.fault, ctx.variants), { paginate: false });
-    },
-    USER_ONLY,
-  );
-
-  router.get(
-    '/user/addresses/new',
-    (ctx) =>
-      respondOne(ctx, 'address_form', null, () => ({
-        required: [...ADDRESS_REQUIRED],
-        optional: [...ADDRESS_OPTIONAL],
-        regions: { ...ctx.data.regions },
-      })),
-    USER_ONLY,
-  );
-
-  router.post(
-    '/user/addresses',
-    (ctx) => {
-      const uid = userIdOf(ctx);
-      const input = readAddress(ctx, false) as Required<AddressInput>;
-      const base = {
-        id: ctx.data.nextId('address'),
-        label: input.label,
-        first_name: input.first_name,
-        last_name: input.last_name,
-        street_name: input.street_name,
-        street_number: input.street_number,
-        city: input.city,
-        zip: input.zip,
-        region: input.region,
-        phone: input.phone ?? null,
-        mobile: input.mobile ?? null,
-        userId: uid,
-      };
-      const record: AddressRecord = { ...base, ...geocode(ctx, uid, base) };
-      ctx.data.addresses.set(record.id, record);
-      return addressResult(ctx, record, 201);
-    },
-    USER_ONLY_32,
-  );
-
-  router.put(
-    '/user/addresses/:id',
-    (ctx) => {
-      const asked = findOwnAddress(ctx);
-      // The bug: the update is written to another address of the user (the lowest other id).
-      const a = ctx.fault === 'address-update-applied-to-other-address' ? otherAddressOf(ctx, asked) : asked;
-      const body = ctx.body;
-      if (body === null || !ADDRESS_FIELDS.some((k) => has(body, k))) throw noUpdatableField(ADDRESS_FIELDS);
-      const input = readAddress(ctx, true);
-      // The bug: the partial body replaces the address; the fields not sent (but the label) become empty.
-      if (ctx.fault === 'address-update-clears-unsent-fields') {
-        for (const k of TEXT_FIELDS) if (k !== 'label' && input[k] === undefined) input[k] = '';
-      }
-      // The bug: the answer shows the change, which is never written.
-      if (ctx.fault === 'address-update-not-stored') return addressResult(ctx, { ...a, ...input });
-      const moved = (['street_name', 'street_number', 'city', 'zip', 'region'] as const).some((k) => input[k] !== undefined && input[k] !== a[k]);
-      Object.assign(a, input);
-      if (moved || a.lat === null || a.lng === null) Object.assign(a, geocode(ctx, a.userId, a));
-      // The personalization shows the label and coordinates of its address.
-      const p = ctx.data.personalization.get(a.userId);
-      if (p && p.location.address_id === a.id) {
-        p.location = { ...p.location, label: a.label, lat: a.lat!, lng: a.lng! };
-      }
-      return addressResult(ctx, a);
-    },
-    USER_ONLY_32,
-  );
-
-  router.delete(
-    '/user/addresses/:id',
-    (ctx) => {
-      const a = findOwnAddress(ctx);
-      // The bug: the delete is answered but never applied.
-      if (ctx.fault === 'address-delete-not-stored') return { status: 204 };
-      ctx.data.addresses.delete(a.id);
-      const p = ctx.data.personalization.get(a.userId);
-      if (p && p.location.address_id === a.id) forgetAddress(ctx, p);
-      return { status: 204 };
-    },
-    USER_ONLY_32,
-  );
-
-  router.get(
-    '/user/saved_orders',
-    (ctx) => {
-      const uid = userIdOf(ctx);
-      const sign = ctx.variants.has('saved-orders-oldest-first') ? -1 : 1;
-      const mine = ctx.data.savedOrders
-        .filter((o) => o.userId === uid)
-        .sort((a, b) => sign * (Date.parse(b.date) - Date.parse(a.date)) || a.order_code.localeCompare(b.order_code));
-      return respondMany(ctx, 'saved_orders', mine, serializeSavedOrder);
-    },
-    USER_ONLY_32,
-  );
-
-  router.delete(
-    '/user/logout',
-    (ctx) => {
-      ctx.logout();
-      // The bug: a confirmation body where the spec says the body is empty.
-      if (ctx.fault === 'logout-returns-body') return { status: 200, body: { message: 'Logged out' } };
-      return { status: 200, headers: { 'Content-Length': '0' } };
-    },
-    USER_ONLY,
-  );
+  router.get('/user/addresses', listAddresses, USER_ONLY);
+  router.get('/user/addresses/new', showAddressForm, USER_ONLY);
+  router.post('/user/addresses', createAddress, USER_ONLY_32);
+  router.put('/user/addresses/:id', updateAddress, USER_ONLY_32);
+  router.delete('/user/addresses/:id', deleteAddress, USER_ONLY_32);
+  router.get('/user/saved_orders', listSavedOrders, USER_ONLY_32);
+  router.delete('/user/logout', logout, USER_ONLY);
 };
+
+function listAddresses(ctx: ApiContext): ApiResult {
+  const uid = userIdOf(ctx);
+  const mine = [...ctx.data.addresses.values()].filter((a) => a.userId === uid).sort((a, b) => a.id - b.id);
+  return respondMany(ctx, 'addresses', mine, (a) => serializeAddress(a, ctx.data, ctx.fault, ctx.variants), { paginate: false });
+}
+
+function showAddressForm(ctx: ApiContext): ApiResult {
+  return respondOne(ctx, 'address_form', null, () => ({
+    required: [...ADDRESS_REQUIRED],
+    optional: [...ADDRESS_OPTIONAL],
+    regions: { ...ctx.data.regions },
+  }));
+}
+
+function createAddress(ctx: ApiContext): ApiResult {
+  const uid = userIdOf(ctx);
+  const input = readAddress(ctx, false) as Required<AddressInput>;
+  const base = {
+    id: ctx.data.nextId('address'),
+    label: input.label,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    street_name: input.street_name,
+    street_number: input.street_number,
+    city: input.city,
+    zip: input.zip,
+    region: input.region,
+    phone: input.phone ?? null,
+    mobile: input.mobile ?? null,
+    userId: uid,
+  };
+  const record: AddressRecord = { ...base, ...geocode(ctx, uid, base) };
+  ctx.data.addresses.set(record.id, record);
+  return addressResult(ctx, record, 201);
+}
+
+function updateAddress(ctx: ApiContext): ApiResult {
+  const asked = findOwnAddress(ctx);
+  // The bug: the update is written to another address of the user (the lowest other id).
+  const a = ctx.fault === 'address-update-applied-to-other-address' ? otherAddressOf(ctx, asked) : asked;
+  const body = ctx.body;
+  if (body === null || !ADDRESS_FIELDS.some((k) => has(body, k))) throw noUpdatableField(ADDRESS_FIELDS);
+  const input = readAddress(ctx, true);
+  // The bug: the partial body replaces the address; the fields not sent (but the label) become empty.
+  if (ctx.fault === 'address-update-clears-unsent-fields') {
+    for (const k of TEXT_FIELDS) if (k !== 'label' && input[k] === undefined) input[k] = '';
+  }
+  // The bug: the answer shows the change, which is never written.
+  if (ctx.fault === 'address-update-not-stored') return addressResult(ctx, { ...a, ...input });
+  const moved = (['street_name', 'street_number', 'city', 'zip', 'region'] as const).some((k) => input[k] !== undefined && input[k] !== a[k]);
+  Object.assign(a, input);
+  if (moved || a.lat === null || a.lng === null) Object.assign(a, geocode(ctx, a.userId, a));
+  // The personalization shows the label and coordinates of its address.
+  const p = ctx.data.personalization.get(a.userId);
+  if (p && p.location.address_id === a.id) {
+    p.location = { ...p.location, label: a.label, lat: a.lat!, lng: a.lng! };
+  }
+  return addressResult(ctx, a);
+}
+
+function deleteAddress(ctx: ApiContext): ApiResult {
+  const a = findOwnAddress(ctx);
+  // The bug: the delete is answered but never applied.
+  if (ctx.fault === 'address-delete-not-stored') return { status: 204 };
+  ctx.data.addresses.delete(a.id);
+  const p = ctx.data.personalization.get(a.userId);
+  if (p && p.location.address_id === a.id) forgetAddress(ctx, p);
+  return { status: 204 };
+}
+
+function listSavedOrders(ctx: ApiContext): ApiResult {
+  const uid = userIdOf(ctx);
+  const sign = ctx.variants.has('saved-orders-oldest-first') ? -1 : 1;
+  const mine = ctx.data.savedOrders
+    .filter((o) => o.userId === uid)
+    .sort((a, b) => sign * (Date.parse(b.date) - Date.parse(a.date)) || a.order_code.localeCompare(b.order_code));
+  return respondMany(ctx, 'saved_orders', mine, serializeSavedOrder);
+}
+
+function logout(ctx: ApiContext): ApiResult {
+  ctx.logout();
+  // The bug: a confirmation body where the spec says the body is empty.
+  if (ctx.fault === 'logout-returns-body') return { status: 200, body: { message: 'Logged out' } };
+  return { status: 200, headers: { 'Content-Length': '0' } };
+}

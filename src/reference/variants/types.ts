@@ -1,4 +1,4 @@
-import type { ReferenceOptions } from '../server.ts';
+import type { DeploymentOptions } from '../options.ts';
 
 /**
  * A legal variant: another answer the spec allows where the reference makes a choice
@@ -19,7 +19,7 @@ export interface VariantInfo {
   /** What a certifier tells the kit about such a deployment (CATALOGUE_* keys), e.g. the patch level it implements. */
   kitEnv?: Record<string, string>;
   /** Server options the variant stands for (a base path, auth on another origin, logout's effect). */
-  options?: Pick<ReferenceOptions, 'basePath' | 'authOrigin' | 'authBasePath' | 'logoutEnds' | 'reviewActionsScope'>;
+  options?: Pick<DeploymentOptions, 'basePath' | 'authOrigin' | 'authBasePath' | 'logoutEnds' | 'reviewActionsScope'>;
   /**
    * It takes away behaviour that fault switches exercise (an older patch level serves no 3.2
    * fields): left out of the bundle the mutation test runs the faults with.

@@ -3,7 +3,7 @@
 // found through GET /categories and /categories/:category_id/skus; lists named with a fresh
 // prefix) and deletes them again. The helpers are shared with ../favorites.test.ts.
 
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { call, collect, leafCategories, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

@@ -1,6 +1,6 @@
 // Probes of the faults in ./pagination.ts: each resolves true when the server shows the bug (test-only code).
 
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { allCategories, get, leavesOf } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

@@ -3,7 +3,7 @@
 // SKUs are discovered through the API (testkit's allSkus), once per server. Reviews the probes
 // create are deleted again, which also removes their votes and flags.
 
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { allSkus, call, userTokens, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

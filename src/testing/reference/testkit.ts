@@ -1,8 +1,9 @@
-// Helpers for the reference server's own tests (not a test file itself).
+// Helpers for the reference server's own tests (src/reference/*.test.ts) and its fault probes
+// (probes/): test support, kept out of the server's directory (issue 21).
 
 import { expect } from 'vitest';
-import { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-import type { VariantName } from './variants.ts';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.ts';
+import type { VariantName } from '../../reference/variants.ts';
 
 export const VND = 'application/vnd.service+json';
 

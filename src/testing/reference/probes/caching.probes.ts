@@ -4,7 +4,7 @@
 // a limit of a million a minute): they start a second server with the same fault and a limit of
 // two a minute, and look at its third request.
 
-import { startReference, type RunningReference } from '../server.ts';
+import { startReference, type RunningReference } from '../../../reference/server.ts';
 import { appToken, call, get } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

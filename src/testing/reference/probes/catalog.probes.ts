@@ -3,7 +3,7 @@
 // list is read with per=100, so that the other faults do not disturb them.
 
 import { expect } from 'vitest';
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { get, leafCategories } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

@@ -4,7 +4,7 @@
 // notifications-view-not-persisted marks one unviewed notification viewed (on a correct server).
 // No probe depends on it (notifications-view-returns-body uses a viewed one).
 
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { allSkus, call, get, userTokens } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

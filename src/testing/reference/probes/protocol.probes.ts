@@ -3,7 +3,7 @@
 // Versions are compared by whole response bodies (never by ETags or single fields), so a fault
 // that changes one field or the ETag elsewhere does not look like a versioning bug.
 
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { authorize, get, post, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

@@ -3,7 +3,7 @@
 // SKUs are found through the category SKU listings (testkit's allSkus, cached per server: probes
 // run one after the other against the same server), shops through shop search.
 
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { allSkus, get } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

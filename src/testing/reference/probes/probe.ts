@@ -2,8 +2,8 @@
 // it resolves true when the server shows the bug. Probes run against one server one after the
 // other, so a probe that creates something deletes it again before it resolves.
 
-import type { FaultName } from '../faults.ts';
-import type { RunningReference } from '../server.ts';
+import type { FaultName } from '../../../reference/faults.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 
 export interface ProbeTokens {
   /** Application token (scope public). */

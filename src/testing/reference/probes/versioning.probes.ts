@@ -3,7 +3,7 @@
 // Like the version probes of ./protocol.probes.ts, versions are compared by whole response bodies or
 // by one field that only a version mix-up shows, so that no other fault looks like these.
 
-import type { RunningReference } from '../server.ts';
+import type { RunningReference } from '../../../reference/server.ts';
 import { get, VND } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 

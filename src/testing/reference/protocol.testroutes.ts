@@ -1,11 +1,12 @@
-// Test-only routes for the protocol tests (protocol.test.ts, robustness.test.ts), registered
-// through startReference({ testHooks: { extraRoutes: [TEST_ROUTES] } }): a small resource with
-// one linked resource for the response shaping, routes with each scope, a user-only route, a
-// route added in 3.2.0, a body echo, and routes that fail on purpose. Not served otherwise.
+// Test-only routes for the reference's protocol tests (src/reference/protocol.test.ts,
+// robustness.test.ts, variants-protocol.test.ts), registered through
+// startReference({ testHooks: { extraRoutes: [TEST_ROUTES] } }): a small resource with one linked
+// resource for the response shaping, routes with each scope, a user-only route, a route added in
+// 3.2.0, a body echo, and routes that fail on purpose. Not served otherwise.
 
-import { ApiError } from './http.ts';
-import type { RouteModule } from './router.ts';
-import { respondMany, respondOne, type Link } from './shape.ts';
+import { ApiError } from '../../reference/http.ts';
+import type { RouteModule } from '../../reference/router.ts';
+import { respondMany, respondOne, type Link } from '../../reference/shape.ts';
 
 interface Part {
   id: number;

@@ -1,0 +1,362 @@
+// GET /categories/:category_id/skus (spec "Endpoints > Categories", row 10, and "Ordering, filters
+// and meta of the category SKU listing").
+//
+// Choices where the spec is silent or says "not shown":
+// - A non-leaf category answers 200 with an empty skus array and the full meta (variant
+//   nonleaf-skus-descendants: the SKUs of every leaf below it).
+// - order_by_methods (3.2.0+, "dynamic") is a per-category subset of pricevat, rank, rating,
+//   popularity, price; before 3.2.0 every category offers the same rank, price, rating,
+//   popularity (variant order-by-methods-all: all five, everywhere, in every version).
+//   Labels: "Price incl. VAT", "Relevance", "Rating", "Popularity", "Price".
+// - The default order_by is per category (one of its methods); the default order_dir follows
+//   the method: asc for price, pricevat and rank (rank 1 is the best match), desc for rating
+//   and popularity; order_by without order_dir uses the same per-method default (variant
+//   sku-default-order-desc: desc for every method). Keys:
+//   price and pricevat sort by price_min, rank by rank, rating by reviewscore (variant
+//   sku-rating-weighted: a rating weighted by the number of reviews), popularity by
+//   popularity; ties by id ascending.
+// - meta holds ordered_by and order_by_methods, and no order_dir.
+// - Filters combine with AND. q: every word of q must begin a word of the SKU's name,
+//   display_name, manufacturer name or of a category name on its path (case- and
+//   accent-insensitive). manufacturer_ids[], filter_ids[], shop_ids[]: also accepted without
+//   [] and comma-separated; unknown ids simply match nothing. filter_ids of one filter group
+//   combine with OR, groups with AND (variant filter-ids-and: AND within a group too). shop_ids, distance and availability (3.2.1+) apply to
+//   products: a SKU matches when one of its products satisfies all three. Before 3.2.1 those
+//   three parameters are ignored. An unknown distance or availability id is 400.
+// - distances: ids 1-4 = up to 5, 10, 25, 50 km from the requester's personalization (a
+//   product whose shop has a location that near), measured as the product lists' distance
+//   filter measures it (shopDistanceKm; an application token, or a user who has none: the
+//   default personalization); availabilities: ids 1-3 = available immediately, within 3
+//   days, within 7 days.
+// - include_meta[] (or include_meta, comma-separated): available_filters, applied_filters;
+//   another value is 400 InvalidParameter. available_filters counts the SKUs of the current
+//   result (every filter applied, all pages): filters lists every filter of the category's
+//   filter groups, manufacturers and shops every manufacturer / shop of the category's SKUs,
+//   availabilities and distances every option, zero counts included (variant
+//   available-filters-nonzero: zero counts left out, maps and arrays alike); object keys are the ids
+//   as strings. All five keys in every version (the spec names them without a version); before
+//   3.2.1 shop_ids, distance and availability filter nothing, so the counts are over the
+//   result without them.
+// - applied_filters: {q (string or null), manufacturer_ids, filter_ids (arrays of integers),
+//   shop_ids (array), distance, availability (id or null)}, the values applied (duplicates
+//   removed); all six keys in every version, before 3.2.1 shop_ids [] and distance and
+//   availability null (those parameters are ignored). Variant applied-filters-list: an array
+//   of {name, value}, one per filter applied, in that key order.
+// - favorited: see serializers/sku.ts (user tokens, 3.1.0+; variant favorited-everywhere).
+
+import type { CategoryRecord } from '../data.ts';
+import type { ApiResult } from '../http.ts';
+import type { ProductRecord, SkuRecord } from '../model.ts';
+import type { ApiContext } from '../router.ts';
+import { favoritedSkuIds, serializeSku } from '../serializers/sku.ts';
+import { personalizationOf, shopDistanceKm } from '../serializers/product.ts';
+import { respondMany } from '../shape.ts';
+import { versionAtLeast } from '../versioning.ts';
+import type { Variants } from '../variants.ts';
+import { catalogIndex, matchesAll, push, skusUnder, words } from './catalog-index.ts';
+import { findCategory, orderDirParam, sortBy, type Dir } from './listing.ts';
+import { intListParam, intParam, invalidParameter } from './params.ts';
+
+type Json = Record<string, unknown>;
+
+export type SkuOrderMethod = 'pricevat' | 'rank' | 'rating' | 'popularity' | 'price';
+
+const METHOD_LABELS: Readonly<Record<SkuOrderMethod, string>> = {
+  pricevat: 'Price incl. VAT',
+  rank: 'Relevance',
+  rating: 'Rating',
+  popularity: 'Popularity',
+  price: 'Price',
+};
+
+/** Before 3.2.0 ("dynamic order_by methods in category SKUs") every category has these. */
+const STATIC_METHODS: readonly SkuOrderMethod[] = ['rank', 'price', 'rating', 'popularity'];
+
+/** The per-category method sets of 3.2.0+; every one differs from the others. */
+const DYNAMIC_METHOD_SETS: readonly (readonly SkuOrderMethod[])[] = [
+  ['rank', 'price', 'rating'],
+  ['popularity', 'pricevat', 'rating'],
+  ['rank', 'pricevat', 'popularity', 'rating'],
+  ['popularity', 'price', 'rating', 'rank'],
+  ['price', 'popularity'],
+];
+
+const DEFAULT_DIRS: Readonly<Record<SkuOrderMethod, Dir>> = {
+  pricevat: 'asc',
+  rank: 'asc',
+  rating: 'desc',
+  popularity: 'desc',
+  price: 'asc',
+};
+
+function categoryHash(id: number): number {
+  return Math.imul(id ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
+}
+
+export interface SkuOrdering {
+  methods: readonly SkuOrderMethod[];
+  defaultMethod: SkuOrderMethod;
+}
+
+/** Every method, for the variant order-by-methods-all. */
+const ALL_METHODS: readonly SkuOrderMethod[] = ['pricevat', 'rank', 'rating', 'popularity', 'price'];
+
+/** The order_by methods of a category for the request's version, and its default method. */
+export function skuOrdering(ctx: ApiContext, c: CategoryRecord): SkuOrdering {
+  const h = categoryHash(c.id);
+  const dynamic = DYNAMIC_METHOD_SETS[h % DYNAMIC_METHOD_SETS.length]!;
+  const dynamicDefault = dynamic[(h >>> 8) % dynamic.length]!;
+  // The default method stays the category's own; only the offer widens.
+  const all = ctx.variants.has('order-by-methods-all');
+  if (versionAtLeast(ctx.version, '3.2.0')) return { methods: all ? ALL_METHODS : dynamic, defaultMethod: dynamicDefault };
+  return { methods: all ? ALL_METHODS : STATIC_METHODS, defaultMethod: dynamicDefault === 'pricevat' ? 'price' : dynamicDefault };
+}
+
+/** Variant sku-rating-weighted: reviewscore pulled towards 3 by 5 phantom reviews, so few reviews weigh less. */
+const weightedRating = (s: SkuRecord): number => (s.reviewscore * s.reviews_count + 3 * 5) / (s.reviews_count + 5);
+
+function skuKey(method: SkuOrderMethod, variants: Variants): (s: SkuRecord) => number {
+  switch (method) {
+    case 'price':
+    case 'pricevat':
+      return (s) => s.price_min;
+    case 'rank':
+      return (s) => s.rank;
+    case 'rating':
+      return variants.has('sku-rating-weighted') ? weightedRating : (s) => s.reviewscore;
+    case 'popularity':
+      return (s) => s.popularity;
+  }
+}
+
+export interface Option {
+  id: number;
+  label: string;
+  limit: number;
+}
+
+/** meta distances: km from the requester's personalization. */
+export const DISTANCES: readonly Option[] = [
+  { id: 1, label: 'Up to 5 km', limit: 5 },
+  { id: 2, label: 'Up to 10 km', limit: 10 },
+  { id: 3, label: 'Up to 25 km', limit: 25 },
+  { id: 4, label: 'Up to 50 km', limit: 50 },
+];
+
+/** meta availabilities: days until available. */
+export const AVAILABILITIES: readonly Option[] = [
+  { id: 1, label: 'Available immediately', limit: 0 },
+  { id: 2, label: 'Within 3 days', limit: 3 },
+  { id: 3, label: 'Within 7 days', limit: 7 },
+];
+
+const INCLUDE_META = ['available_filters', 'applied_filters'] as const;
+
+function listValues(ctx: ApiContext, name: string): string[] {
+  return [...ctx.query.getAll(`${name}[]`), ...ctx.query.getAll(name)]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+function optionParam(ctx: ApiContext, name: string, options: readonly Option[]): Option | null {
+  const id = intParam(ctx, name);
+  if (id === undefined) return null;
+  // The bug: distance is taken for km, as on the product lists, and matched against the options' km.
+  const key = ctx.fault === 'sku-distance-takes-km' && name === 'distance' ? 'limit' : 'id';
+  const found = options.find((o) => o[key] === id);
+  if (!found) throw invalidParameter(`${name} must be one of the ids ${options.map((o) => o.id).join(', ')} (meta available_filters), got ${id}`);
+  return found;
+}
+
+function unique(values: readonly number[]): number[] {
+  return [...new Set(values)];
+}
+
+interface SkuFilters {
+  q: string | null;
+  tokens: string[];
+  manufacturerIds: number[];
+  filterIds: number[];
+  shopIds: number[];
+  distance: Option | null;
+  availability: Option | null;
+  productLevel: boolean;
+  /** Km from the requester's personalization to a shop's nearest location (null: unknown), once per shop. */
+  shopKm: (shopId: number) => number | null;
+}
+
+function readSkuFilters(ctx: ApiContext): SkuFilters {
+  // The bug: the keyword filter reads a parameter of another name, so q is never applied.
+  const rawQ = ctx.fault === 'sku-q-filter-ignored' ? ctx.query.get('keyword') : ctx.query.get('q');
+  const q = rawQ === null || rawQ.trim() === '' ? null : rawQ.trim();
+  const withProductFilters = versionAtLeast(ctx.version, '3.2.1');
+  const shopIds = withProductFilters && ctx.fault !== 'sku-shop-filter-ignored' ? unique(intListParam(ctx, 'shop_ids')) : [];
+  const distance = withProductFilters ? optionParam(ctx, 'distance', DISTANCES) : null;
+  const availability = withProductFilters ? optionParam(ctx, 'availability', AVAILABILITIES) : null;
+  // The same measure as the product lists' distance filter (routes/products.ts).
+  const personalization = personalizationOf(ctx.data, ctx.userId);
+  const km = new Map<number, number | null>();
+  const shopKm = (shopId: number): number | null => {
+    if (!km.has(shopId)) km.set(shopId, shopDistanceKm(ctx.data, shopId, personalization));
+    return km.get(shopId)!;
+  };
+  return {
+    q,
+    tokens: q === null ? [] : words(q),
+    // The bug: the ordered query path forgets the manufacturer filter.
+    manufacturerIds: ctx.fault === 'manufacturer-ids-dropped-with-order-by' && ctx.query.get('order_by') !== null ? [] : unique(intListParam(ctx, 'manufacturer_ids')),
+    filterIds: ctx.fault === 'sku-filter-ids-ignored' ? [] : unique(intListParam(ctx, 'filter_ids')),
+    shopIds,
+    distance,
+    availability,
+    productLevel: shopIds.length > 0 || distance !== null || availability !== null,
+    shopKm,
+  };
+}
+
+function within(km: number | null, limit: number): boolean {
+  return km !== null && km <= limit;
+}
+
+function productMatches(p: ProductRecord, f: SkuFilters): boolean {
+  if (f.shopIds.length > 0 && !f.shopIds.includes(p.shop_id)) return false;
+  if (f.availability !== null && !(p.availabilityDays <= f.availability.limit)) return false;
+  if (f.distance !== null && !within(f.shopKm(p.shop_id), f.distance.limit)) return false;
+  return true;
+}
+
+function filterSkus(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], f: SkuFilters): SkuRecord[] {
+  const index = catalogIndex(ctx.data);
+  // filter_ids: OR inside one filter group, AND across groups; an id of no group of the
+  // category forms a group of its own (and so matches no SKU).
+  const groupOf = new Map<number, number>();
+  for (const g of index.filterGroupsByCategory.get(c.id) ?? []) for (const id of g.filters.keys()) groupOf.set(id, g.id);
+  const requiredGroups = new Map<string, number[]>();
+  // Variant filter-ids-and: every id is a group of its own, so all of them must match.
+  const everyId = ctx.variants.has('filter-ids-and');
+  for (const id of f.filterIds) push(requiredGroups, groupOf.has(id) && !everyId ? `g${groupOf.get(id)}` : `f${id}`, id);
+  return all.filter((s) => {
+    // The bug: the keyword is compared with the whole name, so a word of it matches nothing.
+    if (f.tokens.length > 0 && ctx.fault === 'sku-q-filter-whole-name') {
+      if (s.name.toLowerCase() !== (f.q ?? '').toLowerCase()) return false;
+    } else if (f.tokens.length > 0 && !matchesAll(index.skuWords.get(s.id) ?? [], f.tokens)) return false;
+    if (f.manufacturerIds.length > 0 && !f.manufacturerIds.includes(s.manufacturer_id)) return false;
+    for (const ids of requiredGroups.values()) if (!ids.some((id) => s.filterIds.includes(id))) return false;
+    if (f.productLevel && !(index.productsBySku.get(s.id) ?? []).some((p) => productMatches(p, f))) return false;
+    return true;
+  });
+}
+
+/** Counts by id (keys as strings); `nonzero`: ids counted 0 left out. */
+function countMap(keys: Iterable<number>, counts: Map<number, number>, nonzero: boolean): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of keys) {
+    const n = counts.get(k) ?? 0;
+    if (n > 0 || !nonzero) out[String(k)] = n;
+  }
+  return out;
+}
+
+function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], result: readonly SkuRecord[], f: SkuFilters): Json {
+  const index = catalogIndex(ctx.data);
+  const nonzero = ctx.variants.has('available-filters-nonzero');
+  const filterKeys = [...new Set((index.filterGroupsByCategory.get(c.id) ?? []).flatMap((g) => [...g.filters.keys()]))].sort((a, b) => a - b);
+  const filterCounts = new Map<number, number>();
+  const manufacturerCounts = new Map<number, number>();
+  for (const s of result) {
+    for (const id of new Set(s.filterIds)) filterCounts.set(id, (filterCounts.get(id) ?? 0) + 1);
+    manufacturerCounts.set(s.manufacturer_id, (manufacturerCounts.get(s.manufacturer_id) ?? 0) + 1);
+  }
+  const out: Json = {
+    filters: countMap(filterKeys, filterCounts, nonzero),
+    manufacturers: countMap([...new Set(all.map((s) => s.manufacturer_id))].sort((a, b) => a - b), manufacturerCounts, nonzero),
+  };
+  // All five keys in every version (the spec gives them without a version); before 3.2.1 the
+  // shop, distance and availability filters are not applied, so these count the SKUs of a
+  // result those filters did not narrow.
+  const shopKeys = [...new Set(all.flatMap((s) => (index.productsBySku.get(s.id) ?? []).map((p) => p.shop_id)))].sort((a, b) => a - b);
+  const shopCounts = new Map<number, number>();
+  for (const s of result) {
+    for (const shopId of new Set((index.productsBySku.get(s.id) ?? []).map((p) => p.shop_id))) {
+      shopCounts.set(shopId, (shopCounts.get(shopId) ?? 0) + 1);
+    }
+  }
+  const optionCounts = (options: readonly Option[], test: (p: ProductRecord, o: Option) => boolean): Json[] =>
+    options
+      .map((o) => ({
+        id: o.id,
+        label: o.label,
+        count: result.filter((s) => (index.productsBySku.get(s.id) ?? []).some((p) => test(p, o))).length,
+      }))
+      .filter((o) => o.count > 0 || !nonzero);
+  out['shops'] = countMap(shopKeys, shopCounts, nonzero);
+  out['availabilities'] = optionCounts(AVAILABILITIES, (p, o) => p.availabilityDays <= o.limit);
+  out['distances'] = optionCounts(DISTANCES, (p, o) => within(f.shopKm(p.shop_id), o.limit));
+  return out;
+}
+
+/** Every key in every version: before 3.2.1 shop_ids, distance and availability are never applied ([], null, null). */
+function appliedFilters(f: SkuFilters): Json {
+  return {
+    q: f.q,
+    manufacturer_ids: f.manufacturerIds,
+    filter_ids: f.filterIds,
+    shop_ids: f.shopIds,
+    distance: f.distance?.id ?? null,
+    availability: f.availability?.id ?? null,
+  };
+}
+
+/** Variant applied-filters-list: [{name, value}] for the filters applied (neither null nor empty). */
+function appliedFilterList(f: SkuFilters): Json[] {
+  return Object.entries(appliedFilters(f))
+    .filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0))
+    .map(([name, value]) => ({ name, value }));
+}
+
+export function categorySkus(ctx: ApiContext): ApiResult {
+  const c = findCategory(ctx, ctx.params['category_id']);
+  const { methods, defaultMethod } = skuOrdering(ctx, c);
+  const rawOrderBy = ctx.query.get('order_by');
+  // The bug: the order_by check uses the fixed list of before 3.2.0, not the category's methods.
+  const accepted = ctx.fault === 'sku-order-by-pricevat-refused' ? STATIC_METHODS : methods;
+  if (rawOrderBy !== null && !(accepted as readonly string[]).includes(rawOrderBy)) {
+    throw invalidParameter(`order_by must be one of ${methods.join(', ')} (meta.order_by_methods), got "${rawOrderBy.slice(0, 64)}"`);
+  }
+  const orderBy = (rawOrderBy ?? defaultMethod) as SkuOrderMethod;
+  const defaultDir = ctx.variants.has('sku-default-order-desc') ? 'desc' : DEFAULT_DIRS[orderBy];
+  // The bug: order_dir is never read; every method keeps its default direction.
+  const asked = ctx.fault === 'category-skus-order-dir-ignored' ? null : orderDirParam(ctx);
+  const chosen: Dir = asked ?? defaultDir;
+  // The bug: the rating comparator is written the wrong way round.
+  const dir: Dir = ctx.fault === 'sku-rating-order-reversed' && orderBy === 'rating' ? (chosen === 'asc' ? 'desc' : 'asc') : chosen;
+
+  const includeMeta = listValues(ctx, 'include_meta');
+  for (const name of includeMeta) {
+    if (!(INCLUDE_META as readonly string[]).includes(name)) {
+      throw invalidParameter(`include_meta[] must be among ${INCLUDE_META.join(', ')}, got "${name.slice(0, 64)}"`);
+    }
+  }
+  const filters = readSkuFilters(ctx);
+  // Only leaf categories hold SKUs (the variant lists those of the leaves below a non-leaf).
+  const all = c.childIds.length === 0 || ctx.variants.has('nonleaf-skus-descendants') ? skusUnder(ctx, c.id) : [];
+  // The bug: with availability the SKUs are taken from the whole catalogue, not the category.
+  const scoped = ctx.fault === 'sku-availability-filter-drops-category' && filters.availability !== null ? [...ctx.data.skus.values()] : all;
+  const result = filterSkus(ctx, c, scoped, filters);
+  const key = skuKey(orderBy, ctx.variants);
+  const ordered = sortBy(result, (a, b) => key(a) - key(b), dir);
+
+  const meta: Json = {
+    ordered_by: orderBy,
+    order_by_methods: Object.fromEntries(methods.map((m) => [m, METHOD_LABELS[m]])),
+  };
+  if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result, filters);
+  if (includeMeta.includes('applied_filters')) {
+    meta['applied_filters'] = ctx.variants.has('applied-filters-list') ? appliedFilterList(filters) : appliedFilters(filters);
+  }
+  // The bug: favorited is left out, as on the other SKU listings.
+  const favorited = !(ctx.fault === 'category-skus-favorited-missing');
+  const favoritedIds = favoritedSkuIds(ctx);
+  return respondMany(ctx, 'skus', ordered, (s) => serializeSku(s, ctx, { favorited }, favoritedIds), { meta });
+}

@@ -1,0 +1,122 @@
+// GET /skus/:id/reviews: the sort, the include_meta names and the meta they bring (rating
+// breakdown, sentiment aggregation), and own_review (the choices are listed in reviews.ts).
+
+import type { ApiResult } from '../http.ts';
+import type { SkuReviewRecord } from '../data.ts';
+import type { ApiContext } from '../router.ts';
+import { reviewViewer, serializeSkuReview } from '../serializers/review.ts';
+import { respondMany } from '../shape.ts';
+import { versionAtLeast } from '../versioning.ts';
+import { invalidParameter } from './params.ts';
+import { findSku, reviewsOf, type Json } from './review-records.ts';
+
+type Sort = 'most_recent' | 'most_helpful';
+const META_NAMES = ['sku_reviews_aggregation', 'sku_rating_breakdown'] as const;
+type MetaName = (typeof META_NAMES)[number];
+
+export function listReviews(ctx: ApiContext): ApiResult {
+  const sku = findSku(ctx, ctx.params['id']);
+  const sort = sortOf(ctx);
+  const metaNames = metaNamesOf(ctx);
+  const all = reviewsOf(ctx.data, sku.id).sort(compareReviews(sort, ctx.fault));
+  const meta: Json = {};
+  if (metaNames.has('sku_reviews_aggregation')) meta['sku_reviews_aggregation'] = reviewsAggregation(all, ctx.fault);
+  if (metaNames.has('sku_rating_breakdown')) meta['sku_rating_breakdown'] = ratingBreakdown(all);
+  const viewer = reviewViewer(ctx.data, ctx.userId);
+  const own = ownReviewOf(ctx, all);
+  const inMeta = ownReviewInMeta(ctx);
+  const base = { version: ctx.version, fault: ctx.fault, variants: ctx.variants, viewer };
+  if (inMeta) meta['own_review'] = own ? serializeSkuReview(own, base) : null;
+  const ownReview = inMeta ? undefined : own;
+  return respondMany(ctx, 'reviews', all, (r) => serializeSkuReview(r, { ...base, ownReview }), { meta });
+}
+
+function listParam(query: URLSearchParams, name: string): string[] {
+  return [...query.getAll(name), ...query.getAll(`${name}[]`)]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+function sortOf(ctx: ApiContext): Sort {
+  const name = ctx.variants.has('review-sort-order-by') || !ctx.query.has('sort') ? 'order_by' : 'sort';
+  const raw = ctx.query.get(name);
+  if (raw === null) return 'most_recent';
+  const allowed: Sort[] = ['most_recent'];
+  if (versionAtLeast(ctx.version, '3.1.3') && ctx.fault !== 'reviews-most-helpful-refused') allowed.push('most_helpful');
+  if (!(allowed as string[]).includes(raw)) {
+    const note = raw === 'most_helpful' ? ` (most_helpful is served from version 3.1.3; this request got ${ctx.version.label})` : '';
+    throw invalidParameter(`${name} must be one of ${allowed.join(', ')}, got "${raw.slice(0, 64)}"${note}`);
+  }
+  return raw as Sort;
+}
+
+function metaNamesOf(ctx: ApiContext): Set<MetaName> {
+  const out = new Set<MetaName>();
+  for (const raw of listParam(ctx.query, 'include_meta')) {
+    const known = (META_NAMES as readonly string[]).includes(raw);
+    if (!known) throw invalidParameter(`include_meta must be one of ${META_NAMES.join(', ')}, got "${raw.slice(0, 64)}"`);
+    if (raw === 'sku_reviews_aggregation' && !versionAtLeast(ctx.version, '3.1.3')) {
+      throw invalidParameter(`include_meta=sku_reviews_aggregation is served from version 3.1.3; this request got ${ctx.version.label}`);
+    }
+    out.add(raw as MetaName);
+  }
+  return out;
+}
+
+function compareReviews(sort: Sort, fault: ApiContext['fault']): (a: SkuReviewRecord, b: SkuReviewRecord) => number {
+  return (a, b) => {
+    if (a.demoted !== b.demoted) {
+      const demotedFirst = fault === 'reviews-demoted-listed-first';
+      return (a.demoted ? 1 : -1) * (demotedFirst ? -1 : 1);
+    }
+    // The bug (most-helpful-sorted-as-recent): most_helpful is accepted, then sorted as most_recent.
+    if (sort === 'most_helpful' && fault !== 'most-helpful-sorted-as-recent' && a.helpful_votes_count !== b.helpful_votes_count) return b.helpful_votes_count - a.helpful_votes_count;
+    if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
+    return b.id - a.id;
+  };
+}
+
+function ratingBreakdown(reviews: readonly SkuReviewRecord[]): Record<string, number> {
+  const out: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  for (const r of reviews) {
+    const key = String(r.rating);
+    if (key in out) out[key] = out[key]! + 1;
+  }
+  return out;
+}
+
+function reviewsAggregation(reviews: readonly SkuReviewRecord[], fault: ApiContext['fault']): Json[] {
+  const tally = new Map<string, { positive: number; mediocre: number; negative: number }>();
+  for (const r of reviews) {
+    for (const kind of ['positive', 'mediocre', 'negative'] as const) {
+      for (const label of r.sentiments[kind] ?? []) {
+        const t = tally.get(label) ?? { positive: 0, mediocre: 0, negative: 0 };
+        t[kind] += 1;
+        tally.set(label, t);
+      }
+    }
+  }
+  return [...tally.entries()]
+    .map(([label, t]) => {
+      const mentions = t.positive + t.mediocre + t.negative;
+      const score = Math.round((100 * (t.positive + t.mediocre / 2)) / mentions);
+      return { label, mentions, score, style: score >= 70 ? 'positive' : score >= 40 ? 'mediocre' : 'negative' };
+    })
+    .sort((a, b) => b.mentions - a.mentions || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
+    .map(({ label, score, style }) => ({ label, score: fault === 'review-aggregation-score-string' ? String(score) : score, style }));
+}
+
+/**
+ * own_review of a listing: the user's review of the SKU or null; undefined (no key) for an
+ * application token, unless the variant review-user-fields-false-for-app gives it null.
+ */
+function ownReviewOf(ctx: ApiContext, reviews: readonly SkuReviewRecord[]): SkuReviewRecord | null | undefined {
+  if (ctx.userId === null) return ctx.variants.has('review-user-fields-false-for-app') ? null : undefined;
+  return reviews.find((r) => r.user_id === ctx.userId) ?? null;
+}
+
+/** Variant own-review-in-meta: own_review goes once into the meta of a user's listing (3.1.3+). */
+function ownReviewInMeta(ctx: ApiContext): boolean {
+  return ctx.userId !== null && ctx.variants.has('own-review-in-meta') && versionAtLeast(ctx.version, '3.1.3');
+}
