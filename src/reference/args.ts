@@ -13,7 +13,8 @@ export const USAGE = `Usage: npm run reference -- [--host H] [--port N] [--base-
   --auth-origin   same: /oauth2/* on the API server (default); separate: on a second port
   --auth-base-path  prefix of /oauth2/* (default none)
   --dataset       default or alt
-  --fault         switch on one named fault (the server then misbehaves on purpose)
+  --fault         switch on one named fault (the server then misbehaves on purpose; --fault list
+                  names them, each with the requirement it breaks)
   --variant       switch on legal variants, comma-separated or repeated (another answer the spec
                   allows where the reference makes a choice; --variant list names them)
   --consent       page: an HTML consent page with Approve / Deny (default here);

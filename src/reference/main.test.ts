@@ -187,4 +187,14 @@ describe('main.ts', () => {
     }
     expect(b.stderr).toMatch(/Known faults/);
   });
+
+  it('--fault list and --variant list print the registries, one line each, and exit 0', async () => {
+    const [faults, variants] = await Promise.all([run(['--fault', 'list']).done, run(['--variant', 'list']).done]);
+    expect([faults.code, variants.code]).toEqual([0, 0]);
+    const lines = faults.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(100);
+    expect(lines.some((l) => l.startsWith('children-count-off-by-one ['))).toBe(true);
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9-]+ \[[A-Z]+-\d+\]: \S/);
+    expect(variants.stdout.trim().split('\n').length).toBeGreaterThan(50);
+  });
 });

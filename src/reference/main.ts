@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, USAGE } from './args.ts';
 import { AUTHORIZABLE_SCOPES } from './auth-records.ts';
 import { startReference, type RunningReference } from './server.ts';
+import { FAULT_NAMES, FAULTS } from './faults.ts';
 import { VARIANT_NAMES, VARIANTS } from './variants.ts';
 
 /** Starts the server `argv` describes and prints how to reach it; the process then runs until SIGINT/SIGTERM. */
@@ -23,6 +24,11 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   if (parsed.help) {
     process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  // The registries, as the docs and the mutation test read them: each fault with the requirement it breaks.
+  if (parsed.options.fault === 'list') {
+    process.stdout.write(`${FAULT_NAMES.map((name) => `${name} [${FAULTS[name]!.requirement}]: ${FAULTS[name]!.description}`).join('\n')}\n`);
     process.exit(0);
   }
   if (parsed.options.variants?.includes('list')) {
