@@ -42,6 +42,7 @@ import { paginationMetaIsWellFormed } from '../src/checks/pagination.ts';
 import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
 import { favoritesCategoryOrLeaf } from '../src/harness/requests.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 import {
   allLists,
   alsoDelete,
@@ -74,21 +75,21 @@ const freeSkus = new FreeSkus();
 
 describe('GET /favorite_lists', () => {
   conformanceTest('answers {favorite_lists, meta} of Favorite lists; an application token is refused', { id: 'favorite-lists-listing', requirements: ['FAV-18', 'FAV-1', 'PAG-1', 'FAV-34'], requests: 2 }, async (t) => {
-    const response = await t.api.get('/favorite_lists', USER);
+    const response = await t.api.get(pathOf('GET /favorite_lists'), USER);
     t.require(hasStatus(response, 200), 'FAV-18');
     const body = t.json(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
     t.must(paginationMetaIsWellFormed(body), 'PAG-1');
     t.response('GET /favorite_lists', response, 'FAV-18', 'FAV-1');
-    const refused = await t.api.get('/favorite_lists', { auth: 'app', renewOn401: false });
+    const refused = await t.api.get(pathOf('GET /favorite_lists'), { auth: 'app', renewOn401: false });
     t.must(isRefused(refused.status, 'GET /favorite_lists with an application token'), 'FAV-34', 'SCOPE-2');
   });
 });
 
 describe('GET /favorites', () => {
   conformanceTest('answers {favorites, meta}, newest first by default and oldest first with order_dir=asc', { id: 'favorites-listing-order', requirements: ['FAV-23', 'FAV-25', 'FAV-7'], requests: 2 }, async (t) => {
-    const newest = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
-    const oldest = await getFavorites(t, 'GET /favorites', '/favorites', { order_dir: 'asc' }, 'FAV-23', 'FAV-25');
+    const newest = await getFavorites(t, 'GET /favorites', [], {}, 'FAV-23');
+    const oldest = await getFavorites(t, 'GET /favorites', [], { order_dir: 'asc' }, 'FAV-23', 'FAV-25');
     t.must(orderedByCreation(newest.favorites, 'desc'), 'FAV-25');
     t.must(orderedByCreation(oldest.favorites, 'asc'), 'FAV-25');
     if (distinctCreationTimes(newest.favorites) < 2 && distinctCreationTimes(oldest.favorites) < 2) {
@@ -97,13 +98,13 @@ describe('GET /favorites', () => {
   });
 
   conformanceTest('leaves owned favorites out unless owned=true (3.2.0), and owned=true lists only owned ones', { id: 'owned-favorites', requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'], requests: 3 }, async (t) => {
-    const owned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
+    const owned = await getFavorites(t, 'GET /favorites', [], { owned: 'true' }, 'FAV-24');
     t.must(holdsOnlyOwnedFavorites(owned.favorites, 'GET /favorites?owned=true'), 'FAV-24', 'FAV-6');
     warnOwnershipUnseen(t, owned.favorites, 'GET /favorites?owned=true', 'FAV-24', 'FAV-8');
     if (t.has('owned-excluded-by-default')) {
       // Owned favorites may be old: both ends of the listing are looked at.
       for (const query of [{}, { order_dir: 'asc' }] as Record<string, string>[]) {
-        const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', query, 'FAV-23');
+        const { favorites } = await getFavorites(t, 'GET /favorites', [], query, 'FAV-23');
         const where = `GET /favorites${'order_dir' in query ? '?order_dir=asc' : ''}`;
         t.must(holdsNoOwnedFavorites(favorites, where), 'FAV-26', 'CHG-2');
         warnOwnershipUnseen(t, favorites, where, 'FAV-26', 'FAV-8');
@@ -112,18 +113,18 @@ describe('GET /favorites', () => {
   });
 
   conformanceTest('GET /favorites/:id answers {favorite} for a listed favorite; a missing one is 404', { id: 'favorite-by-id', requirements: ['FAV-29', 'FAV-7', 'ERR-9'], requests: 3 }, async (t) => {
-    const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
+    const { favorites } = await getFavorites(t, 'GET /favorites', [], {}, 'FAV-23');
     // The oldest on the page (newest first by default): the least likely to be a write in flight, this run's or another's.
     const listed = favorites[favorites.length - 1];
     if (listed) {
-      const response = await t.api.get(`/favorites/${listed.id}`, USER);
+      const response = await t.api.get(pathOf('GET /favorites/:id', { id: listed.id }), USER);
       t.require(hasStatus(response, 200), 'FAV-29');
       const favorite = single<Favorite>(t, response, 'favorite', 'FAV-29');
       t.response('GET /favorites/:id', response, 'FAV-29', 'FAV-7');
       t.must(typed(favorite.id, favorite.id === listed.id, `GET /favorites/${listed.id} answered favorite ${show(favorite.id)}`), 'FAV-29');
     }
     const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
-    const response = await t.api.get(`/favorites/${missing}`, USER);
+    const response = await t.api.get(pathOf('GET /favorites/:id', { id: missing }), USER);
     if (response.status === 200) t.skip(`the user has a favorite with id ${missing}; no unknown id to ask for`);
     mustBeNotFound(t, response, 'ERR-9');
   });
@@ -131,18 +132,18 @@ describe('GET /favorites', () => {
 
 describe('GET /favorite_lists/:id/favorites', () => {
   conformanceTest("answers {favorites, meta} of that list's favorites, none of them owned", { id: 'list-favorites', requirements: ['FAV-27', 'FAV-28'], requests: 2 }, async (t) => {
-    const response = await t.api.get('/favorite_lists', USER);
+    const response = await t.api.get(pathOf('GET /favorite_lists'), USER);
     t.require(hasStatus(response, 200), 'FAV-18');
     const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
     let listId = body.favorite_lists.find((l) => Number.isInteger(l.id))?.id;
     if (listId === undefined) {
       // GET /favorite_lists may list custom lists only (FAV-18): a list a favorite is in will do.
-      const { favorites } = await getFavorites(t, 'GET /favorites', '/favorites', { per: 100 }, 'FAV-23');
+      const { favorites } = await getFavorites(t, 'GET /favorites', [], { per: 100 }, 'FAV-23');
       listId = favorites.map((f) => f.favorite_list_id).find((id): id is number => Number.isInteger(id));
     }
     if (listId === undefined) return t.skip('the user has no favorite list (none listed, and no favorite shows one)');
-    const { favorites } = await getFavorites(t, 'GET /favorite_lists/:id/favorites', `/favorite_lists/${listId}/favorites`, {}, 'FAV-27');
+    const { favorites } = await getFavorites(t, 'GET /favorite_lists/:id/favorites', [listId], {}, 'FAV-27');
     t.must(allInList(favorites, listId), 'FAV-27');
     t.must(holdsNoOwnedFavorites(favorites, `GET /favorite_lists/${listId}/favorites`), 'FAV-28');
     const unshown = listIdsUnshown(favorites);
@@ -156,12 +157,12 @@ describe('GET /categories/:id/favorites', () => {
   conformanceTest('answers {favorites, meta} with the favorites permission; an application token is refused', { id: 'category-favorites', requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], requests: 2 }, async (t) => {
     // A category the user has favorites in (the listing the pagination suite read), else the leaf.
     const categoryId = await favoritesCategoryOrLeaf(t);
-    const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', `/categories/${categoryId}/favorites`, {}, 'CAT-22', 'SCOPE-3');
+    const { favorites } = await getFavorites(t, 'GET /categories/:id/favorites', [categoryId], {}, 'CAT-22', 'SCOPE-3');
     if (t.has('owned-excluded-by-default')) {
       t.must(holdsNoOwnedFavorites(favorites, `GET /categories/${categoryId}/favorites`), 'CHG-2');
       warnOwnershipUnseen(t, favorites, `GET /categories/${categoryId}/favorites`, 'CHG-2', 'FAV-8');
     }
-    const refused = await t.api.get(`/categories/${categoryId}/favorites`, { auth: 'app', renewOn401: false });
+    const refused = await t.api.get(pathOf('GET /categories/:id/favorites', { id: categoryId }), { auth: 'app', renewOn401: false });
     t.must(isRefused(refused.status, `GET /categories/${categoryId}/favorites with an application token`), 'CAT-23');
   });
 });
@@ -176,7 +177,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
     const autoListsBefore = before.lists.filter(isAutoList);
     const learned = new Map<number, number>();
     const hasAutoList = async (categoryId: number): Promise<boolean> => {
-      const response = await t.api.get(`/categories/${categoryId}/favorites`, { ...USER, query: { per: 100 } });
+      const response = await t.api.get(pathOf('GET /categories/:id/favorites', { id: categoryId }), { ...USER, query: { per: 100 } });
       const favorites = response.status === 200 ? response.json<{ favorites?: unknown }>()?.favorites : undefined;
       const id = Array.isArray(favorites) ? autoListInFavorites(favorites as FavoriteLike[]) : null;
       if (id !== null) learned.set(categoryId, id);
@@ -189,7 +190,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
     // auto lists: else a list of the user's own might be missing from the known ones (FAV-18 reads
     // both ways), and a sweep must never take it.
     const favorite = await createFavorite(t, { sku_id: sku.id }, autoListsBefore.length > 0 ? new Set(before.lists.map((l) => l.id)) : null);
-    const path = `/favorites/${favorite.id}`;
+    const path = pathOf('DELETE /favorites/:id', { id: favorite.id });
     const cleanup = [path];
     try {
       t.must(typed(favorite.sku_id, favorite.sku_id === sku.id, `the favorite was created for SKU ${show(favorite.sku_id)}, asked ${sku.id}`), 'FAV-30');
@@ -233,7 +234,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
             t.warn(fail(`no SKU of a second category is free: that auto lists keep to one category is not judged (GET /favorite_lists lists no auto list)`), 'FAV-9');
           } else {
             const other = await createFavorite(t, { sku_id: second.sku.id }, null, 'FAV-9');
-            cleanup.push(`/favorites/${other.id}`);
+            cleanup.push(pathOf('DELETE /favorites/:id', { id: other.id }));
             if (showsListId(other)) {
               t.must(inAnAutoList(other), 'FAV-9', 'FAV-2');
               t.must(inKnownAutoList(other, second.sku.category_id, learned), 'FAV-9', 'FAV-5');
@@ -269,12 +270,12 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
       const { sku } = await freeSkus.find(t);
       const named = t.kitName('named');
       const target = await createList(t, t.kitName('target'));
-      const cleanup = [`/favorite_lists/${target.id}`];
+      const cleanup = [pathOf('DELETE /favorite_lists/:id', { id: target.id })];
       let namedId: number | null = null;
       try {
         // Row 4 through POST: a new_list_name that no list has creates that custom list.
         const favorite = await createFavorite(t, { sku_id: sku.id, new_list_name: named }, null, 'FAV-14');
-        cleanup.unshift(`/favorites/${favorite.id}`);
+        cleanup.unshift(pathOf('DELETE /favorites/:id', { id: favorite.id }));
         if (showsListId(favorite)) {
           t.require(Number.isInteger(favorite.favorite_list_id) ? pass() : fail(`POST with new_list_name gave favorite_list_id ${show(favorite.favorite_list_id)}`), 'FAV-14', 'FAV-15');
           namedId = favorite.favorite_list_id as number;
@@ -286,7 +287,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
           // GET /favorite_lists lists it, must hold the favorite.
           const { lists, complete } = await allLists(t);
           const made = listsNamed(lists, named).filter((l): l is FavoriteList => Number.isInteger(l.id));
-          cleanup.push(...made.map((l) => `/favorite_lists/${l.id}`));
+          cleanup.push(...made.map((l) => pathOf('DELETE /favorite_lists/:id', { id: l.id })));
           if (!made.length && !complete) t.skip(`POST with new_list_name shows no favorite_list_id, and the user has more than ${LIST_PAGES * 100} lists: the list of that name cannot be found`);
           t.require(made.length ? pass() : fail(`POST with new_list_name ${show(named)} shows no favorite_list_id, and GET /favorite_lists lists no list of that name`), 'FAV-14', 'FAV-15');
           namedId = made[0]!.id;
@@ -309,7 +310,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         });
         if (other?.preferred && other.sku.category_id !== sku.category_id) {
           const second = await createFavorite(t, { sku_id: other.sku.id, favorite_list_id: target.id }, null, 'FAV-4');
-          cleanup.unshift(`/favorites/${second.id}`);
+          cleanup.unshift(pathOf('DELETE /favorites/:id', { id: second.id }));
           const held = await listFavorites(t, target.id);
           const what = `custom list ${target.id} after favorites of SKUs of categories ${sku.category_id} and ${other.sku.category_id}`;
           t.must(allOf([listsFavorite(held, favorite.id, target.id, what), listsFavorite(held, second.id, target.id, what)]), 'FAV-4');
@@ -318,18 +319,19 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         // Row 4 through PUT, to the list made above: no second list of that name, have_it null.
         const renamed = await updateFavorite(t, favorite.id, { new_list_name: named }, 'FAV-14');
         await mustBeInList(t, renamed, namedId, `PUT with new_list_name ${show(named)} (the custom list of that name)`, 'FAV-14', 'FAV-15');
-        if (Number.isInteger(renamed.favorite_list_id) && renamed.favorite_list_id !== namedId && renamed.favorite_list_id !== target.id) {
-          await alsoDelete(t, cleanup, renamed.favorite_list_id);
+        const renamedTo = renamed.favorite_list_id;
+        if (typeof renamedTo === 'number' && Number.isInteger(renamedTo) && renamedTo !== namedId && renamedTo !== target.id) {
+          await alsoDelete(t, cleanup, renamedTo);
         }
         t.must(haveItIsNull(renamed, `PUT with new_list_name after have_it ${show(moved.have_it)}`), 'FAV-16');
 
         // Row 4, on error: status 400 with errors in the body. A blank name is the invalid one
         // sent; which names are invalid is not shown, so accepting it is only a warning.
-        const invalid = await t.api.request('PUT', `/favorites/${favorite.id}`, { ...USER, json: { favorite: { new_list_name: '' } } });
+        const invalid = await t.api.request('PUT', pathOf('PUT /favorites/:id', { id: favorite.id }), { ...USER, json: { favorite: { new_list_name: '' } } });
         if (invalid.status >= 200 && invalid.status < 300) {
           t.warn(fail(`PUT with a blank new_list_name answered ${invalid.status}: the blank name was taken as valid`), 'FAV-17');
           const moved = invalid.json<{ favorite?: { favorite_list_id?: unknown } }>()?.favorite?.favorite_list_id;
-          if (Number.isInteger(moved) && moved !== namedId && moved !== target.id) await alsoDelete(t, cleanup, moved);
+          if (typeof moved === 'number' && Number.isInteger(moved) && moved !== namedId && moved !== target.id) await alsoDelete(t, cleanup, moved);
         } else {
           t.must(hasStatus(invalid, 400), 'FAV-17', 'ERR-5');
           // "with errors in the body": the errors format, which came with 3.1.0 (the older one is not shown).
@@ -346,10 +348,10 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         // lists it before. It is the user's newest favorite, so it is on the first page. (When
         // the answer shows no favorite_list_id, owned=true is what shows it is owned.)
         if (owned.have_it === true && (owned.favorite_list_id === null || !showsListId(owned))) {
-          const onlyOwned = await getFavorites(t, 'GET /favorites', '/favorites', { owned: 'true' }, 'FAV-24');
+          const onlyOwned = await getFavorites(t, 'GET /favorites', [], { owned: 'true' }, 'FAV-24');
           t.must(holdsOnlyOwnedFavorites(onlyOwned.favorites, 'GET /favorites?owned=true'), 'FAV-24');
           t.must(onlyOwned.favorites.some((f) => f.id === favorite.id) ? pass() : fail(`GET /favorites?owned=true does not list the owned favorite ${favorite.id}`), 'FAV-24');
-          const listing = await getFavorites(t, 'GET /favorites', '/favorites', {}, 'FAV-23');
+          const listing = await getFavorites(t, 'GET /favorites', [], {}, 'FAV-23');
           const listed = listing.favorites.some((f) => f.id === favorite.id);
           if (t.has('owned-excluded-by-default')) {
             t.must(listed ? fail(`GET /favorites lists the owned favorite ${favorite.id} without owned=true`) : pass(), 'FAV-26', 'CHG-2');
@@ -375,24 +377,24 @@ describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
   conformanceTest('creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404', { id: 'custom-list-lifecycle', requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'], profile: 'write', requests: 6 }, async (t) => {
     const name = t.kitName('list');
     const list = await createList(t, name);
-    const cleanup = [`/favorite_lists/${list.id}`];
+    const cleanup = [pathOf('DELETE /favorite_lists/:id', { id: list.id })];
     try {
       t.must(typed(list.name, list.name === name, `the list was created as ${show(list.name)}, asked ${show(name)}`), 'FAV-19');
       t.must(typed(list.type, list.type === 'custom', `the created list has type ${show(list.type)}, expected "custom"`), 'FAV-3');
-      const again = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
+      const again = await t.api.request('POST', pathOf('POST /favorite_lists'), { ...USER, json: { favorite_list: { name } } });
       if (again.status < 300 && again.status >= 200) {
         const second = again.json<{ favorite_list?: { id?: unknown } }>()?.favorite_list?.id;
-        if (Number.isInteger(second) && second !== list.id) cleanup.push(`/favorite_lists/${String(second)}`);
+        if (typeof second === 'number' && Number.isInteger(second) && second !== list.id) cleanup.push(pathOf('DELETE /favorite_lists/:id', { id: second }));
       }
       t.must(isErrorStatus(again.status, `POST /favorite_lists with the existing custom name ${show(name)}`), 'FAV-20');
       if (again.status >= 400 && again.status < 500 && t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(again, 'GEN-4')), 'ERR-2');
       // Which error: not shown (ERR-18); a 4xx is what a client can act on.
       t.warn(again.status >= 400 && again.status < 500 ? pass() : fail(`a duplicate custom name answered ${again.status}, not a 4xx`), 'ERR-18');
 
-      const deleted = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
+      const deleted = await t.api.request('DELETE', pathOf('DELETE /favorite_lists/:id', { id: list.id }), USER);
       t.must(hasStatus(deleted, 204), 'FAV-21');
       t.response('DELETE /favorite_lists/:id', deleted, 'FAV-21');
-      const twice = await t.api.request('DELETE', `/favorite_lists/${list.id}`, USER);
+      const twice = await t.api.request('DELETE', pathOf('DELETE /favorite_lists/:id', { id: list.id }), USER);
       mustBeNotFound(t, twice, 'FAV-22', 'ERR-10');
       cleanup.shift();
     } finally {

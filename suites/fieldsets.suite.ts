@@ -58,6 +58,7 @@ import { lostFields, readAnswer, servedFields, type Resource } from '../src/chec
 import { documentedOf, LINK_PROPERTY_REQUESTS, linkProperty, ROOT_PROPERTY_REQUESTS, rootFieldsetProperty, servedLinks, servedRootRows } from '../src/engines/fieldsets.ts';
 import { describeRequest } from '../src/engines/fieldsets-property.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 /**
  * Read by src/runner/passes.ts: this suite runs after the other readers. Its answers without fieldsets (one
@@ -98,7 +99,8 @@ async function ignoredIn30(t: ConformanceContext): Promise<void> {
   if (!t.run.versions.includes('3.0')) return t.skip(`version 3.0 is not among the versions the deployment serves (CATALOGUE_VERSIONS=${t.run.versions.join(',')})`);
   const V30 = `${t.run.mediaType}; version=3.0`;
   const leaf = await t.discover('leafCategory');
-  const r: Resource = { endpoint: 'GET /categories/:category_id/skus', path: `/categories/${leaf}/skus`, key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' };
+  const endpoint = 'GET /categories/:category_id/skus';
+  const r: Resource = { endpoint, path: pathOf(endpoint, { category_id: leaf }), key: 'skus', single: false, noun: 'SKU', schema: 'resources/sku.json' };
   const plainResponse = await t.api.get(r.path, { accept: V30 });
   const plain = readAnswer(plainResponse, r);
   if (typeof plain === 'string') return t.skip(`GET ${r.path} with version=3.0 ${plain}: the deployment does not serve 3.0 here`);

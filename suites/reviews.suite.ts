@@ -35,6 +35,7 @@ import {
 } from '../src/checks/reviews.ts';
 import { idOrder, reviewsOf, writable } from '../src/checks/reviews-skus.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 import { CREATE_TRIES, firstReviews, FREE_SKUS_TRIED, listReviews, mustBeNotFound, newForm, ownReviewListed, ReviewSkus, reviewText, single, unknownId, type Listing } from '../src/engines/reviews.ts';
 
 /** Review listings read at most to find one with demoted and non-demoted reviews. */
@@ -86,7 +87,7 @@ describe('GET /skus/:id/reviews', () => {
         t.must(second.pagination.total_results === total ? pass() : fail(`total_results ${second.pagination.total_results} with ${asked}, ${total} without`), 'PAG-1', 'REV-16');
       }
       const missing = unknownId();
-      const response = await t.api.get(`/skus/${missing}/reviews`);
+      const response = await t.api.get(pathOf('GET /skus/:id/reviews', { id: missing }));
       if (response.status === 200) return t.skip(`the deployment answers GET /skus/${missing}/reviews with 200: no unknown id to ask for`);
       mustBeNotFound(t, response);
     },
@@ -118,8 +119,8 @@ describe('GET /skus/:id/reviews', () => {
       // A name the deployment does not know is ignored (both answered) or refused alike.
       const unknown: string[] = [];
       for (const name of SORT_NAMES) {
-        const recent = await t.api.get(`/skus/${sku.id}/reviews`, { query: { [name]: 'most_recent' } });
-        const helpful = await t.api.get(`/skus/${sku.id}/reviews`, { query: { [name]: 'most_helpful' } });
+        const recent = await t.api.get(pathOf('GET /skus/:id/reviews', { id: sku.id }), { query: { [name]: 'most_recent' } });
+        const helpful = await t.api.get(pathOf('GET /skus/:id/reviews', { id: sku.id }), { query: { [name]: 'most_helpful' } });
         const verdict = mostHelpfulVerdict(recent.status, helpful.status);
         if (verdict === 'accepted') {
           t.must(hasStatus(helpful, 200), 'REV-19');
@@ -135,7 +136,7 @@ describe('GET /skus/:id/reviews', () => {
           // parameter, and it works; the other names are not asked (issue 17).
           if (ranked.ok && idOrder(listed) !== idOrder(reviewsOf(recent))) break;
           if (!ranked.ok) {
-            const probe = await t.api.get(`/skus/${sku.id}/reviews`, { query: { [name]: 'cc_not_a_sort' } });
+            const probe = await t.api.get(pathOf('GET /skus/:id/reviews', { id: sku.id }), { query: { [name]: 'cc_not_a_sort' } });
             if (probe.status >= 400 && probe.status < 500) {
               const why = `${name} is the sorting parameter (${name}=cc_not_a_sort answered ${probe.status})`;
               // The most recent order back for most_helpful: the value is not applied. Another order
@@ -166,7 +167,7 @@ describe('GET /skus/:id/reviews', () => {
 
 describe('GET /flags', () => {
   conformanceTest('answers {flags} with exactly bad_language, wrong_section and spam, each with a description', { id: 'flags-listing', requirements: ['REV-30', 'REV-9', 'REV-10'], requests: 1 }, async (t) => {
-    const response = await t.api.get('/flags');
+    const response = await t.api.get(pathOf('GET /flags'));
     t.require(hasStatus(response, 200), 'REV-30');
     const body = t.json<Json>(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'flags'), 'GEN-7', 'REV-30');
@@ -193,8 +194,10 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
     async (t) => {
       t.requireFeature('review-writes', 'review create, update and delete');
       await skus.withOwnReview(t, async ({ skuId, id, answerIds }) => {
-        const path = `/skus/${skuId}/reviews/${id}`;
-        const edit = await t.api.get(`${path}/edit`, USER);
+        // The review's :params are both named id: given in order. PUT and DELETE share its path.
+        const path = pathOf('PUT /skus/:id/reviews/:id', [skuId, id]);
+        const editPath = pathOf('GET /skus/:id/reviews/:id/edit', [skuId, id]);
+        const edit = await t.api.get(editPath, USER);
         t.require(hasStatus(edit, 200), 'REV-23');
         const form = single(t, edit, 'review_form', 'REV-23');
         t.response('GET /skus/:id/reviews/:id/edit', edit, 'REV-23', 'REV-12', 'REV-13');
@@ -208,12 +211,12 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
           t.response('PUT /skus/:id/reviews/:id', put, 'REV-24', 'REV-2');
           t.must(reviewHas(updated, { rating: 2, review: text }, `PUT ${path}`), 'REV-24');
           // The change is stored: the edit form shows the new rating and text, and the answers not sent still selected.
-          const after = await t.api.get(`${path}/edit`, USER);
+          const after = await t.api.get(editPath, USER);
           t.must(hasStatus(after, 200), 'REV-23');
           if (after.status === 200) {
             const stored = single(t, after, 'review_form', 'REV-23');
-            t.must(reviewHas(stored, { rating: 2, review: text }, `GET ${path}/edit after the PUT`), 'REV-24');
-            t.must(inContext(`GET ${path}/edit after a PUT without answer_ids`, editFormSelects(stored, answerIds)), 'REV-24');
+            t.must(reviewHas(stored, { rating: 2, review: text }, `GET ${editPath} after the PUT`), 'REV-24');
+            t.must(inContext(`GET ${editPath} after a PUT without answer_ids`, editFormSelects(stored, answerIds)), 'REV-24');
           }
         }
 
@@ -241,8 +244,8 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
     async (t) => {
       t.requireFeature('review-writes', 'review create and delete (the kit votes and flags only on a review it wrote and deletes)');
       await skus.withOwnReview(t, async ({ skuId, id, review }) => {
-        const votes = `/skus/${skuId}/reviews/${id}/votes`;
-        const flags = `/skus/${skuId}/reviews/${id}/flags`;
+        const votes = pathOf('POST /skus/:sku_id/reviews/:review_id/votes', { sku_id: skuId, review_id: id });
+        const flags = pathOf('POST /skus/:sku_id/reviews/:review_id/flags', { sku_id: skuId, review_id: id });
         // The application token carries only the public scope.
         const appVote = await t.api.request('POST', votes, { auth: 'app', ...NO_RENEW, json: { vote: { helpful: true } } });
         t.must(isRefused(appVote.status, `POST ${votes} with an application token`), 'REV-27', 'SCOPE-2');
@@ -257,7 +260,7 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
         const consistent = votePermissionMatchesFlag(vote.status, flag.status);
         if (!consistent.ok) {
           // A 401 may be an expired token: the user token must still be valid for the verdict.
-          const still = await t.api.get(`/skus/${skuId}/reviews`, { ...USER, ...NO_RENEW, query: { per: 1 } });
+          const still = await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), { ...USER, ...NO_RENEW, query: { per: 1 } });
           if (still.status !== 200) return t.skip(`the user token stopped working during the test (${still.status})`);
           t.must(consistent, 'REV-27', 'REV-28', 'SCOPE-5');
         }

@@ -21,6 +21,7 @@
 import { errorBodyIsWellFormed } from './errors.ts';
 import { show, type CheckResult } from './check.ts';
 import { readPagination } from './pagination.ts';
+import { pathIn, type ApiEndpoint, type PathValues } from '../rules/api-paths.ts';
 
 export interface ModelList {
   id: number;
@@ -98,32 +99,39 @@ export interface StepResult {
 /** Page size asked for by the listings (one page; what is beyond it is not judged). */
 export const LISTING_PER = 100;
 
+type Method = HttpCall['method'];
+
+/** The method and path of a call to an endpoint, the values of its :params in order. */
+function callTo<E extends ApiEndpoint & `${Method} ${string}`>(endpoint: E, ...params: PathValues<E>): Pick<HttpCall, 'method' | 'path'> {
+  return { method: endpoint.slice(0, endpoint.indexOf(' ')) as Method, path: pathIn(endpoint, params) };
+}
+
 /** The HTTP request that carries an action. */
 export function requestOf(action: Action): HttpCall {
   switch (action.type) {
     case 'createList':
-      return { method: 'POST', path: '/favorite_lists', json: { favorite_list: { name: action.name } } };
+      return { ...callTo('POST /favorite_lists'), json: { favorite_list: { name: action.name } } };
     case 'deleteList':
-      return { method: 'DELETE', path: `/favorite_lists/${action.listId}` };
+      return callTo('DELETE /favorite_lists/:id', action.listId);
     case 'createFavorite':
-      return { method: 'POST', path: '/favorites', json: { favorite: { sku_id: action.skuId, ...(action.newListName !== undefined ? { new_list_name: action.newListName } : {}) } } };
+      return { ...callTo('POST /favorites'), json: { favorite: { sku_id: action.skuId, ...(action.newListName !== undefined ? { new_list_name: action.newListName } : {}) } } };
     case 'updateFavorite': {
       const favorite: Record<string, unknown> = {};
       if (action.haveIt !== undefined) favorite['have_it'] = action.haveIt;
       if (action.favoriteListId !== undefined) favorite['favorite_list_id'] = action.favoriteListId;
       if (action.newListName !== undefined) favorite['new_list_name'] = action.newListName;
-      return { method: 'PUT', path: `/favorites/${action.favoriteId}`, json: { favorite } };
+      return { ...callTo('PUT /favorites/:id', action.favoriteId), json: { favorite } };
     }
     case 'deleteFavorite':
-      return { method: 'DELETE', path: `/favorites/${action.favoriteId}` };
+      return callTo('DELETE /favorites/:id', action.favoriteId);
     case 'getFavorite':
-      return { method: 'GET', path: `/favorites/${action.favoriteId}` };
+      return callTo('GET /favorites/:id', action.favoriteId);
     case 'listLists':
-      return { method: 'GET', path: '/favorite_lists', query: { per: LISTING_PER } };
+      return { ...callTo('GET /favorite_lists'), query: { per: LISTING_PER } };
     case 'listFavorites':
-      return { method: 'GET', path: '/favorites', query: { per: LISTING_PER, ...(action.owned ? { owned: 'true' } : {}), ...(action.orderDir ? { order_dir: action.orderDir } : {}) } };
+      return { ...callTo('GET /favorites'), query: { per: LISTING_PER, ...(action.owned ? { owned: 'true' } : {}), ...(action.orderDir ? { order_dir: action.orderDir } : {}) } };
     case 'listListFavorites':
-      return { method: 'GET', path: `/favorite_lists/${action.listId}/favorites`, query: { per: LISTING_PER } };
+      return { ...callTo('GET /favorite_lists/:id/favorites', action.listId), query: { per: LISTING_PER } };
   }
 }
 

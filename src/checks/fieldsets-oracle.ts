@@ -5,6 +5,7 @@
 import { fail, isPlainObject, type CheckResult } from './check.ts';
 import { byObject, describeFieldset, fieldsetProblems, keeps, missingFields, pairById, ruleOf, type Fieldset, type FieldsetRule, type Json } from './fieldsets.ts';
 import type { HttpResponse } from '../http/client.ts';
+import type { ApiEndpoint } from '../rules/api-paths.ts';
 
 /** One broken rule of an answer and the requirement ids it stands for. */
 export interface PropertyFinding {
@@ -46,8 +47,10 @@ export const describeQuery = (query: Record<string, string>): string =>
     .join('&');
 
 export interface Resource {
-  /** The spec's endpoint, for messages. */
-  endpoint: string;
+  /** The spec's endpoint: the path is made from it (src/engines/fieldsets-rows.ts), and messages name it. */
+  endpoint: ApiEndpoint;
+  /** The values of the endpoint's :params in the path, in order: what a row below it starts from (DERIVED_ROWS). */
+  params?: readonly (string | number)[];
   path: string;
   /** Singular key of a single resource, plural key of a collection. */
   key: string;

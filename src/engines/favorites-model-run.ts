@@ -11,6 +11,7 @@ import type { CheckResult } from '../checks/check.ts';
 import { readPagination } from '../checks/pagination.ts';
 import { scaledToBudget } from '../budget/budget.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
+import { pathOf } from '../rules/api-paths.ts';
 import { commandArbitraries, ModelFailure, openingCommand, Session, type Box } from './favorites-model.ts';
 
 const USER = { auth: 'user' as const };
@@ -54,7 +55,7 @@ async function userLists(t: ConformanceContext, counter: { spent: number }): Pro
   const lists: Json[] = [];
   for (let page = 1; page <= 2; page++) {
     counter.spent++;
-    const response = await t.api.get('/favorite_lists', { ...USER, query: { per: 100, page } });
+    const response = await t.api.get(pathOf('GET /favorite_lists'), { ...USER, query: { per: 100, page } });
     if (response.status !== 200) t.skip(`GET /favorite_lists answered ${response.status}: the model needs the user's lists (suites/favorites.suite.ts judges that)`);
     const body = response.json<{ favorite_lists?: unknown }>();
     const items = Array.isArray(body?.favorite_lists) ? (body.favorite_lists as Json[]) : [];
@@ -70,7 +71,7 @@ async function favoritedSkuIds(t: ConformanceContext, counter: { spent: number }
   const ids = new Set<number>();
   for (const query of [{ per: 100 }, { per: 100, owned: 'true' }] as Record<string, string | number>[]) {
     counter.spent++;
-    const response = await t.api.get('/favorites', { ...USER, query });
+    const response = await t.api.get(pathOf('GET /favorites'), { ...USER, query });
     if (response.status !== 200) return null;
     const body = response.json<{ favorites?: Json[] }>();
     if ((readPagination(body)?.total_pages ?? 1) > 1) return null;
@@ -88,7 +89,7 @@ async function autoListsOf(t: ConformanceContext, counter: { spent: number }, sk
   const found: { id: number; category_id: number; type: string }[] = [];
   for (const categoryId of new Set(skus.map((s) => s.categoryId))) {
     counter.spent++;
-    const response = await t.api.get(`/categories/${categoryId}/favorites`, { ...USER, query: { per: 100 } });
+    const response = await t.api.get(pathOf('GET /categories/:id/favorites', { id: categoryId }), { ...USER, query: { per: 100 } });
     const favorites = response.status === 200 ? response.json<{ favorites?: unknown }>()?.favorites : undefined;
     const id = Array.isArray(favorites) ? autoListInFavorites(favorites as FavoriteLike[]) : null;
     if (id !== null && !found.some((l) => l.id === id)) found.push({ id, category_id: categoryId, type: 'auto' });
@@ -105,14 +106,14 @@ async function freeSkus(t: ConformanceContext, counter: { spent: number }, autoC
   if (!t.has('favorited-on-category-skus') && !favorited) t.skip('the SKU listing has no favorited field before 3.1.0 and the user has more than 100 favorites: cannot tell which SKUs are free');
   const leafId = await t.discover('leafCategory');
   counter.spent++;
-  const categories = await t.api.get('/categories', { query: { per: 100 } });
+  const categories = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
   const listed = categories.status === 200 ? (categories.json<{ categories?: Json[] }>()?.categories ?? []) : [];
   const leaves = listed.filter((c) => c['children_count'] === 0 && Number.isInteger(c['id']) && c['id'] !== leafId).map((c) => c['id'] as number);
   const candidates = [leafId, ...leaves.filter((id) => !autoCategories.has(id)), ...leaves.filter((id) => autoCategories.has(id))];
   const found: Sku[] = [];
   for (const categoryId of candidates.slice(0, CATEGORIES_TRIED)) {
     counter.spent++;
-    const response = await t.api.get(`/categories/${categoryId}/skus`, USER);
+    const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), USER);
     if (response.status !== 200) continue;
     const skus = response.json<{ skus?: Json[] }>()?.skus ?? [];
     const free = skus

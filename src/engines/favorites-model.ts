@@ -7,6 +7,7 @@ import { awaitingLists, favoritedSkus, formatCall, requestOf, type Action, type 
 import { step } from '../checks/favorites-model-steps.ts';
 import { active, ourLists, pick, targets, type Allowance, type World } from '../checks/favorites-model-sequences.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
+import { pathOf } from '../rules/api-paths.ts';
 
 const USER = { auth: 'user' as const };
 
@@ -50,7 +51,7 @@ export class Session {
     for (const list of box.m.lists) {
       if (!list.ours || list.state === 'gone' || typeof list.id !== 'number' || this.#journalled.has(list.id)) continue;
       this.#journalled.add(list.id);
-      await this.t.undoable({ method: 'DELETE', path: `/favorite_lists/${list.id}` }, `the favorite list ${list.id} a favorites sequence made`);
+      await this.t.undoable({ method: 'DELETE', path: pathOf('DELETE /favorite_lists/:id', { id: list.id }) }, `the favorite list ${list.id} a favorites sequence made`);
     }
     if (result.failure) throw new ModelFailure(result.failure);
     // An answer that showed no favorite_list_id (shown on update only, one reading of FAV-8) for
@@ -64,8 +65,8 @@ export class Session {
     const left: string[] = [];
     // A list that may have been dropped (an auto list its last favorite left) is deleted too: 404 is fine.
     const paths = [
-      ...m.favorites.filter((f) => f.state !== 'gone').map((f) => `/favorites/${f.id}`),
-      ...m.lists.filter((l) => l.ours && l.state !== 'gone').map((l) => `/favorite_lists/${l.id}`),
+      ...m.favorites.filter((f) => f.state !== 'gone').map((f) => pathOf('DELETE /favorites/:id', { id: f.id })),
+      ...m.lists.filter((l) => l.ours && l.state !== 'gone').map((l) => pathOf('DELETE /favorite_lists/:id', { id: l.id })),
     ];
     for (const path of paths) {
       try {

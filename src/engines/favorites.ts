@@ -12,6 +12,7 @@ import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { UndoEntry } from '../harness/journal.ts';
 import type { HttpResponse } from '../http/client.ts';
+import { pathIn, pathOf, type PathValues } from '../rules/api-paths.ts';
 
 export type Favorite = FavoriteLike & { id: number };
 export type FavoriteList = FavoriteListLike & { id: number };
@@ -21,15 +22,18 @@ const USER = { auth: 'user' as const };
 export const LIST_PAGES = 5;
 const SKU_CATEGORIES_TRIED = 6;
 
-/** A GET of a favorites listing; stops the test unless it is 200 {favorites, meta.pagination}. */
-export async function getFavorites(
+/** The favorites listings: the user's, a list's, a category's. */
+export type FavoritesListing = 'GET /favorites' | 'GET /favorite_lists/:id/favorites' | 'GET /categories/:id/favorites';
+
+/** A GET of a favorites listing (`params`: the values of its :params, in order); stops the test unless it is 200 {favorites, meta.pagination}. */
+export async function getFavorites<E extends FavoritesListing>(
   t: ConformanceContext,
-  endpoint: string,
-  path: string,
+  endpoint: E,
+  params: PathValues<E>,
   query: Record<string, string | number> = {},
   ...requirements: string[]
 ): Promise<{ favorites: Favorite[]; pagination: Pagination }> {
-  const response = await t.api.get(path, { ...USER, query });
+  const response = await t.api.get(pathIn(endpoint, params), { ...USER, query });
   t.require(hasStatus(response, 200), ...requirements);
   const body = t.json<{ favorites: Favorite[] }>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'favorites'), 'GEN-7', ...requirements);
@@ -43,7 +47,7 @@ export async function getFavorites(
  * what the read tests asked for, and holds every list of most users (issue 17).
  */
 export async function allLists(t: ConformanceContext): Promise<{ lists: FavoriteList[]; complete: boolean }> {
-  const first = await t.api.get('/favorite_lists', USER);
+  const first = await t.api.get(pathOf('GET /favorite_lists'), USER);
   if (first.status === 200) {
     const body = first.json<{ favorite_lists?: unknown }>();
     const pagination = readPagination(body);
@@ -54,7 +58,7 @@ export async function allLists(t: ConformanceContext): Promise<{ lists: Favorite
   }
   const lists: FavoriteList[] = [];
   for (let page = 1; page <= LIST_PAGES; page++) {
-    const response = await t.api.get('/favorite_lists', { ...USER, query: { per: 100, page } });
+    const response = await t.api.get(pathOf('GET /favorite_lists'), { ...USER, query: { per: 100, page } });
     t.require(hasStatus(response, 200), 'FAV-18');
     const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
@@ -80,7 +84,7 @@ export function single<T>(t: ConformanceContext, response: HttpResponse, key: st
 async function favoritedSkuIds(t: ConformanceContext): Promise<Set<number>> {
   const ids = new Set<number>();
   for (const query of [{ per: 100 }, { per: 100, owned: 'true' }] as Record<string, string | number>[]) {
-    const { favorites, pagination } = await getFavorites(t, 'GET /favorites', '/favorites', query, 'FAV-23');
+    const { favorites, pagination } = await getFavorites(t, 'GET /favorites', [], query, 'FAV-23');
     if (pagination.total_pages > 1) t.skip('the user has more than 100 favorites and the SKU listing has no favorited field: cannot tell which SKUs are free');
     for (const f of favorites) if (typeof f.sku_id === 'number') ids.add(f.sku_id);
   }
@@ -114,7 +118,7 @@ export class FreeSkus {
     const pool = favorited === null ? this.#pools.get(t.api.url('/')) ?? new Map<number, Sku[]>() : null;
     const kept = pool?.get(categoryId);
     if (kept) return kept;
-    const response = await t.api.get(`/categories/${categoryId}/skus`, USER);
+    const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), USER);
     if (response.status !== 200) t.skip(`GET /categories/${categoryId}/skus answered ${response.status}: no SKU to favorite`);
     const free = unfavoritedSkus(response.json<{ skus?: unknown }>(), favorited);
     if (pool) this.#pools.set(t.api.url('/'), pool.set(categoryId, free));
@@ -131,7 +135,7 @@ export class FreeSkus {
     const leafId = await t.discover('leafCategory');
     const candidates = [leafId];
     const known = typeof preferNot === 'function' ? new Set<unknown>() : preferNot;
-    const categories = await t.api.get('/categories', { query: { per: 100 } });
+    const categories = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
     if (categories.status === 200) candidates.push(...otherLeaves(categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [], leafId, known));
     const avoided = new Map<number, boolean>();
     const avoids = async (categoryId: number): Promise<boolean> => {
@@ -155,13 +159,14 @@ export function listMadeAlong(known: ReadonlySet<number>) {
   return (response: HttpResponse): UndoEntry[] => {
     const listId = response.status === 201 ? response.json<{ favorite?: { favorite_list_id?: unknown } }>()?.favorite?.favorite_list_id : undefined;
     if (typeof listId !== 'number' || !Number.isInteger(listId) || known.has(listId)) return [];
-    return [{ action: { method: 'DELETE', path: `/favorite_lists/${listId}` }, what: `the favorite list ${listId} the server created along with a favorite` }];
+    const path = pathOf('DELETE /favorite_lists/:id', { id: listId });
+    return [{ action: { method: 'DELETE', path }, what: `the favorite list ${listId} the server created along with a favorite` }];
   };
 }
 
 /** POST /favorites; `knownLists`: the user's lists before it, so that a list the server makes along with the favorite is journalled with it. */
 export async function createFavorite(t: ConformanceContext, favorite: Record<string, unknown>, knownLists: ReadonlySet<number> | null, ...requirements: string[]): Promise<Favorite> {
-  const response = await t.api.request('POST', '/favorites', { ...USER, json: { favorite }, ...(knownLists ? { undoAfter: listMadeAlong(knownLists) } : {}) });
+  const response = await t.api.request('POST', pathOf('POST /favorites'), { ...USER, json: { favorite }, ...(knownLists ? { undoAfter: listMadeAlong(knownLists) } : {}) });
   t.require(hasStatus(response, 201), 'FAV-30', ...requirements);
   const created = single<Favorite>(t, response, 'favorite', 'FAV-30');
   t.response('POST /favorites', response, 'FAV-30', 'FAV-7');
@@ -170,7 +175,7 @@ export async function createFavorite(t: ConformanceContext, favorite: Record<str
 }
 
 export async function updateFavorite(t: ConformanceContext, id: number, favorite: Record<string, unknown>, ...requirements: string[]): Promise<Favorite> {
-  const response = await t.api.request('PUT', `/favorites/${id}`, { ...USER, json: { favorite } });
+  const response = await t.api.request('PUT', pathOf('PUT /favorites/:id', { id }), { ...USER, json: { favorite } });
   t.require(hasStatus(response, 200), 'FAV-31', ...requirements);
   const updated = single<Favorite>(t, response, 'favorite', 'FAV-31');
   t.response('PUT /favorites/:id', response, 'FAV-31', 'FAV-7');
@@ -180,7 +185,7 @@ export async function updateFavorite(t: ConformanceContext, id: number, favorite
 }
 
 export async function createList(t: ConformanceContext, name: string): Promise<FavoriteList> {
-  const response = await t.api.request('POST', '/favorite_lists', { ...USER, json: { favorite_list: { name } } });
+  const response = await t.api.request('POST', pathOf('POST /favorite_lists'), { ...USER, json: { favorite_list: { name } } });
   t.require(hasStatus(response, 201), 'FAV-19');
   const list = single<FavoriteList>(t, response, 'favorite_list', 'FAV-19');
   t.response('POST /favorite_lists', response, 'FAV-19', 'FAV-1', 'FAV-3');
@@ -192,8 +197,8 @@ export async function createList(t: ConformanceContext, name: string): Promise<F
  * A list the server created along with a favorite (an auto list, a new_list_name): deleted at the
  * test's end, and journalled at once, for a run interrupted before that end.
  */
-export async function alsoDelete(t: ConformanceContext, cleanup: string[], listId: unknown): Promise<void> {
-  const path = `/favorite_lists/${String(listId)}`;
+export async function alsoDelete(t: ConformanceContext, cleanup: string[], listId: number): Promise<void> {
+  const path = pathOf('DELETE /favorite_lists/:id', { id: listId });
   cleanup.push(path);
   await t.undoable({ method: 'DELETE', path }, `the favorite list ${String(listId)} the server created along with a favorite`);
 }
@@ -223,7 +228,7 @@ export function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ..
 
 /** The first page (100) of a list's favorites: how a favorite's list is seen when its answer does not show favorite_list_id. */
 export async function listFavorites(t: ConformanceContext, listId: number): Promise<Favorite[]> {
-  return (await getFavorites(t, 'GET /favorite_lists/:id/favorites', `/favorite_lists/${listId}/favorites`, { per: 100 }, 'FAV-27')).favorites;
+  return (await getFavorites(t, 'GET /favorite_lists/:id/favorites', [listId], { per: 100 }, 'FAV-27')).favorites;
 }
 
 /**

@@ -12,6 +12,7 @@ import { answerIdsOf, createdId, mostReviewedOf, nextToProbe, ownReviewIn, revie
 import type { Auth } from '../harness/api.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { HttpResponse } from '../http/client.ts';
+import { pathOf } from '../rules/api-paths.ts';
 
 type Query = Record<string, string | number>;
 
@@ -50,8 +51,8 @@ interface LeafScan {
 async function leafIds(t: ConformanceContext): Promise<number[]> {
   const first = await t.discover('leafCategory');
   // The largest per is not stated: a deployment that refuses 100 is asked for its default page.
-  let response = await t.api.get('/categories', { query: { per: 100 } });
-  if (response.status === 400 || response.status === 422) response = await t.api.get('/categories');
+  let response = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
+  if (response.status === 400 || response.status === 422) response = await t.api.get(pathOf('GET /categories'));
   const listed = response.status === 200 ? (response.json<{ categories?: unknown }>() ?? {}).categories : [];
   const others = Array.isArray(listed)
     ? listed.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']) && c['children_count'] === 0 && c['id'] !== first).map((c) => c['id'] as number)
@@ -100,7 +101,7 @@ export class ReviewSkus {
       }
       if (scan.read >= Math.min(scan.leaves.length, LEAVES_SCANNED)) break;
       const leaf = scan.leaves[scan.read++]!;
-      const response = await t.api.get(`/categories/${leaf}/skus`);
+      const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: leaf }));
       const skus = response.status === 200 ? (response.json<{ skus?: unknown }>() ?? {}).skus : [];
       for (const s of Array.isArray(skus) ? skus : []) {
         const candidate = skuCandidateOf(s);
@@ -135,7 +136,7 @@ export class ReviewSkus {
       if (!next) return null;
       const skuId = next.id;
       probed.add(skuId);
-      const response = await t.api.get(`/skus/${skuId}/reviews`, { ...USER, query: { per: 1 } });
+      const response = await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), { ...USER, query: { per: 1 } });
       if (response.status !== 200) continue;
       if (showsNoOwnReview(response.json<{ reviews?: unknown; meta?: unknown }>() ?? {})) return skuId;
     }
@@ -159,7 +160,10 @@ export class ReviewSkus {
       const { form } = await newForm(t, skuId);
       const answerIds = answerIdsOf(form);
       const text = reviewText(t, 'review');
-      const response = await t.api.request('POST', `/skus/${skuId}/reviews`, { ...USER, json: { review: { rating: 4, answer_ids: answerIds, review: text } } });
+      const response = await t.api.request('POST', pathOf('POST /skus/:id/reviews', { id: skuId }), {
+        ...USER,
+        json: { review: { rating: 4, answer_ids: answerIds, review: text } },
+      });
       if (response.status === 422) {
         refusals.push(`SKU ${skuId}: ${response.text.slice(0, 160)}`);
         continue;
@@ -175,7 +179,7 @@ export class ReviewSkus {
         t.must(typed(review['sku_id'], review['sku_id'] === skuId, `the review created on SKU ${skuId} has sku_id ${show(review['sku_id'])}`), 'REV-22');
         await fn({ skuId, review, id: review['id'] as number, answerIds, response });
       } finally {
-        if (Number.isInteger(sent)) await this.#removeReview(t, skuId, sent as number);
+        if (typeof sent === 'number' && Number.isInteger(sent)) await this.#removeReview(t, skuId, sent);
       }
       return;
     }
@@ -190,7 +194,8 @@ export class ReviewSkus {
 
   /** Teardown: deletes the review unless the test did; leftovers become a warning. */
   async #removeReview(t: ConformanceContext, skuId: number, id: number): Promise<void> {
-    const path = `/skus/${skuId}/reviews/${id}`;
+    // Both of its :params are named id: given in order.
+    const path = pathOf('DELETE /skus/:id/reviews/:id', [skuId, id]);
     if (this.#deleted.has(path)) return;
     try {
       const response = await t.api.request('DELETE', path, USER);
@@ -213,7 +218,7 @@ export interface Listing {
 
 /** GET /skus/:id/reviews; stops the test unless it is 200 {reviews, meta.pagination}. */
 export async function listReviews(t: ConformanceContext, skuId: number, query: Query, auth: Auth, ...requirements: string[]): Promise<Listing> {
-  const response = await t.api.get(`/skus/${skuId}/reviews`, { query, auth });
+  const response = await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), { query, auth });
   t.require(hasStatus(response, 200), 'REV-16', ...requirements);
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'reviews'), 'GEN-7', 'REV-16');
@@ -226,7 +231,7 @@ export async function listReviews(t: ConformanceContext, skuId: number, query: Q
 
 /** A page of up to 100 reviews (the largest per is not stated: a refusal falls back to the default page). */
 export async function firstReviews(t: ConformanceContext, skuId: number, auth: Auth, ...requirements: string[]): Promise<Listing> {
-  const probe = await t.api.get(`/skus/${skuId}/reviews`, { query: { per: 100 }, auth });
+  const probe = await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), { query: { per: 100 }, auth });
   if (probe.status === 400 || probe.status === 422) return listReviews(t, skuId, {}, auth, ...requirements);
   return listReviews(t, skuId, { per: 100 }, auth, ...requirements);
 }
@@ -240,7 +245,7 @@ export function single(t: ConformanceContext, response: HttpResponse, key: strin
 
 /** GET /skus/:id/reviews/new for the user; stops unless 200 {review_form}. */
 export async function newForm(t: ConformanceContext, skuId: number): Promise<{ form: Json; response: HttpResponse }> {
-  const response = await t.api.get(`/skus/${skuId}/reviews/new`, USER);
+  const response = await t.api.get(pathOf('GET /skus/:id/reviews/new', { id: skuId }), USER);
   t.require(hasStatus(response, 200), 'REV-21');
   const form = single(t, response, 'review_form', 'REV-21');
   t.response('GET /skus/:id/reviews/new', response, 'REV-21', 'REV-12', 'REV-13', 'REV-14');
@@ -252,7 +257,7 @@ export async function newForm(t: ConformanceContext, skuId: number): Promise<{ f
  * first, so a review just written is there), or as meta.own_review; null when neither shows it.
  */
 export async function ownReviewListed(t: ConformanceContext, skuId: number, id: number): Promise<Json | null> {
-  const response = await t.api.get(`/skus/${skuId}/reviews`, USER);
+  const response = await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), USER);
   if (response.status !== 200) return null;
   let body: unknown;
   try {

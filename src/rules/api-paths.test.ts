@@ -1,7 +1,7 @@
 // One vocabulary of endpoints and one path builder (issue 21, point 3).
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import { SchemaRegistry } from '../schemas/validator.ts';
-import { apiPathBelow, apiPathUnder, matchEndpoint, pathOf, templateOf, type ApiEndpoint } from './api-paths.ts';
+import { apiPathBelow, apiPathUnder, matchEndpoint, pathIn, pathOf, templateOf, type ApiEndpoint, type PathValues } from './api-paths.ts';
 
 describe('pathOf', () => {
   test('fills in the parameters, URL-encoded', () => {
@@ -16,8 +16,13 @@ describe('pathOf', () => {
     expect(() => pathOf('GET /skus/:id/products', {} as { id: number })).toThrow(/no value for :id/);
     expect(() => pathOf('GET /skus/:id/products', { id: '' })).toThrow(/no value for :id/);
     expect(() => pathOf('GET /skus/:id/products', { id: 1, sku: 2 } as { id: number })).toThrow(/sku is no parameter/);
+    // @ts-expect-error: two values, in order
     expect(() => pathOf('GET /skus/:id/reviews/:id/edit', [1])).toThrow(/no value for :id/);
+    // @ts-expect-error: two values, in order
     expect(() => pathOf('GET /skus/:id/reviews/:id/edit', [1, 2, 3])).toThrow(/1 value\(s\) is no parameter/);
+    // By name, a template naming two parameters alike would get the one value in both places.
+    // @ts-expect-error: its values go in order only
+    expect(() => pathOf('GET /skus/:id/reviews/:id/edit', { id: 1 })).toThrow(/share a name: give the values in order/);
   });
 
   test('the types refuse an endpoint the spec does not have and a wrong parameter', () => {
@@ -27,6 +32,15 @@ describe('pathOf', () => {
     expect(() => pathOf('GET /skus/:id/products', { sku_id: 1 })).toThrow();
     // @ts-expect-error: the parameter is required
     expect(() => pathOf('GET /skus/:id/products')).toThrow();
+  });
+
+  test("PathValues: one value per :param, in order (pathIn's array form, typed)", () => {
+    expectTypeOf<PathValues<'GET /skus/:id/reviews/:id/edit'>>().toEqualTypeOf<[string | number, string | number]>();
+    expectTypeOf<PathValues<'GET /shops/:shop_id/locations/:id'>>().toEqualTypeOf<[string | number, string | number]>();
+    expectTypeOf<PathValues<'GET /skus/:id/products'>>().toEqualTypeOf<[string | number]>();
+    expectTypeOf<PathValues<'GET /categories/root'>>().toEqualTypeOf<[]>();
+    const values: PathValues<'GET /skus/:id/reviews/:id/edit'> = [3, 9];
+    expect(pathIn('GET /skus/:id/reviews/:id/edit', values)).toBe('/skus/3/reviews/9/edit');
   });
 
   test('every endpoint of schemas/endpoints.json: its path, filled in, matches it back', () => {

@@ -12,6 +12,18 @@ export type { ApiEndpoint };
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
 /** The parameters a request to an endpoint fills in, by name. */
 export type PathParams<E extends string> = { [K in ParamNames<E extends `${string} ${infer P}` ? P : never>]: string | number };
+/** The names of a path template's `:params`, in order, repeats kept. */
+type NameList<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? [Name, ...NameList<`/${Rest}`>] : P extends `${string}:${infer Name}` ? [Name] : [];
+type HasRepeat<T extends readonly string[]> = T extends readonly [infer Head, ...infer Tail extends string[]] ? (Head extends Tail[number] ? true : HasRepeat<Tail>) : false;
+/** How pathOf takes an endpoint's values: by name or in order; in order only where two share a name (by name would fill both alike). */
+export type PathArgument<E extends string> = HasRepeat<NameList<E extends `${string} ${infer P}` ? P : never>> extends true ? PathValues<E> : PathParams<E> | PathValues<E>;
+
+/** One value per :param of an endpoint's path, in order: pathIn's array form, typed ("GET /skus/:id/reviews/:id/edit" -> two). */
+export type PathValues<P extends string> = P extends `${string}:${string}/${infer Rest}`
+  ? [string | number, ...PathValues<Rest>]
+  : P extends `${string}:${string}`
+    ? [string | number]
+    : [];
 
 /** The template path of an endpoint ("GET /skus/:id" -> "/skus/:id"). */
 export const templateOf = (endpoint: string): string => endpoint.slice(endpoint.indexOf(' ') + 1);
@@ -22,7 +34,7 @@ export const templateOf = (endpoint: string): string => endpoint.slice(endpoint.
  * the path (for a template that names two parameters alike: "GET /skus/:id/reviews/:id/edit").
  * A parameter missing or left over throws: a suite's slip, not the deployment's.
  */
-export function pathOf<E extends ApiEndpoint>(endpoint: E, ...params: keyof PathParams<E> extends never ? [] : [PathParams<E> | readonly (string | number)[]]): string {
+export function pathOf<E extends ApiEndpoint>(endpoint: E, ...params: keyof PathParams<E> extends never ? [] : [PathArgument<E>]): string {
   return pathIn(endpoint, params[0] ?? []);
 }
 
@@ -30,6 +42,8 @@ export function pathOf<E extends ApiEndpoint>(endpoint: E, ...params: keyof Path
 export function pathIn(endpoint: ApiEndpoint, params: Readonly<Record<string, string | number>> | readonly (string | number)[]): string {
   const positional = Array.isArray(params) ? [...(params as readonly (string | number)[])] : null;
   const named: Record<string, string | number> = positional ? {} : { ...(params as Record<string, string | number>) };
+  const names = [...templateOf(endpoint).matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
+  if (!positional && new Set(names).size < names.length) throw new Error(`pathOf(${endpoint}): its parameters share a name: give the values in order`);
   const used = new Set<string>();
   let place = 0;
   const path = templateOf(endpoint).replace(/:([A-Za-z_]+)/g, (_, name: string) => {
