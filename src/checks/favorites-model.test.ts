@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { formatCall, initialModel, requestOf, type Action, type FavoritesModel } from './favorites-model.ts';
-import { listedInCreationOrder, step } from './favorites-model-steps.ts';
+import { listedInCreationOrder } from './favorites-model-listing-steps.ts';
+import { step } from './favorites-model-steps.ts';
 
 const FLAGS = { excludesOwned: true, normalizedErrors: true };
 const base = (): FavoritesModel => initialModel([{ id: -1, name: 'Phones', category_id: 7, type: 'auto' }], FLAGS);
@@ -26,7 +27,7 @@ describe('row 1: POST /favorites without a list', () => {
     expect(r.failed).toBeUndefined();
     expect(r.m.lists.find((l) => l.id === -2)).toMatchObject({ kind: 'auto', categoryId: 8, ours: true });
   });
-  test('another category\'s auto list breaks FAV-9; no list when none existed breaks FAV-10', () => {
+  test("another category's auto list breaks FAV-9; no list when none existed breaks FAV-10", () => {
     expect(run(base(), [[createInCat(8), 201, fav(1, -1)]]).failed).toContain('FAV-9');
     expect(run(base(), [[createInCat(8), 201, fav(1, null)]]).failed).toContain('FAV-10');
   });
@@ -69,16 +70,25 @@ describe('lists, deletes and listings', () => {
     expect(dup.m.lists.find((l) => l.id === 6)?.ours).toBe(true);
   });
   test('deleting twice: 204 then 404; the favorites of a deleted list may be gone or not', () => {
-    const m = run(base(), [[createInCat(8), 201, fav(1, -2)], [{ type: 'deleteList', listId: -2 }, 204, undefined]]).m;
+    const m = run(base(), [
+      [createInCat(8), 201, fav(1, -2)],
+      [{ type: 'deleteList', listId: -2 }, 204, undefined],
+    ]).m;
     expect(run(m, [[{ type: 'deleteList', listId: -2 }, 404, errors]]).failed).toBeUndefined();
     expect(run(m, [[{ type: 'deleteList', listId: -2 }, 204, undefined]]).failed).toContain('FAV-22');
     expect(run(m, [[{ type: 'getFavorite', favoriteId: 1 }, 404, errors]]).failed).toBeUndefined();
     expect(run(m, [[{ type: 'getFavorite', favoriteId: 1 }, 200, fav(1, -3)]]).failed).toBeUndefined();
-    const f = run(base(), [[createInCat(7), 201, fav(1, -1)], [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).m;
+    const f = run(base(), [
+      [createInCat(7), 201, fav(1, -1)],
+      [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined],
+    ]).m;
     expect(run(f, [[{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).failed).toContain('FAV-33');
   });
   test('owned favorites: only in owned=true (from 3.2.0), listed by default before', () => {
-    const m = run(base(), [[createInCat(7), 201, fav(1, -1)], [{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, null, true)]]).m;
+    const m = run(base(), [
+      [createInCat(7), 201, fav(1, -1)],
+      [{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, null, true)],
+    ]).m;
     const page = (items: unknown[]) => ({ favorites: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
     const owned = fav(1, null, true).favorite;
     expect(run(m, [[{ type: 'listFavorites', owned: false }, 200, page([owned])]]).failed).toContain('FAV-26');
@@ -107,14 +117,19 @@ describe('lists, deletes and listings', () => {
     expect(listedInCreationOrder([at(3, '2024-01-01T00:00:00Z'), at(9, null), at(1, '2017-01-01T00:00:00Z')], 'desc', w).ok).toBe(true);
     // Through the model: FAV-25 on the listing, with order_dir=asc in the request.
     const page = (items: unknown[]) => ({ favorites: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
-    const items = [{ ...fav(2, -1).favorite, created_at: '2024-01-01T00:00:00Z' }, { ...fav(3, -1).favorite, created_at: '2017-01-01T00:00:00Z' }];
+    const items = [
+      { ...fav(2, -1).favorite, created_at: '2024-01-01T00:00:00Z' },
+      { ...fav(3, -1).favorite, created_at: '2017-01-01T00:00:00Z' },
+    ];
     expect(run(base(), [[{ type: 'listFavorites', owned: false, orderDir: 'asc' }, 200, page(items)]]).failed).toEqual(['FAV-25']);
     expect(run(base(), [[{ type: 'listFavorites', owned: false }, 200, page(items)]]).failed).toBeUndefined();
     expect(run(base(), [[{ type: 'listFavorites', owned: false }, 200, page([...items].reverse())]]).failed).toEqual(['FAV-25']);
     expect(formatCall(requestOf({ type: 'listFavorites', owned: false, orderDir: 'asc' }))).toBe('GET /favorites?per=100&order_dir=asc');
   });
   test('requestOf and formatCall give the HTTP call', () => {
-    expect(formatCall(requestOf({ type: 'updateFavorite', favoriteId: 3, haveIt: true, favoriteListId: 5 }))).toBe('PUT /favorites/3 {"favorite":{"have_it":true,"favorite_list_id":5}}');
+    expect(formatCall(requestOf({ type: 'updateFavorite', favoriteId: 3, haveIt: true, favoriteListId: 5 }))).toBe(
+      'PUT /favorites/3 {"favorite":{"have_it":true,"favorite_list_id":5}}',
+    );
     expect(formatCall(requestOf({ type: 'listFavorites', owned: true }))).toBe('GET /favorites?per=100&owned=true');
   });
 });
@@ -128,7 +143,10 @@ describe('readings the spec allows', () => {
   const auto = (id: number, category: number) => ({ id, name: 'Cat', category_id: category, type: 'auto' });
 
   test('favorite_list_id on update only: the known auto list is assumed, and judged by its listing', () => {
-    const m = run(base(), [[createInCat(7), 201, hidden(1)], [{ type: 'getFavorite', favoriteId: 1 }, 200, hidden(1)]]);
+    const m = run(base(), [
+      [createInCat(7), 201, hidden(1)],
+      [{ type: 'getFavorite', favoriteId: 1 }, 200, hidden(1)],
+    ]);
     expect(m.failed).toBeUndefined();
     expect(m.m.favorites[0]).toMatchObject({ listId: -1 });
     expect(run(m.m, [[{ type: 'listListFavorites', listId: -1 }, 200, page([hidden(1).favorite])]]).failed).toBeUndefined();
@@ -174,11 +192,24 @@ describe('readings the spec allows', () => {
     expect(run(m, [[{ type: 'listLists' }, 200, lists([auto(-1, 7), auto(-2, 9)])]]).failed).toEqual(['FAV-5', 'FAV-9']);
   });
   test('an auto list its last favorite leaves may stay or be dropped', () => {
-    const emptied = run(base(), [[createInCat(8), 201, fav(1, -2)], [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).m;
+    const emptied = run(base(), [
+      [createInCat(8), 201, fav(1, -2)],
+      [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined],
+    ]).m;
     expect(emptied.lists.find((l) => l.id === -2)?.state).toBe('maybe');
     expect(run(emptied, [[{ type: 'deleteList', listId: -2 }, 404, errors]]).failed).toBeUndefined();
-    expect(run(emptied, [[{ type: 'deleteList', listId: -2 }, 204, undefined], [{ type: 'deleteList', listId: -2 }, 204, undefined]]).failed).toContain('FAV-22');
-    expect(run(emptied, [[{ type: 'listListFavorites', listId: -2 }, 404, errors], [{ type: 'listListFavorites', listId: -2 }, 404, errors]]).failed).toBeUndefined();
+    expect(
+      run(emptied, [
+        [{ type: 'deleteList', listId: -2 }, 204, undefined],
+        [{ type: 'deleteList', listId: -2 }, 204, undefined],
+      ]).failed,
+    ).toContain('FAV-22');
+    expect(
+      run(emptied, [
+        [{ type: 'listListFavorites', listId: -2 }, 404, errors],
+        [{ type: 'listListFavorites', listId: -2 }, 404, errors],
+      ]).failed,
+    ).toBeUndefined();
     // The next favorite of the category: in the list that stayed, or in a new one (the old one is then gone).
     expect(run(emptied, [[createInCat(8, 101), 201, fav(2, -2, null, 101)]]).m.lists.find((l) => l.id === -2)?.state).toBe('live');
     const renewed = run(emptied, [[createInCat(8, 101), 201, fav(2, -3, null, 101)]]);
@@ -193,7 +224,11 @@ describe('readings the spec allows', () => {
       [{ type: 'updateFavorite', favoriteId: 1, favoriteListId: 5 }, 200, fav(1, 5)],
     ]).m;
     expect(movedAway.lists.find((l) => l.id === -2)?.state).toBe('maybe');
-    const two = run(base(), [[createInCat(8), 201, fav(1, -2)], [createInCat(8, 101), 201, fav(2, -2, null, 101)], [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined]]).m;
+    const two = run(base(), [
+      [createInCat(8), 201, fav(1, -2)],
+      [createInCat(8, 101), 201, fav(2, -2, null, 101)],
+      [{ type: 'deleteFavorite', favoriteId: 1 }, 204, undefined],
+    ]).m;
     expect(two.lists.find((l) => l.id === -2)?.state).toBe('live');
     expect(run(two, [[{ type: 'deleteList', listId: -2 }, 404, errors]]).failed).toEqual(['FAV-21']);
   });

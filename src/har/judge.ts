@@ -9,7 +9,8 @@ import { redactBodyText, redactUrl, secrets } from '../http/redact.ts';
 import { slug, type Status, type TestRecord } from '../results/model.ts';
 import { newestVersion } from '../rules/change-history.ts';
 import { apiPathBelow, matchEndpoint } from '../rules/api-paths.ts';
-import { askedVersion, EXCHANGE_RULES, judgeView, viewOf, violationFindings, type ExchangeRule, type ExchangeView, type RuleFinding, type RuleOutcome } from '../rules/exchange-rules.ts';
+import { askedVersion, EXCHANGE_RULES, judgeView, viewOf, type ExchangeView } from '../rules/exchange-rules.ts';
+import { violationFindings, type ExchangeRule, type RuleFinding, type RuleOutcome } from '../rules/exchange-rule.ts';
 import { namesMediaType, SPEC_MEDIA_TYPE } from '../rules/media-type.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { SchemaRegistry } from '../schemas/validator.ts';
@@ -17,7 +18,6 @@ import type { HarExchange } from './read.ts';
 
 /** The rules that judge exchanges outside the API too. */
 const ANY_EXCHANGE_RULES = EXCHANGE_RULES.filter((r) => r.anyExchange);
-
 
 export interface JudgeOptions {
   /** Path prefix of the API on its host, e.g. "/api"; default "" (the API at the root). */
@@ -183,7 +183,15 @@ export function recordedExchange(h: HarExchange): Exchange {
 }
 
 /** One record of the entry: a rule's verdict (rule null: the entry's own). */
-function entryRecord(h: HarExchange, options: JudgeOptions, recorded: Exchange, rule: string | null, requirements: string[], severity: 'MUST' | 'WARN', verdict: Verdict): TestRecord {
+function entryRecord(
+  h: HarExchange,
+  options: JudgeOptions,
+  recorded: Exchange,
+  rule: string | null,
+  requirements: string[],
+  severity: 'MUST' | 'WARN',
+  verdict: Verdict,
+): TestRecord {
   const name = `#${h.index} ${h.method} ${redactUrl(h.url)}`;
   return {
     id: `${options.suite}/${slug(`${h.index} ${rule ?? 'exchange'}`)}`,

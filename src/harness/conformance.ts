@@ -19,7 +19,8 @@ import { secrets } from '../http/redact.ts';
 import { assertKnownRequirements } from '../requirements/catalogue.ts';
 import { SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { ExchangeContext } from '../schemas/presence.ts';
-import { askedVersion, exchangeRule, viewOf, violationFindings, type RuleFinding } from '../rules/exchange-rules.ts';
+import { askedVersion, exchangeRule, viewOf } from '../rules/exchange-rules.ts';
+import { violationFindings, type RuleFinding } from '../rules/exchange-rule.ts';
 import { DEFAULT_DEADLINE_S, type Profile } from '../config/keys.ts';
 import type { Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
@@ -179,7 +180,8 @@ export class ConformanceContext {
    */
   require(result: CheckResult, ...requirementIds: string[]): void {
     if (this.#record(result, requirementIds, 'MUST')) return;
-    if (!result.ok && result.blank) throw new PrerequisiteMissing(`not judged further: a value the rest of the test needs is null (GEN-8, recorded as a warning): ${result.message}`);
+    if (!result.ok && result.blank)
+      throw new PrerequisiteMissing(`not judged further: a value the rest of the test needs is null (GEN-8, recorded as a warning): ${result.message}`);
     throw new StopTest();
   }
 
@@ -326,7 +328,15 @@ export class ConformanceContext {
   rules(response: HttpResponse, ...ruleIds: string[]): boolean {
     const last = response.exchanges[response.exchanges.length - 1];
     if (!last) return true;
-    const view = viewOf({ exchange: last, text: response.text, baseUrl: this.run.baseUrl, authUrl: this.run.authUrl, implements: this.run.implements, token: response.tokenKind ?? null, atMs: Date.now() });
+    const view = viewOf({
+      exchange: last,
+      text: response.text,
+      baseUrl: this.run.baseUrl,
+      authUrl: this.run.authUrl,
+      implements: this.run.implements,
+      token: response.tokenKind ?? null,
+      atMs: Date.now(),
+    });
     let ok = true;
     for (const id of ruleIds) {
       const rule = exchangeRule(id);
@@ -454,10 +464,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
         // HttpError: no usable answer (refused, reset, timeout, too large, redirect loop, not
         // JSON), so the test's requirements are not met. Anything else is an error in the test,
         // most often from a body of an unexpected shape: reported, never hidden.
-        const message =
-          error instanceof HttpError
-            ? error.message
-            : `the test itself failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+        const message = error instanceof HttpError ? error.message : `the test itself failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
         const finding: Finding = { requirements: meta.requirements, severity: meta.severity, message: secrets.scrub(message) };
         // The request that got no usable answer, not a later one (a cleanup's DELETE).
         const shown = showing(outcome, error instanceof HttpError ? error.exchanges[error.exchanges.length - 1] : undefined);

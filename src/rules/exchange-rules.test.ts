@@ -4,7 +4,8 @@ import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../http/exchange.ts';
 import { ExchangeObserver, mergeObservations, VIOLATIONS_KEPT } from '../rules/observations.ts';
 import { apiPathUnder } from './api-paths.ts';
-import { errorBodyOf, EXCHANGE_RULES, exchangeRule, isOAuthUrl, judgeView, viewOf, type ExchangeView } from './exchange-rules.ts';
+import { errorBodyOf } from './body-rules.ts';
+import { EXCHANGE_RULES, exchangeRule, isOAuthUrl, judgeView, viewOf, type ExchangeView } from './exchange-rules.ts';
 
 const BASE = 'https://api.example.com/api';
 
@@ -48,7 +49,10 @@ describe('which exchanges are the API', () => {
 describe('errorBodyOf (ERR-2)', () => {
   test('the errors format passes; other shapes fail naming the exchange', () => {
     expect(errorOf(exchange(404, '{"errors":[{"code":"RecordNotFound","messages":["no"]}]}'))).toEqual({ ok: true });
-    expect(errorOf(exchange(401, '{"errors":[{"code":"x","messages":"no"}]}'))).toEqual({ ok: false, message: expect.stringMatching(/^GET https:\/\/api\.example\.com\/api\/skus\/12\/reviews\?page=2 answered 401: errors\[0\]\.messages is "no"/) });
+    expect(errorOf(exchange(401, '{"errors":[{"code":"x","messages":"no"}]}'))).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^GET https:\/\/api\.example\.com\/api\/skus\/12\/reviews\?page=2 answered 401: errors\[0\]\.messages is "no"/),
+    });
     expect(errorBodyOf(exchange(500, '<html>oops</html>'), undefined, '<html>oops</html>')).toMatchObject({ ok: false, message: expect.stringContaining('not JSON') });
   });
 
@@ -68,13 +72,18 @@ describe('errorBodyOf (ERR-2)', () => {
 });
 
 describe('redirect-location (RED-3)', () => {
-  test('every redirect names its target in Location, the API\'s, a moved base URL\'s and the OAuth consent step\'s alike', () => {
+  test("every redirect names its target in Location, the API's, a moved base URL's and the OAuth consent step's alike", () => {
     const rule = exchangeRule('redirect-location');
     const moved = exchange(301, '', 'https://api.example.com/v3/categories?page=2', 'GET', { location: `${BASE}/categories?page=2` });
     expect(rule.applies(view(moved))).toBe(true);
     expect(rule.check(view(moved))).toMatchObject({ kind: 'passed' });
     const bare = exchange(307, '', `${BASE}/favorites`, 'POST');
-    expect(rule.check(view(bare))).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST', requirements: ['RED-3'], message: expect.stringMatching(/POST https:\/\/api\.example\.com\/api\/favorites answered 307 without a Location header/) }] });
+    expect(rule.check(view(bare))).toMatchObject({
+      kind: 'findings',
+      findings: [
+        { severity: 'MUST', requirements: ['RED-3'], message: expect.stringMatching(/POST https:\/\/api\.example\.com\/api\/favorites answered 307 without a Location header/) },
+      ],
+    });
     const consent = exchange(302, '', 'https://auth.example.com/oauth2/authorizations/new?client_id=x', 'GET', { location: '' });
     expect(rule.check(view(consent, 'https://auth.example.com'))).toMatchObject({ kind: 'findings' });
     for (const status of [200, 304, 404]) expect(rule.applies(view(exchange(status, '')))).toBe(false);
@@ -84,9 +93,12 @@ describe('redirect-location (RED-3)', () => {
 
 describe('https (GEN-3)', () => {
   const rule = exchangeRule('https');
-  test('an answer over HTTPS pointing to http fails: a redirect\'s Location, a Link URL', () => {
+  test("an answer over HTTPS pointing to http fails: a redirect's Location, a Link URL", () => {
     const redirect = exchange(301, '', `${BASE}/categories`, 'GET', { location: 'http://api.example.com/api/categories' });
-    expect(rule.check(view(redirect))).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST', requirements: ['GEN-3'], message: expect.stringContaining('points to http://api.example.com/api/categories, over http') }] });
+    expect(rule.check(view(redirect))).toMatchObject({
+      kind: 'findings',
+      findings: [{ severity: 'MUST', requirements: ['GEN-3'], message: expect.stringContaining('points to http://api.example.com/api/categories, over http') }],
+    });
     const linked = exchange(200, '{}', `${BASE}/categories?per=2`, 'GET', { link: '<http://api.example.com/api/categories?per=2&page=2>; rel="next"' });
     expect(rule.check(view(linked))).toMatchObject({ kind: 'findings', findings: [{ severity: 'MUST' }] });
     expect(rule.check(view(exchange(200, '{}', `${BASE}/categories?per=2`, 'GET', { link: '</api/categories?per=2&page=2>; rel="next"' })))).toEqual({ kind: 'passed' });
@@ -97,7 +109,8 @@ describe('https (GEN-3)', () => {
     const plain = at('http://staging.example.com/api/categories', 'http://staging.example.com/api');
     expect(rule.applies(plain)).toBe(true);
     expect(rule.check(plain)).toMatchObject({ kind: 'findings', findings: [{ severity: 'WARN', requirements: ['GEN-3'] }] });
-    for (const base of ['http://127.0.0.1:8080', 'http://localhost/api', 'http://[::1]:3000']) expect(rule.check(at(`${base}/categories`, base))).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/on this machine/) });
+    for (const base of ['http://127.0.0.1:8080', 'http://localhost/api', 'http://[::1]:3000'])
+      expect(rule.check(at(`${base}/categories`, base))).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/on this machine/) });
     // Not the service's: a page or a script of another host in a recording.
     expect(rule.applies(view(exchange(200, 'x', 'https://cdn.example.net/app.js')))).toBe(false);
   });
@@ -108,7 +121,11 @@ describe('the table', () => {
     const ids = EXCHANGE_RULES.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const r of EXCHANGE_RULES) expect(r.requirements.length, r.id).toBeGreaterThan(0);
-    expect(EXCHANGE_RULES.filter((r) => r.severity === 'WARN').map((r) => r.id).sort()).toEqual(['link-keeps-query', 'match-count-only-in-search', 'no-later-fields']);
+    expect(
+      EXCHANGE_RULES.filter((r) => r.severity === 'WARN')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['link-keeps-query', 'match-count-only-in-search', 'no-later-fields']);
     expect(() => exchangeRule('no-such-rule')).toThrow(/no exchange rule "no-such-rule"/);
   });
 

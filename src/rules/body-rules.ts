@@ -1,0 +1,139 @@
+// The rules of an answer's body (src/rules/exchange-rules.ts holds them in its table): the body as
+// documented for its endpoint, status and version (schemas, conditional presence), no field of a
+// later version than the one asked, a JSON Content-Type for a JSON body, the {errors} format of
+// 4xx and 5xx, and no body on a 304.
+import { fail, isPlainObject, pass, type CheckResult } from '../checks/check.ts';
+import { notModifiedHasNoBody } from '../checks/caching.ts';
+import { errorBodyIsWellFormed } from '../checks/errors.ts';
+import { bodyIsJson } from '../checks/http.ts';
+import { fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../checks/versioning.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { schemaRequirements } from '../schemas/cited-requirements.ts';
+import { asksFieldsets } from '../schemas/presence.ts';
+import { SCHEMA_BASE, SchemaRegistry } from '../schemas/validator.ts';
+import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
+import { changeRow } from './change-history.ts';
+import { checkOutcome, outcome, PASSED, skip, violationFindings, where, withoutAbsence, type ExchangeRule, type RuleFinding, type RuleOutcome } from './exchange-rule.ts';
+import type { ExchangeView } from './exchange-view.ts';
+
+/** The resource objects of a response body, with the schema of each: the top-level keys (and meta) whose schema refers to a whole document. */
+function resourcesOf(responseSchema: string, body: unknown, at: string): { schemaId: string; objects: Located[] }[] {
+  const registry = SchemaRegistry.shared();
+  const doc = registry.doc(responseSchema) as { $id: string; properties?: Record<string, unknown> };
+  const out: { schemaId: string; objects: Located[] }[] = [];
+  const refOf = (node: unknown): string | null => {
+    if (!isPlainObject(node)) return null;
+    const ref = typeof node['$ref'] === 'string' ? node['$ref'] : isPlainObject(node['items']) && typeof node['items']['$ref'] === 'string' ? node['items']['$ref'] : null;
+    return ref && !ref.includes('#') ? new URL(ref, doc.$id).toString().slice(SCHEMA_BASE.length) : null;
+  };
+  for (const [key, node] of Object.entries(doc.properties ?? {})) {
+    const ref = refOf(node);
+    if (ref) out.push({ schemaId: ref, objects: objectsAt(body, [key], at) });
+    else if (key === 'meta' && isPlainObject(node) && isPlainObject(node['properties'])) {
+      for (const [metaKey, metaNode] of Object.entries(node['properties'])) {
+        const metaRef = refOf(metaNode);
+        if (metaRef) out.push({ schemaId: metaRef, objects: objectsAt(body, ['meta', metaKey], at) });
+      }
+    }
+  }
+  return out;
+}
+
+/** The body as schemas/endpoints.json documents it for the endpoint, status and version, with the conditional presence rules. */
+function documentedBody(v: ExchangeView): RuleOutcome {
+  if (v.text === undefined) return skip(v.textNote);
+  const registry = SchemaRegistry.shared();
+  const status = v.exchange.status!;
+  const documented = registry.requirementsFor(v.endpoint!, status);
+  const ids = documented.length ? documented : status >= 400 ? ['ERR-2'] : ['GEN-7'];
+  const verdict = registry.validateExchange(v.endpoint!, status, v.text, v.scope, { query: v.query, token: v.token });
+  // Sparse fieldsets leave documented fields out on purpose: an absent field is not judged then
+  // (which fields stay is the fieldsets suite's, live).
+  const violations = asksFieldsets(v.query) ? withoutAbsence(verdict.violations) : verdict.violations;
+  return outcome(violationFindings(verdict.schema ?? `${v.endpoint} ${status}`, violations, where(v), ids, v.scope.citedRule()));
+}
+
+/** Fields a later version than the one served added: each only warns (an addition may reach an earlier version, Versioning 1). */
+function laterFields(v: ExchangeView): RuleOutcome {
+  const schema = SchemaRegistry.shared().bodySchema(v.endpoint!, v.exchange.status!);
+  if (!schema) return PASSED;
+  const asked = `version=${v.scope.asked}`;
+  const findings: RuleFinding[] = [];
+  for (const { schemaId, objects } of resourcesOf(schema, v.body, where(v))) {
+    // Absence is what is judged here: presence is the schema's (required from its version on).
+    const fields = versionedFieldsOf(schemaId).map((f) => ({ ...f, required: false }));
+    for (const since of sinceVersions(fields)) {
+      const result = fieldsMatchVersion(
+        objects,
+        fields.filter((f) => f.since === since),
+        { asked, scope: v.scope },
+        'absent',
+      );
+      const row = changeRow(since)?.requirement;
+      if (!result.ok) findings.push({ severity: 'WARN', requirements: [v.scope.rule, ...(row ? [row] : [])], message: result.message });
+    }
+  }
+  return outcome(findings);
+}
+
+/** ERR-2 on a 4xx/5xx: the {errors} format, save the rate limit's 403 {message} and the documented 404 [] of a category. */
+export function errorBodyOf(exchange: Exchange, body: unknown, text: string): CheckResult {
+  const at = `${exchange.method} ${exchange.url} answered ${exchange.status}`;
+  if (body === undefined) return fail(`${at} with a body that is not JSON: expected {errors: [{code, messages}]}${text ? '' : ' (it is empty)'}`);
+  if (exchange.status === 403 && isPlainObject(body) && typeof body['message'] === 'string') return pass();
+  if (exchange.status === 404 && Array.isArray(body) && body.length === 0 && /\/categories\//.test(exchange.url)) return pass();
+  const result = errorBodyIsWellFormed(body);
+  return result.ok ? result : fail(`${at}: ${result.message}`);
+}
+
+export const DOCUMENTED_BODY: ExchangeRule = {
+  id: 'documented-body',
+  title: 'the body is as the spec documents it for the endpoint, status and version (fields, types, blank fields null, fields shown under a condition where it holds)',
+  requirements: ['GEN-7', 'GEN-8'],
+  // And every statement the schemas encode: a violation cites its node's ids (violationRequirements).
+  cites: schemaRequirements,
+  severity: 'MUST',
+  titleFor: (v) =>
+    `body as documented for ${v.endpoint} ${v.exchange.status} (${v.scope.describe()}${asksFieldsets(v.query) ? '; fields left out by the sparse fieldsets asked not required' : ''})`,
+  applies: (v) => v.isApi && v.endpoint !== null && v.exchange.method !== 'HEAD',
+  check: documentedBody,
+};
+
+export const JSON_CONTENT_TYPE: ExchangeRule = {
+  id: 'json-content-type',
+  title: 'a JSON body comes with a JSON Content-Type',
+  // "a JSON API" (GEN-1) and "all data is sent and received as JSON" (GEN-4).
+  requirements: ['GEN-4', 'GEN-1'],
+  severity: 'MUST',
+  applies: (v) => v.isApi && v.text !== undefined && v.text.trim() !== '' && v.exchange.status !== 304 && (v.exchange.status! < 300 || v.exchange.status! >= 400),
+  check: (v) => checkOutcome(bodyIsJson({ status: v.exchange.status!, headers: v.exchange.responseHeaders, text: v.text! }), ['GEN-4', 'GEN-1'], 'MUST'),
+};
+
+export const NO_LATER_FIELDS: ExchangeRule = {
+  id: 'no-later-fields',
+  title: 'no field newer than the version asked (an addition of a later version only warns)',
+  requirements: ['VER-9'],
+  severity: 'WARN',
+  titleFor: (v) => `no field newer than the version asked (version=${v.scope.asked})`,
+  applies: (v) => v.isApi && v.endpoint !== null && v.exchange.status! >= 200 && v.exchange.status! < 300 && v.scope.asked !== null && v.body !== undefined,
+  check: laterFields,
+};
+
+export const ERROR_BODY: ExchangeRule = {
+  id: 'error-body',
+  title: 'every 4xx and 5xx answer of the API has the body {errors: [{code, messages}]} (403 {message} for the rate limit)',
+  requirements: ['ERR-2'],
+  severity: 'MUST',
+  applies: (v) => v.isApi && v.exchange.status! >= 400 && v.exchange.method !== 'HEAD' && v.scope.has('normalized-errors'),
+  check: (v) => (v.text === undefined ? skip(v.textNote) : checkOutcome(errorBodyOf(v.exchange, v.body, v.text), ['ERR-2'], 'MUST')),
+};
+
+export const NOT_MODIFIED_NO_BODY: ExchangeRule = {
+  id: 'not-modified-no-body',
+  title: '304 Not Modified has no body',
+  requirements: ['ERR-3'],
+  severity: 'MUST',
+  applies: (v) => v.isApi && v.exchange.status === 304,
+  check: (v) =>
+    v.text === undefined ? skip(v.textNote) : checkOutcome(notModifiedHasNoBody({ status: 304, headers: v.exchange.responseHeaders, text: v.text }, where(v)), ['ERR-3'], 'MUST'),
+};

@@ -1,0 +1,111 @@
+// What a rule of one exchange is and what it finds (the table is src/rules/exchange-rules.ts): a
+// rule's findings and outcome, a check's result or schema violations as findings, and the helpers
+// the rules of each area share to read an ExchangeView (src/rules/exchange-view.ts).
+import { isPlainObject, type CheckResult } from '../checks/check.ts';
+import { violationRequirements } from '../schemas/cited-requirements.ts';
+import { formatViolation, type Violation } from '../schemas/validator.ts';
+import type { ExchangeView } from './exchange-view.ts';
+
+// ---------------------------------------------------------------------------------------------
+// What a rule finds
+
+export interface RuleFinding {
+  severity: 'MUST' | 'WARN';
+  requirements: string[];
+  message: string;
+  /** Every item when the message shows only the first. */
+  details?: string[];
+}
+
+export type RuleOutcome = { kind: 'passed' } | { kind: 'skipped'; reason: string } | { kind: 'findings'; findings: RuleFinding[] };
+
+/** Nothing found; `skip`: not judged, and why. */
+export const PASSED: RuleOutcome = { kind: 'passed' };
+export const skip = (reason: string): RuleOutcome => ({ kind: 'skipped', reason });
+
+/** A check's result as findings: a blank (a null where a value is typed) only warns, citing GEN-8. */
+export function checkOutcome(result: CheckResult, requirements: readonly string[], severity: 'MUST' | 'WARN'): RuleOutcome {
+  if (result.ok) return PASSED;
+  if (result.blank)
+    return {
+      kind: 'findings',
+      findings: [{ severity: 'WARN', requirements: [...new Set([...requirements, 'GEN-8'])], message: `null where the spec gives a non-null type: ${result.message}` }],
+    };
+  return { kind: 'findings', findings: [{ severity, requirements: [...requirements], message: result.message }] };
+}
+
+/**
+ * Schema violations as findings: a null where the schema types non-null warns (GEN-8), the rest is
+ * MUST (GEN-8 too when a field is absent). Each finding cites `requirements` and what its
+ * violations' schema parts name; an absent field of a later version also the Versioning rule that
+ * chose the version (`versionRule`). The live suites (ConformanceContext) and the judge share it.
+ */
+export function violationFindings(
+  schemaId: string,
+  violations: readonly Violation[],
+  where: string | undefined,
+  requirements: readonly string[],
+  versionRule?: string,
+): RuleFinding[] {
+  const hard = violations.filter((v) => !v.nullValue);
+  const nulls = violations.filter((v) => v.nullValue);
+  const cited = (vs: Violation[], extra: string[]): string[] => [
+    ...new Set([...requirements, ...violationRequirements(vs), ...(versionRule && vs.some((v) => v.since) ? [versionRule] : []), ...extra]),
+  ];
+  const finding = (vs: Violation[], ids: string[], severity: 'MUST' | 'WARN', prefix = ''): RuleFinding => {
+    const lines = vs.map((v) => formatViolation(v, where));
+    const more = vs.length > 1 ? `; ${vs.length - 1} more in the report` : '';
+    return { severity, requirements: ids, message: `${prefix}${lines[0]} (${schemaId}${more})`, ...(vs.length > 1 ? { details: lines } : {}) };
+  };
+  return [
+    ...(hard.length ? [finding(hard, cited(hard, hard.some((v) => v.absent) ? ['GEN-8'] : []), 'MUST')] : []),
+    ...(nulls.length ? [finding(nulls, cited(nulls, ['GEN-8']), 'WARN', 'null where the spec gives a non-null type: ')] : []),
+  ];
+}
+
+/** Findings as an outcome: passed when there are none. */
+export const outcome = (findings: RuleFinding[]): RuleOutcome => (findings.length ? { kind: 'findings', findings } : PASSED);
+
+/** The violations left when absent fields are allowed: no absent field, and no failed choice of alternatives that only absent fields explain. */
+export function withoutAbsence(violations: readonly Violation[]): Violation[] {
+  const explains = (v: Violation, o: Violation) => o !== v && (o.pointer === v.pointer || o.pointer.startsWith(`${v.pointer === '/' ? '' : v.pointer}/`));
+  return violations.filter((v) => !v.absent && !(v.alternatives && !violations.some((o) => explains(v, o) && !o.absent && !o.alternatives)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a rule is
+
+export interface ExchangeRule {
+  id: string;
+  /** What holds, as a test title; may name the view's particulars. */
+  title: string;
+  requirements: string[];
+  /**
+   * Further statements the rule checks, named by its findings (the schemas' ids): the live run's
+   * test of the rule cites them too (requirement coverage), while a record of one exchange keeps
+   * the short list above.
+   */
+  cites?: () => readonly string[];
+  severity: 'MUST' | 'WARN';
+  /** The title with what the view shows (the endpoint, status, version), for a record of one exchange. */
+  titleFor?(view: ExchangeView): string;
+  /** Judges exchanges outside the API too (a moved base URL's, the OAuth endpoints'): a redirect is one wherever it is. */
+  anyExchange?: boolean;
+  applies(view: ExchangeView): boolean;
+  check(view: ExchangeView): RuleOutcome;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a view
+
+/** The request as messages name it: method and API path (the URL outside the API). */
+export const where = (v: ExchangeView): string => `${v.exchange.method} ${v.apiPath ?? v.exchange.url}`;
+/** The request with its URL and status. */
+export const described = (v: ExchangeView): string => `${v.exchange.method} ${v.exchange.url} (${v.exchange.status})`;
+/** An answer of the API (not a redirect, 304 included). */
+export const isAnswer = (v: ExchangeView): boolean => v.isApi && (v.exchange.status! < 300 || v.exchange.status! >= 400 || v.exchange.status === 304);
+/** A 200 of the API whose body is a JSON object. */
+export const ok200 = (v: ExchangeView): boolean => v.isApi && v.exchange.status === 200 && isPlainObject(v.body);
+
+/** The body of a view ok200 accepted. */
+export const json = (v: ExchangeView): Record<string, unknown> => v.body as Record<string, unknown>;

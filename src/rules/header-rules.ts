@@ -1,0 +1,78 @@
+// The rules of an answer's headers and status (src/rules/exchange-rules.ts holds them in its table):
+// a redirect names its target in Location, all access is over HTTPS, and the rate limit's headers
+// on every answer, their values, and its status (403, never 429).
+import { pass } from '../checks/check.ts';
+import { isRateLimitStatus, rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
+import { isLoopbackHost, redirectHasLocation, REDIRECT_STATUSES, staysOnHttps } from '../checks/http.ts';
+import { checkOutcome, described, isAnswer, skip, where, type ExchangeRule } from './exchange-rule.ts';
+import { isOAuthUrl } from './exchange-view.ts';
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+};
+
+export const REDIRECT_LOCATION: ExchangeRule = {
+  id: 'redirect-location',
+  title: 'a redirect (301, 302, 303, 307, 308) names its target in the Location header',
+  requirements: ['RED-3'],
+  severity: 'MUST',
+  // Any redirect the run meets, the API's, a moved base URL's or the OAuth consent step's.
+  anyExchange: true,
+  applies: (v) => v.exchange.status !== null && REDIRECT_STATUSES.has(v.exchange.status),
+  check: (v) => checkOutcome(redirectHasLocation(v.exchange.status!, v.exchange.responseHeaders, v.exchange.url, `${v.exchange.method} ${v.exchange.url}`), ['RED-3'], 'MUST'),
+};
+
+export const HTTPS: ExchangeRule = {
+  id: 'https',
+  title: 'all access is over HTTPS: no answer over HTTPS points to http (a deployment reached over http is noted)',
+  requirements: ['GEN-3'],
+  severity: 'MUST',
+  // The service's exchanges, the API's, the OAuth endpoints' and redirects, but those with the
+  // machine itself: a deployment under test there is not the service.
+  anyExchange: true,
+  applies: (v) => v.exchange.status !== null && (v.isApi || isOAuthUrl(v.exchange.url) || REDIRECT_STATUSES.has(v.exchange.status)),
+  check: (v) => {
+    if (isLoopbackHost(hostOf(v.exchange.url))) return skip('the deployment is on this machine (a loopback address): not the service HTTPS is required of');
+    const { downgrade, plainHttp } = staysOnHttps(v.exchange.url, v.exchange.responseHeaders);
+    if (!downgrade.ok) return checkOutcome(downgrade, ['GEN-3'], 'MUST');
+    return checkOutcome(plainHttp, ['GEN-3'], 'WARN');
+  },
+};
+
+/** The rate limit: its headers on every answer, their values, and its status. */
+export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
+  {
+    id: 'rate-limit-headers',
+    title: 'every answer of the API, 2xx, 304 and 4xx alike, carries X-RateLimit-Limit, -Remaining and -Reset',
+    requirements: ['RATE-4'],
+    severity: 'MUST',
+    applies: isAnswer,
+    check: (v) => checkOutcome(rateLimitHeadersPresent(v.exchange.responseHeaders, described(v)), ['RATE-4'], 'MUST'),
+  },
+  {
+    id: 'rate-limit-values',
+    title: 'X-RateLimit-Limit and -Remaining are whole numbers (Remaining at most Limit) and -Reset is UTC epoch seconds within the coming minute',
+    requirements: ['RATE-5', 'RATE-6', 'RATE-7'],
+    severity: 'MUST',
+    applies: (v) => isAnswer(v) && rateLimitHeadersPresent(v.exchange.responseHeaders).ok,
+    check: (v) => {
+      const values = rateLimitValuesAreWellFormed(v.exchange.responseHeaders, described(v));
+      if (!values.ok) return checkOutcome(values, ['RATE-5', 'RATE-6', 'RATE-7'], 'MUST');
+      if (Number.isNaN(v.atMs) && !('date' in v.exchange.responseHeaders)) return skip('no time to judge X-RateLimit-Reset by (no Date header, no time of the exchange)');
+      return checkOutcome(resetIsEpochSecondsWithinAMinute(v.exchange.responseHeaders, v.atMs, described(v)), ['RATE-5', 'RATE-6', 'RATE-7'], 'MUST');
+    },
+  },
+  {
+    id: 'rate-limit-status',
+    title: 'over the rate limit the answer is 403: no answer is 429',
+    requirements: ['RATE-8', 'ERR-7'],
+    severity: 'MUST',
+    // 429 Too Many Requests is a rate-limit answer by its definition (RFC 6585): the spec's is 403.
+    applies: isAnswer,
+    check: (v) => checkOutcome(v.exchange.status === 429 ? isRateLimitStatus(429, where(v)) : pass(), ['RATE-8', 'ERR-7'], 'MUST'),
+  },
+];
