@@ -11,8 +11,7 @@
 // permission an endpoint needs is refused whatever the id (permission before lookup).
 // Every token and code the suite obtains is registered as a secret before it is used.
 import { describe } from 'vitest';
-import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
-import { hasStatus, isRefused } from '../src/checks/http.ts';
+import { hasStatus } from '../src/checks/http.ts';
 import {
   APP_TOKEN_LIFETIME_S,
   codeIsUrlEncoded,
@@ -23,18 +22,27 @@ import {
   grantRedirectCarriesCode,
   isBearerTokenResponse,
   notServed,
-  readConsentRedirect,
   refreshTokenIs,
   scopeUnstated,
   tokenRefused,
   USER_TOKEN_LIFETIME_S,
-  type ConsentRedirect,
 } from '../src/checks/oauth.ts';
-import { conformanceTest, type ConformanceContext, type DiscoveryRole } from '../src/harness/conformance.ts';
+import {
+  APP_TOKEN_ENDPOINTS,
+  FAVORITES_ENDPOINTS,
+  labelled,
+  noCodeReason,
+  NOTIFICATIONS_ENDPOINTS,
+  otherRedirectUri,
+  permissionIds,
+  probePath,
+  REVIEW_ACTION_ENDPOINTS,
+} from '../src/checks/oauth-cases.ts';
+import { clientForm, judgeRefusal, needsRedirectUri, NO_RENEW, OAuthSession, tokenAnswer, tokenUrl, unauthorized } from '../src/engines/oauth.ts';
+import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { mustCarryRateLimit } from '../src/harness/requests.ts';
-import { joinUrl, type HttpResponse } from '../src/http/client.ts';
-import { secrets } from '../src/http/redact.ts';
-import { pathIn, pathOf, templateOf, type ApiEndpoint } from '../src/rules/api-paths.ts';
+import type { HttpResponse } from '../src/http/client.ts';
+import { pathOf } from '../src/rules/api-paths.ts';
 
 /**
  * Read by src/runner/passes.ts: this suite runs after the other writers. Its writes are meant to be refused,
@@ -44,175 +52,21 @@ import { pathIn, pathOf, templateOf, type ApiEndpoint } from '../src/rules/api-p
  */
 export const RUNS_AFTER_THE_OTHER_WRITERS = true;
 
-/** An id no deployment is expected to hold (path placeholders are integers). */
-const NO_ID = 2147483647;
 const PUBLIC_ENDPOINT = pathOf('GET /categories/root');
 /** An endpoint only a user token may use (For an authorized user the service also offers: profile). */
 const USER_ENDPOINT = pathOf('GET /user');
-const NO_RENEW = { renewOn401: false } as const;
 
-interface Probe {
-  /** The spec's endpoint: the method and path are made from it, NO_ID (or a real id) in its placeholders. */
-  endpoint: ApiEndpoint;
-  json?: unknown;
-  /** A read whose NO_ID is replaced by a real id of this kind when the run's user can list one. */
-  realId?: RealIdKind;
-}
+/** The consent request, asked once, and the real ids of the permission probes. */
+const session = new OAuthSession();
 
 /**
- * Kinds of ids a permission probe of a read may use. Reads change nothing, so they are sent with
- * real ids; writes only ever name NO_ID, so that a server missing the check changes no data.
+ * POST {auth_url}/oauth2/token, untouched by the run's token handling; any token in it is a secret
+ * from now on. Sent here, not in src/engines/oauth.ts: src/runner/passes.ts finds a suite's writes
+ * in its source (SENDS_WRITES), and this request is the one that shows it, making the suite a
+ * writer that runs after the others (RUNS_AFTER_THE_OTHER_WRITERS).
  */
-type RealIdKind = 'favoriteList' | 'favorite' | 'notification' | 'category';
-
-/** Every endpoint that needs the favorites permission (Endpoints > Favorites, Categories). */
-const FAVORITES_ENDPOINTS: Probe[] = [
-  { endpoint: 'GET /favorite_lists' },
-  { endpoint: 'POST /favorite_lists', json: {} },
-  { endpoint: 'DELETE /favorite_lists/:id' },
-  { endpoint: 'GET /favorites' },
-  { endpoint: 'GET /favorite_lists/:id/favorites', realId: 'favoriteList' },
-  { endpoint: 'GET /favorites/:id', realId: 'favorite' },
-  { endpoint: 'POST /favorites', json: { favorite: { sku_id: NO_ID } } },
-  { endpoint: 'PUT /favorites/:id', json: { favorite: { have_it: true } } },
-  { endpoint: 'DELETE /favorites/:id' },
-  { endpoint: 'GET /categories/:id/favorites', realId: 'category' },
-];
-/** Every endpoint that needs the notifications permission. */
-const NOTIFICATIONS_ENDPOINTS: Probe[] = [
-  { endpoint: 'GET /notifications' },
-  { endpoint: 'GET /notifications/:id', realId: 'notification' },
-  { endpoint: 'POST /notifications/view', json: { ids: [NO_ID] } },
-];
-/** Every endpoint that needs publish_sku_review_actions. */
-const REVIEW_ACTION_ENDPOINTS: Probe[] = [
-  { endpoint: 'POST /skus/:sku_id/reviews/:review_id/votes', json: { vote: { helpful: true } } },
-  { endpoint: 'POST /skus/:sku_id/reviews/:review_id/flags', json: { flag: { reason: 'spam' } } },
-];
-/**
- * Requirement ids per endpoint: the permission's rule, the scope's grant, and the endpoint's own
- * "needs ..." statement where the catalogue has one.
- */
-function permissionIds(probe: Probe): string[] {
-  if (FAVORITES_ENDPOINTS.includes(probe)) return probe.endpoint === 'GET /categories/:id/favorites' ? ['CAT-23', 'SCOPE-3'] : ['FAV-34', 'SCOPE-3'];
-  if (NOTIFICATIONS_ENDPOINTS.includes(probe)) return ['NOTIF-7', 'SCOPE-4'];
-  return [probe.endpoint.endsWith('/votes') ? 'REV-27' : 'REV-28', 'SCOPE-5'];
-}
-
-/**
- * Where user and application tokens are both refused, the application token is already shown
- * (with real ids) to GET /favorite_lists, GET /categories/:id/favorites, GET /notifications and
- * the votes and flags endpoints by their own suites; this suite shows it to the others.
- */
-const APP_TOKEN_ENDPOINTS: Probe[] = [
-  { endpoint: 'GET /user' },
-  ...FAVORITES_ENDPOINTS.filter((p) => !['GET /favorite_lists', 'GET /categories/:id/favorites'].includes(p.endpoint)),
-  ...NOTIFICATIONS_ENDPOINTS.filter((p) => p.endpoint !== 'GET /notifications'),
-];
-
-// --- permission probes -----------------------------------------------------------------------
-
-let realIds: Partial<Record<RealIdKind, number>> | null = null;
-
-/** Real ids for the reads: discovery's, found with the run's user token (which carries every scope asked for). */
-async function resolveRealIds(t: ConformanceContext): Promise<Partial<Record<RealIdKind, number>>> {
-  if (realIds) return realIds;
-  const found: Partial<Record<RealIdKind, number>> = {};
-  // Discovery's ids (shared by the run's workers); a role the run cannot fill keeps NO_ID.
-  const roles: Record<RealIdKind, DiscoveryRole> = { favoriteList: 'favoriteList', favorite: 'favorite', notification: 'notification', category: 'rootCategory' };
-  for (const [kind, role] of Object.entries(roles) as [RealIdKind, DiscoveryRole][]) {
-    try {
-      found[kind] = await t.discover(role);
-    } catch {
-      // keeps NO_ID (no user token, or nothing of that kind)
-    }
-  }
-  realIds = found;
-  return found;
-}
-
-/** The probe's method and path, with a real id when there is one; `placeholder` tells whether NO_ID stayed. */
-function probePath(probe: Probe, ids: Partial<Record<RealIdKind, number>>): { method: string; path: string; placeholder: boolean } {
-  const real = probe.realId ? ids[probe.realId] : undefined;
-  const params = templateOf(probe.endpoint).split('/').filter((segment) => segment.startsWith(':')).map(() => real ?? NO_ID);
-  return { method: probe.endpoint.slice(0, probe.endpoint.indexOf(' ')), path: pathIn(probe.endpoint, params), placeholder: real === undefined && params.length > 0 };
-}
-
-/**
- * A refusal (401 or 403) passes; a 2xx served without the permission fails. With an id that does
- * not exist, another 4xx (404, 422) cannot be judged: a correct server may look the record up or
- * validate the body before it checks the permission (the order is not stated), so it only warns.
- */
-function judgeRefusal(t: ConformanceContext, status: number, what: string, placeholder: boolean, ids: string[]): void {
-  if (!placeholder || (status >= 200 && status < 300)) {
-    t.must(isRefused(status, what), ...ids);
-    return;
-  }
-  t.warn(isRefused(status, `${what}, an id that does not exist (the permission could not be judged: the record may be looked up first)`), ...ids);
-}
-
-// --- token requests ------------------------------------------------------------------------
-
-function tokenUrl(t: ConformanceContext): string {
-  return joinUrl(t.run.authUrl, '/oauth2/token');
-}
-
-/** POST {auth_url}/oauth2/token, untouched by the run's token handling; any token in it is a secret from now on. */
 async function tokenRequest(t: ConformanceContext, form: Record<string, string>): Promise<{ response: HttpResponse; body: unknown }> {
-  const response = await t.api.requestUrl('POST', tokenUrl(t), { form, auth: 'none', ...NO_RENEW, accept: 'application/json' });
-  let body: unknown = null;
-  try {
-    body = response.json();
-  } catch {
-    body = null;
-  }
-  if (body && typeof body === 'object') {
-    const fields = body as Record<string, unknown>;
-    for (const key of ['access_token', 'refresh_token']) if (typeof fields[key] === 'string') secrets.add(fields[key]);
-  }
-  return { response, body };
-}
-
-function clientForm(t: ConformanceContext): Record<string, string> {
-  return { client_id: t.run.client.id, client_secret: t.run.client.secret };
-}
-
-// --- the consent step, once per file -------------------------------------------------------
-
-interface ConsentOutcome {
-  status: number;
-  redirect: ConsentRedirect | null;
-}
-
-let consent: Promise<ConsentOutcome> | null = null;
-
-/** GET {auth_url}/oauth2/authorizations/new with scope public, not followed; the first test that needs it asks. */
-function consentOnce(t: ConformanceContext, redirectUri: string): Promise<ConsentOutcome> {
-  consent ??= askConsent(t, redirectUri);
-  return consent;
-}
-
-async function askConsent(t: ConformanceContext, redirectUri: string): Promise<ConsentOutcome> {
-  const url = joinUrl(t.run.authUrl, '/oauth2/authorizations/new', {
-    client_id: t.run.client.id,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'public',
-  });
-  const response = await t.api.requestUrl('GET', url, { auth: 'none', followRedirects: false, accept: null });
-  const redirect = readConsentRedirect(response.status, response.headers, url, redirectUri);
-  const code = redirect?.params.get('code');
-  if (code) secrets.add(code);
-  return { status: response.status, redirect };
-}
-
-/** Why a consent answer gives no code without a person, or null when it carries one. */
-function noCodeReason(outcome: ConsentOutcome): string | null {
-  const { status, redirect } = outcome;
-  if (redirect?.toRedirectUri && redirect.params.get('code')) return null;
-  if (redirect?.toRedirectUri && redirect.params.has('error')) return `the deployment answered the authorization request with error=${redirect.params.get('error')} at once (no person consented)`;
-  if (status === 200) return 'the deployment shows a consent page: the code flow needs a person at a browser';
-  return `the authorization request answered ${status}${redirect ? ` (a redirect to ${redirect.location})` : ''}, not a redirect to the redirect_uri`;
+  return tokenAnswer(await t.api.requestUrl('POST', tokenUrl(t), { form, auth: 'none', ...NO_RENEW, accept: 'application/json' }));
 }
 
 // --- the user token of scope public, shared by the later tests -------------------------------
@@ -226,38 +80,6 @@ interface PublicUserToken {
 
 let publicUser: PublicUserToken | null = null;
 let publicUserMissing = 'the authorization-code test did not run';
-
-function needsRedirectUri(t: ConformanceContext): string {
-  const uri = t.run.client.redirectUri;
-  if (!uri) return t.skip('no redirect URI (CATALOGUE_REDIRECT_URI): the authorization-code flow cannot run');
-  return uri;
-}
-
-/** A redirect_uri that differs from the registered one (another path on its origin). */
-function otherRedirectUri(uri: string): string {
-  const other = new URL('/conformance-other-callback', uri);
-  if (other.toString() === uri) other.pathname = '/conformance-other-callback-2';
-  return other.toString();
-}
-
-/** 401 with the errors body (from 3.1.0, the normalized error format). */
-function unauthorized(t: ConformanceContext, response: HttpResponse, what: string, ...ids: string[]): void {
-  t.must(hasStatus(response, 401), ...ids);
-  if (response.status === 401 && t.has('normalized-errors')) {
-    let body: unknown = null;
-    try {
-      body = response.json();
-    } catch {
-      body = response.text;
-    }
-    const check = errorBodyIsWellFormed(body);
-    t.must(check.ok ? check : { ok: false, message: `${what}: ${check.message}` }, 'ERR-2');
-  }
-}
-
-function labelled(check: ReturnType<typeof hasStatus>, what: string): ReturnType<typeof hasStatus> {
-  return check.ok ? check : { ok: false, message: `${what}: ${check.message}` };
-}
 
 describe('Application token (client credentials)', () => {
   conformanceTest(
@@ -296,11 +118,15 @@ describe('Application token (client credentials)', () => {
     },
   );
 
-  conformanceTest('a scope other than public is not granted: "public favorites" is refused or narrowed to public', { id: 'extra-scope-not-granted', requirements: ['SCOPE-2', 'SCOPE-7', 'AUTH-5'], requests: 1 }, async (t) => {
-    const { response, body } = await tokenRequest(t, { ...clientForm(t), grant_type: 'client_credentials', scope: 'public favorites' });
-    t.must(extraScopeNotGranted(response.status, body, 'public'), 'SCOPE-2');
-    t.warn(scopeUnstated(response.status, body), 'SCOPE-2');
-  });
+  conformanceTest(
+    'a scope other than public is not granted: "public favorites" is refused or narrowed to public',
+    { id: 'extra-scope-not-granted', requirements: ['SCOPE-2', 'SCOPE-7', 'AUTH-5'], requests: 1 },
+    async (t) => {
+      const { response, body } = await tokenRequest(t, { ...clientForm(t), grant_type: 'client_credentials', scope: 'public favorites' });
+      t.must(extraScopeNotGranted(response.status, body, 'public'), 'SCOPE-2');
+      t.warn(scopeUnstated(response.status, body), 'SCOPE-2');
+    },
+  );
 });
 
 describe('User token (authorization code) and renewal', () => {
@@ -309,7 +135,7 @@ describe('User token (authorization code) and renewal', () => {
     { id: 'authorization-code-flow', requirements: ['AUTH-12', 'AUTH-14', 'AUTH-16', 'AUTH-18', 'AUTH-19', 'AUTH-3', 'AUTH-20', 'AUTH-27', 'AUTH-2'], requests: 6 },
     async (t) => {
       const redirectUri = needsRedirectUri(t);
-      let outcome = await consentOnce(t, redirectUri);
+      let outcome = await session.consentOnce(t, redirectUri);
       const reason = noCodeReason(outcome);
       if (reason) {
         publicUserMissing = `no user token of scope public: ${reason}`;
@@ -328,8 +154,7 @@ describe('User token (authorization code) and renewal', () => {
       let granted = await exchange(redirectUri, code);
       if (granted.response.status !== 200) {
         // A server may end a code after a refused exchange (or used it up on the wrong one): a second code, once.
-        consent = askConsent(t, redirectUri);
-        outcome = await consent;
+        outcome = await session.consentAgain(t, redirectUri);
         const again = noCodeReason(outcome);
         if (again) t.skip(`a second code was needed after the refused exchange: ${again}`);
         code = outcome.redirect!.params.get('code')!;
@@ -353,7 +178,7 @@ describe('User token (authorization code) and renewal', () => {
 
   conformanceTest('a denial redirects to the redirect_uri with error=access_denied', { id: 'denial-access-denied', requirements: ['AUTH-15'], requests: 1 }, async (t) => {
     const redirectUri = needsRedirectUri(t);
-    const outcome = await consentOnce(t, redirectUri);
+    const outcome = await session.consentOnce(t, redirectUri);
     if (outcome.status === 200) t.skip('the deployment shows a consent page: a denial needs a person at a browser');
     if (outcome.redirect?.toRedirectUri && outcome.redirect.params.get('code')) {
       t.skip('the deployment consents at once without a person, so a denial cannot be provoked');
@@ -374,7 +199,10 @@ describe('User token (authorization code) and renewal', () => {
       t.json(response, 'AUTH-23');
       const fields = body as Record<string, unknown>;
       const access = fields['access_token'];
-      t.require(typeof access === 'string' && access !== '' ? { ok: true } : { ok: false, message: `the refresh response has access_token ${JSON.stringify(access)}, expected a token` }, 'AUTH-23');
+      t.require(
+        typeof access === 'string' && access !== '' ? { ok: true } : { ok: false, message: `the refresh response has access_token ${JSON.stringify(access)}, expected a token` },
+        'AUTH-23',
+      );
       // Shape not shown (AUTH-24): what a token response usually carries only warns.
       t.warn(isBearerTokenResponse(body), 'AUTH-24');
       t.warn(expiresInIsIntegerSeconds(body), 'AUTH-24');
@@ -389,7 +217,12 @@ describe('Permissions', () => {
   const all = [...FAVORITES_ENDPOINTS, ...NOTIFICATIONS_ENDPOINTS, ...REVIEW_ACTION_ENDPOINTS];
   conformanceTest(
     'a user token of scope public alone is refused (401 or 403) by every favorites, notifications and review-action endpoint',
-    { id: 'public-scope-user-refused', requirements: ['FAV-34', 'CAT-23', 'SCOPE-3', 'NOTIF-7', 'SCOPE-4', 'EVT-1', 'REV-27', 'REV-28', 'SCOPE-5', 'SCOPE-6'], profile: 'read', requests: all.length + 4 },
+    {
+      id: 'public-scope-user-refused',
+      requirements: ['FAV-34', 'CAT-23', 'SCOPE-3', 'NOTIF-7', 'SCOPE-4', 'EVT-1', 'REV-27', 'REV-28', 'SCOPE-5', 'SCOPE-6'],
+      profile: 'read',
+      requests: all.length + 4,
+    },
     async (t) => {
       const user = publicUser;
       if (!user) return t.skip(publicUserMissing);
@@ -399,7 +232,7 @@ describe('Permissions', () => {
         const used = await t.api.get(PUBLIC_ENDPOINT, { auth });
         t.require(labelled(hasStatus(used, 200), `GET ${PUBLIC_ENDPOINT} with the user token of scope public`), 'SCOPE-6');
       }
-      const ids = await resolveRealIds(t);
+      const ids = await session.realIds(t);
       for (const probe of all) {
         const { method, path, placeholder } = probePath(probe, ids);
         const response = await t.api.request(method, path, { auth, ...(probe.json !== undefined ? { json: probe.json } : {}) });
@@ -412,7 +245,7 @@ describe('Permissions', () => {
     'an application token (scope public, no user) is refused (401 or 403) by user endpoints',
     { id: 'app-token-refused-on-user', requirements: ['USER-1', 'FAV-34', 'NOTIF-7', 'SCOPE-2'], requests: APP_TOKEN_ENDPOINTS.length + 3 },
     async (t) => {
-      const real = await resolveRealIds(t);
+      const real = await session.realIds(t);
       for (const probe of APP_TOKEN_ENDPOINTS) {
         const { method, path, placeholder } = probePath(probe, real);
         const response = await t.api.request(method, path, { auth: 'app', ...NO_RENEW, ...(probe.json !== undefined ? { json: probe.json } : {}) });
@@ -424,12 +257,16 @@ describe('Permissions', () => {
 });
 
 describe('Sending the token', () => {
-  conformanceTest('the token is accepted in the Authorization header and as the oauth_token query parameter', { id: 'token-in-header-or-query', requirements: ['SEND-1', 'SEND-2'], requests: 2 }, async (t) => {
-    const header = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'header', ...NO_RENEW });
-    t.must(labelled(hasStatus(header, 200), `GET ${PUBLIC_ENDPOINT} with Authorization: Bearer`), 'SEND-1');
-    const query = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'query', ...NO_RENEW });
-    t.must(labelled(hasStatus(query, 200), `GET ${PUBLIC_ENDPOINT} with oauth_token`), 'SEND-2');
-  });
+  conformanceTest(
+    'the token is accepted in the Authorization header and as the oauth_token query parameter',
+    { id: 'token-in-header-or-query', requirements: ['SEND-1', 'SEND-2'], requests: 2 },
+    async (t) => {
+      const header = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'header', ...NO_RENEW });
+      t.must(labelled(hasStatus(header, 200), `GET ${PUBLIC_ENDPOINT} with Authorization: Bearer`), 'SEND-1');
+      const query = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'query', ...NO_RENEW });
+      t.must(labelled(hasStatus(query, 200), `GET ${PUBLIC_ENDPOINT} with oauth_token`), 'SEND-2');
+    },
+  );
 
   conformanceTest(
     'both ways in one request: the spec forbids it to clients and names no answer, so serving it only warns',
@@ -442,28 +279,40 @@ describe('Sending the token', () => {
 });
 
 describe('Missing, invalid and expired tokens', () => {
-  conformanceTest('no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint', { id: 'no-token-401', requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 2 }, async (t) => {
-    for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
-      const response = await t.api.get(path, { auth: 'none' });
-      unauthorized(t, response, `GET ${path} without a token`, 'ERR-6', 'GEN-5', 'AUTH-3');
-      mustCarryRateLimit(t, response.headers, `the ${response.status} to GET ${path} without a token`);
-    }
-  });
+  conformanceTest(
+    'no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint',
+    { id: 'no-token-401', requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 2 },
+    async (t) => {
+      for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
+        const response = await t.api.get(path, { auth: 'none' });
+        unauthorized(t, response, `GET ${path} without a token`, 'ERR-6', 'GEN-5', 'AUTH-3');
+        mustCarryRateLimit(t, response.headers, `the ${response.status} to GET ${path} without a token`);
+      }
+    },
+  );
 
-  conformanceTest('an invalid token: 401 with the errors body, on a public and on a user endpoint', { id: 'invalid-token-401', requirements: ['ERR-6', 'ERR-2', 'AUTH-3'], requests: 2 }, async (t) => {
-    const token = `conformance-invalid-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-    for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
-      const response = await t.api.get(path, { auth: { token } });
-      unauthorized(t, response, `GET ${path} with an invalid token`, 'ERR-6', 'AUTH-3');
-    }
-  });
+  conformanceTest(
+    'an invalid token: 401 with the errors body, on a public and on a user endpoint',
+    { id: 'invalid-token-401', requirements: ['ERR-6', 'ERR-2', 'AUTH-3'], requests: 2 },
+    async (t) => {
+      const token = `conformance-invalid-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+      for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
+        const response = await t.api.get(path, { auth: { token } });
+        unauthorized(t, response, `GET ${path} with an invalid token`, 'ERR-6', 'AUTH-3');
+      }
+    },
+  );
 
-  conformanceTest('an expired token: 401 with the errors body, on a public and on a user endpoint', { id: 'expired-token-401', requirements: ['AUTH-21', 'ERR-6', 'ERR-2', 'AUTH-1', 'AUTH-2'], requests: 2 }, async (t) => {
-    const token = t.run.expiredToken;
-    if (!token) return t.skip('no expired token (CATALOGUE_EXPIRED_TOKEN)');
-    for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
-      const response = await t.api.get(path, { auth: { token } });
-      unauthorized(t, response, `GET ${path} with an expired token`, 'AUTH-21', 'ERR-6', 'AUTH-1', 'AUTH-2');
-    }
-  });
+  conformanceTest(
+    'an expired token: 401 with the errors body, on a public and on a user endpoint',
+    { id: 'expired-token-401', requirements: ['AUTH-21', 'ERR-6', 'ERR-2', 'AUTH-1', 'AUTH-2'], requests: 2 },
+    async (t) => {
+      const token = t.run.expiredToken;
+      if (!token) return t.skip('no expired token (CATALOGUE_EXPIRED_TOKEN)');
+      for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
+        const response = await t.api.get(path, { auth: { token } });
+        unauthorized(t, response, `GET ${path} with an expired token`, 'AUTH-21', 'ERR-6', 'AUTH-1', 'AUTH-2');
+      }
+    },
+  );
 });

@@ -33,6 +33,23 @@ async function productsOfASku(t: ConformanceContext): Promise<{ skuId: number; p
   return { skuId, products };
 }
 
+/** The ids the root property's rows are asked with: discovery's, null where a role the deployment cannot fill leaves rows out. */
+interface RootIds {
+  leaf: number;
+  root: number;
+  manufacturer: number;
+  skuId: number;
+  /** The first product of the SKU's offers. */
+  product: Json;
+  productId: number | null;
+  shopId: number | null;
+  reviewed: number | null;
+  shopReviewed: number | null;
+  favoriteList: number | null;
+  favoritesCategory: number | null;
+  notification: number | null;
+}
+
 /**
  * The rows of the root property: every GET whose answer is a resource of the spec's "Resources
  * and their fields" (where the general conventions put sparse fieldsets), asked with ids from
@@ -54,8 +71,13 @@ export async function rootRows(t: ConformanceContext): Promise<Resource[]> {
   // Discovery's notification (the first listed, as the oauth suite's probes use it): found now,
   // from the listing the readers got, it costs no request, here or later.
   const notification = await optional('notification');
+  const ids: RootIds = { leaf, root, manufacturer, skuId, product, productId, shopId, reviewed, shopReviewed, favoriteList, favoritesCategory, notification };
+  return [...catalogRows(ids), ...userRows(ids)].filter((r): r is Resource => r !== null);
+}
 
-  const rows: (Resource | null)[] = [
+/** The catalogue's rows: categories; SKUs, products and reviews; manufacturers and shops (null: a row left out). */
+function catalogRows({ leaf, root, manufacturer, skuId, product, productId, shopId, reviewed, shopReviewed }: RootIds): (Resource | null)[] {
+  return [
     // Categories
     { ...at('GET /categories'), key: 'categories', single: false, noun: 'category', schema: 'resources/category.json' },
     { ...at('GET /categories/:id', leaf), key: 'category', single: true, noun: 'category', schema: 'resources/category-detail.json' },
@@ -74,7 +96,14 @@ export async function rootRows(t: ConformanceContext): Promise<Resource[]> {
     productId === null ? null : { ...at('GET /products/:id', productId), key: 'product', single: true, noun: 'product', schema: 'resources/product.json' },
     shopId === null || (typeof product['shop_uid'] !== 'string' && typeof product['shop_uid'] !== 'number')
       ? null
-      : { ...at('GET /shops/:shop_id/products/search', shopId), query: { shop_uid: String(product['shop_uid']) }, key: 'products', single: false, noun: 'product', schema: 'resources/product.json' },
+      : {
+          ...at('GET /shops/:shop_id/products/search', shopId),
+          query: { shop_uid: String(product['shop_uid']) },
+          key: 'products',
+          single: false,
+          noun: 'product',
+          schema: 'resources/product.json',
+        },
     reviewed === null ? null : { ...at('GET /skus/:id/reviews', reviewed), key: 'reviews', single: false, noun: 'review', schema: 'resources/sku-review.json' },
     { ...at('GET /skus/:id/reviews/new', skuId), key: 'review_form', single: true, noun: 'review form', schema: 'resources/review-form.json', auth: 'user', lazy: true },
     { ...at('GET /flags'), key: 'flags', single: false, noun: 'flag reason', schema: 'resources/flag-reason.json' },
@@ -85,7 +114,12 @@ export async function rootRows(t: ConformanceContext): Promise<Resource[]> {
     shopId === null ? null : { ...at('GET /shops/:id', shopId), key: 'shop', single: true, noun: 'shop', schema: 'resources/shop.json' },
     shopId === null ? null : { ...at('GET /shops/:shop_id/locations', shopId), key: 'locations', single: false, noun: 'location', schema: 'resources/location.json' },
     shopReviewed === null ? null : { ...at('GET /shops/:id/reviews', shopReviewed), key: 'reviews', single: false, noun: 'shop review', schema: 'resources/shop-review.json' },
-    // The user's own resources, with the run's user token (left out without one).
+  ];
+}
+
+/** The user's own resources, with the run's user token (left out without one; null: a row left out). */
+function userRows({ favoriteList, favoritesCategory, notification }: RootIds): (Resource | null)[] {
+  return [
     { ...at('GET /user'), key: 'user', single: true, noun: 'user', schema: 'resources/user.json', auth: 'user' },
     { ...at('GET /user/addresses'), key: 'addresses', single: false, noun: 'address', schema: 'resources/address.json', auth: 'user', shared: true },
     { ...at('GET /user/addresses/new'), key: 'address_form', single: true, noun: 'address form', schema: 'resources/address-form.json', auth: 'user', lazy: true },
@@ -94,17 +128,41 @@ export async function rootRows(t: ConformanceContext): Promise<Resource[]> {
     { ...at('GET /favorite_lists'), key: 'favorite_lists', single: false, noun: 'favorite list', schema: 'resources/favorite-list.json', auth: 'user', shared: true },
     favoriteList === null
       ? null
-      : { ...at('GET /favorite_lists/:id/favorites', favoriteList), key: 'favorites', single: false, noun: 'favorite', schema: 'resources/favorite.json', auth: 'user', shared: true },
+      : {
+          ...at('GET /favorite_lists/:id/favorites', favoriteList),
+          key: 'favorites',
+          single: false,
+          noun: 'favorite',
+          schema: 'resources/favorite.json',
+          auth: 'user',
+          shared: true,
+        },
     { ...at('GET /favorites'), key: 'favorites', single: false, noun: 'favorite', schema: 'resources/favorite.json', auth: 'user', shared: true },
     favoritesCategory === null
       ? null
-      : { ...at('GET /categories/:id/favorites', favoritesCategory), key: 'favorites', single: false, noun: 'favorite', schema: 'resources/favorite.json', auth: 'user', shared: true },
+      : {
+          ...at('GET /categories/:id/favorites', favoritesCategory),
+          key: 'favorites',
+          single: false,
+          noun: 'favorite',
+          schema: 'resources/favorite.json',
+          auth: 'user',
+          shared: true,
+        },
     { ...at('GET /notifications'), key: 'notifications', single: false, noun: 'notification', schema: 'resources/notification.json', auth: 'user', shared: true },
     notification === null
       ? null
-      : { ...at('GET /notifications/:id', notification), key: 'notification', single: true, noun: 'notification', schema: 'resources/notification.json', auth: 'user', shared: true, lazy: true },
+      : {
+          ...at('GET /notifications/:id', notification),
+          key: 'notification',
+          single: true,
+          noun: 'notification',
+          schema: 'resources/notification.json',
+          auth: 'user',
+          shared: true,
+          lazy: true,
+        },
   ];
-  return rows.filter((r): r is Resource => r !== null);
 }
 
 /**
@@ -160,21 +218,54 @@ export async function linkCandidates(t: ConformanceContext, notes: string[]): Pr
   const candidates: LinkedResource[] = [];
   const productId = idOf(products[0]!['id']);
   if (productId !== null) {
-    candidates.push({ ...at('GET /products/:id', productId), key: 'product', single: true, noun: 'product', schema: 'resources/product.json', link: 'shop', linkSchema: 'resources/shop.json' });
+    candidates.push({
+      ...at('GET /products/:id', productId),
+      key: 'product',
+      single: true,
+      noun: 'product',
+      schema: 'resources/product.json',
+      link: 'shop',
+      linkSchema: 'resources/shop.json',
+    });
   }
   const product = products[0]!;
   const shopId = idOf(product['shop_id']);
   const shopUid = typeof product['shop_uid'] === 'string' || typeof product['shop_uid'] === 'number' ? String(product['shop_uid']) : null;
   candidates.push(
     { ...at('GET /skus/:id/products', skuId), key: 'products', single: false, noun: 'product', schema: 'resources/product.json', link: 'shop', linkSchema: 'resources/shop.json' },
-    { ...at('GET /skus/:id/specifications', skuId), key: 'specifications', single: false, noun: 'specification', schema: 'resources/specification.json', link: 'group', linkSchema: 'resources/group.json' },
+    {
+      ...at('GET /skus/:id/specifications', skuId),
+      key: 'specifications',
+      single: false,
+      noun: 'specification',
+      schema: 'resources/specification.json',
+      link: 'group',
+      linkSchema: 'resources/group.json',
+    },
   );
   // Endpoints of later versions (Change history) are asked only when the run's version has them.
   if (t.has('sparse-fieldsets')) {
-    candidates.push({ ...at('GET /categories/:id/specifications', await t.discover('leafCategory')), key: 'specifications', single: false, noun: 'specification', schema: 'resources/specification.json', link: 'group', linkSchema: 'resources/group.json' });
+    candidates.push({
+      ...at('GET /categories/:id/specifications', await t.discover('leafCategory')),
+      key: 'specifications',
+      single: false,
+      noun: 'specification',
+      schema: 'resources/specification.json',
+      link: 'group',
+      linkSchema: 'resources/group.json',
+    });
   }
   if (shopId !== null && shopUid !== null && t.has('shop-product-search')) {
-    candidates.push({ ...at('GET /shops/:shop_id/products/search', shopId), query: { shop_uid: shopUid }, key: 'products', single: false, noun: 'product', schema: 'resources/product.json', link: 'shop', linkSchema: 'resources/shop.json' });
+    candidates.push({
+      ...at('GET /shops/:shop_id/products/search', shopId),
+      query: { shop_uid: shopUid },
+      key: 'products',
+      single: false,
+      noun: 'product',
+      schema: 'resources/product.json',
+      link: 'shop',
+      linkSchema: 'resources/shop.json',
+    });
   }
   const prefetched = await locationsWithAddress(t, skuId, products, candidates, notes);
   return { candidates, prefetched };

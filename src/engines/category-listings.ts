@@ -1,0 +1,108 @@
+// The requests of the category listings suite (suites/category-listings.suite.ts) and what it
+// judges of their answers along the way: the paginated listings under a category (stopping the
+// test unless they are well formed), the discovered leaf with its SKUs or its available filters,
+// a category whose manufacturers can be ordered by name, the SKUs a user token sees, and the
+// user's favorites. The pure parts are in src/checks/listings-cases.ts.
+import { isPlainObject, show, typed } from '../checks/check.ts';
+import { hasCollectionEnvelope, hasStatus } from '../checks/http.ts';
+import { favoriteSkuSets, favoritesPageOf, type FavoritesPage } from '../checks/listings-cases.ts';
+import type { Json } from '../checks/listings.ts';
+import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
+import type { ConformanceContext } from '../harness/conformance.ts';
+import type { HttpResponse, Query } from '../http/client.ts';
+import { pathOf } from '../rules/api-paths.ts';
+
+export interface Listing {
+  body: Json;
+  items: Json[];
+  meta: Json;
+  pagination: Pagination;
+  response: HttpResponse;
+}
+
+/** An id far above any a catalogue hands out. */
+export const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+
+/** GET a paginated collection under `key`; stops the test unless it is 200 {key, meta.pagination}. */
+export async function getListing(t: ConformanceContext, path: string, key: string, query: Query, ...requirements: string[]): Promise<Listing> {
+  const response = await t.api.get(path, { query });
+  t.require(hasStatus(response, 200), ...requirements);
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, key), 'GEN-7', ...requirements);
+  t.require(paginationMetaIsWellFormed(body), 'PAG-1', ...requirements);
+  const items = (body[key] as unknown[]).filter(isPlainObject);
+  return { body, items, meta: body['meta'] as Json, pagination: readPagination(body)!, response };
+}
+
+/** GET /categories/:id/skus; stops unless 200 {skus, meta.pagination}. */
+export function skusOf(t: ConformanceContext, categoryId: number, query: Query = {}, ...requirements: string[]): Promise<Listing> {
+  return getListing(t, pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), 'skus', query, 'CAT-26', ...requirements);
+}
+
+/** The discovered leaf and its first page of SKUs; skips when the leaf lists none. */
+export async function leafWithSkus(t: ConformanceContext, query: Query = {}): Promise<{ leafId: number; listing: Listing }> {
+  const leafId = await t.discover('leafCategory');
+  const listing = await skusOf(t, leafId, query);
+  if (!listing.items.length) t.skip(`leaf category ${leafId} lists no SKUs`);
+  return { leafId, listing };
+}
+
+/** The leaf's listing with include_meta[]=available_filters, and that meta; stops unless it is an object. */
+export async function leafWithAvailableFilters(t: ConformanceContext): Promise<{ leafId: number; all: Listing; available: Json }> {
+  const leafId = await t.discover('leafCategory');
+  const all = await skusOf(t, leafId, { 'include_meta[]': ['available_filters'] }, 'CAT-35');
+  const available = all.meta['available_filters'];
+  t.require(typed(available, isPlainObject(available), `include_meta[]=available_filters: meta.available_filters is ${show(available)}`), 'CAT-35', 'FILT-3');
+  return { leafId, all, available: available as Json };
+}
+
+/** GET /categories/:id/specifications; stops unless 200 with a specifications array. */
+export async function specificationsOf(t: ConformanceContext, categoryId: number, query: Query): Promise<{ body: Json; specifications: Json[]; response: HttpResponse }> {
+  const response = await t.api.get(pathOf('GET /categories/:id/specifications', { id: categoryId }), { query });
+  t.require(hasStatus(response, 200), 'CAT-20');
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'CAT-20');
+  return { body, specifications: (body['specifications'] as unknown[]).filter(isPlainObject), response };
+}
+
+/** The discovered leaf, else the root: the first whose manufacturers list two names or more. */
+export async function categoryWithManufacturers(t: ConformanceContext): Promise<{ id: number; path: string }> {
+  const tried: number[] = [];
+  for (const role of ['leafCategory', 'rootCategory'] as const) {
+    const id = await t.discover(role);
+    tried.push(id);
+    const path = pathOf('GET /categories/:id/manufacturers', { id });
+    const { items } = await getListing(t, path, 'manufacturers', {}, 'CAT-21');
+    if (new Set(items.map((m) => m['name'])).size >= 2) return { id, path };
+  }
+  return t.skip(`neither the leaf nor the root (categories ${tried.join(', ')}) lists two manufacturers of different names`);
+}
+
+/** GET /categories/:id/skus with the user token; stops unless 200 {skus}. */
+export async function userSkusOf(t: ConformanceContext, categoryId: number): Promise<{ response: HttpResponse; skus: Json[] }> {
+  const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), { auth: 'user' });
+  t.require(hasStatus(response, 200), 'CAT-26', 'SKU-7');
+  const body = t.json<Json>(response, 'GEN-4');
+  t.require(hasCollectionEnvelope(body, 'skus'), 'GEN-7', 'CAT-26');
+  return { response, skus: (body['skus'] as unknown[]).filter(isPlainObject) };
+}
+
+/** GET /favorites with the user token: its first page, or null unless it answered 200 (the Favorites endpoints judge these answers themselves). */
+async function favoritesOf(t: ConformanceContext, query: Query): Promise<FavoritesPage | null> {
+  const response = await t.api.get(pathOf('GET /favorites'), { auth: 'user', query });
+  if (response.status !== 200) return null;
+  return favoritesPageOf(response.json<Json>());
+}
+
+/**
+ * The user's favorites as SKU ids (favoriteSkuSets): GET /favorites, and from 3.2.0, where owned
+ * favorites are listed only with owned=true, that listing too; skips when GET /favorites does not
+ * answer 200.
+ */
+export async function userFavorites(t: ConformanceContext): Promise<{ inLists: Set<number>; notFavorited: (id: number) => boolean }> {
+  const listed = await favoritesOf(t, {});
+  if (!listed) return t.skip("GET /favorites did not answer 200 with the user token: the user's favorites are unknown");
+  const excludesOwned = t.has('owned-excluded-by-default');
+  const owned = excludesOwned ? await favoritesOf(t, { owned: 'true' }) : { items: [], complete: true };
+  return favoriteSkuSets(listed, owned, excludesOwned);
+}
