@@ -170,4 +170,3 @@ export async function runConformanceMany(targets: readonly ManyTarget[]): Promis
     rmSync(generated, { recursive: true, force: true });
   }
 }
-

@@ -82,13 +82,17 @@ function warnOnOpenFieldChoices(t: ConformanceContext, category: Category, singl
 }
 
 describe('GET /categories/root', () => {
-  conformanceTest('answers {category} with every Category field, single-category fields included', { id: 'root-every-field', requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
-    const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
-    t.schema('responses/category.json', { category: root }, 'CAT-4', 'CAT-12');
-    t.warn(hasNoMatchCount(root), 'CAT-14');
-    t.undocumentedFields('resources/category-detail.json', root, 'the root category', 'CAT-4');
-    warnOnOpenFieldChoices(t, root, true);
-  });
+  conformanceTest(
+    'answers {category} with every Category field, single-category fields included',
+    { id: 'root-every-field', requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 },
+    async (t) => {
+      const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
+      t.schema('responses/category.json', { category: root }, 'CAT-4', 'CAT-12');
+      t.warn(hasNoMatchCount(root), 'CAT-14');
+      t.undocumentedFields('resources/category-detail.json', root, 'the root category', 'CAT-4');
+      warnOnOpenFieldChoices(t, root, true);
+    },
+  );
 
   conformanceTest('is the root: parent_id 0 and a path of its own id alone', { id: 'root-is-root', requirements: ['CAT-18', 'CAT-6', 'CAT-9'], requests: 1 }, async (t) => {
     const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
@@ -99,40 +103,45 @@ describe('GET /categories/root', () => {
 });
 
 describe('GET /categories/:id', () => {
-  conformanceTest('answers {category} for the id asked, with every Category field', { id: 'category-by-id', requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 }, async (t) => {
-    const id = await t.discover('innerCategory');
-    const category = await getCategory(t, pathOf('GET /categories/:id', { id }), 'CAT-16');
-    t.must(hasId(category, id), 'CAT-16');
-    t.schema('responses/category.json', { category }, 'CAT-4', 'CAT-12');
-    t.warn(hasNoMatchCount(category), 'CAT-14');
-    t.undocumentedFields('resources/category-detail.json', category, `category ${id}`, 'CAT-4');
-    warnOnOpenFieldChoices(t, category, true);
-  });
+  conformanceTest(
+    'answers {category} for the id asked, with every Category field',
+    { id: 'category-by-id', requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'], requests: 1 },
+    async (t) => {
+      const id = await t.discover('innerCategory');
+      const category = await getCategory(t, pathOf('GET /categories/:id', { id }), 'CAT-16');
+      t.must(hasId(category, id), 'CAT-16');
+      t.schema('responses/category.json', { category }, 'CAT-4', 'CAT-12');
+      t.warn(hasNoMatchCount(category), 'CAT-14');
+      t.undocumentedFields('resources/category-detail.json', category, `category ${id}`, 'CAT-4');
+      warnOnOpenFieldChoices(t, category, true);
+    },
+  );
 
-  conformanceTest('a category that does not exist answers 404 with RecordNotFound, with the rate-limit headers', { id: 'unknown-category-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
-    // An id far above any a catalogue hands out; if the deployment has it after all, say so.
-    const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
-    const response = await t.api.get(pathOf('GET /categories/:id', { id: missing }));
-    if (response.status === 200 && answersWithCategory(response.text, missing)) {
-      t.skip(`the deployment has a category with id ${missing}; no unknown id to ask for`);
-    }
-    mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /categories/${missing}`);
-    t.require(hasStatus(response, 404), 'ERR-9');
-    if (!t.has('normalized-errors')) return; // the error format before 3.1.0 is not shown
-    const body = t.json(response, 'GEN-4');
-    if (Array.isArray(body) && body.length === 0) {
-      // The spec's own example for a missing category: an empty array (ERR-16 contradicts ERR-2).
-      t.warn(fail('404 with an empty array body, as in the spec example, not the {errors} format'), 'ERR-16', 'ERR-2');
-      return;
-    }
-    t.must(errorBodyIsWellFormed(body), 'ERR-2');
-    t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
-    const messages = JSON.stringify(isPlainObject(body) ? (body['errors'] ?? null) : null);
-    t.warn(
-      messages.includes(String(missing)) || /categor/i.test(messages) ? pass() : fail(`no message names the missing record (category ${missing}): ${messages}`),
-      'ERR-14',
-    );
-  });
+  conformanceTest(
+    'a category that does not exist answers 404 with RecordNotFound, with the rate-limit headers',
+    { id: 'unknown-category-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 },
+    async (t) => {
+      // An id far above any a catalogue hands out; if the deployment has it after all, say so.
+      const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+      const response = await t.api.get(pathOf('GET /categories/:id', { id: missing }));
+      if (response.status === 200 && answersWithCategory(response.text, missing)) {
+        t.skip(`the deployment has a category with id ${missing}; no unknown id to ask for`);
+      }
+      mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /categories/${missing}`);
+      t.require(hasStatus(response, 404), 'ERR-9');
+      if (!t.has('normalized-errors')) return; // the error format before 3.1.0 is not shown
+      const body = t.json(response, 'GEN-4');
+      if (Array.isArray(body) && body.length === 0) {
+        // The spec's own example for a missing category: an empty array (ERR-16 contradicts ERR-2).
+        t.warn(fail('404 with an empty array body, as in the spec example, not the {errors} format'), 'ERR-16', 'ERR-2');
+        return;
+      }
+      t.must(errorBodyIsWellFormed(body), 'ERR-2');
+      t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+      const messages = JSON.stringify(isPlainObject(body) ? (body['errors'] ?? null) : null);
+      t.warn(messages.includes(String(missing)) || /categor/i.test(messages) ? pass() : fail(`no message names the missing record (category ${missing}): ${messages}`), 'ERR-14');
+    },
+  );
 });
 
 describe('GET /categories/:id/parent', () => {
@@ -147,15 +156,19 @@ describe('GET /categories/:id/parent', () => {
 });
 
 describe('GET /categories/:id/children', () => {
-  conformanceTest('lists {categories, meta} of the children: each names the parent, as many as children_count', { id: 'children-name-parent', requirements: ['CAT-19', 'CAT-1', 'CAT-5', 'CAT-9', 'PAG-1', 'CAT-4'], requests: 2 }, async (t) => {
-    const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
-    const { categories, pagination } = await getCategories(t, pathOf('GET /categories/:id/children', { id: String(root.id) }), {}, 'CAT-19');
-    t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
-    t.must(childrenNameTheirParent(categories, root.id as number), 'CAT-19', 'CAT-1');
-    t.must(childrenCountMatches(root, pagination.total_results), 'CAT-5', 'CAT-19');
-    t.must(allOf(categories.map((c) => childPathExtendsParentPath(c, root))), 'CAT-9');
-    t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1');
-  });
+  conformanceTest(
+    'lists {categories, meta} of the children: each names the parent, as many as children_count',
+    { id: 'children-name-parent', requirements: ['CAT-19', 'CAT-1', 'CAT-5', 'CAT-9', 'PAG-1', 'CAT-4'], requests: 2 },
+    async (t) => {
+      const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
+      const { categories, pagination } = await getCategories(t, pathOf('GET /categories/:id/children', { id: String(root.id) }), {}, 'CAT-19');
+      t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
+      t.must(childrenNameTheirParent(categories, root.id as number), 'CAT-19', 'CAT-1');
+      t.must(childrenCountMatches(root, pagination.total_results), 'CAT-5', 'CAT-19');
+      t.must(allOf(categories.map((c) => childPathExtendsParentPath(c, root))), 'CAT-9');
+      t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1');
+    },
+  );
 
   conformanceTest('a leaf (children_count 0) has no children', { id: 'leaf-has-no-children', requirements: ['CAT-3', 'CAT-5'], requests: 2 }, async (t) => {
     const leafId = await t.discover('leafCategory');
@@ -178,50 +191,70 @@ async function sharedPageSize(t: ConformanceContext): Promise<number> {
 }
 
 describe('GET /categories', () => {
-  conformanceTest('answers {categories, meta} with 25 per page by default, every item a Category', { id: 'listing-25-per-page', requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'], requests: 1 }, async (t) => {
-    const { categories, pagination } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
-    t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
-    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
-    t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1', 'PAG-3');
-    t.must(allOf(categories.map((c) => hasNoMatchCount(c))), 'CAT-14');
-    if (categories[0]) t.undocumentedFields('resources/category.json', categories[0], 'a listed category', 'CAT-4');
-  });
+  conformanceTest(
+    'answers {categories, meta} with 25 per page by default, every item a Category',
+    { id: 'listing-25-per-page', requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'], requests: 1 },
+    async (t) => {
+      const { categories, pagination } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
+      t.schema('responses/categories.json', { categories, meta: { pagination } }, 'CAT-4');
+      t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+      t.must(paginationIsConsistent(pagination, categories.length), 'PAG-1', 'PAG-3');
+      t.must(allOf(categories.map((c) => hasNoMatchCount(c))), 'CAT-14');
+      if (categories[0]) t.undocumentedFields('resources/category.json', categories[0], 'a listed category', 'CAT-4');
+    },
+  );
 
-  conformanceTest('every listed category sits in the tree: path from the root, ending with parent and self', { id: 'listed-in-tree', requirements: ['CAT-9', 'CAT-1', 'CAT-6'], requests: 2 }, async (t) => {
-    const rootId = await t.discover('rootCategory');
-    const { categories } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
-    t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9', 'CAT-1');
-    t.must(allOf(categories.map((c) => pathEndsWithParent(c))), 'CAT-9', 'CAT-1');
-    t.must(allOf(categories.filter((c) => c.id !== rootId).map((c) => (c.parent_id === 0 ? fail(`category ${String(c.id)} is not the root but has parent_id 0`) : pass()))), 'CAT-6', 'CAT-1');
-  });
+  conformanceTest(
+    'every listed category sits in the tree: path from the root, ending with parent and self',
+    { id: 'listed-in-tree', requirements: ['CAT-9', 'CAT-1', 'CAT-6'], requests: 2 },
+    async (t) => {
+      const rootId = await t.discover('rootCategory');
+      const { categories } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
+      t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9', 'CAT-1');
+      t.must(allOf(categories.map((c) => pathEndsWithParent(c))), 'CAT-9', 'CAT-1');
+      t.must(
+        allOf(categories.filter((c) => c.id !== rootId).map((c) => (c.parent_id === 0 ? fail(`category ${String(c.id)} is not the root but has parent_id 0`) : pass()))),
+        'CAT-6',
+        'CAT-1',
+      );
+    },
+  );
 
-  conformanceTest('page and per select a page: meta echoes them and pages do not overlap', { id: 'page-and-per', requirements: ['PAG-3', 'PAG-4', 'PAG-1'], requests: 3 }, async (t) => {
-    const per = await sharedPageSize(t);
-    const first = await getCategories(t, pathOf('GET /categories'), { per }, 'CAT-15');
-    t.must(paginationIsConsistent(first.pagination, first.categories.length, { page: 1, per }), 'PAG-4', 'PAG-1');
-    if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: no second page at per=${per}`);
-    const second = await getCategories(t, pathOf('GET /categories'), { per, page: 2 }, 'CAT-15');
-    t.must(paginationIsConsistent(second.pagination, second.categories.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
-    const firstIds = new Set(first.categories.map((c) => c.id));
-    const shared = second.categories.filter((c) => firstIds.has(c.id)).map((c) => String(c.id));
-    t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 both list categories ${shared.join(', ')}`), 'PAG-3');
-  });
+  conformanceTest(
+    'page and per select a page: meta echoes them and pages do not overlap',
+    { id: 'page-and-per', requirements: ['PAG-3', 'PAG-4', 'PAG-1'], requests: 3 },
+    async (t) => {
+      const per = await sharedPageSize(t);
+      const first = await getCategories(t, pathOf('GET /categories'), { per }, 'CAT-15');
+      t.must(paginationIsConsistent(first.pagination, first.categories.length, { page: 1, per }), 'PAG-4', 'PAG-1');
+      if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: no second page at per=${per}`);
+      const second = await getCategories(t, pathOf('GET /categories'), { per, page: 2 }, 'CAT-15');
+      t.must(paginationIsConsistent(second.pagination, second.categories.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
+      const firstIds = new Set(first.categories.map((c) => c.id));
+      const shared = second.categories.filter((c) => firstIds.has(c.id)).map((c) => String(c.id));
+      t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 both list categories ${shared.join(', ')}`), 'PAG-3');
+    },
+  );
 
-  conformanceTest('a Link header carries rel=next and rel=last while other pages exist, and rel=next is fetchable', { id: 'link-next-and-last', requirements: ['PAG-5'], requests: 3 }, async (t) => {
-    const per = await sharedPageSize(t);
-    const first = await getCategories(t, pathOf('GET /categories'), { per }, 'CAT-15');
-    if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: a single page at per=${per}`);
-    t.require(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
-    // Resolved against the request's URL: a Link target may be a relative reference (RFC 8288).
-    const next = linkTargets(first.headers, t.api.url(pathOf('GET /categories'), { per }))!.get('next')!;
-    // The URL is used exactly as given: it must keep the base path and the query (per).
-    const response = await t.api.requestUrl('GET', next);
-    t.require(hasStatus(response, 200), 'PAG-5');
-    const body = t.json(response, 'GEN-4');
-    t.require(paginationMetaIsWellFormed(body), 'PAG-1');
-    const pagination = readPagination(body)!;
-    t.must(pagination.page === 2 ? pass() : fail(`rel=next of page 1 (${next}) led to page ${pagination.page}`), 'PAG-5');
-    t.must(pagination.per === per ? pass() : fail(`rel=next of page 1 (${next}) dropped per=${per}: per is ${pagination.per}`), 'PAG-5');
-    t.warn(noNextLinkOnLastPage(response.headers, pagination), 'PAG-5');
-  });
+  conformanceTest(
+    'a Link header carries rel=next and rel=last while other pages exist, and rel=next is fetchable',
+    { id: 'link-next-and-last', requirements: ['PAG-5'], requests: 3 },
+    async (t) => {
+      const per = await sharedPageSize(t);
+      const first = await getCategories(t, pathOf('GET /categories'), { per }, 'CAT-15');
+      if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} categories: a single page at per=${per}`);
+      t.require(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
+      // Resolved against the request's URL: a Link target may be a relative reference (RFC 8288).
+      const next = linkTargets(first.headers, t.api.url(pathOf('GET /categories'), { per }))!.get('next')!;
+      // The URL is used exactly as given: it must keep the base path and the query (per).
+      const response = await t.api.requestUrl('GET', next);
+      t.require(hasStatus(response, 200), 'PAG-5');
+      const body = t.json(response, 'GEN-4');
+      t.require(paginationMetaIsWellFormed(body), 'PAG-1');
+      const pagination = readPagination(body)!;
+      t.must(pagination.page === 2 ? pass() : fail(`rel=next of page 1 (${next}) led to page ${pagination.page}`), 'PAG-5');
+      t.must(pagination.per === per ? pass() : fail(`rel=next of page 1 (${next}) dropped per=${per}: per is ${pagination.per}`), 'PAG-5');
+      t.warn(noNextLinkOnLastPage(response.headers, pagination), 'PAG-5');
+    },
+  );
 });

@@ -7,15 +7,7 @@
 // by a list this suite creates (named with a run id) and deletes in a finally block. Remaining is
 // judged only on a user token of the test's own: other tests use the run's tokens concurrently.
 import { describe } from 'vitest';
-import {
-  changedResourceIsSentAgain,
-  hasEtag,
-  headerValue,
-  isNotModified,
-  mostCarryEtag,
-  rateLimitHeadersPresent,
-  remainingFellByOne,
-} from '../src/checks/caching.ts';
+import { changedResourceIsSentAgain, hasEtag, headerValue, isNotModified, mostCarryEtag, rateLimitHeadersPresent, remainingFellByOne } from '../src/checks/caching.ts';
 import { fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { hasStatus } from '../src/checks/http.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
@@ -51,10 +43,7 @@ describe('ETag and If-None-Match', () => {
       // A tag the resource never had: 304 would claim "not modified" for a version the client lacks.
       const { path } = tagged[0]!;
       const other = await t.api.get(path, { headers: { 'If-None-Match': '"cc-not-an-etag-of-this-resource"' } });
-      t.must(
-        other.status === 200 ? pass() : fail(`GET ${path} with If-None-Match set to a tag it never sent answered ${other.status}, expected 200`),
-        'ERR-3',
-      );
+      t.must(other.status === 200 ? pass() : fail(`GET ${path} with If-None-Match set to a tag it never sent answered ${other.status}, expected 200`), 'ERR-3');
     },
   );
 

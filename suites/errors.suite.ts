@@ -34,7 +34,8 @@ describe('Requests the client gets wrong', () => {
       const response = await t.api.get(path);
       // "501: requested action is not implemented" can be read to cover a path no route serves;
       // "404: resource does not exist" fits it better, so 501 is noted, not failed.
-      if (response.status === 501) t.warn(fail(`GET ${path} answered 501 (not implemented); the spec's 404 (resource does not exist) fits a path no route serves`), 'ERR-13', 'ERR-9');
+      if (response.status === 501)
+        t.warn(fail(`GET ${path} answered 501 (not implemented); the spec's 404 (resource does not exist) fits a path no route serves`), 'ERR-13', 'ERR-9');
       else {
         t.must(notAServerError(response.status, `GET ${path}`), 'ERR-1', 'ERR-12');
         t.must(hasStatus(response, 404), 'ERR-9', 'ERR-1');
@@ -51,7 +52,14 @@ describe('Requests the client gets wrong', () => {
       const path = '/categories/cc-not-an-id';
       const response = await t.api.get(path);
       t.must(notAServerError(response.status, `GET ${path}`), 'GEN-15', 'ERR-1', 'ERR-12');
-      t.must(response.status === 404 || response.status === 400 ? pass() : fail(`GET ${path} answered ${response.status}, expected 404 (no such record) or 400 (an incorrect parameter)`), 'GEN-15', 'ERR-9', 'ERR-4');
+      t.must(
+        response.status === 404 || response.status === 400
+          ? pass()
+          : fail(`GET ${path} answered ${response.status}, expected 404 (no such record) or 400 (an incorrect parameter)`),
+        'GEN-15',
+        'ERR-9',
+        'ERR-4',
+      );
       judgeErrorBody(t, response);
     },
   );
@@ -78,9 +86,14 @@ describe('Requests the client gets wrong', () => {
         return t.skip(`POST ${path} answered ${response.status}: the user token may lack the favorites permission, so the body was not judged`);
       }
       t.must(notAServerError(response.status, `POST ${path} with a body that is not JSON`), 'ERR-4', 'ERR-1', 'ERR-12');
-      t.must(response.status >= 400 && response.status < 500 ? pass() : fail(`POST ${path} with a body that is not JSON answered ${response.status}, expected 400`), 'ERR-4', 'ERR-1');
+      t.must(
+        response.status >= 400 && response.status < 500 ? pass() : fail(`POST ${path} with a body that is not JSON answered ${response.status}, expected 400`),
+        'ERR-4',
+        'ERR-1',
+      );
       // "400: a required parameter is missing or incorrect"; 422 is for validation: a server may call a parse error either.
-      if (response.status === 422) t.warn(fail(`POST ${path} with a body that is not JSON answered 422 (validation failed); the spec gives 400 for a missing or incorrect parameter`), 'ERR-4', 'ERR-11');
+      if (response.status === 422)
+        t.warn(fail(`POST ${path} with a body that is not JSON answered 422 (validation failed); the spec gives 400 for a missing or incorrect parameter`), 'ERR-4', 'ERR-11');
       judgeErrorBody(t, response);
     },
   );

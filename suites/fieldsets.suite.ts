@@ -107,7 +107,9 @@ async function ignoredIn30(t: ConformanceContext): Promise<void> {
   if (plain.items.length === 0) return t.skip(`GET ${r.path} with version=3.0 lists no SKU`);
   // comparable on SKU came with sparse fieldsets (3.1.1): an answer that has it is not 3.0.
   if (plain.items.some((s) => 'comparable' in s)) {
-    return t.skip(`GET ${r.path} with version=3.0 answers SKUs with comparable (3.1.1): the deployment serves a later version for 3.0, so whether fieldsets apply cannot be judged`);
+    return t.skip(
+      `GET ${r.path} with version=3.0 answers SKUs with comparable (3.1.1): the deployment serves a later version for 3.0, so whether fieldsets apply cannot be judged`,
+    );
   }
   const fields = servedFields(plain.items, documentedOf(r.schema));
   if (fields.length < 2) return t.skip(`GET ${r.path} with version=3.0 answers SKUs with ${fields.length} documented field(s): no fieldset leaves out a field`);
@@ -121,7 +123,10 @@ async function ignoredIn30(t: ConformanceContext): Promise<void> {
     return;
   }
   t.warn(
-    byObject(lostFields(r, answer.items, plain.items), `${describeRequest(t, { path: r.path, query })} with version=3.0: sparse fieldsets arrived in 3.1.1 (Change history), so a 3.0 request would get complete objects, but `),
+    byObject(
+      lostFields(r, answer.items, plain.items),
+      `${describeRequest(t, { path: r.path, query })} with version=3.0: sparse fieldsets arrived in 3.1.1 (Change history), so a 3.0 request would get complete objects, but `,
+    ),
     'CHG-5',
   );
 }
@@ -137,7 +142,11 @@ describe('Sparse fieldsets and linked resources (properties)', () => {
 
   conformanceTest(
     'embed gives the objects, embed_ids an array of ids, include ids plus a top-level array resolving them; fields[<name>] trims the linked objects, an association not named stays complete',
-    { id: 'linked-resources-property', requirements: ['LINK-1', 'LINK-2', 'LINK-3', 'LINK-4', 'FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4', 'FIELDS-5'], requests: LINK_PROPERTY_REQUESTS },
+    {
+      id: 'linked-resources-property',
+      requirements: ['LINK-1', 'LINK-2', 'LINK-3', 'LINK-4', 'FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4', 'FIELDS-5'],
+      requests: LINK_PROPERTY_REQUESTS,
+    },
     linkedResources,
   );
 

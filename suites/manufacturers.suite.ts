@@ -106,118 +106,159 @@ async function expectRecordNotFound(t: ConformanceContext, path: string, missing
 }
 
 describe('GET /manufacturers', () => {
-  conformanceTest('answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer', { id: 'listing-25-per-page', requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 }, async (t) => {
-    const { items, pagination } = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
-    t.schema('responses/manufacturers.json', { manufacturers: items, meta: { pagination } }, 'MAN-1', 'MAN-2');
-    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
-    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1', 'PAG-3');
-    if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], 'a listed manufacturer', 'MAN-1');
-  });
+  conformanceTest(
+    'answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer',
+    { id: 'listing-25-per-page', requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 },
+    async (t) => {
+      const { items, pagination } = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
+      t.schema('responses/manufacturers.json', { manufacturers: items, meta: { pagination } }, 'MAN-1', 'MAN-2');
+      t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+      t.must(paginationIsConsistent(pagination, items.length), 'PAG-1', 'PAG-3');
+      if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], 'a listed manufacturer', 'MAN-1');
+    },
+  );
 
-  conformanceTest('page and per select a page: meta echoes them, pages do not overlap, a Link header points on', { id: 'page-and-per', requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 3 }, async (t) => {
-    // The pagination suite's per for this collection (smallPageSize of the total): the same pages,
-    // asked once in the run and judged by both suites (issue 17).
-    const all = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
-    const per = smallPageSize(all.pagination.total_results);
-    if (per === null) return t.skip(`the deployment has ${all.pagination.total_results} manufacturers: a single page at any per`);
-    const first = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', { per }, 'MAN-2');
-    t.must(paginationIsConsistent(first.pagination, first.items.length, { page: 1, per }), 'PAG-4', 'PAG-1');
-    if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} manufacturers: no second page at per=${per}`);
-    t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
-    const second = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', { per, page: 2 }, 'MAN-2');
-    t.must(paginationIsConsistent(second.pagination, second.items.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
-    const firstIds = new Set(first.items.map((m) => m['id']));
-    const shared = second.items.filter((m) => firstIds.has(m['id'])).map((m) => String(m['id']));
-    t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 both list manufacturers ${shared.join(', ')}`), 'PAG-3');
-  });
+  conformanceTest(
+    'page and per select a page: meta echoes them, pages do not overlap, a Link header points on',
+    { id: 'page-and-per', requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 3 },
+    async (t) => {
+      // The pagination suite's per for this collection (smallPageSize of the total): the same pages,
+      // asked once in the run and judged by both suites (issue 17).
+      const all = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
+      const per = smallPageSize(all.pagination.total_results);
+      if (per === null) return t.skip(`the deployment has ${all.pagination.total_results} manufacturers: a single page at any per`);
+      const first = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', { per }, 'MAN-2');
+      t.must(paginationIsConsistent(first.pagination, first.items.length, { page: 1, per }), 'PAG-4', 'PAG-1');
+      if (first.pagination.total_pages < 2) t.skip(`the deployment has ${first.pagination.total_results} manufacturers: no second page at per=${per}`);
+      t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
+      const second = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', { per, page: 2 }, 'MAN-2');
+      t.must(paginationIsConsistent(second.pagination, second.items.length, { page: 2, per }), 'PAG-3', 'PAG-4', 'PAG-1');
+      const firstIds = new Set(first.items.map((m) => m['id']));
+      const shared = second.items.filter((m) => firstIds.has(m['id'])).map((m) => String(m['id']));
+      t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 both list manufacturers ${shared.join(', ')}`), 'PAG-3');
+    },
+  );
 });
 
 describe('GET /manufacturers/:id', () => {
-  conformanceTest('answers {manufacturer} for the id asked: the manufacturer the listing shows', { id: 'manufacturer-by-id', requirements: ['MAN-3', 'MAN-1', 'GEN-7'], requests: 2 }, async (t) => {
-    const [listed] = await someManufacturers(t, 1);
-    const id = listed!['id'] as number;
-    const response = await t.api.get(pathOf('GET /manufacturers/:id', { id }));
-    t.require(hasStatus(response, 200), 'MAN-3');
-    const body = t.json<Json>(response, 'GEN-4');
-    t.require(hasSingleEnvelope(body, 'manufacturer'), 'GEN-7', 'MAN-3');
-    const manufacturer = body['manufacturer'] as Json;
-    t.schema('responses/manufacturer.json', body, 'MAN-1', 'MAN-3');
-    t.must(typed(manufacturer['id'], manufacturer['id'] === id, `GET /manufacturers/${id} answered manufacturer ${show(manufacturer['id'])}`), 'MAN-3');
-    // A blank name on either side (GEN-8) cannot be compared: it only warns.
-    const named = `manufacturer ${id} is named ${show(manufacturer['name'])}, but ${show(listed!['name'])} in GET /manufacturers`;
-    t.must(manufacturer['name'] === listed!['name'] ? pass() : manufacturer['name'] === null || listed!['name'] === null ? blank(named) : fail(named), 'MAN-3');
-    t.undocumentedFields('resources/manufacturer.json', manufacturer, `manufacturer ${id}`, 'MAN-1');
-  });
+  conformanceTest(
+    'answers {manufacturer} for the id asked: the manufacturer the listing shows',
+    { id: 'manufacturer-by-id', requirements: ['MAN-3', 'MAN-1', 'GEN-7'], requests: 2 },
+    async (t) => {
+      const [listed] = await someManufacturers(t, 1);
+      const id = listed!['id'] as number;
+      const response = await t.api.get(pathOf('GET /manufacturers/:id', { id }));
+      t.require(hasStatus(response, 200), 'MAN-3');
+      const body = t.json<Json>(response, 'GEN-4');
+      t.require(hasSingleEnvelope(body, 'manufacturer'), 'GEN-7', 'MAN-3');
+      const manufacturer = body['manufacturer'] as Json;
+      t.schema('responses/manufacturer.json', body, 'MAN-1', 'MAN-3');
+      t.must(typed(manufacturer['id'], manufacturer['id'] === id, `GET /manufacturers/${id} answered manufacturer ${show(manufacturer['id'])}`), 'MAN-3');
+      // A blank name on either side (GEN-8) cannot be compared: it only warns.
+      const named = `manufacturer ${id} is named ${show(manufacturer['name'])}, but ${show(listed!['name'])} in GET /manufacturers`;
+      t.must(manufacturer['name'] === listed!['name'] ? pass() : manufacturer['name'] === null || listed!['name'] === null ? blank(named) : fail(named), 'MAN-3');
+      t.undocumentedFields('resources/manufacturer.json', manufacturer, `manufacturer ${id}`, 'MAN-1');
+    },
+  );
 
-  conformanceTest('a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too', { id: 'unknown-manufacturer-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
-    const missing = unlikelyId();
-    await expectRecordNotFound(t, pathOf('GET /manufacturers/:id', { id: missing }), missing);
-    await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/categories', { id: missing }), missing);
-    await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/skus', { id: missing }), missing);
-  });
+  conformanceTest(
+    'a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too',
+    { id: 'unknown-manufacturer-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 },
+    async (t) => {
+      const missing = unlikelyId();
+      await expectRecordNotFound(t, pathOf('GET /manufacturers/:id', { id: missing }), missing);
+      await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/categories', { id: missing }), missing);
+      await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/skus', { id: missing }), missing);
+    },
+  );
 });
 
 describe('GET /manufacturers/:id/categories', () => {
-  conformanceTest('answers {categories, meta}: Categories without match_count, paginated by 25', { id: 'categories-listing', requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES }, async (t) => {
-    const { id, listing } = await manufacturerWith(t, 'categories', 1);
-    const { items, pagination } = listing;
-    t.schema('responses/categories.json', { categories: items, meta: { pagination } }, 'CAT-4', 'MAN-4');
-    t.must(allOf(items.map((c) => hasNoMatchCount(c))), 'CAT-14');
-    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
-    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
-    if (items[0]) t.undocumentedFields('resources/category.json', items[0], `a category of manufacturer ${id}`, 'CAT-4');
-  });
+  conformanceTest(
+    'answers {categories, meta}: Categories without match_count, paginated by 25',
+    { id: 'categories-listing', requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES },
+    async (t) => {
+      const { id, listing } = await manufacturerWith(t, 'categories', 1);
+      const { items, pagination } = listing;
+      t.schema('responses/categories.json', { categories: items, meta: { pagination } }, 'CAT-4', 'MAN-4');
+      t.must(allOf(items.map((c) => hasNoMatchCount(c))), 'CAT-14');
+      t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+      t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
+      if (items[0]) t.undocumentedFields('resources/category.json', items[0], `a category of manufacturer ${id}`, 'CAT-4');
+    },
+  );
 
-  conformanceTest('order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir', { id: 'categories-ordering', requirements: ['MAN-4', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
-    const { id } = await manufacturerWith(t, 'categories', 2);
-    const path = pathOf('GET /manufacturers/:id/categories', { id });
-    const listings: Partial<Record<string, Listing>> = {};
-    for (const [orderBy, dir] of orderingsOf('name')) {
-      const listing = await getListing(t, path, 'categories', { order_by: orderBy, order_dir: dir }, 'MAN-4', 'ORD-1');
-      listings[`${orderBy} ${dir}`] = listing;
-      if (orderBy === 'name') {
-        t.must(inContext(`GET ${path}?order_by=name&order_dir=${dir}`, namesAreOrdered(listing.items.map((c) => c['name']), dir)), 'MAN-4');
+  conformanceTest(
+    'order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir',
+    { id: 'categories-ordering', requirements: ['MAN-4', 'ORD-1'], requests: 2 + CANDIDATES + 3 },
+    async (t) => {
+      const { id } = await manufacturerWith(t, 'categories', 2);
+      const path = pathOf('GET /manufacturers/:id/categories', { id });
+      const listings: Partial<Record<string, Listing>> = {};
+      for (const [orderBy, dir] of orderingsOf('name')) {
+        const listing = await getListing(t, path, 'categories', { order_by: orderBy, order_dir: dir }, 'MAN-4', 'ORD-1');
+        listings[`${orderBy} ${dir}`] = listing;
+        if (orderBy === 'name') {
+          t.must(
+            inContext(
+              `GET ${path}?order_by=name&order_dir=${dir}`,
+              namesAreOrdered(
+                listing.items.map((c) => c['name']),
+                dir,
+              ),
+            ),
+            'MAN-4',
+          );
+        }
       }
-    }
-    // One complete page in every order: the same categories each time.
-    const all = Object.entries(listings);
-    if (all.every(([, l]) => l!.pagination.total_pages <= 1)) {
-      const [firstKey, first] = all[0]!;
-      t.must(allOf(all.slice(1).map(([key, l]) => sameMembers(`${path} by ${firstKey} and by ${key}`, first!.items, l!.items))), 'MAN-4');
-    }
-  });
+      // One complete page in every order: the same categories each time.
+      const all = Object.entries(listings);
+      if (all.every(([, l]) => l!.pagination.total_pages <= 1)) {
+        const [firstKey, first] = all[0]!;
+        t.must(allOf(all.slice(1).map(([key, l]) => sameMembers(`${path} by ${firstKey} and by ${key}`, first!.items, l!.items))), 'MAN-4');
+      }
+    },
+  );
 });
 
 describe('GET /manufacturers/:id/skus', () => {
-  conformanceTest("answers {skus, meta}: SKUs of that manufacturer, paginated by 25", { id: 'skus-listing', requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES }, async (t) => {
-    const { id, listing } = await manufacturerWith(t, 'skus', 1);
-    const { items, pagination } = listing;
-    t.schema('responses/skus.json', { skus: items, meta: { pagination } }, 'SKU-2', 'MAN-5');
-    t.must(skusBelongToManufacturer(items, id), 'MAN-5');
-    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
-    t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
-    if (items[0]) t.undocumentedFields('resources/sku.json', items[0], `a SKU of manufacturer ${id}`, 'SKU-2');
-  });
+  conformanceTest(
+    'answers {skus, meta}: SKUs of that manufacturer, paginated by 25',
+    { id: 'skus-listing', requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES },
+    async (t) => {
+      const { id, listing } = await manufacturerWith(t, 'skus', 1);
+      const { items, pagination } = listing;
+      t.schema('responses/skus.json', { skus: items, meta: { pagination } }, 'SKU-2', 'MAN-5');
+      t.must(skusBelongToManufacturer(items, id), 'MAN-5');
+      t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+      t.must(paginationIsConsistent(pagination, items.length), 'PAG-1');
+      if (items[0]) t.undocumentedFields('resources/sku.json', items[0], `a SKU of manufacturer ${id}`, 'SKU-2');
+    },
+  );
 
-  conformanceTest('order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir', { id: 'skus-ordering', requirements: ['MAN-5', 'ORD-1'], requests: 2 + CANDIDATES + 3 }, async (t) => {
-    const { id } = await manufacturerWith(t, 'skus', 2);
-    const path = pathOf('GET /manufacturers/:id/skus', { id });
-    const listings: Partial<Record<string, Listing>> = {};
-    for (const [orderBy, dir] of orderingsOf('price')) {
-      const listing = await getListing(t, path, 'skus', { order_by: orderBy, order_dir: dir }, 'MAN-5', 'ORD-1');
-      listings[`${orderBy} ${dir}`] = listing;
-      t.must(skusBelongToManufacturer(listing.items, id), 'MAN-5');
-      if (orderBy === 'price') {
-        // Which price orders the SKUs (price_min, price_max, another) the spec does not say: the
-        // other way by both fails, no order by either only warns.
-        t.must(inContext(`GET ${path}?order_by=price&order_dir=${dir}`, notInReverseOrder(listing.items, ['price_min', 'price_max'], dir)), 'MAN-5');
-        t.warn(inContext(`GET ${path}?order_by=price&order_dir=${dir}`, pricesAreOrdered(listing.items, dir)), 'MAN-5');
+  conformanceTest(
+    'order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir',
+    { id: 'skus-ordering', requirements: ['MAN-5', 'ORD-1'], requests: 2 + CANDIDATES + 3 },
+    async (t) => {
+      const { id } = await manufacturerWith(t, 'skus', 2);
+      const path = pathOf('GET /manufacturers/:id/skus', { id });
+      const listings: Partial<Record<string, Listing>> = {};
+      for (const [orderBy, dir] of orderingsOf('price')) {
+        const listing = await getListing(t, path, 'skus', { order_by: orderBy, order_dir: dir }, 'MAN-5', 'ORD-1');
+        listings[`${orderBy} ${dir}`] = listing;
+        t.must(skusBelongToManufacturer(listing.items, id), 'MAN-5');
+        if (orderBy === 'price') {
+          // Which price orders the SKUs (price_min, price_max, another) the spec does not say: the
+          // other way by both fails, no order by either only warns.
+          t.must(inContext(`GET ${path}?order_by=price&order_dir=${dir}`, notInReverseOrder(listing.items, ['price_min', 'price_max'], dir)), 'MAN-5');
+          t.warn(inContext(`GET ${path}?order_by=price&order_dir=${dir}`, pricesAreOrdered(listing.items, dir)), 'MAN-5');
+        }
       }
-    }
-    const all = Object.entries(listings);
-    if (all.every(([, l]) => l!.pagination.total_pages <= 1)) {
-      const [firstKey, first] = all[0]!;
-      t.must(allOf(all.slice(1).map(([key, l]) => sameMembers(`${path} by ${firstKey} and by ${key}`, first!.items, l!.items))), 'MAN-5');
-    }
-  });
+      const all = Object.entries(listings);
+      if (all.every(([, l]) => l!.pagination.total_pages <= 1)) {
+        const [firstKey, first] = all[0]!;
+        t.must(allOf(all.slice(1).map(([key, l]) => sameMembers(`${path} by ${firstKey} and by ${key}`, first!.items, l!.items))), 'MAN-5');
+      }
+    },
+  );
 });

@@ -5,16 +5,7 @@
 // The default run changes nothing: POST /notifications/view is sent with the id of a notification
 // that is already viewed. Viewing an unviewed one cannot be undone: profile destructive only.
 import { describe } from 'vitest';
-import {
-  bodyIsEmpty,
-  carriesCategoryName,
-  carriesReviewRating,
-  carriesReviewText,
-  embedsReviewer,
-  embedsSku,
-  everyNotification,
-  isViewed,
-} from '../src/checks/account.ts';
+import { bodyIsEmpty, carriesCategoryName, carriesReviewRating, carriesReviewText, embedsReviewer, embedsSku, everyNotification, isViewed } from '../src/checks/account.ts';
 import { blank, fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
@@ -66,24 +57,31 @@ async function viewAndCheck(t: ConformanceContext, id: number): Promise<void> {
   t.must(isViewed(after, id), 'EVT-13', 'NOTIF-6');
 }
 
-
 describe('GET /notifications', () => {
-  conformanceTest('answers {notifications, meta}, 25 per page by default, and page/per select a page', { id: 'notifications-listing', requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 }, async (t) => {
-    const first = await listNotifications(t);
-    t.must(defaultPageSizeIs25(first.pagination), 'PAG-2');
-    t.must(paginationIsConsistent(first.pagination, first.notifications.length), 'PAG-2', 'NOTIF-8');
-    t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
-    // The pagination suite's per for this collection: the same second page, asked once (issue 17).
-    const per = smallPageSize(first.pagination.total_results);
-    if (per === null) return;
-    const second = await listNotifications(t, { per, page: 2 });
-    t.must(paginationIsConsistent(second.pagination, second.notifications.length, { page: 2, per }), 'PAG-3', 'PAG-4');
-  });
+  conformanceTest(
+    'answers {notifications, meta}, 25 per page by default, and page/per select a page',
+    { id: 'notifications-listing', requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 2 },
+    async (t) => {
+      const first = await listNotifications(t);
+      t.must(defaultPageSizeIs25(first.pagination), 'PAG-2');
+      t.must(paginationIsConsistent(first.pagination, first.notifications.length), 'PAG-2', 'NOTIF-8');
+      t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
+      // The pagination suite's per for this collection: the same second page, asked once (issue 17).
+      const per = smallPageSize(first.pagination.total_results);
+      if (per === null) return;
+      const second = await listNotifications(t, { per, page: 2 });
+      t.must(paginationIsConsistent(second.pagination, second.notifications.length, { page: 2, per }), 'PAG-3', 'PAG-4');
+    },
+  );
 
-  conformanceTest('an application token is refused (401 or 403): the notifications permission is needed', { id: 'app-token-refused', requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], requests: 1 }, async (t) => {
-    const refused = await t.api.get(pathOf('GET /notifications'), { auth: 'app', renewOn401: false });
-    t.must(isRefused(refused.status, 'GET /notifications with an application token'), 'NOTIF-7', 'SCOPE-2');
-  });
+  conformanceTest(
+    'an application token is refused (401 or 403): the notifications permission is needed',
+    { id: 'app-token-refused', requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], requests: 1 },
+    async (t) => {
+      const refused = await t.api.get(pathOf('GET /notifications'), { auth: 'app', renewOn401: false });
+      t.must(isRefused(refused.status, 'GET /notifications with an application token'), 'NOTIF-7', 'SCOPE-2');
+    },
+  );
 
   conformanceTest(
     'embeds per etype as the Events section says: sku, category_name for price kinds, the reviewing user and review_rating for sku_review',
@@ -102,28 +100,32 @@ describe('GET /notifications', () => {
 });
 
 describe('GET /notifications/:id', () => {
-  conformanceTest('answers {notification} for a listed id; an unknown id is 404 RecordNotFound', { id: 'notification-by-id', requirements: ['NOTIF-9', 'NOTIF-1', 'EVT-1', 'ERR-9', 'ERR-14'], requests: 3 }, async (t) => {
-    const { notifications } = await listNotifications(t);
-    const listed = notifications.find((n) => Number.isInteger(n['id']));
-    if (listed) {
-      const id = listed['id'] as number;
-      const notification = await getNotification(t, id);
-      t.must(typed(notification['id'], notification['id'] === id, `GET /notifications/${id} answered notification ${show(notification['id'])}`), 'NOTIF-9');
-      // A blank etype on either side (GEN-8) cannot be compared: it only warns.
-      const etypes = `notification ${id} has etype ${show(notification['etype'])}, listed as ${show(listed['etype'])}`;
-      t.must(notification['etype'] === listed['etype'] ? pass() : notification['etype'] === null || listed['etype'] === null ? blank(etypes) : fail(etypes), 'NOTIF-9');
-    }
-    const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
-    const response = await t.api.get(pathOf('GET /notifications/:id', { id: missing }), USER);
-    if (response.status === 200) t.skip(`the user has a notification with id ${missing}; no unknown id to ask for`);
-    t.must(hasStatus(response, 404), 'ERR-9');
-    if (response.status === 404 && t.has('normalized-errors')) {
-      const body = t.json(response, 'GEN-4');
-      t.must(errorBodyIsWellFormed(body), 'ERR-2');
-      t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
-    }
-    if (!listed) t.skip('the user has no notification to read by id');
-  });
+  conformanceTest(
+    'answers {notification} for a listed id; an unknown id is 404 RecordNotFound',
+    { id: 'notification-by-id', requirements: ['NOTIF-9', 'NOTIF-1', 'EVT-1', 'ERR-9', 'ERR-14'], requests: 3 },
+    async (t) => {
+      const { notifications } = await listNotifications(t);
+      const listed = notifications.find((n) => Number.isInteger(n['id']));
+      if (listed) {
+        const id = listed['id'] as number;
+        const notification = await getNotification(t, id);
+        t.must(typed(notification['id'], notification['id'] === id, `GET /notifications/${id} answered notification ${show(notification['id'])}`), 'NOTIF-9');
+        // A blank etype on either side (GEN-8) cannot be compared: it only warns.
+        const etypes = `notification ${id} has etype ${show(notification['etype'])}, listed as ${show(listed['etype'])}`;
+        t.must(notification['etype'] === listed['etype'] ? pass() : notification['etype'] === null || listed['etype'] === null ? blank(etypes) : fail(etypes), 'NOTIF-9');
+      }
+      const missing = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+      const response = await t.api.get(pathOf('GET /notifications/:id', { id: missing }), USER);
+      if (response.status === 200) t.skip(`the user has a notification with id ${missing}; no unknown id to ask for`);
+      t.must(hasStatus(response, 404), 'ERR-9');
+      if (response.status === 404 && t.has('normalized-errors')) {
+        const body = t.json(response, 'GEN-4');
+        t.must(errorBodyIsWellFormed(body), 'ERR-2');
+        t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+      }
+      if (!listed) t.skip('the user has no notification to read by id');
+    },
+  );
 });
 
 describe('POST /notifications/view', () => {
@@ -135,9 +137,7 @@ describe('POST /notifications/view', () => {
       const { notifications } = await listNotifications(t, { per: PER });
       const viewed = notifications.find((n) => n['is_viewed'] === true && Number.isInteger(n['id']));
       if (!viewed) {
-        return t.skip(
-          `none of the first ${notifications.length} notifications is viewed; viewing an unviewed one cannot be undone (the destructive profile's test does it)`,
-        );
+        return t.skip(`none of the first ${notifications.length} notifications is viewed; viewing an unviewed one cannot be undone (the destructive profile's test does it)`);
       }
       await viewAndCheck(t, viewed['id'] as number);
     },

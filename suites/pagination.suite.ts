@@ -86,7 +86,9 @@ const PAGINATION_IDS = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5', 'PAG-7', 'G
 
 const fixed = async (_: ConformanceContext, endpoint: ApiEndpoint): Promise<Target> => ({ path: pathIn(endpoint, []) });
 /** The endpoint's one path parameter: the id of a discovery role. */
-const byRole = (role: DiscoveryRole) => async (t: ConformanceContext, endpoint: ApiEndpoint): Promise<Target> => ({ path: pathIn(endpoint, [await t.discover(role)]) });
+const byRole =
+  (role: DiscoveryRole) =>
+  async (t: ConformanceContext, endpoint: ApiEndpoint): Promise<Target> => ({ path: pathIn(endpoint, [await t.discover(role)]) });
 
 /** A field of the single resource a GET answers; skips (discovery, judged by its own suite) when it is not there. */
 async function fieldOf(t: ConformanceContext, path: string, key: string, field: string, query: Query = {}): Promise<unknown> {
@@ -149,7 +151,14 @@ const COLLECTIONS: Collection[] = [
   { testId: 'categories-children', endpoint: 'GET /categories/:id/children', key: 'categories', ids: ['CAT-19'], auth: 'app', target: byRole('rootCategory') },
   { testId: 'categories-manufacturers', endpoint: 'GET /categories/:id/manufacturers', key: 'manufacturers', ids: ['CAT-21'], auth: 'app', target: byRole('leafCategory') },
   { testId: 'categories-favorites', endpoint: 'GET /categories/:id/favorites', key: 'favorites', ids: ['CAT-22'], auth: 'user', target: favoritesCategoryTarget },
-  { testId: 'categories-filter-groups', endpoint: 'GET /categories/:category_id/filter_groups', key: 'filter_groups', ids: ['CAT-24'], auth: 'app', target: byRole('leafCategory') },
+  {
+    testId: 'categories-filter-groups',
+    endpoint: 'GET /categories/:category_id/filter_groups',
+    key: 'filter_groups',
+    ids: ['CAT-24'],
+    auth: 'app',
+    target: byRole('leafCategory'),
+  },
   { testId: 'categories-skus', endpoint: 'GET /categories/:category_id/skus', key: 'skus', ids: ['CAT-26'], auth: 'app', target: byRole('leafCategory') },
   { testId: 'skus-products', endpoint: 'GET /skus/:id/products', key: 'products', ids: ['SKU-10', 'PRD-9'], auth: 'app', target: byRole('skuWithProducts') },
   { testId: 'skus-product-cards', endpoint: 'GET /skus/:id/product_cards', key: 'product_cards', ids: ['SKU-12'], auth: 'app', target: byRole('skuWithProducts') },
@@ -214,7 +223,8 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   if (wider) {
     const url = t.api.url(wider.path, wider.query);
     const response = await t.api.requestUrl('GET', url, { auth: c.auth });
-    if (response.status !== 200) t.skip(`${c.endpoint} found ${first.pagination.total_results} item(s), and the wider query ${url} answered ${response.status}: too few items to page`);
+    if (response.status !== 200)
+      t.skip(`${c.endpoint} found ${first.pagination.total_results} item(s), and the wider query ${url} answered ${response.status}: too few items to page`);
     target = wider;
     first = readPage(t, c, response, url, `${c.endpoint} without page or per`, c.ids);
   }
@@ -244,7 +254,10 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   const lastPage = Math.ceil(total / per);
   const links = linkTargets(sized.headers, sized.url) ?? new Map<string, string>();
   const promised = new Map<string, { rel: string; page: number }[]>();
-  for (const { rel, page } of [{ rel: 'next', page: 2 }, { rel: 'last', page: lastPage }]) {
+  for (const { rel, page } of [
+    { rel: 'next', page: 2 },
+    { rel: 'last', page: lastPage },
+  ]) {
     const url = links.get(rel);
     if (url === undefined) continue; // already a failure above
     if (!sameOrigin(url, sizedUrl)) {
@@ -264,7 +277,9 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
     const again = await fetchPage(t, c, t.api.url(path, query), `${c.endpoint} without page or per, asked again`, c.ids, true);
     const latest = read[read.length - 1]!.pagination.total_results;
     if (again.pagination.total_results !== total && again.pagination.total_results === latest) {
-      t.skip(`${c.endpoint} changed while it was read (total_results ${total}, then ${latest}): another test of the run, or another run, may write to it; its pages were not compared`);
+      t.skip(
+        `${c.endpoint} changed while it was read (total_results ${total}, then ${latest}): another test of the run, or another run, may write to it; its pages were not compared`,
+      );
     }
     return again;
   };
@@ -320,4 +335,3 @@ describe('Pagination on every paginated collection', () => {
     );
   }
 });
-

@@ -83,7 +83,8 @@ describe('rate-limit enforcement (destructive)', () => {
       t.require(rateLimitHeadersPresent(first.headers, `GET ${PROBE}`), 'RATE-4');
       const start = readRateLimit(first.headers);
       t.require(start.remaining !== null ? pass() : fail(`X-RateLimit-Remaining is ${show(headerValue(first.headers, 'X-RateLimit-Remaining'))}`), 'RATE-6');
-      if (start.remaining! > MAX_WINDOW_TRIED) t.skip(`X-RateLimit-Remaining is ${start.remaining}: exceeding it takes more than the ${MAX_WINDOW_TRIED} requests this test allows itself`);
+      if (start.remaining! > MAX_WINDOW_TRIED)
+        t.skip(`X-RateLimit-Remaining is ${start.remaining}: exceeding it takes more than the ${MAX_WINDOW_TRIED} requests this test allows itself`);
 
       // Unpaced: the harness would otherwise wait for the window. One window renewal is allowed for.
       let cap = start.remaining! + 2;
@@ -106,7 +107,9 @@ describe('rate-limit enforcement (destructive)', () => {
       }
       if (refused === null) {
         t.must(
-          fail(`${cap} requests in a row on one token, after X-RateLimit-Remaining said ${start.remaining} were left, were all served; expected 403 once the window's ${start.limit ?? 'stated'} requests were spent`),
+          fail(
+            `${cap} requests in a row on one token, after X-RateLimit-Remaining said ${start.remaining} were left, were all served; expected 403 once the window's ${start.limit ?? 'stated'} requests were spent`,
+          ),
           'RATE-2',
           'RATE-8',
         );

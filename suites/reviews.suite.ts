@@ -36,7 +36,20 @@ import {
 import { idOrder, reviewsOf, writable } from '../src/checks/reviews-skus.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
-import { CREATE_TRIES, firstReviews, FREE_SKUS_TRIED, listReviews, mustBeNotFound, newForm, ownReviewListed, ReviewSkus, reviewText, single, unknownId, type Listing } from '../src/engines/reviews.ts';
+import {
+  CREATE_TRIES,
+  firstReviews,
+  FREE_SKUS_TRIED,
+  listReviews,
+  mustBeNotFound,
+  newForm,
+  ownReviewListed,
+  ReviewSkus,
+  reviewText,
+  single,
+  unknownId,
+  type Listing,
+} from '../src/engines/reviews.ts';
 
 /** Review listings read at most to find one with demoted and non-demoted reviews. */
 const ORDER_SKUS_SCANNED = 5;
@@ -56,7 +69,11 @@ const skus = new ReviewSkus();
 describe('GET /skus/:id/reviews', () => {
   conformanceTest(
     'answers {reviews, meta} of SKU reviews, paginated, non-demoted first and most recent first, claiming no user for an application token; an unknown SKU is 404',
-    { id: 'sku-reviews-listing', requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'REV-5', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'], requests: 8 + ORDER_SKUS_SCANNED * 2 },
+    {
+      id: 'sku-reviews-listing',
+      requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'REV-5', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'],
+      requests: 8 + ORDER_SKUS_SCANNED * 2,
+    },
     async (t) => {
       const ordered = t.has('reviews-recent-non-demoted-first');
       let widest: Listing | null = null;
@@ -83,7 +100,12 @@ describe('GET /skus/:id/reviews', () => {
         const second = await listReviews(t, skuId as number, { per, page: 2 }, 'app', 'PAG-3', 'PAG-4');
         const expected = Math.min(per, total - per);
         t.must(second.reviews.length === expected ? pass() : fail(`${asked} of ${total} reviews answered ${second.reviews.length} reviews, not ${expected}`), 'PAG-4', 'REV-16');
-        t.must(second.pagination.page === 2 && second.pagination.per === per ? pass() : fail(`${asked} answered meta.pagination ${show(second.pagination)}`), 'PAG-3', 'PAG-4', 'REV-16');
+        t.must(
+          second.pagination.page === 2 && second.pagination.per === per ? pass() : fail(`${asked} answered meta.pagination ${show(second.pagination)}`),
+          'PAG-3',
+          'PAG-4',
+          'REV-16',
+        );
         t.must(second.pagination.total_results === total ? pass() : fail(`total_results ${second.pagination.total_results} with ${asked}, ${total} without`), 'PAG-1', 'REV-16');
       }
       const missing = unknownId();
@@ -93,20 +115,32 @@ describe('GET /skus/:id/reviews', () => {
     },
   );
 
-  conformanceTest('include_meta=sku_reviews_aggregation adds meta.sku_reviews_aggregation: [{label, score (integer), style}]', { id: 'reviews-aggregation', requirements: ['REV-17', 'REV-6', 'CHG-3'], requests: 8 + 3 }, async (t) => {
-    t.requireFeature('review-aggregation', 'meta.sku_reviews_aggregation');
-    let seen = false;
-    for await (const sku of skus.mostReviewed(t, 3)) {
-      const listing = await listReviews(t, sku.id, { include_meta: 'sku_reviews_aggregation' }, 'app', 'REV-17', 'REV-6');
-      t.require(typed(listing.meta['sku_reviews_aggregation'], Array.isArray(listing.meta['sku_reviews_aggregation']), `include_meta=sku_reviews_aggregation answered meta.sku_reviews_aggregation ${show(listing.meta['sku_reviews_aggregation'])}, expected an array`), 'REV-17', 'REV-6');
-      t.must(aggregationWellFormed(listing.meta), 'REV-6');
-      if ((listing.meta['sku_reviews_aggregation'] as unknown[]).length) {
-        seen = true;
-        break;
+  conformanceTest(
+    'include_meta=sku_reviews_aggregation adds meta.sku_reviews_aggregation: [{label, score (integer), style}]',
+    { id: 'reviews-aggregation', requirements: ['REV-17', 'REV-6', 'CHG-3'], requests: 8 + 3 },
+    async (t) => {
+      t.requireFeature('review-aggregation', 'meta.sku_reviews_aggregation');
+      let seen = false;
+      for await (const sku of skus.mostReviewed(t, 3)) {
+        const listing = await listReviews(t, sku.id, { include_meta: 'sku_reviews_aggregation' }, 'app', 'REV-17', 'REV-6');
+        t.require(
+          typed(
+            listing.meta['sku_reviews_aggregation'],
+            Array.isArray(listing.meta['sku_reviews_aggregation']),
+            `include_meta=sku_reviews_aggregation answered meta.sku_reviews_aggregation ${show(listing.meta['sku_reviews_aggregation'])}, expected an array`,
+          ),
+          'REV-17',
+          'REV-6',
+        );
+        t.must(aggregationWellFormed(listing.meta), 'REV-6');
+        if ((listing.meta['sku_reviews_aggregation'] as unknown[]).length) {
+          seen = true;
+          break;
+        }
       }
-    }
-    if (!seen) t.skip('every aggregation looked at was empty: no entry to judge');
-  });
+      if (!seen) t.skip('every aggregation looked at was empty: no entry to judge');
+    },
+  );
 
   conformanceTest(
     'the most_helpful sort is accepted and ranks the most helpful reviews first (its parameter name is not shown: each usual name is tried, sort, order_by and order)',
@@ -141,7 +175,8 @@ describe('GET /skus/:id/reviews', () => {
               const why = `${name} is the sorting parameter (${name}=cc_not_a_sort answered ${probe.status})`;
               // The most recent order back for most_helpful: the value is not applied. Another order
               // may rank by a measure of helpfulness the kit does not know: noted.
-              if (nonDemotedNewestFirst(listed).ok) t.must(fail(`${why}, yet ${name}=most_helpful lists the reviews most recent first: ${(ranked as { message: string }).message}`), 'REV-19');
+              if (nonDemotedNewestFirst(listed).ok)
+                t.must(fail(`${why}, yet ${name}=most_helpful lists the reviews most recent first: ${(ranked as { message: string }).message}`), 'REV-19');
               else t.warn(inContext(why, ranked), 'REV-19');
             }
           }
@@ -149,48 +184,66 @@ describe('GET /skus/:id/reviews', () => {
           t.must(fail(`${name}=most_recent answered ${recent.status} but ${name}=most_helpful ${helpful.status}: the sorting parameter refuses most_helpful`), 'REV-19');
         } else unknown.push(`${name}=most_helpful answered ${helpful.status} (${name}=most_recent ${recent.status})`);
       }
-      if (unknown.length === SORT_NAMES.length) t.warn(fail(`${unknown.join('; ')}: the sorting parameter may have another name, which the spec does not show`), 'REV-20', 'REV-19');
+      if (unknown.length === SORT_NAMES.length)
+        t.warn(fail(`${unknown.join('; ')}: the sorting parameter may have another name, which the spec does not show`), 'REV-20', 'REV-19');
     },
   );
 
-  conformanceTest('a user token gets voted, flagged and helpful on every review, and own_review (3.1.3), on each review or in meta', { id: 'user-token-review-fields', requirements: ['REV-3', 'REV-5', 'REV-2', 'CHG-3', 'CHG-8', 'CHG-9', 'CHG-13'], requests: 8 + 3 }, async (t) => {
-    // The listing's answer is judged with its user token: the present rules of schemas/endpoints.json
-    // require each field where the version served has it (voted 3.0.17, flagged 3.0.21, helpful
-    // 3.0.22, own_review 3.1.3 on each review or once in meta), the schema their types.
-    for await (const sku of skus.mostReviewed(t, 3)) {
-      const listing = await firstReviews(t, sku.id, 'user', 'REV-3', 'REV-5');
-      if (listing.reviews.length) return;
-    }
-    t.skip('discovery: none of the SKUs looked at has a review');
-  });
+  conformanceTest(
+    'a user token gets voted, flagged and helpful on every review, and own_review (3.1.3), on each review or in meta',
+    { id: 'user-token-review-fields', requirements: ['REV-3', 'REV-5', 'REV-2', 'CHG-3', 'CHG-8', 'CHG-9', 'CHG-13'], requests: 8 + 3 },
+    async (t) => {
+      // The listing's answer is judged with its user token: the present rules of schemas/endpoints.json
+      // require each field where the version served has it (voted 3.0.17, flagged 3.0.21, helpful
+      // 3.0.22, own_review 3.1.3 on each review or once in meta), the schema their types.
+      for await (const sku of skus.mostReviewed(t, 3)) {
+        const listing = await firstReviews(t, sku.id, 'user', 'REV-3', 'REV-5');
+        if (listing.reviews.length) return;
+      }
+      t.skip('discovery: none of the SKUs looked at has a review');
+    },
+  );
 });
 
 describe('GET /flags', () => {
-  conformanceTest('answers {flags} with exactly bad_language, wrong_section and spam, each with a description', { id: 'flags-listing', requirements: ['REV-30', 'REV-9', 'REV-10'], requests: 1 }, async (t) => {
-    const response = await t.api.get(pathOf('GET /flags'));
-    t.require(hasStatus(response, 200), 'REV-30');
-    const body = t.json<Json>(response, 'GEN-4');
-    t.require(hasCollectionEnvelope(body, 'flags'), 'GEN-7', 'REV-30');
-    t.response('GET /flags', response, 'REV-30', 'REV-9', 'REV-10');
-    t.must(flagCatalogueIsExact(body['flags'] as unknown[]), 'REV-10', 'REV-9');
-  });
+  conformanceTest(
+    'answers {flags} with exactly bad_language, wrong_section and spam, each with a description',
+    { id: 'flags-listing', requirements: ['REV-30', 'REV-9', 'REV-10'], requests: 1 },
+    async (t) => {
+      const response = await t.api.get(pathOf('GET /flags'));
+      t.require(hasStatus(response, 200), 'REV-30');
+      const body = t.json<Json>(response, 'GEN-4');
+      t.require(hasCollectionEnvelope(body, 'flags'), 'GEN-7', 'REV-30');
+      t.response('GET /flags', response, 'REV-30', 'REV-9', 'REV-10');
+      t.must(flagCatalogueIsExact(body['flags'] as unknown[]), 'REV-10', 'REV-9');
+    },
+  );
 });
 
 describe('GET /skus/:id/reviews/new', () => {
-  conformanceTest('answers {review_form} with questions, and without rating, review or selected (edit form only)', { id: 'review-form', requirements: ['REV-21', 'REV-12', 'REV-13', 'REV-14', 'CHG-2'], requests: 8 + 1 }, async (t) => {
-    t.requireFeature('review-writes', 'the review forms (with review create, update and delete)');
-    const found = await skus.candidates(t, (f) => f.some(writable));
-    const sku = found.find(writable) ?? found[0]!;
-    const { form } = await newForm(t, sku.id);
-    // "Edit form only": whether the new form may still carry them (false, null) is not said.
-    t.warn(newFormHasNoEditFields(form), 'REV-13');
-  });
+  conformanceTest(
+    'answers {review_form} with questions, and without rating, review or selected (edit form only)',
+    { id: 'review-form', requirements: ['REV-21', 'REV-12', 'REV-13', 'REV-14', 'CHG-2'], requests: 8 + 1 },
+    async (t) => {
+      t.requireFeature('review-writes', 'the review forms (with review create, update and delete)');
+      const found = await skus.candidates(t, (f) => f.some(writable));
+      const sku = found.find(writable) ?? found[0]!;
+      const { form } = await newForm(t, sku.id);
+      // "Edit form only": whether the new form may still carry them (false, null) is not said.
+      t.warn(newFormHasNoEditFields(form), 'REV-13');
+    },
+  );
 });
 
 describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
   conformanceTest(
     'creates a review (201 {sku_review} with the rating sent), the edit form selects its answers, PUT is 200 {sku_review} and the edit form then shows the change, DELETE is 204 empty, then 404',
-    { id: 'review-lifecycle', requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'], profile: 'write', requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 6 },
+    {
+      id: 'review-lifecycle',
+      requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'],
+      profile: 'write',
+      requests: 8 + FREE_SKUS_TRIED + 2 * CREATE_TRIES + 6,
+    },
     async (t) => {
       t.requireFeature('review-writes', 'review create, update and delete');
       await skus.withOwnReview(t, async ({ skuId, id, answerIds }) => {
@@ -271,7 +324,12 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
         const flagged = flag.status >= 200 && flag.status < 300;
         if (voted || flagged) {
           const judged = (shown: Json) => [
-            ...(voted ? [{ result: voteStored(shown, review), ids: ['REV-26'], must: true }, { result: voteCounted(shown, review), ids: ['REV-26'], must: false }] : []),
+            ...(voted
+              ? [
+                  { result: voteStored(shown, review), ids: ['REV-26'], must: true },
+                  { result: voteCounted(shown, review), ids: ['REV-26'], must: false },
+                ]
+              : []),
             ...(flagged ? [{ result: flagStored(shown), ids: ['REV-28'], must: true }] : []),
           ];
           let shown = await ownReviewListed(t, skuId, id);
@@ -281,7 +339,11 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
             shown = (await ownReviewListed(t, skuId, id)) ?? shown;
           }
           if (!shown) {
-            t.warn(fail(`GET /skus/${skuId}/reviews (user token) does not show review ${id} on its first page: what the vote and the flag stored was not read back`), 'REV-26', 'REV-28');
+            t.warn(
+              fail(`GET /skus/${skuId}/reviews (user token) does not show review ${id} on its first page: what the vote and the flag stored was not read back`),
+              'REV-26',
+              'REV-28',
+            );
           } else {
             for (const { result, ids, must } of judged(shown)) {
               if (must) t.must(result, ...ids);
@@ -307,7 +369,13 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
             t.must(voteMatches(second, id, false), 'REV-26');
             t.must(voteEmbedsReview(second, id, true), 'REV-27', 'REV-8');
           } else {
-            t.warn(fail(`a second vote (vote[helpful]=false in the query, embed=sku_review) answered ${again.status}: whether a user may vote twice is not shown, so the query form and embed=sku_review went unchecked`), 'REV-26', 'REV-27');
+            t.warn(
+              fail(
+                `a second vote (vote[helpful]=false in the query, embed=sku_review) answered ${again.status}: whether a user may vote twice is not shown, so the query form and embed=sku_review went unchecked`,
+              ),
+              'REV-26',
+              'REV-27',
+            );
           }
         } else if (!isRefused(vote.status, '').ok) {
           t.must(vote.status >= 400 && vote.status < 500 ? pass() : fail(`POST ${votes} answered ${vote.status}`), 'REV-26');

@@ -11,14 +11,7 @@ import { allOf, fail, inContext, isPlainObject, pass, typed } from '../src/check
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
 import { defaultPageSizeIs25, paginationIsConsistent, paginationMetaIsWellFormed, readPagination, smallPageSize, type Pagination } from '../src/checks/pagination.ts';
-import {
-  appliedQueryIsTheSentOne,
-  carriesMatchCount,
-  findsTheSku,
-  highlightIndexIsInKey,
-  someSuggestionMatches,
-  strongMatchesHoldAtMostOneEach,
-} from '../src/checks/search.ts';
+import { appliedQueryIsTheSentOne, carriesMatchCount, findsTheSku, highlightIndexIsInKey, someSuggestionMatches, strongMatchesHoldAtMostOneEach } from '../src/checks/search.ts';
 import { improbableWord } from '../src/checks/listings.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { discoveredQuery, mustCarryRateLimit, prefixOf, searchQuery } from '../src/harness/requests.ts';
@@ -48,7 +41,13 @@ async function discoveredSku(t: ConformanceContext): Promise<{ id: number; name:
     .filter(isPlainObject)
     .find((s) => Number.isInteger(s['id']) && typeof s['name'] === 'string' && s['name'].trim().length >= 2 && s['future'] !== true && s['shop_count'] !== 0);
   if (!sku) return t.skip(`category ${leafId} lists no offered SKU with a name to search for`);
-  const path = isPlainObject(detail) && typeof detail['path'] === 'string' ? detail['path'].split(',').map((id) => Number(id.trim())).filter(Number.isInteger) : [];
+  const path =
+    isPlainObject(detail) && typeof detail['path'] === 'string'
+      ? detail['path']
+          .split(',')
+          .map((id) => Number(id.trim()))
+          .filter(Number.isInteger)
+      : [];
   const own = Number.isInteger(sku['category_id']) ? (sku['category_id'] as number) : leafId;
   return { id: sku['id'] as number, name: (sku['name'] as string).trim(), pathIds: [...new Set([...path, own, leafId])] };
 }
@@ -106,32 +105,50 @@ describe('GET /search', () => {
     },
   );
 
-  conformanceTest('page and per select a page of the results: meta.pagination echoes them', { id: 'page-and-per', requirements: ['SRCH-7', 'PAG-3', 'PAG-4', 'PAG-1'], requests: 4 }, async (t) => {
-    // The first letters of a discovered name: a broad query, likely to find more than one page.
-    // The per that splits it in two or three pages, as the pagination suite chooses it for the
-    // same query (searchQuery): the run asks these pages once for both (issue 17).
-    const q = await searchQuery(t);
-    const all = await search(t, { q }, 'SRCH-7');
-    const per = smallPageSize(all.pagination.total_results) ?? t.skip(`q=${q} finds ${all.pagination.total_results} categories: no second page`);
-    const first = await search(t, { q, per }, 'SRCH-7', 'PAG-4');
-    checkSearchAnswer(t, first, q, { page: 1, per });
-    if (first.pagination.total_pages < 2) t.skip(`q=${q} finds ${first.pagination.total_results} categories: no second page at per=${per}`);
-    const second = await search(t, { q, per, page: 2 }, 'SRCH-7', 'PAG-3');
-    checkSearchAnswer(t, second, q, { page: 2, per });
-    const firstIds = new Set(first.categories.map((c) => c['id']));
-    const shared = second.categories.filter((c) => firstIds.has(c['id'])).map((c) => String(c['id']));
-    t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 of q=${q} both list categories ${shared.join(', ')}`), 'PAG-3');
-  });
+  conformanceTest(
+    'page and per select a page of the results: meta.pagination echoes them',
+    { id: 'page-and-per', requirements: ['SRCH-7', 'PAG-3', 'PAG-4', 'PAG-1'], requests: 4 },
+    async (t) => {
+      // The first letters of a discovered name: a broad query, likely to find more than one page.
+      // The per that splits it in two or three pages, as the pagination suite chooses it for the
+      // same query (searchQuery): the run asks these pages once for both (issue 17).
+      const q = await searchQuery(t);
+      const all = await search(t, { q }, 'SRCH-7');
+      const per = smallPageSize(all.pagination.total_results) ?? t.skip(`q=${q} finds ${all.pagination.total_results} categories: no second page`);
+      const first = await search(t, { q, per }, 'SRCH-7', 'PAG-4');
+      checkSearchAnswer(t, first, q, { page: 1, per });
+      if (first.pagination.total_pages < 2) t.skip(`q=${q} finds ${first.pagination.total_results} categories: no second page at per=${per}`);
+      const second = await search(t, { q, per, page: 2 }, 'SRCH-7', 'PAG-3');
+      checkSearchAnswer(t, second, q, { page: 2, per });
+      const firstIds = new Set(first.categories.map((c) => c['id']));
+      const shared = second.categories.filter((c) => firstIds.has(c['id'])).map((c) => String(c['id']));
+      t.must(shared.length === 0 ? pass() : fail(`pages 1 and 2 of q=${q} both list categories ${shared.join(', ')}`), 'PAG-3');
+    },
+  );
 
-  conformanceTest('a query that matches nothing answers 200 with an empty categories array and the meta', { id: 'no-match-empty', requirements: ['SRCH-8', 'SRCH-7', 'PAG-1'], requests: 1 }, async (t) => {
-    const q = improbableWord();
-    const answer = await search(t, { q }, 'SRCH-8');
-    checkSearchAnswer(t, answer, q);
-    // Letters in no language's order match nothing under any reading of "match": a search that
-    // lists categories for them does not apply q.
-    t.must(answer.categories.length === 0 ? pass() : fail(`q=${q}, letters no catalogue holds, found ${answer.categories.length} categories (ids ${answer.categories.slice(0, 8).map((c) => String(c['id'])).join(', ')})`), 'SRCH-8');
-    t.must(answer.pagination.total_results === 0 ? pass() : fail(`no category matches q=${q}, yet total_results is ${answer.pagination.total_results}`), 'SRCH-8', 'PAG-1');
-  });
+  conformanceTest(
+    'a query that matches nothing answers 200 with an empty categories array and the meta',
+    { id: 'no-match-empty', requirements: ['SRCH-8', 'SRCH-7', 'PAG-1'], requests: 1 },
+    async (t) => {
+      const q = improbableWord();
+      const answer = await search(t, { q }, 'SRCH-8');
+      checkSearchAnswer(t, answer, q);
+      // Letters in no language's order match nothing under any reading of "match": a search that
+      // lists categories for them does not apply q.
+      t.must(
+        answer.categories.length === 0
+          ? pass()
+          : fail(
+              `q=${q}, letters no catalogue holds, found ${answer.categories.length} categories (ids ${answer.categories
+                .slice(0, 8)
+                .map((c) => String(c['id']))
+                .join(', ')})`,
+            ),
+        'SRCH-8',
+      );
+      t.must(answer.pagination.total_results === 0 ? pass() : fail(`no category matches q=${q}, yet total_results is ${answer.pagination.total_results}`), 'SRCH-8', 'PAG-1');
+    },
+  );
 
   conformanceTest('a query of 2 characters is long enough: 200, not 422', { id: 'two-char-query-ok', requirements: ['SRCH-12', 'SRCH-7'], requests: 1 }, async (t) => {
     // The query the search and pagination suites page through, when it is 2 characters (the run has its answer).
@@ -141,31 +158,39 @@ describe('GET /search', () => {
     checkSearchAnswer(t, answer, q);
   });
 
-  conformanceTest('a query of 1 character answers 422 with the error body and code InvalidSearch, with the rate-limit headers', { id: 'one-char-query-422', requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 }, async (t) => {
-    const response = await t.api.get(pathOf('GET /search'), { query: { q: 'e' } });
-    mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /search?q=e`);
-    t.require(hasStatus(response, 422), 'SRCH-9', 'SRCH-12', 'ERR-15');
-    if (!t.has('normalized-errors')) return; // the error format (and its codes) before 3.1.0 is not shown
-    const body = t.json(response, 'GEN-4');
-    t.must(errorBodyIsWellFormed(body), 'ERR-2');
-    t.must(hasErrorCode(body, 'InvalidSearch'), 'ERR-15');
-  });
+  conformanceTest(
+    'a query of 1 character answers 422 with the error body and code InvalidSearch, with the rate-limit headers',
+    { id: 'one-char-query-422', requirements: ['SRCH-9', 'SRCH-12', 'ERR-15', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'], requests: 1 },
+    async (t) => {
+      const response = await t.api.get(pathOf('GET /search'), { query: { q: 'e' } });
+      mustCarryRateLimit(t, response.headers, `the ${response.status} to GET /search?q=e`);
+      t.require(hasStatus(response, 422), 'SRCH-9', 'SRCH-12', 'ERR-15');
+      if (!t.has('normalized-errors')) return; // the error format (and its codes) before 3.1.0 is not shown
+      const body = t.json(response, 'GEN-4');
+      t.must(errorBodyIsWellFormed(body), 'ERR-2');
+      t.must(hasErrorCode(body, 'InvalidSearch'), 'ERR-15');
+    },
+  );
 });
 
 describe('GET /autocomplete', () => {
-  conformanceTest('answers 200 {autocomplete: [item]}, each item {k, i, d?} with i an index into k', { id: 'autocomplete', requirements: ['SRCH-10', 'SRCH-6', 'CHG-7', 'GEN-7'], requests: 2 }, async (t) => {
-    // A prefix of the discovered name's first word: what a user types before choosing.
-    const q = prefixOf(await discoveredQuery(t), 3);
-    const response = await t.api.get(pathOf('GET /autocomplete'), { query: { q } });
-    t.require(hasStatus(response, 200), 'SRCH-10');
-    const body = t.json<Json>(response, 'GEN-4');
-    t.require(hasCollectionEnvelope(body, 'autocomplete'), 'GEN-7', 'SRCH-10');
-    const items = body['autocomplete'] as unknown[];
-    t.schema('responses/autocomplete.json', body, 'SRCH-10', 'SRCH-6', 'CHG-7');
-    // i arrived in 3.0.23 (CHG-7): whether an item must carry it is the schema's call, by version.
-    t.must(allOf(items.filter((item) => isPlainObject(item) && 'i' in item).map((item) => highlightIndexIsInKey(item))), 'SRCH-6');
-    // Suggestions for what the user typed: one at least begins with it where its i points.
-    t.must(someSuggestionMatches(items, q), 'SRCH-6', 'SRCH-10');
-    if (items[0]) t.undocumentedFields('resources/autocomplete-item.json', items[0], 'an autocomplete item', 'SRCH-6');
-  });
+  conformanceTest(
+    'answers 200 {autocomplete: [item]}, each item {k, i, d?} with i an index into k',
+    { id: 'autocomplete', requirements: ['SRCH-10', 'SRCH-6', 'CHG-7', 'GEN-7'], requests: 2 },
+    async (t) => {
+      // A prefix of the discovered name's first word: what a user types before choosing.
+      const q = prefixOf(await discoveredQuery(t), 3);
+      const response = await t.api.get(pathOf('GET /autocomplete'), { query: { q } });
+      t.require(hasStatus(response, 200), 'SRCH-10');
+      const body = t.json<Json>(response, 'GEN-4');
+      t.require(hasCollectionEnvelope(body, 'autocomplete'), 'GEN-7', 'SRCH-10');
+      const items = body['autocomplete'] as unknown[];
+      t.schema('responses/autocomplete.json', body, 'SRCH-10', 'SRCH-6', 'CHG-7');
+      // i arrived in 3.0.23 (CHG-7): whether an item must carry it is the schema's call, by version.
+      t.must(allOf(items.filter((item) => isPlainObject(item) && 'i' in item).map((item) => highlightIndexIsInKey(item))), 'SRCH-6');
+      // Suggestions for what the user typed: one at least begins with it where its i points.
+      t.must(someSuggestionMatches(items, q), 'SRCH-6', 'SRCH-10');
+      if (items[0]) t.undocumentedFields('resources/autocomplete-item.json', items[0], 'an autocomplete item', 'SRCH-6');
+    },
+  );
 });

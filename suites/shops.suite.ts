@@ -9,19 +9,11 @@ import { allOf, fail, isPlainObject, pass, show, typed } from '../src/checks/che
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
-import {
-  breakdownCountsAllReviews,
-  locationEmbedsAddress,
-  productsHave,
-  ratingBreakdownConsistent,
-  unstructuredAddressIsNull,
-  type Json,
-} from '../src/checks/products.ts';
+import { breakdownCountsAllReviews, locationEmbedsAddress, productsHave, ratingBreakdownConsistent, unstructuredAddressIsNull, type Json } from '../src/checks/products.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { getOk, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
-
 
 /** Most shops a test asks for locations before it skips. */
 const SHOPS_SCANNED = 5;
@@ -66,7 +58,6 @@ async function locationsOf(t: ConformanceContext, shopId: number, query: Query =
   return { locations: (body['locations'] as unknown[]).filter(isPlainObject), body, response };
 }
 
-
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
 function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, what: string, ...requirements: string[]): void {
@@ -80,29 +71,37 @@ function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, wha
 }
 
 describe('GET /shops/:id', () => {
-  conformanceTest('answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal', { id: 'shop-by-id', requirements: ['SHOP-14', 'GEN-2', 'SHOP-1', 'SHOP-3', 'SHOP-4', 'SHOP-5', 'SHOP-7'], requests: 5 }, async (t) => {
-    const [id] = await someShopIds(t);
-    const { shop, response } = await getShop(t, id!);
-    t.must(typed(shop['id'], shop['id'] === id, `asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
-    t.response('GET /shops/:id', response, 'SHOP-1', 'SHOP-4', 'SHOP-5', 'SHOP-7');
-    t.rules(response, 'review-score-rounded');
-    t.undocumentedFields('resources/shop.json', shop, `shop ${id}`, 'SHOP-1');
-  });
+  conformanceTest(
+    'answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal',
+    { id: 'shop-by-id', requirements: ['SHOP-14', 'GEN-2', 'SHOP-1', 'SHOP-3', 'SHOP-4', 'SHOP-5', 'SHOP-7'], requests: 5 },
+    async (t) => {
+      const [id] = await someShopIds(t);
+      const { shop, response } = await getShop(t, id!);
+      t.must(typed(shop['id'], shop['id'] === id, `asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
+      t.response('GET /shops/:id', response, 'SHOP-1', 'SHOP-4', 'SHOP-5', 'SHOP-7');
+      t.rules(response, 'review-score-rounded');
+      t.undocumentedFields('resources/shop.json', shop, `shop ${id}`, 'SHOP-1');
+    },
+  );
 
-  conformanceTest('every shop of a SKU has review_score rounded to 1 decimal', { id: 'sku-shops-review-score', requirements: ['SHOP-3', 'CHG-7'], requests: 5 + SHOPS_SCANNED }, async (t) => {
-    t.requireFeature('review-score-rounded', 'review_score rounded to 1 decimal');
-    // Every shop of the SKU in one answer: its products with embed=shop (the request the fieldsets
-    // suite asks as well, issue 17). A deployment that embeds no shop there is asked shop by shop.
-    const skuId = await t.discover('skuWithProducts');
-    const embedded = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query: { embed: 'shop' } });
-    const products = embedded.status === 200 ? (embedded.json<{ products?: unknown }>() ?? {}).products : null;
-    if (Array.isArray(products) && products.some((p) => isPlainObject(p) && isPlainObject(p['shop']))) {
-      t.rules(embedded, 'review-score-rounded');
-      return;
-    }
-    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
-    for (const id of ids) t.rules((await getShop(t, id)).response, 'review-score-rounded');
-  });
+  conformanceTest(
+    'every shop of a SKU has review_score rounded to 1 decimal',
+    { id: 'sku-shops-review-score', requirements: ['SHOP-3', 'CHG-7'], requests: 5 + SHOPS_SCANNED },
+    async (t) => {
+      t.requireFeature('review-score-rounded', 'review_score rounded to 1 decimal');
+      // Every shop of the SKU in one answer: its products with embed=shop (the request the fieldsets
+      // suite asks as well, issue 17). A deployment that embeds no shop there is asked shop by shop.
+      const skuId = await t.discover('skuWithProducts');
+      const embedded = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query: { embed: 'shop' } });
+      const products = embedded.status === 200 ? (embedded.json<{ products?: unknown }>() ?? {}).products : null;
+      if (Array.isArray(products) && products.some((p) => isPlainObject(p) && isPlainObject(p['shop']))) {
+        t.rules(embedded, 'review-score-rounded');
+        return;
+      }
+      const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+      for (const id of ids) t.rules((await getShop(t, id)).response, 'review-score-rounded');
+    },
+  );
 
   conformanceTest('a shop that does not exist answers 404 with RecordNotFound', { id: 'unknown-shop-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 }, async (t) => {
     const id = unknownId();
@@ -115,44 +114,60 @@ describe('GET /shops/:id', () => {
 });
 
 describe('GET /shops/search', () => {
-  conformanceTest('answers {shops, meta}, every item a Shop with review_score rounded to 1 decimal', { id: 'shops-search', requirements: ['SHOP-15', 'SHOP-1', 'SHOP-3'], requests: 5 }, async (t) => {
-    const [id] = await someShopIds(t);
-    const { shop } = await getShop(t, id!);
-    // What q matches is not stated: a word of a known shop's name is asked, and finding it only noted.
-    const name = typeof shop['name'] === 'string' ? shop['name'] : '';
-    const q = shopSearchTerm(name);
-    if (!q) t.skip(`shop ${id} has no name to search for`);
-    const { body, response } = await getOk(t, pathOf('GET /shops/search'), { q }, 'SHOP-15');
-    t.require(hasCollectionEnvelope(body, 'shops'), 'GEN-7', 'SHOP-15');
-    t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SHOP-15');
-    t.response('GET /shops/search', response, 'SHOP-15', 'SHOP-1');
-    const shops = (body['shops'] as unknown[]).filter(isPlainObject);
-    t.rules(response, 'review-score-rounded');
-    t.warn(shops.some((s) => s['id'] === id) ? pass() : fail(`searching q=${q} did not list shop ${id} (${name})`), 'SHOP-15');
-  });
+  conformanceTest(
+    'answers {shops, meta}, every item a Shop with review_score rounded to 1 decimal',
+    { id: 'shops-search', requirements: ['SHOP-15', 'SHOP-1', 'SHOP-3'], requests: 5 },
+    async (t) => {
+      const [id] = await someShopIds(t);
+      const { shop } = await getShop(t, id!);
+      // What q matches is not stated: a word of a known shop's name is asked, and finding it only noted.
+      const name = typeof shop['name'] === 'string' ? shop['name'] : '';
+      const q = shopSearchTerm(name);
+      if (!q) t.skip(`shop ${id} has no name to search for`);
+      const { body, response } = await getOk(t, pathOf('GET /shops/search'), { q }, 'SHOP-15');
+      t.require(hasCollectionEnvelope(body, 'shops'), 'GEN-7', 'SHOP-15');
+      t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SHOP-15');
+      t.response('GET /shops/search', response, 'SHOP-15', 'SHOP-1');
+      const shops = (body['shops'] as unknown[]).filter(isPlainObject);
+      t.rules(response, 'review-score-rounded');
+      t.warn(shops.some((s) => s['id'] === id) ? pass() : fail(`searching q=${q} did not list shop ${id} (${name})`), 'SHOP-15');
+    },
+  );
 });
 
 describe('GET /shops/:id/reviews', () => {
-  conformanceTest('answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts', { id: 'shop-reviews-breakdown', requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
-    t.requireFeature('shop-rating-breakdown', 'shop_rating_breakdown');
-    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
-    let reviewed: { body: Json; response: HttpResponse } | null = null;
-    for (const id of ids) {
-      const answer = await getOk(t, pathOf('GET /shops/:id/reviews', { id }), { include_meta: 'shop_rating_breakdown' }, 'SHOP-16');
-      t.require(hasCollectionEnvelope(answer.body, 'reviews'), 'GEN-7', 'SHOP-16');
-      t.require(paginationMetaIsWellFormed(answer.body), 'PAG-1', 'SHOP-16');
-      reviewed = answer;
-      if ((answer.body['reviews'] as unknown[]).length) break;
-    }
-    if (!reviewed) return t.skip('no shop found');
-    const { body, response } = reviewed;
-    t.response('GET /shops/:id/reviews', response, 'SHOP-16', 'SHOP-8', 'SHOP-10');
-    const meta = body['meta'] as Json;
-    t.require(typed(meta['shop_rating_breakdown'], Array.isArray(meta['shop_rating_breakdown']), `include_meta=shop_rating_breakdown: meta.shop_rating_breakdown is ${show(meta['shop_rating_breakdown'])}`), 'SHOP-10', 'SHOP-16');
-    t.must(ratingBreakdownConsistent(meta['shop_rating_breakdown']), 'SHOP-10');
-    // Whether the breakdown counts every review of the listing is not stated.
-    t.warn(breakdownCountsAllReviews(meta['shop_rating_breakdown'], readPagination(body)!.total_results), 'SHOP-10');
-  });
+  conformanceTest(
+    'answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts',
+    { id: 'shop-reviews-breakdown', requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'], requests: 4 + SHOPS_SCANNED },
+    async (t) => {
+      t.requireFeature('shop-rating-breakdown', 'shop_rating_breakdown');
+      const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+      let reviewed: { body: Json; response: HttpResponse } | null = null;
+      for (const id of ids) {
+        const answer = await getOk(t, pathOf('GET /shops/:id/reviews', { id }), { include_meta: 'shop_rating_breakdown' }, 'SHOP-16');
+        t.require(hasCollectionEnvelope(answer.body, 'reviews'), 'GEN-7', 'SHOP-16');
+        t.require(paginationMetaIsWellFormed(answer.body), 'PAG-1', 'SHOP-16');
+        reviewed = answer;
+        if ((answer.body['reviews'] as unknown[]).length) break;
+      }
+      if (!reviewed) return t.skip('no shop found');
+      const { body, response } = reviewed;
+      t.response('GET /shops/:id/reviews', response, 'SHOP-16', 'SHOP-8', 'SHOP-10');
+      const meta = body['meta'] as Json;
+      t.require(
+        typed(
+          meta['shop_rating_breakdown'],
+          Array.isArray(meta['shop_rating_breakdown']),
+          `include_meta=shop_rating_breakdown: meta.shop_rating_breakdown is ${show(meta['shop_rating_breakdown'])}`,
+        ),
+        'SHOP-10',
+        'SHOP-16',
+      );
+      t.must(ratingBreakdownConsistent(meta['shop_rating_breakdown']), 'SHOP-10');
+      // Whether the breakdown counts every review of the listing is not stated.
+      t.warn(breakdownCountsAllReviews(meta['shop_rating_breakdown'], readPagination(body)!.total_results), 'SHOP-10');
+    },
+  );
 });
 
 describe('GET /shops/:shop_id/products/search', () => {
@@ -168,82 +183,98 @@ describe('GET /shops/:shop_id/products/search', () => {
     const found = (body['products'] as unknown[]).filter(isPlainObject);
     t.must(productsHave(found, 'shop_id', shopId), 'PRD-11');
     t.must(productsHave(found, 'shop_uid', product['shop_uid']), 'PRD-11', 'CHG-30');
-    t.must(found.some((p) => p['id'] === product['id']) ? pass() : fail(`shop_uid=${String(product['shop_uid'])} did not find product ${String(product['id'])} of shop ${shopId}`), 'PRD-11', 'CHG-30');
+    t.must(
+      found.some((p) => p['id'] === product['id']) ? pass() : fail(`shop_uid=${String(product['shop_uid'])} did not find product ${String(product['id'])} of shop ${shopId}`),
+      'PRD-11',
+      'CHG-30',
+    );
   });
 });
 
 describe('GET /shops/:shop_id/locations', () => {
-  conformanceTest('answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location', { id: 'locations-embed-address', requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED }, async (t) => {
-    t.requireFeature('location-format', 'format on Location');
-    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
-    let sample: { shopId: number; locations: Json[]; response: HttpResponse } | null = null;
-    let unstructured: Json | null = null;
-    for (const shopId of ids) {
-      const { locations, response } = await locationsOf(t, shopId, { embed: 'address' });
-      if (locations.length && !sample) sample = { shopId, locations, response };
-      t.must(allOf(locations.map(locationEmbedsAddress)), 'SHOP-13', 'LINK-1');
-      t.must(allOf(locations.map(unstructuredAddressIsNull)), 'SHOP-13');
-      unstructured = locations.find((l) => l['format'] === 'unstructured') ?? null;
-      if (unstructured) {
-        sample = { shopId, locations, response };
-        break;
+  conformanceTest(
+    'answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location',
+    { id: 'locations-embed-address', requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'], requests: 4 + SHOPS_SCANNED },
+    async (t) => {
+      t.requireFeature('location-format', 'format on Location');
+      const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+      let sample: { shopId: number; locations: Json[]; response: HttpResponse } | null = null;
+      let unstructured: Json | null = null;
+      for (const shopId of ids) {
+        const { locations, response } = await locationsOf(t, shopId, { embed: 'address' });
+        if (locations.length && !sample) sample = { shopId, locations, response };
+        t.must(allOf(locations.map(locationEmbedsAddress)), 'SHOP-13', 'LINK-1');
+        t.must(allOf(locations.map(unstructuredAddressIsNull)), 'SHOP-13');
+        unstructured = locations.find((l) => l['format'] === 'unstructured') ?? null;
+        if (unstructured) {
+          sample = { shopId, locations, response };
+          break;
+        }
       }
-    }
-    if (!sample) return t.skip(`none of ${ids.length} shops has a location`);
-    t.response('GET /shops/:shop_id/locations', sample.response, 'SHOP-17', 'SHOP-11', 'SHOP-12', 'SHOP-13');
-    if (!unstructured) t.skip(`none of ${ids.length} shops has an unstructured location; the structured ones passed`);
-  });
+      if (!sample) return t.skip(`none of ${ids.length} shops has a location`);
+      t.response('GET /shops/:shop_id/locations', sample.response, 'SHOP-17', 'SHOP-11', 'SHOP-12', 'SHOP-13');
+      if (!unstructured) t.skip(`none of ${ids.length} shops has an unstructured location; the structured ones passed`);
+    },
+  );
 
-  conformanceTest('without embed, answers {locations, meta} of Shop locations', { id: 'locations-listing', requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12'], requests: 4 + SHOPS_SCANNED }, async (t) => {
-    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
-    for (const shopId of ids) {
-      const { locations, response } = await locationsOf(t, shopId);
-      if (!locations.length) continue;
-      // The address is an embedded object: without embed it may be absent.
-      t.response('GET /shops/:shop_id/locations', response, 'SHOP-17', 'SHOP-11', 'SHOP-12');
-      t.undocumentedFields('resources/location.json', locations[0], `a location of shop ${shopId}`, 'SHOP-11');
-      return;
-    }
-    t.skip(`none of ${ids.length} shops has a location`);
-  });
+  conformanceTest(
+    'without embed, answers {locations, meta} of Shop locations',
+    { id: 'locations-listing', requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12'], requests: 4 + SHOPS_SCANNED },
+    async (t) => {
+      const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+      for (const shopId of ids) {
+        const { locations, response } = await locationsOf(t, shopId);
+        if (!locations.length) continue;
+        // The address is an embedded object: without embed it may be absent.
+        t.response('GET /shops/:shop_id/locations', response, 'SHOP-17', 'SHOP-11', 'SHOP-12');
+        t.undocumentedFields('resources/location.json', locations[0], `a location of shop ${shopId}`, 'SHOP-11');
+        return;
+      }
+      t.skip(`none of ${ids.length} shops has a location`);
+    },
+  );
 });
 
 describe('GET /shops/:shop_id/locations/:id', () => {
-  conformanceTest("answers {location}, the location asked, for a shop's location; under another shop's id: 404 RecordNotFound, or that same location", { id: 'location-by-id', requirements: ['SHOP-18', 'SHOP-11', 'ERR-9', 'ERR-14'], requests: 6 + SHOPS_SCANNED }, async (t) => {
-    const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
-    // A location that is not its shop's first, where a scanned shop has two or more (else a first
-    // one): a server that answers the shop's first location whatever the id asked shows then.
-    let owner: { shopId: number; location: Json } | null = null;
-    for (const shopId of ids) {
-      const { locations } = await locationsOf(t, shopId);
-      if (locations[1]) {
-        owner = { shopId, location: locations[1] };
-        break;
+  conformanceTest(
+    "answers {location}, the location asked, for a shop's location; under another shop's id: 404 RecordNotFound, or that same location",
+    { id: 'location-by-id', requirements: ['SHOP-18', 'SHOP-11', 'ERR-9', 'ERR-14'], requests: 6 + SHOPS_SCANNED },
+    async (t) => {
+      const ids = (await someShopIds(t)).slice(0, SHOPS_SCANNED);
+      // A location that is not its shop's first, where a scanned shop has two or more (else a first
+      // one): a server that answers the shop's first location whatever the id asked shows then.
+      let owner: { shopId: number; location: Json } | null = null;
+      for (const shopId of ids) {
+        const { locations } = await locationsOf(t, shopId);
+        if (locations[1]) {
+          owner = { shopId, location: locations[1] };
+          break;
+        }
+        if (!owner && locations[0]) owner = { shopId, location: locations[0] };
       }
-      if (!owner && locations[0]) owner = { shopId, location: locations[0] };
-    }
-    if (!owner) return t.skip(`none of ${ids.length} shops has a location`);
-    const ownerShop = owner.shopId;
-    const other = ids.find((id) => id !== ownerShop) ?? null;
-    // As listed, whatever its type (not judged here): String() sends it as before.
-    const locationId = owner.location['id'] as number;
-    const { body, response } = await getOk(t, pathOf('GET /shops/:shop_id/locations/:id', { shop_id: owner.shopId, id: String(locationId) }), { embed: 'address' }, 'SHOP-18');
-    t.require(hasSingleEnvelope(body, 'location'), 'GEN-7', 'SHOP-18');
-    const location = body['location'] as Json;
-    t.must(typed(location['id'], location['id'] === locationId, `asked for location ${locationId}, got ${show(location['id'])}`), 'SHOP-18');
-    t.response('GET /shops/:shop_id/locations/:id', response, 'SHOP-18', 'SHOP-11', 'SHOP-13');
-    t.must(locationEmbedsAddress(location), 'SHOP-13', 'LINK-1');
-    t.must(unstructuredAddressIsNull(location), 'SHOP-13');
-    if (other === null) return t.skip('only one shop found: no other shop to ask for this location');
-    // Whether a location of another shop is served is not shown (SHOP-18 reads either way): refused
-    // as missing, or served as the location asked. Another location would be wrong either way.
-    const path = pathOf('GET /shops/:shop_id/locations/:id', { shop_id: other, id: String(locationId) });
-    const wrong = await t.api.get(path);
-    if (wrong.status === 200) {
-      const served = t.json<Json>(wrong, 'GEN-4');
-      t.require(hasSingleEnvelope(served, 'location'), 'GEN-7', 'SHOP-18');
-      const id = (served['location'] as Json)['id'];
-      t.must(typed(id, id === locationId, `GET ${path} answered location ${show(id)}, not the location asked`), 'SHOP-18');
-    } else expectRecordNotFound(t, wrong, path, 'SHOP-18');
-  });
+      if (!owner) return t.skip(`none of ${ids.length} shops has a location`);
+      const ownerShop = owner.shopId;
+      const other = ids.find((id) => id !== ownerShop) ?? null;
+      // As listed, whatever its type (not judged here): String() sends it as before.
+      const locationId = owner.location['id'] as number;
+      const { body, response } = await getOk(t, pathOf('GET /shops/:shop_id/locations/:id', { shop_id: owner.shopId, id: String(locationId) }), { embed: 'address' }, 'SHOP-18');
+      t.require(hasSingleEnvelope(body, 'location'), 'GEN-7', 'SHOP-18');
+      const location = body['location'] as Json;
+      t.must(typed(location['id'], location['id'] === locationId, `asked for location ${locationId}, got ${show(location['id'])}`), 'SHOP-18');
+      t.response('GET /shops/:shop_id/locations/:id', response, 'SHOP-18', 'SHOP-11', 'SHOP-13');
+      t.must(locationEmbedsAddress(location), 'SHOP-13', 'LINK-1');
+      t.must(unstructuredAddressIsNull(location), 'SHOP-13');
+      if (other === null) return t.skip('only one shop found: no other shop to ask for this location');
+      // Whether a location of another shop is served is not shown (SHOP-18 reads either way): refused
+      // as missing, or served as the location asked. Another location would be wrong either way.
+      const path = pathOf('GET /shops/:shop_id/locations/:id', { shop_id: other, id: String(locationId) });
+      const wrong = await t.api.get(path);
+      if (wrong.status === 200) {
+        const served = t.json<Json>(wrong, 'GEN-4');
+        t.require(hasSingleEnvelope(served, 'location'), 'GEN-7', 'SHOP-18');
+        const id = (served['location'] as Json)['id'];
+        t.must(typed(id, id === locationId, `GET ${path} answered location ${show(id)}, not the location asked`), 'SHOP-18');
+      } else expectRecordNotFound(t, wrong, path, 'SHOP-18');
+    },
+  );
 });

@@ -35,7 +35,6 @@ import { conformanceTest, type ConformanceContext } from '../src/harness/conform
 import { getOk, type Query } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
 
-
 /** Most leaves a test walks to find a SKU of some kind before it skips. */
 const LEAVES_SCANNED = 12;
 
@@ -143,7 +142,9 @@ async function unfilteredWithFilterMeta(t: ConformanceContext, skuId: number): P
  * still tried.
  */
 async function filteredList(t: ConformanceContext, skuId: number, whole: ProductList, query: Query, refusal: 'MUST' | 'WARN', ...ids: string[]): Promise<ProductList | null> {
-  const asked = Object.entries(query).map(([k, v]) => `${k}=${String(v)}`).join('&');
+  const asked = Object.entries(query)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('&');
   const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query });
   const accepted = inContext(asked, hasStatus(response, 200));
   if (!(refusal === 'MUST' ? t.must(accepted, ...ids) : t.warn(accepted, ...ids))) return null;
@@ -163,7 +164,6 @@ async function someProducts(t: ConformanceContext, query: Query = {}): Promise<{
   return { sku, ...listed };
 }
 
-
 /** An id far above any a catalogue hands out. */
 const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
@@ -179,14 +179,18 @@ function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, pat
 }
 
 describe('GET /skus/:id/products', () => {
-  conformanceTest('answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization', { id: 'products-listing', requirements: ['SKU-10', 'PRD-1', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'], requests: 3 }, async (t) => {
-    const { sku, products, meta, response } = await someProducts(t);
-    t.response('GET /skus/:id/products', response, 'SKU-10', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5');
-    t.must(productsHave(products, 'sku_id', sku['id']), 'SKU-10', 'PRD-1');
-    t.must(typed(meta['ordered_by'], typeof meta['ordered_by'] === 'string', `meta.ordered_by is ${show(meta['ordered_by'])}`), 'PRD-9');
-    t.must(typed(meta['personalization'], isPlainObject(meta['personalization']), `meta.personalization is ${show(meta['personalization'])}`), 'PRD-9', 'PERS-1');
-    if (products[0]) t.undocumentedFields('resources/product.json', products[0], 'a listed product', 'PRD-2');
-  });
+  conformanceTest(
+    'answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization',
+    { id: 'products-listing', requirements: ['SKU-10', 'PRD-1', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'], requests: 3 },
+    async (t) => {
+      const { sku, products, meta, response } = await someProducts(t);
+      t.response('GET /skus/:id/products', response, 'SKU-10', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5');
+      t.must(productsHave(products, 'sku_id', sku['id']), 'SKU-10', 'PRD-1');
+      t.must(typed(meta['ordered_by'], typeof meta['ordered_by'] === 'string', `meta.ordered_by is ${show(meta['ordered_by'])}`), 'PRD-9');
+      t.must(typed(meta['personalization'], isPlainObject(meta['personalization']), `meta.personalization is ${show(meta['personalization'])}`), 'PRD-9', 'PERS-1');
+      if (products[0]) t.undocumentedFields('resources/product.json', products[0], 'a listed product', 'PRD-2');
+    },
+  );
 
   conformanceTest('the default order is net_price: prices never go down', { id: 'products-default-order', requirements: ['PRD-14'], requests: 3 }, async (t) => {
     const { products, meta } = await someProducts(t);
@@ -194,15 +198,19 @@ describe('GET /skus/:id/products', () => {
     t.warn(typed(meta['ordered_by'], meta['ordered_by'] === 'net_price', `meta.ordered_by is ${show(meta['ordered_by'])} for the default order (net_price)`), 'PRD-9', 'PRD-14');
   });
 
-  conformanceTest('order_by=final_price orders by blp.final_price, which includes shipping and payment method cost', { id: 'products-final-price-order', requirements: ['PRD-14', 'PRD-5'], requests: 3 }, async (t) => {
-    t.requireFeature('product-blp', 'blp on Product');
-    const { products, meta } = await someProducts(t, { order_by: 'final_price' });
-    t.must(productsByFinalPrice(products), 'PRD-14');
-    t.must(allOf(products.map(finalPriceIncludesCosts)), 'PRD-14', 'PRD-5');
-    // Where products without a final price go is not stated.
-    t.warn(finalPriceNullsGrouped(products), 'PRD-14');
-    t.warn(typed(meta['ordered_by'], meta['ordered_by'] === 'final_price', `meta.ordered_by is ${show(meta['ordered_by'])} for order_by=final_price`), 'PRD-9', 'PRD-14');
-  });
+  conformanceTest(
+    'order_by=final_price orders by blp.final_price, which includes shipping and payment method cost',
+    { id: 'products-final-price-order', requirements: ['PRD-14', 'PRD-5'], requests: 3 },
+    async (t) => {
+      t.requireFeature('product-blp', 'blp on Product');
+      const { products, meta } = await someProducts(t, { order_by: 'final_price' });
+      t.must(productsByFinalPrice(products), 'PRD-14');
+      t.must(allOf(products.map(finalPriceIncludesCosts)), 'PRD-14', 'PRD-5');
+      // Where products without a final price go is not stated.
+      t.warn(finalPriceNullsGrouped(products), 'PRD-14');
+      t.warn(typed(meta['ordered_by'], meta['ordered_by'] === 'final_price', `meta.ordered_by is ${show(meta['ordered_by'])} for order_by=final_price`), 'PRD-9', 'PRD-14');
+    },
+  );
 
   conformanceTest(
     'a future SKU has an empty product list, and (3.2.0) no price history: not yet released, it is too new for one',
@@ -230,48 +238,58 @@ describe('GET /skus/:id/products', () => {
     },
   );
 
-  conformanceTest('size=x keeps exactly the products with a size from x up to but excluding x+1', { id: 'products-size-filter', requirements: ['PRD-15', 'CHG-1'], requests: 18 }, async (t) => {
-    t.requireFeature('product-filters', 'The size filter of SKU products');
-    const sku = await findSku(t, 'SKU with sizes', (skus) => skus.find((s) => s['future'] !== true && Array.isArray(s['sizes']) && s['sizes'].length > 0), true);
-    const all = await productsOf(t, sku['id'] as number);
-    const probe = chooseSizeProbe(all.products);
-    if (!probe) return t.skip(`the products of SKU ${show(sku['id'])} have no numeric size`);
-    const filtered = await productsOf(t, sku['id'] as number, { size: String(probe.size) });
-    const complete = readPagination(all.body)!.total_pages <= 1 && readPagination(filtered.body)!.total_pages <= 1;
-    // Products left out can be told only when both lists fit on one page.
-    t.must(sizeFilterKeepsExactly(filtered.products, probe.size, complete ? probe.expected : []), 'PRD-15');
-  });
+  conformanceTest(
+    'size=x keeps exactly the products with a size from x up to but excluding x+1',
+    { id: 'products-size-filter', requirements: ['PRD-15', 'CHG-1'], requests: 18 },
+    async (t) => {
+      t.requireFeature('product-filters', 'The size filter of SKU products');
+      const sku = await findSku(t, 'SKU with sizes', (skus) => skus.find((s) => s['future'] !== true && Array.isArray(s['sizes']) && s['sizes'].length > 0), true);
+      const all = await productsOf(t, sku['id'] as number);
+      const probe = chooseSizeProbe(all.products);
+      if (!probe) return t.skip(`the products of SKU ${show(sku['id'])} have no numeric size`);
+      const filtered = await productsOf(t, sku['id'] as number, { size: String(probe.size) });
+      const complete = readPagination(all.body)!.total_pages <= 1 && readPagination(filtered.body)!.total_pages <= 1;
+      // Products left out can be told only when both lists fit on one page.
+      t.must(sizeFilterKeepsExactly(filtered.products, probe.size, complete ? probe.expected : []), 'PRD-15');
+    },
+  );
 
-  conformanceTest('distance (km), availability=0 and zero_installments=true/false answer 200 with a part of the list, every product of that SKU', { id: 'products-other-filters', requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'], requests: 10 }, async (t) => {
-    t.requireFeature('product-filters', 'The distance, availability and zero_installments filters of SKU products');
-    const skuId = (await skuWithProducts(t))['id'] as number;
-    const { list: whole, filterMeta } = await unfilteredWithFilterMeta(t, skuId);
-    // What a filter keeps cannot be told from outside (shop locations, delivery days and
-    // installment offers are not in the resources): each filter keeps a part of the list. What the
-    // meta.filters maps hold is not stated: values they offer as numbers are used when there are.
-    const offered = offeredFilterValues(filterMeta['distance_ranges']);
-    // The smallest and the largest distance offered, else two of the documented kind.
-    const [near, far] = offered.length ? [offered[0]!, offered.length > 1 ? offered.at(-1) : undefined] : ['10', '50'];
-    const nearList = await filteredList(t, skuId, whole, { distance: near }, 'MUST', 'PRD-16', 'CHG-1');
-    if (far !== undefined) {
-      const farList = await filteredList(t, skuId, whole, { distance: far }, 'MUST', 'PRD-16', 'CHG-1');
-      // That a larger distance keeps at least what a smaller one keeps is implied, not stated.
-      if (nearList && farList) t.warn(listWithin(nearList, `the list with distance=${near}`, farList, `the list with distance=${far}`), 'PRD-16');
-    }
+  conformanceTest(
+    'distance (km), availability=0 and zero_installments=true/false answer 200 with a part of the list, every product of that SKU',
+    { id: 'products-other-filters', requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'], requests: 10 },
+    async (t) => {
+      t.requireFeature('product-filters', 'The distance, availability and zero_installments filters of SKU products');
+      const skuId = (await skuWithProducts(t))['id'] as number;
+      const { list: whole, filterMeta } = await unfilteredWithFilterMeta(t, skuId);
+      // What a filter keeps cannot be told from outside (shop locations, delivery days and
+      // installment offers are not in the resources): each filter keeps a part of the list. What the
+      // meta.filters maps hold is not stated: values they offer as numbers are used when there are.
+      const offered = offeredFilterValues(filterMeta['distance_ranges']);
+      // The smallest and the largest distance offered, else two of the documented kind.
+      const [near, far] = offered.length ? [offered[0]!, offered.length > 1 ? offered.at(-1) : undefined] : ['10', '50'];
+      const nearList = await filteredList(t, skuId, whole, { distance: near }, 'MUST', 'PRD-16', 'CHG-1');
+      if (far !== undefined) {
+        const farList = await filteredList(t, skuId, whole, { distance: far }, 'MUST', 'PRD-16', 'CHG-1');
+        // That a larger distance keeps at least what a smaller one keeps is implied, not stated.
+        if (nearList && farList) t.warn(listWithin(nearList, `the list with distance=${near}`, farList, `the list with distance=${far}`), 'PRD-16');
+      }
 
-    const immediate = await filteredList(t, skuId, whole, { availability: '0' }, 'MUST', 'PRD-17', 'CHG-1');
-    const later = offeredFilterValues(filterMeta['availability_wordings']).filter((v) => Number(v) > 0).at(-1);
-    if (later !== undefined) {
-      // Other availability values are not documented: the largest meta.filters offers is tried
-      // (a refusal only noted), and that it keeps at least the immediate ones only noted.
-      const laterList = await filteredList(t, skuId, whole, { availability: later }, 'WARN', 'PRD-17');
-      if (immediate && laterList) t.warn(listWithin(immediate, 'the list with availability=0', laterList, `the list with availability=${later}`), 'PRD-17');
-    }
+      const immediate = await filteredList(t, skuId, whole, { availability: '0' }, 'MUST', 'PRD-17', 'CHG-1');
+      const later = offeredFilterValues(filterMeta['availability_wordings'])
+        .filter((v) => Number(v) > 0)
+        .at(-1);
+      if (later !== undefined) {
+        // Other availability values are not documented: the largest meta.filters offers is tried
+        // (a refusal only noted), and that it keeps at least the immediate ones only noted.
+        const laterList = await filteredList(t, skuId, whole, { availability: later }, 'WARN', 'PRD-17');
+        if (immediate && laterList) t.warn(listWithin(immediate, 'the list with availability=0', laterList, `the list with availability=${later}`), 'PRD-17');
+      }
 
-    const withZero = await filteredList(t, skuId, whole, { zero_installments: 'true' }, 'MUST', 'PRD-18', 'CHG-1');
-    const withoutZero = await filteredList(t, skuId, whole, { zero_installments: 'false' }, 'MUST', 'PRD-18', 'CHG-1');
-    if (withZero && withoutZero) t.warn(zeroInstallmentsFalseReading(withoutZero, whole, withZero), 'PRD-18');
-  });
+      const withZero = await filteredList(t, skuId, whole, { zero_installments: 'true' }, 'MUST', 'PRD-18', 'CHG-1');
+      const withoutZero = await filteredList(t, skuId, whole, { zero_installments: 'false' }, 'MUST', 'PRD-18', 'CHG-1');
+      if (withZero && withoutZero) t.warn(zeroInstallmentsFalseReading(withoutZero, whole, withZero), 'PRD-18');
+    },
+  );
 
   conformanceTest('include_meta[]=filters adds meta.filters', { id: 'products-filters-meta', requirements: ['PRD-19', 'FILT-5'], requests: 3 }, async (t) => {
     t.requireFeature('product-filters', 'The filters of SKU products');
@@ -283,102 +301,133 @@ describe('GET /skus/:id/products', () => {
 });
 
 describe('GET /skus/:id/product_cards', () => {
-  conformanceTest('answers {product_cards, meta}: cards of products of that SKU, each with its shop and blp', { id: 'product-cards', requirements: ['SKU-12', 'PRD-10', 'PRD-7'], requests: 3 }, async (t) => {
-    const sku = await skuWithProducts(t);
-    const { body, response } = await getOk(t, pathOf('GET /skus/:id/product_cards', { id: String(sku['id']) }), {}, 'SKU-12');
-    t.require(hasCollectionEnvelope(body, 'product_cards'), 'GEN-7', 'SKU-12');
-    t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}`), 'SKU-12');
-    t.response('GET /skus/:id/product_cards', response, 'SKU-12', 'PRD-10', 'PRD-7');
-    const cards = (body['product_cards'] as unknown[]).filter(isPlainObject).flatMap((entry) => (Array.isArray(entry['cards']) ? entry['cards'].filter(isPlainObject) : []));
-    const productsOfCard = (card: Json) => (Array.isArray(card['products']) ? card['products'].filter(isPlainObject) : []);
-    t.must(allOf(cards.map((card) => productsHave(productsOfCard(card), 'sku_id', sku['id']))), 'SKU-12', 'PRD-10');
-    // That a card's products are those of the card's shop is implied, not stated.
-    // A card whose shop (or its id) is null (a blank, GEN-8) names no shop to compare with.
-    const shopOf = (card: Json): CheckResult => {
-      const shop = card['shop'];
-      if (shop === null || (isPlainObject(shop) && shop['id'] === null)) return blank(`a card has shop ${show(shop, 60)}: its products' shop_id are not compared`);
-      return productsHave(productsOfCard(card), 'shop_id', isPlainObject(shop) ? shop['id'] : undefined);
-    };
-    t.warn(allOf(cards.map(shopOf)), 'PRD-10');
-  });
+  conformanceTest(
+    'answers {product_cards, meta}: cards of products of that SKU, each with its shop and blp',
+    { id: 'product-cards', requirements: ['SKU-12', 'PRD-10', 'PRD-7'], requests: 3 },
+    async (t) => {
+      const sku = await skuWithProducts(t);
+      const { body, response } = await getOk(t, pathOf('GET /skus/:id/product_cards', { id: String(sku['id']) }), {}, 'SKU-12');
+      t.require(hasCollectionEnvelope(body, 'product_cards'), 'GEN-7', 'SKU-12');
+      t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}`), 'SKU-12');
+      t.response('GET /skus/:id/product_cards', response, 'SKU-12', 'PRD-10', 'PRD-7');
+      const cards = (body['product_cards'] as unknown[]).filter(isPlainObject).flatMap((entry) => (Array.isArray(entry['cards']) ? entry['cards'].filter(isPlainObject) : []));
+      const productsOfCard = (card: Json) => (Array.isArray(card['products']) ? card['products'].filter(isPlainObject) : []);
+      t.must(allOf(cards.map((card) => productsHave(productsOfCard(card), 'sku_id', sku['id']))), 'SKU-12', 'PRD-10');
+      // That a card's products are those of the card's shop is implied, not stated.
+      // A card whose shop (or its id) is null (a blank, GEN-8) names no shop to compare with.
+      const shopOf = (card: Json): CheckResult => {
+        const shop = card['shop'];
+        if (shop === null || (isPlainObject(shop) && shop['id'] === null)) return blank(`a card has shop ${show(shop, 60)}: its products' shop_id are not compared`);
+        return productsHave(productsOfCard(card), 'shop_id', isPlainObject(shop) ? shop['id'] : undefined);
+      };
+      t.warn(allOf(cards.map(shopOf)), 'PRD-10');
+    },
+  );
 });
 
 describe('GET /skus/:id/specifications', () => {
-  conformanceTest('answers {specifications, meta} in the order of the order field, full_description a string when present', { id: 'specifications-order', requirements: ['SKU-13', 'SKU-1', 'CHG-7', 'SKU-9', 'SPEC-6'], requests: 3 }, async (t) => {
-    t.requireFeature('specifications-ordered', 'Order on specifications');
-    const sku = await skuWithProducts(t);
-    const { body, response } = await getOk(t, pathOf('GET /skus/:id/specifications', { id: String(sku['id']) }), {}, 'SKU-13', 'SKU-1');
-    t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
-    t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SKU-13');
-    t.response('GET /skus/:id/specifications', response, 'SKU-13', 'SKU-9', 'SPEC-6');
-    t.must(specificationsInOrder((body['specifications'] as unknown[]).filter(isPlainObject)), 'CHG-7');
-  });
+  conformanceTest(
+    'answers {specifications, meta} in the order of the order field, full_description a string when present',
+    { id: 'specifications-order', requirements: ['SKU-13', 'SKU-1', 'CHG-7', 'SKU-9', 'SPEC-6'], requests: 3 },
+    async (t) => {
+      t.requireFeature('specifications-ordered', 'Order on specifications');
+      const sku = await skuWithProducts(t);
+      const { body, response } = await getOk(t, pathOf('GET /skus/:id/specifications', { id: String(sku['id']) }), {}, 'SKU-13', 'SKU-1');
+      t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
+      t.must(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SKU-13');
+      t.response('GET /skus/:id/specifications', response, 'SKU-13', 'SKU-9', 'SPEC-6');
+      t.must(specificationsInOrder((body['specifications'] as unknown[]).filter(isPlainObject)), 'CHG-7');
+    },
+  );
 
-  conformanceTest('is not paginated: no meta.pagination, and per does not cut the list', { id: 'specifications-not-paginated', requirements: ['SKU-14'], requests: 4 }, async (t) => {
-    const sku = await skuWithProducts(t);
-    const path = pathOf('GET /skus/:id/specifications', { id: String(sku['id']) });
-    const whole = await getOk(t, path, {}, 'SKU-13');
-    t.require(hasCollectionEnvelope(whole.body, 'specifications'), 'GEN-7', 'SKU-13');
-    t.rules(whole.response, 'specifications-not-paginated');
-    const count = (whole.body['specifications'] as unknown[]).length;
-    if (count < 2) return;
-    const response = await t.api.get(path, { query: { per: 1 } });
-    if (response.status !== 200) return; // refusing a parameter it does not take is allowed
-    const cut = (t.json<Json>(response, 'GEN-4') ?? {})['specifications'];
-    t.must(Array.isArray(cut) && cut.length === count ? pass() : fail(`with per=1 the list has ${Array.isArray(cut) ? cut.length : show(cut)} specifications, without it ${count}`), 'SKU-14');
-  });
+  conformanceTest(
+    'is not paginated: no meta.pagination, and per does not cut the list',
+    { id: 'specifications-not-paginated', requirements: ['SKU-14'], requests: 4 },
+    async (t) => {
+      const sku = await skuWithProducts(t);
+      const path = pathOf('GET /skus/:id/specifications', { id: String(sku['id']) });
+      const whole = await getOk(t, path, {}, 'SKU-13');
+      t.require(hasCollectionEnvelope(whole.body, 'specifications'), 'GEN-7', 'SKU-13');
+      t.rules(whole.response, 'specifications-not-paginated');
+      const count = (whole.body['specifications'] as unknown[]).length;
+      if (count < 2) return;
+      const response = await t.api.get(path, { query: { per: 1 } });
+      if (response.status !== 200) return; // refusing a parameter it does not take is allowed
+      const cut = (t.json<Json>(response, 'GEN-4') ?? {})['specifications'];
+      t.must(
+        Array.isArray(cut) && cut.length === count ? pass() : fail(`with per=1 the list has ${Array.isArray(cut) ? cut.length : show(cut)} specifications, without it ${count}`),
+        'SKU-14',
+      );
+    },
+  );
 
-  conformanceTest('include=group adds a top-level groups array and a group_id on each specification', { id: 'specifications-include-group', requirements: ['LINK-5', 'LINK-4', 'LINK-3'], requests: 3 }, async (t) => {
-    const sku = await skuWithProducts(t);
-    const { body, response } = await getOk(t, pathOf('GET /skus/:id/specifications', { id: String(sku['id']) }), { include: 'group' }, 'SKU-13', 'LINK-4');
-    t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
-    if (!(body['specifications'] as unknown[]).length) t.skip(`SKU ${show(sku['id'])} has no specifications`);
-    t.rules(response, 'include-group');
-    t.response('GET /skus/:id/specifications', response, 'SKU-13', 'LINK-5');
-  });
+  conformanceTest(
+    'include=group adds a top-level groups array and a group_id on each specification',
+    { id: 'specifications-include-group', requirements: ['LINK-5', 'LINK-4', 'LINK-3'], requests: 3 },
+    async (t) => {
+      const sku = await skuWithProducts(t);
+      const { body, response } = await getOk(t, pathOf('GET /skus/:id/specifications', { id: String(sku['id']) }), { include: 'group' }, 'SKU-13', 'LINK-4');
+      t.require(hasCollectionEnvelope(body, 'specifications'), 'GEN-7', 'SKU-13');
+      if (!(body['specifications'] as unknown[]).length) t.skip(`SKU ${show(sku['id'])} has no specifications`);
+      t.rules(response, 'include-group');
+      t.response('GET /skus/:id/specifications', response, 'SKU-13', 'LINK-5');
+    },
+  );
 });
 
 describe('GET /skus/:id/price_history', () => {
-  conformanceTest('answers {history: {average}} of YYYY-MM-DD dates within the last 6 months', { id: 'price-history', requirements: ['SKU-15', 'SKU-1', 'CHG-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6', 'HIST-4'], requests: 3 }, async (t) => {
-    t.requireFeature('price-history', 'The price_history endpoint');
-    const sku = await skuWithProducts(t);
-    // Served from 3.0.15 (Change history): asked only where the run's version has it.
-    const { body, response } = await getOk(t, pathOf('GET /skus/:id/price_history', { id: String(sku['id']) }), {}, 'SKU-15', 'SKU-1', 'CHG-15');
-    t.require(hasSingleEnvelope(body, 'history'), 'GEN-7', 'SKU-15');
-    const average = (body['history'] as Json)['average'];
-    t.require(typed(average, Array.isArray(average), `history.average is ${show(average)}, expected an array`), 'SKU-15', 'HIST-2');
-    t.response('GET /skus/:id/price_history', response, 'SKU-15', 'HIST-2');
-    const points = (average as unknown[]).filter(isPlainObject);
-    t.must(historyDatesAreDays(points), 'HIST-1', 'HIST-2');
-    t.rules(response, 'price-history-window');
-    // What makes a SKU "too new" is not stated: a history of a few days is only noted.
-    if (t.has('too-new-no-history')) t.warn(historyNotOfAFewDays(points), 'HIST-4');
-  });
+  conformanceTest(
+    'answers {history: {average}} of YYYY-MM-DD dates within the last 6 months',
+    { id: 'price-history', requirements: ['SKU-15', 'SKU-1', 'CHG-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6', 'HIST-4'], requests: 3 },
+    async (t) => {
+      t.requireFeature('price-history', 'The price_history endpoint');
+      const sku = await skuWithProducts(t);
+      // Served from 3.0.15 (Change history): asked only where the run's version has it.
+      const { body, response } = await getOk(t, pathOf('GET /skus/:id/price_history', { id: String(sku['id']) }), {}, 'SKU-15', 'SKU-1', 'CHG-15');
+      t.require(hasSingleEnvelope(body, 'history'), 'GEN-7', 'SKU-15');
+      const average = (body['history'] as Json)['average'];
+      t.require(typed(average, Array.isArray(average), `history.average is ${show(average)}, expected an array`), 'SKU-15', 'HIST-2');
+      t.response('GET /skus/:id/price_history', response, 'SKU-15', 'HIST-2');
+      const points = (average as unknown[]).filter(isPlainObject);
+      t.must(historyDatesAreDays(points), 'HIST-1', 'HIST-2');
+      t.rules(response, 'price-history-window');
+      // What makes a SKU "too new" is not stated: a history of a few days is only noted.
+      if (t.has('too-new-no-history')) t.warn(historyNotOfAFewDays(points), 'HIST-4');
+    },
+  );
 });
 
 describe('GET /products/:id', () => {
-  conformanceTest('answers {product, meta: {personalization}}; embed=shop embeds the shop of shop_id', { id: 'product-by-id', requirements: ['PRD-13', 'PRD-8', 'LINK-1', 'LINK-4', 'PERS-1'], requests: 4 }, async (t) => {
-    const { products } = await someProducts(t);
-    const listed = products[0]!;
-    const { body, response } = await getOk(t, pathOf('GET /products/:id', { id: String(listed['id']) }), { embed: 'shop' }, 'PRD-13', 'LINK-4');
-    t.require(hasSingleEnvelope(body, 'product'), 'GEN-7', 'PRD-13');
-    const product = body['product'] as Json;
-    t.must(typed(product['id'], product['id'] === listed['id'], `asked for product ${show(listed['id'])}, got ${show(product['id'])}`), 'PRD-13');
-    const meta = body['meta'];
-    const personalization = isPlainObject(meta) ? meta['personalization'] : meta;
-    t.must(typed(personalization, isPlainObject(personalization), `meta is ${show(meta)}, expected {personalization}`), 'PRD-13', 'PERS-1');
-    t.must(embedsItsShop(product), 'PRD-13', 'PRD-8', 'LINK-1');
-    t.response('GET /products/:id', response, 'PRD-13', 'PRD-2', 'PERS-1');
-    if (isPlainObject(product['shop'])) t.schema('resources/shop.json', product['shop'], 'PRD-8', 'SHOP-1');
-  });
+  conformanceTest(
+    'answers {product, meta: {personalization}}; embed=shop embeds the shop of shop_id',
+    { id: 'product-by-id', requirements: ['PRD-13', 'PRD-8', 'LINK-1', 'LINK-4', 'PERS-1'], requests: 4 },
+    async (t) => {
+      const { products } = await someProducts(t);
+      const listed = products[0]!;
+      const { body, response } = await getOk(t, pathOf('GET /products/:id', { id: String(listed['id']) }), { embed: 'shop' }, 'PRD-13', 'LINK-4');
+      t.require(hasSingleEnvelope(body, 'product'), 'GEN-7', 'PRD-13');
+      const product = body['product'] as Json;
+      t.must(typed(product['id'], product['id'] === listed['id'], `asked for product ${show(listed['id'])}, got ${show(product['id'])}`), 'PRD-13');
+      const meta = body['meta'];
+      const personalization = isPlainObject(meta) ? meta['personalization'] : meta;
+      t.must(typed(personalization, isPlainObject(personalization), `meta is ${show(meta)}, expected {personalization}`), 'PRD-13', 'PERS-1');
+      t.must(embedsItsShop(product), 'PRD-13', 'PRD-8', 'LINK-1');
+      t.response('GET /products/:id', response, 'PRD-13', 'PRD-2', 'PERS-1');
+      if (isPlainObject(product['shop'])) t.schema('resources/shop.json', product['shop'], 'PRD-8', 'SHOP-1');
+    },
+  );
 });
 
 describe('unknown ids', () => {
-  conformanceTest('a SKU or product that does not exist answers 404 with RecordNotFound', { id: 'unknown-sku-product-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 5 }, async (t) => {
-    const id = unknownId();
-    const paths = [pathOf('GET /skus/:id/products', { id }), pathOf('GET /skus/:id/product_cards', { id }), pathOf('GET /skus/:id/specifications', { id })];
-    for (const path of [...paths, ...(t.has('price-history') ? [pathOf('GET /skus/:id/price_history', { id })] : []), pathOf('GET /products/:id', { id })]) {
-      expectRecordNotFound(t, await t.api.get(path), path);
-    }
-  });
+  conformanceTest(
+    'a SKU or product that does not exist answers 404 with RecordNotFound',
+    { id: 'unknown-sku-product-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 5 },
+    async (t) => {
+      const id = unknownId();
+      const paths = [pathOf('GET /skus/:id/products', { id }), pathOf('GET /skus/:id/product_cards', { id }), pathOf('GET /skus/:id/specifications', { id })];
+      for (const path of [...paths, ...(t.has('price-history') ? [pathOf('GET /skus/:id/price_history', { id })] : []), pathOf('GET /products/:id', { id })]) {
+        expectRecordNotFound(t, await t.api.get(path), path);
+      }
+    },
+  );
 });

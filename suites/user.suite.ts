@@ -6,16 +6,7 @@
 // an address the suite creates carries a run id in its label and is deleted in a finally block.
 // Every write is read back: the next GET shows the change, and the fields not written unchanged.
 import { describe } from 'vitest';
-import {
-  avatarFileName,
-  avatarIsPreset,
-  fieldIs,
-  unchangedExcept,
-  hasFields,
-  locationIs,
-  regionIsName,
-  regionsAreNames,
-} from '../src/checks/account.ts';
+import { avatarFileName, avatarIsPreset, fieldIs, unchangedExcept, hasFields, locationIs, regionIsName, regionsAreNames } from '../src/checks/account.ts';
 import { fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
@@ -43,8 +34,6 @@ const PROFILE_FIELDS = ['id', 'username', 'type', 'sex', 'birthyear', 'created_a
 /** The fields of an address the kit sends; lat and lng follow the address (a service may geocode it again). */
 const ADDRESS_FIELDS = ['label', 'first_name', 'last_name', 'street_name', 'street_number', 'city', 'zip', 'region', 'phone', 'mobile'];
 
-
-
 /** The body's single resource under `key`; stops the test unless the status is `status`. */
 function single(t: ConformanceContext, response: HttpResponse, status: number, key: string, ...requirements: string[]): Json {
   t.require(hasStatus(response, status), ...requirements);
@@ -68,7 +57,13 @@ async function patchUser(t: ConformanceContext, body: Json, journal: { undo?: Js
   return t.api.request('PATCH', pathOf('PATCH /user'), {
     ...USER,
     json: body,
-    ...(journal.undo ? { undo: [{ action: { method: 'PATCH' as const, path: pathOf('PATCH /user'), json: journal.undo }, what: `the user's ${Object.keys(journal.undo).join(', ')} as before the run` }] } : {}),
+    ...(journal.undo
+      ? {
+          undo: [
+            { action: { method: 'PATCH' as const, path: pathOf('PATCH /user'), json: journal.undo }, what: `the user's ${Object.keys(journal.undo).join(', ')} as before the run` },
+          ],
+        }
+      : {}),
     ...(journal.undoes ? { undoes: true } : {}),
   });
 }
@@ -110,54 +105,61 @@ async function removeAddresses(t: ConformanceContext, ids: readonly number[]): P
   if (left.length) t.warn(fail(`teardown could not delete the addresses ${left.join(', ')}`), 'USER-23');
 }
 
-
 describe('GET /user', () => {
-  conformanceTest('answers {user} with the User fields of the version asked for', { id: 'user-fields-by-version', requirements: ['USER-12', 'USER-2', 'USER-4', 'USER-5', 'USER-6', 'USER-7', 'CHG-2', 'CHG-1', 'CHG-7'], requests: 1 }, async (t) => {
-    const user = await getUser(t);
-    // User fields by the Change history row that added them (the schema's x-since).
-    const bySince = new Map<string, string[]>();
-    for (const f of versionedFieldsOf('resources/user.json')) if (f.path.length === 1) bySince.set(f.since, [...(bySince.get(f.since) ?? []), f.path[0]!]);
-    for (const [since, fields] of bySince) {
-      if (t.version.serves(since)) t.must(hasFields(user, fields, `the user (${t.version.describe()}, fields of ${since})`), changeRow(since)?.requirement ?? 'USER-2', 'USER-2');
-    }
-    t.undocumentedFields('resources/user.json', user, 'the user', 'USER-2', 'CHG-7');
-  });
+  conformanceTest(
+    'answers {user} with the User fields of the version asked for',
+    { id: 'user-fields-by-version', requirements: ['USER-12', 'USER-2', 'USER-4', 'USER-5', 'USER-6', 'USER-7', 'CHG-2', 'CHG-1', 'CHG-7'], requests: 1 },
+    async (t) => {
+      const user = await getUser(t);
+      // User fields by the Change history row that added them (the schema's x-since).
+      const bySince = new Map<string, string[]>();
+      for (const f of versionedFieldsOf('resources/user.json')) if (f.path.length === 1) bySince.set(f.since, [...(bySince.get(f.since) ?? []), f.path[0]!]);
+      for (const [since, fields] of bySince) {
+        if (t.version.serves(since)) t.must(hasFields(user, fields, `the user (${t.version.describe()}, fields of ${since})`), changeRow(since)?.requirement ?? 'USER-2', 'USER-2');
+      }
+      t.undocumentedFields('resources/user.json', user, 'the user', 'USER-2', 'CHG-7');
+    },
+  );
 });
 
 describe('PATCH /user', () => {
-  conformanceTest('changes sex (or birthyear), answers 200 {user} with the change, and GET /user shows it and nothing else changed; the original value is put back', { id: 'patch-user-sex', requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 4 }, async (t) => {
-    t.requireFeature('profile-update', 'PATCH /user (profile update)');
-    const original = await getUser(t);
-    let field: 'sex' | 'birthyear';
-    let value: unknown;
-    if (original['sex'] === 'male' || original['sex'] === 'female') {
-      field = 'sex';
-      value = original['sex'] === 'male' ? 'female' : 'male';
-    } else if (Number.isInteger(original['birthyear']) && (original['birthyear'] as number) > 1901) {
-      field = 'birthyear';
-      value = (original['birthyear'] as number) - 1;
-    } else {
-      return t.skip(`the user has sex ${show(original['sex'])} and birthyear ${show(original['birthyear'])}: no value to change and put back exactly`);
-    }
-    const patched = await patchUser(t, { [field]: value }, { undo: { [field]: original[field] } });
-    try {
-      const user = single(t, patched, 200, 'user', 'USER-13');
-      t.response('PATCH /user', patched, 'USER-13', 'USER-2');
-      // sex and birthyear are "or null": a null for the value sent is a wrong value, not a blank.
-      t.must(fieldIs(user, field, value, `PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
-      t.must(unchangedExcept(original, user, PROFILE_FIELDS, [field], `PATCH /user {${field}: ${show(value)}}`), 'USER-13');
-      // The change is stored: the next GET shows it, and only it.
-      const stored = await getUser(t);
-      t.must(fieldIs(stored, field, value, `GET /user after PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
-      t.must(unchangedExcept(original, stored, PROFILE_FIELDS, [field], `GET /user after PATCH /user {${field}: ${show(value)}}`), 'USER-13');
-    } finally {
-      if (patched.status >= 200 && patched.status < 300) {
-        const restored = await patchUser(t, { [field]: original[field] }, { undoes: true });
-        const back = restored.status === 200 ? restored.json<{ user?: Json }>()?.user : undefined;
-        t.warn(fieldIs(back, field, original[field], `putting ${field} back with PATCH /user (status ${restored.status})`, true), 'USER-13');
+  conformanceTest(
+    'changes sex (or birthyear), answers 200 {user} with the change, and GET /user shows it and nothing else changed; the original value is put back',
+    { id: 'patch-user-sex', requirements: ['USER-13', 'CHG-2'], profile: 'write', requests: 4 },
+    async (t) => {
+      t.requireFeature('profile-update', 'PATCH /user (profile update)');
+      const original = await getUser(t);
+      let field: 'sex' | 'birthyear';
+      let value: unknown;
+      if (original['sex'] === 'male' || original['sex'] === 'female') {
+        field = 'sex';
+        value = original['sex'] === 'male' ? 'female' : 'male';
+      } else if (Number.isInteger(original['birthyear']) && (original['birthyear'] as number) > 1901) {
+        field = 'birthyear';
+        value = (original['birthyear'] as number) - 1;
+      } else {
+        return t.skip(`the user has sex ${show(original['sex'])} and birthyear ${show(original['birthyear'])}: no value to change and put back exactly`);
       }
-    }
-  });
+      const patched = await patchUser(t, { [field]: value }, { undo: { [field]: original[field] } });
+      try {
+        const user = single(t, patched, 200, 'user', 'USER-13');
+        t.response('PATCH /user', patched, 'USER-13', 'USER-2');
+        // sex and birthyear are "or null": a null for the value sent is a wrong value, not a blank.
+        t.must(fieldIs(user, field, value, `PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
+        t.must(unchangedExcept(original, user, PROFILE_FIELDS, [field], `PATCH /user {${field}: ${show(value)}}`), 'USER-13');
+        // The change is stored: the next GET shows it, and only it.
+        const stored = await getUser(t);
+        t.must(fieldIs(stored, field, value, `GET /user after PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
+        t.must(unchangedExcept(original, stored, PROFILE_FIELDS, [field], `GET /user after PATCH /user {${field}: ${show(value)}}`), 'USER-13');
+      } finally {
+        if (patched.status >= 200 && patched.status < 300) {
+          const restored = await patchUser(t, { [field]: original[field] }, { undoes: true });
+          const back = restored.status === 200 ? restored.json<{ user?: Json }>()?.user : undefined;
+          t.warn(fieldIs(back, field, original[field], `putting ${field} back with PATCH /user (status ${restored.status})`, true), 'USER-13');
+        }
+      }
+    },
+  );
 
   conformanceTest(
     'takes avatar_preset (a file name from /user/avatars) and avatar (bare base64 of an image); the original preset is put back',
@@ -220,16 +222,20 @@ describe('PATCH /user', () => {
 });
 
 describe('GET /user/addresses, GET /user/addresses/new', () => {
-  conformanceTest('answer {addresses} (region a name) and {address_form} (required, optional, regions)', { id: 'addresses-and-form', requirements: ['USER-18', 'USER-9', 'USER-19', 'USER-10'], requests: 2 }, async (t) => {
-    const addresses = await getAddresses(t);
-    t.must(regionsAreNames(addresses), 'USER-9');
-    const form = await getAddressForm(t);
-    const regions = form['regions'];
-    t.must(
-      typed(regions, isPlainObject(regions) && Object.keys(regions).length > 0, `address_form.regions is ${show(regions)}: no region to choose, so no address can be created`),
-      'USER-10',
-    );
-  });
+  conformanceTest(
+    'answer {addresses} (region a name) and {address_form} (required, optional, regions)',
+    { id: 'addresses-and-form', requirements: ['USER-18', 'USER-9', 'USER-19', 'USER-10'], requests: 2 },
+    async (t) => {
+      const addresses = await getAddresses(t);
+      t.must(regionsAreNames(addresses), 'USER-9');
+      const form = await getAddressForm(t);
+      const regions = form['regions'];
+      t.must(
+        typed(regions, isPlainObject(regions) && Object.keys(regions).length > 0, `address_form.regions is ${show(regions)}: no region to choose, so no address can be created`),
+        'USER-10',
+      );
+    },
+  );
 });
 
 describe('POST, PUT, DELETE /user/addresses', () => {
@@ -241,7 +247,11 @@ describe('POST, PUT, DELETE /user/addresses', () => {
       const existing = await getAddresses(t);
       // Leftovers of earlier runs that are over (by their label's time): never those of a run still going, here or elsewhere.
       const stale = existing.filter((a) => typeof a['label'] === 'string' && a['label'].startsWith(ADDRESS_PREFIX) && runIsOver(a['label']) && Number.isInteger(a['id']));
-      if (stale.length) await removeAddresses(t, stale.map((a) => a['id'] as number));
+      if (stale.length)
+        await removeAddresses(
+          t,
+          stale.map((a) => a['id'] as number),
+        );
       const form = await getAddressForm(t);
       const regions = isPlainObject(form['regions']) ? form['regions'] : {};
       const [regionName, regionId] = Object.entries(regions).find(([, id]) => Number.isInteger(id)) ?? [];
@@ -271,7 +281,9 @@ describe('POST, PUT, DELETE /user/addresses', () => {
           const asString = await t.api.request('POST', pathOf('POST /user/addresses'), { ...USER, json: { ...address, zip: '12345' } });
           keep(asString);
           t.require(
-            fail(`POST /user/addresses with zip 12345 (a number) answered ${post.status}${asString.status === 201 ? ', with zip "12345" (a string) 201' : `, and ${asString.status} with the zip as a string`}`),
+            fail(
+              `POST /user/addresses with zip 12345 (a number) answered ${post.status}${asString.status === 201 ? ', with zip "12345" (a string) 201' : `, and ${asString.status} with the zip as a string`}`,
+            ),
             asString.status === 201 ? 'USER-21' : 'USER-20',
           );
         }
@@ -316,20 +328,24 @@ describe('POST, PUT, DELETE /user/addresses', () => {
 });
 
 describe('GET /user/saved_orders', () => {
-  conformanceTest('answers {saved_orders, meta} of Saved orders, 25 per page by default', { id: 'saved-orders', requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'], requests: 1 }, async (t) => {
-    t.requireFeature('saved-orders', 'The saved orders list');
-    const response = await t.api.get(pathOf('GET /user/saved_orders'), USER);
-    t.require(hasStatus(response, 200), 'USER-24');
-    const body = t.json<Json>(response, 'GEN-4');
-    t.require(hasCollectionEnvelope(body, 'saved_orders'), 'GEN-7', 'USER-24');
-    t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'USER-24');
-    t.response('GET /user/saved_orders', response, 'USER-24', 'USER-11');
-    const pagination = readPagination(body)!;
-    const orders = body['saved_orders'] as unknown[];
-    t.must(defaultPageSizeIs25(pagination), 'PAG-2');
-    t.must(paginationIsConsistent(pagination, orders.length), 'PAG-2');
-    t.must(nextAndLastLinksWhileMorePages(response.headers, pagination), 'PAG-5');
-  });
+  conformanceTest(
+    'answers {saved_orders, meta} of Saved orders, 25 per page by default',
+    { id: 'saved-orders', requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'], requests: 1 },
+    async (t) => {
+      t.requireFeature('saved-orders', 'The saved orders list');
+      const response = await t.api.get(pathOf('GET /user/saved_orders'), USER);
+      t.require(hasStatus(response, 200), 'USER-24');
+      const body = t.json<Json>(response, 'GEN-4');
+      t.require(hasCollectionEnvelope(body, 'saved_orders'), 'GEN-7', 'USER-24');
+      t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'USER-24');
+      t.response('GET /user/saved_orders', response, 'USER-24', 'USER-11');
+      const pagination = readPagination(body)!;
+      const orders = body['saved_orders'] as unknown[];
+      t.must(defaultPageSizeIs25(pagination), 'PAG-2');
+      t.must(paginationIsConsistent(pagination, orders.length), 'PAG-2');
+      t.must(nextAndLastLinksWhileMorePages(response.headers, pagination), 'PAG-5');
+    },
+  );
 });
 
 describe('GET /personalization, PUT /personalization', () => {
@@ -349,13 +365,22 @@ describe('GET /personalization, PUT /personalization', () => {
       }
       const addresses = await getAddresses(t);
       const target = addresses.find((a) => Number.isInteger(a['id']) && a['id'] !== originalId);
-      if (!target) return t.skip('the user has no address other than the personalization\'s own');
+      if (!target) return t.skip("the user has no address other than the personalization's own");
       const bodyOf = (addressId: unknown) => ({ personalization: { location: { address_id: addressId } } });
       const put = (addressId: unknown, journal: { undo: true } | { undoes: true }) =>
         t.api.request('PUT', pathOf('PUT /personalization'), {
           ...USER,
           json: bodyOf(addressId),
-          ...('undo' in journal ? { undo: [{ action: { method: 'PUT' as const, path: pathOf('PUT /personalization'), json: bodyOf(originalId) }, what: `the personalization's address ${String(originalId)}, as before the run` }] } : { undoes: true }),
+          ...('undo' in journal
+            ? {
+                undo: [
+                  {
+                    action: { method: 'PUT' as const, path: pathOf('PUT /personalization'), json: bodyOf(originalId) },
+                    what: `the personalization's address ${String(originalId)}, as before the run`,
+                  },
+                ],
+              }
+            : { undoes: true }),
         });
 
       const changed = await put(target['id'], { undo: true });
@@ -373,7 +398,15 @@ describe('GET /personalization, PUT /personalization', () => {
           const listed = await t.api.get(path, { ...USER, query: { per: 1 } });
           if (listed.status === 200) {
             const meta = listed.json<{ meta?: Json }>()?.meta;
-            t.must(locationIs(isPlainObject(meta) ? meta['personalization'] : undefined, target['id'], `GET ${path} with the user's token after PUT /personalization (meta.personalization, the one blp is computed from)`), 'PRD-6', 'PRD-9');
+            t.must(
+              locationIs(
+                isPlainObject(meta) ? meta['personalization'] : undefined,
+                target['id'],
+                `GET ${path} with the user's token after PUT /personalization (meta.personalization, the one blp is computed from)`,
+              ),
+              'PRD-6',
+              'PRD-9',
+            );
           }
         }
       } finally {

@@ -18,7 +18,17 @@
 // known to serve (CATALOGUE_VERSIONS): a major alone gets nothing of a later series than that.
 import { hasStatus } from '../src/checks/http.ts';
 import { fail, isPlainObject } from '../src/checks/check.ts';
-import { fieldsMatchVersion, laterVersion, objectsAt, seriesOf, seriesShownWhole, sinceVersions, type JudgedObjects, type Located, type VersionExpectation } from '../src/checks/versioning.ts';
+import {
+  fieldsMatchVersion,
+  laterVersion,
+  objectsAt,
+  seriesOf,
+  seriesShownWhole,
+  sinceVersions,
+  type JudgedObjects,
+  type Located,
+  type VersionExpectation,
+} from '../src/checks/versioning.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Auth } from '../src/harness/api.ts';
@@ -48,7 +58,16 @@ class VersionJudgement {
     this.#judged.push({ objects, fields, schemaId });
     for (const since of sinceVersions(fields)) {
       const row = changeRow(since)?.requirement;
-      this.t.must(fieldsMatchVersion(objects, fields.filter((f) => f.since === since), this.expectation, 'present'), ...this.ids, ...(row ? [row] : []));
+      this.t.must(
+        fieldsMatchVersion(
+          objects,
+          fields.filter((f) => f.since === since),
+          this.expectation,
+          'present',
+        ),
+        ...this.ids,
+        ...(row ? [row] : []),
+      );
     }
   }
 
@@ -56,7 +75,12 @@ class VersionJudgement {
   finish(): void {
     for (const { objects, fields } of this.#judged) {
       for (const since of sinceVersions(fields)) {
-        const early = fieldsMatchVersion(objects, fields.filter((f) => f.since === since), this.expectation, 'absent');
+        const early = fieldsMatchVersion(
+          objects,
+          fields.filter((f) => f.since === since),
+          this.expectation,
+          'absent',
+        );
         if (early.ok) continue;
         const row = changeRow(since)?.requirement;
         const whole = seriesShownWhole(this.#judged, seriesOf(since));
@@ -72,7 +96,11 @@ class VersionJudgement {
 const acceptFor = (t: ConformanceContext, version: string | null): string => (version === null ? t.run.mediaType : `${t.run.mediaType}; version=${version}`);
 
 /** What a request asking `version` (null: none) must be served, and how it asked, for messages. */
-const expecting = (t: ConformanceContext, version: string | null, asked = version === null ? `Accept: ${t.run.mediaType} (no version parameter)` : `version=${version}`): VersionExpectation => ({
+const expecting = (
+  t: ConformanceContext,
+  version: string | null,
+  asked = version === null ? `Accept: ${t.run.mediaType} (no version parameter)` : `version=${version}`,
+): VersionExpectation => ({
   asked,
   scope: t.versionFor(version),
 });
@@ -135,12 +163,16 @@ conformanceTest(
   },
 );
 
-conformanceTest('rule 4: the major version alone (version=3) is served the oldest version', { id: 'major-alone-oldest', requirements: ['VER-8', 'VER-2'], requests: 1 }, async (t) => {
-  const major = majorOf(latestNamed(t));
-  // The oldest version the deployment serves: nothing of a series later than the oldest it is
-  // known to serve (CATALOGUE_VERSIONS). Which patch of that series it is, is not stated.
-  await ruleCase(t, acceptFor(t, major), expecting(t, major), ['VER-8'], SKUS_ONLY);
-});
+conformanceTest(
+  'rule 4: the major version alone (version=3) is served the oldest version',
+  { id: 'major-alone-oldest', requirements: ['VER-8', 'VER-2'], requests: 1 },
+  async (t) => {
+    const major = majorOf(latestNamed(t));
+    // The oldest version the deployment serves: nothing of a series later than the oldest it is
+    // known to serve (CATALOGUE_VERSIONS). Which patch of that series it is, is not stated.
+    await ruleCase(t, acceptFor(t, major), expecting(t, major), ['VER-8'], SKUS_ONLY);
+  },
+);
 
 conformanceTest(
   'rule 2: a patch number is ignored: version=M.m.0 and M.m.9 are served as M.m (the latest fixes of the series)',
@@ -230,7 +262,6 @@ for (const version of VERSIONS) {
       }
     },
   );
-
 
   conformanceTest(
     `rule 5 and Change history, version ${version}: each field of the user and the notifications is present from its version on; a later series shown whole fails, a stray later field warns`,

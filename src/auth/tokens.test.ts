@@ -132,7 +132,13 @@ describe('user token', () => {
     const exchange = await request(`${ref.authUrl}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: ref.client.id, client_secret: ref.client.secret, redirect_uri: ref.client.redirectUri, code }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: ref.client.id,
+        client_secret: ref.client.secret,
+        redirect_uri: ref.client.redirectUri,
+        code,
+      }).toString(),
     });
     const { refresh_token } = (await exchange.body.json()) as { refresh_token: string };
     expect(refresh_token).toBeTruthy();
@@ -180,11 +186,7 @@ describe('scopes of the user token', () => {
       const result = (await tokens.userToken()) as { token: string };
       expect(await rootStatus(strict, result.token)).toBe(200);
       expect(await tokens.ownUserToken()).toHaveProperty('token');
-      expect(scopes).toEqual([
-        'public favorites notifications publish_sku_review_actions',
-        'public favorites notifications',
-        'public favorites notifications',
-      ]);
+      expect(scopes).toEqual(['public favorites notifications publish_sku_review_actions', 'public favorites notifications', 'public favorites notifications']);
     } finally {
       await strict.close();
     }

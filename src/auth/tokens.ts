@@ -137,10 +137,7 @@ export class TokenManager {
 
   async #fetchAppToken(): Promise<string> {
     const { clientId, clientSecret } = this.#settings;
-    const body = await this.#tokenRequest(
-      { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: 'public' },
-      'client credentials',
-    );
+    const body = await this.#tokenRequest({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: 'public' }, 'client credentials');
     this.#app = this.#cache(body, APP_LIFETIME_S);
     return this.#app.value;
   }
@@ -173,10 +170,7 @@ export class TokenManager {
 
   async #refresh(refreshToken: string): Promise<string> {
     const { clientId, clientSecret } = this.#settings;
-    const body = await this.#tokenRequest(
-      { grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken },
-      'refresh token',
-    );
+    const body = await this.#tokenRequest({ grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken }, 'refresh token');
     // The spec does not show the refresh response; a new refresh token, when given, replaces the old.
     if (typeof body['refresh_token'] === 'string') {
       this.#refreshToken = body['refresh_token'];
@@ -190,8 +184,7 @@ export class TokenManager {
     const { clientId, redirectUri, authUrl } = this.#settings;
     if (!redirectUri) {
       return {
-        unavailable:
-          'no user token: set CATALOGUE_USER_TOKEN, CATALOGUE_USER_REFRESH_TOKEN, or CATALOGUE_REDIRECT_URI for the authorization-code flow',
+        unavailable: 'no user token: set CATALOGUE_USER_TOKEN, CATALOGUE_USER_REFRESH_TOKEN, or CATALOGUE_REDIRECT_URI for the authorization-code flow',
       };
     }
     for (;;) {
@@ -262,10 +255,7 @@ export class TokenManager {
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     if (response.status !== 200) {
       const reason = typeof fields['error'] === 'string' ? ` ${fields['error']}` : '';
-      const hint =
-        response.status === 401 || fields['error'] === 'invalid_client'
-          ? ' (check CATALOGUE_CLIENT_ID and CATALOGUE_CLIENT_SECRET)'
-          : '';
+      const hint = response.status === 401 || fields['error'] === 'invalid_client' ? ' (check CATALOGUE_CLIENT_ID and CATALOGUE_CLIENT_SECRET)' : '';
       throw new AuthError(`authentication failed: POST ${this.tokenEndpoint} (${grant}) answered ${response.status}${reason}${hint}`);
     }
     if (typeof fields['access_token'] !== 'string' || fields['access_token'] === '') {

@@ -58,9 +58,16 @@ function mustChecked(results: ResultsFile): number {
 async function embeddedRun(index: number): Promise<number> {
   const reportDir = mkdtempSync(join(tmpdir(), 'cc-bench-'));
   try {
-    const run = await timed([process.execPath, '--import', 'tsx', 'src/cli/main.ts'], { ...cleanEnv(), CATALOGUE_DOTENV_FILE: '/dev/null', CATALOGUE_REPORT_DIR: reportDir, CI: 'true' });
+    const run = await timed([process.execPath, '--import', 'tsx', 'src/cli/main.ts'], {
+      ...cleanEnv(),
+      CATALOGUE_DOTENV_FILE: '/dev/null',
+      CATALOGUE_REPORT_DIR: reportDir,
+      CI: 'true',
+    });
     const results = JSON.parse(readFileSync(join(reportDir, LATEST, 'results.json'), 'utf8')) as ResultsFile;
-    const tests = Object.entries(results.summary).map(([status, n]) => `${n} ${status}`).join(', ');
+    const tests = Object.entries(results.summary)
+      .map(([status, n]) => `${n} ${status}`)
+      .join(', ');
     const label = index > 0 ? `embedded run ${index + 1}` : 'embedded run';
     console.log(figure(`${label}: ${run.seconds.toFixed(1)} s wall`, run.seconds, GOALS.embeddedSeconds, ' s'));
     console.log(`${label}: tests ${tests}`);
@@ -76,12 +83,18 @@ async function remoteRun(): Promise<number> {
   // as for the embedded run. Its configuration is a remote run's defaults (CATALOGUE_VERSIONS unset).
   const ref = await startReference({ limits: { windowMs: EMBEDDED_WINDOW_MS } });
   try {
-    const run = (await runCliMany([{ id: 'remote', args: targetArgs(ref), env: { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken() }, scaledMinuteMs: ref.rateWindowMs }])).get('remote')!;
+    const run = (await runCliMany([{ id: 'remote', args: targetArgs(ref), env: { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken() }, scaledMinuteMs: ref.rateWindowMs }])).get(
+      'remote',
+    )!;
     const results = run.results!;
     const requests = results.requests.total;
     const bySuite = (results.requests as { bySuite?: Record<string, number> }).bySuite ?? {};
     console.log(figure(`remote run: ${requests} requests (at 100 a minute: at least ${(requests / 100).toFixed(1)} min)`, requests, GOALS.remoteRequests, ''));
-    console.log(`remote run: requests by suite: ${Object.entries(bySuite).map(([suite, n]) => `${suite} ${n}`).join(', ')}`);
+    console.log(
+      `remote run: requests by suite: ${Object.entries(bySuite)
+        .map(([suite, n]) => `${suite} ${n}`)
+        .join(', ')}`,
+    );
     const checked = mustChecked(results);
     console.log(`remote run: ${(requests / Math.max(1, checked)).toFixed(2)} requests per MUST requirement checked (${checked} checked)`);
     return run.code ?? 2;
@@ -143,7 +156,9 @@ async function harJudging(): Promise<number> {
   }
   const mb = (Number(size[1]) * 1024 * 1024) / 1e6;
   const seconds = Number(judged[1]);
-  console.log(figure(`HAR judging: ${(mb / seconds).toFixed(1)} MB/s (${mb.toFixed(0)} MB in ${seconds.toFixed(1)} s, peak RSS ${judged[2]})`, seconds, GOALS.harSeconds, ' s for 50 MB'));
+  console.log(
+    figure(`HAR judging: ${(mb / seconds).toFixed(1)} MB/s (${mb.toFixed(0)} MB in ${seconds.toFixed(1)} s, peak RSS ${judged[2]})`, seconds, GOALS.harSeconds, ' s for 50 MB'),
+  );
   return run.code ?? 2;
 }
 

@@ -169,7 +169,9 @@ try {
   const entries = await writeHar(harPath, options.mb * MiB, recorded, repeated, tokens);
   const size = statSync(harPath).size;
   const buildSeconds = Number(process.hrtime.bigint() - built) / 1e9;
-  console.log(`bench:har: ${harPath}: ${(size / MiB).toFixed(1)} MiB, ${entries} entries (${recorded.length} exchanges recorded from the reference, ${repeated.length} of them repeated with ${tokens.length} tokens), built in ${buildSeconds.toFixed(1)} s`);
+  console.log(
+    `bench:har: ${harPath}: ${(size / MiB).toFixed(1)} MiB, ${entries} entries (${recorded.length} exchanges recorded from the reference, ${repeated.length} of them repeated with ${tokens.length} tokens), built in ${buildSeconds.toFixed(1)} s`,
+  );
 
   const reportDir = join(dir, 'reports');
   const child = await validate(harPath, reportDir, options.cpuProf ? dir : null);
@@ -180,7 +182,9 @@ try {
   try {
     const resultsPath = join(reportDir, LATEST, 'results.json');
     const results = JSON.parse(readFileSync(resultsPath, 'utf8')) as { summary: Record<string, number> };
-    tests = Object.entries(results.summary).map(([status, n]) => `${n} ${status}`).join(', ');
+    tests = Object.entries(results.summary)
+      .map(([status, n]) => `${n} ${status}`)
+      .join(', ');
     reports = `; reports: results.json ${(statSync(resultsPath).size / MiB).toFixed(1)} MiB, junit.xml ${(statSync(join(reportDir, LATEST, 'junit.xml')).size / MiB).toFixed(1)} MiB`;
   } catch {
     console.log(child.stdout.split('\n').slice(-20).join('\n'));

@@ -72,9 +72,7 @@ export class RequestBudget {
     if (own > 0) {
       this.#reservations.set(holder, own - 1);
     } else if (this.snapshot().available < 1) {
-      throw new BudgetExhaustedError(
-        `request budget spent: ${this.#spent} of CATALOGUE_MAX_REQUESTS=${this.max} requests made or reserved`,
-      );
+      throw new BudgetExhaustedError(`request budget spent: ${this.#spent} of CATALOGUE_MAX_REQUESTS=${this.max} requests made or reserved`);
     }
     this.#spent++;
   }

@@ -29,9 +29,11 @@ const epochSeconds = (ms: number) => String(Math.floor(ms / 1000));
 
 describe('readRateLimitHeaders', () => {
   test('reads the three headers; Reset in epoch seconds becomes epoch milliseconds', () => {
-    expect(
-      readRateLimitHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': ' 7 ', 'x-ratelimit-reset': '1700000060' }, T0),
-    ).toEqual({ limit: 100, remaining: 7, resetAtMs: 1_700_000_060_000 });
+    expect(readRateLimitHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': ' 7 ', 'x-ratelimit-reset': '1700000060' }, T0)).toEqual({
+      limit: 100,
+      remaining: 7,
+      resetAtMs: 1_700_000_060_000,
+    });
   });
 
   test('a Reset that looks like seconds-from-now is taken as now + that', () => {
@@ -44,9 +46,11 @@ describe('readRateLimitHeaders', () => {
 
   test('absent or malformed values give null', () => {
     expect(readRateLimitHeaders({}, T0)).toEqual({ limit: null, remaining: null, resetAtMs: null });
-    expect(
-      readRateLimitHeaders({ 'x-ratelimit-limit': '10abc', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': '1.5' }, T0),
-    ).toEqual({ limit: null, remaining: null, resetAtMs: null });
+    expect(readRateLimitHeaders({ 'x-ratelimit-limit': '10abc', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': '1.5' }, T0)).toEqual({
+      limit: null,
+      remaining: null,
+      resetAtMs: null,
+    });
     expect(readRateLimitHeaders({ 'x-ratelimit-limit': '', 'x-ratelimit-remaining': 'many', 'x-ratelimit-reset': 'soon' }, T0)).toEqual({
       limit: null,
       remaining: null,
@@ -203,9 +207,7 @@ describe('RateLimitPacer', () => {
     await p.acquire('k');
     p.complete('k', { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': epochSeconds(T0 + 10_000) }, 200);
     const wentAt: number[] = [];
-    await Promise.all(
-      Array.from({ length: 5 }, () => p.acquire('k').then(() => wentAt.push(clock.t - T0))),
-    );
+    await Promise.all(Array.from({ length: 5 }, () => p.acquire('k').then(() => wentAt.push(clock.t - T0))));
     expect(wentAt.filter((t) => t === 0)).toHaveLength(2);
     expect(wentAt.filter((t) => t >= 11_000)).toHaveLength(3);
   });

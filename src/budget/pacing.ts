@@ -100,10 +100,7 @@ export class RateLimitPacer {
     let wait = 0;
 
     if (bucket.remaining !== null) {
-      const refillAt =
-        bucket.resetAtMs !== null && bucket.resetAtMs > bucket.observedAtMs
-          ? bucket.resetAtMs + this.#resetSlackMs
-          : bucket.observedAtMs + this.#windowMs;
+      const refillAt = bucket.resetAtMs !== null && bucket.resetAtMs > bucket.observedAtMs ? bucket.resetAtMs + this.#resetSlackMs : bucket.observedAtMs + this.#windowMs;
       if (now >= refillAt) {
         bucket.remaining = null;
         bucket.resetAtMs = null;
@@ -125,9 +122,7 @@ export class RateLimitPacer {
       const wait = this.delayFor(key);
       if (wait <= 0) break;
       if (wait > this.#maxWaitMs) {
-        throw new RateLimitWaitError(
-          `rate limit: the next request would have to wait ${Math.ceil(wait / 1000)} s for the window to reset`,
-        );
+        throw new RateLimitWaitError(`rate limit: the next request would have to wait ${Math.ceil(wait / 1000)} s for the window to reset`);
       }
       this.waitedMs += wait;
       await this.#sleep(wait);

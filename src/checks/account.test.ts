@@ -56,8 +56,19 @@ describe('user and addresses', () => {
     ok(regionIsName({ region: 'South' }, regions, 6));
     bad(regionIsName({ region: 6 }, regions, 6), 'a string');
     bad(regionIsName({ region: 'North' }, regions, 6), '"South"');
-    ok(regionsAreNames([{ id: 1, region: 'North' }, { id: 2, region: 'Elsewhere' }]));
-    bad(regionsAreNames([{ id: 1, region: 'North' }, { id: 2, region: 6 }]), 'address 2');
+    ok(
+      regionsAreNames([
+        { id: 1, region: 'North' },
+        { id: 2, region: 'Elsewhere' },
+      ]),
+    );
+    bad(
+      regionsAreNames([
+        { id: 1, region: 'North' },
+        { id: 2, region: 6 },
+      ]),
+      'address 2',
+    );
   });
 
   test('locationIs reads location.address_id', () => {
@@ -110,7 +121,16 @@ describe('notifications (Events embedding rules)', () => {
 
   test('everyNotification reports each failing item and non-objects', () => {
     ok(everyNotification([{ id: 1, etype: 'price_drop', sku }], embedsSku));
-    bad(everyNotification([{ id: 1, etype: 'price_drop', sku }, { id: 2, etype: 'price_up', sku: null }], embedsSku), 'notification 2');
+    bad(
+      everyNotification(
+        [
+          { id: 1, etype: 'price_drop', sku },
+          { id: 2, etype: 'price_up', sku: null },
+        ],
+        embedsSku,
+      ),
+      'notification 2',
+    );
     bad(everyNotification([3], embedsSku), 'expected an object');
   });
 
@@ -142,7 +162,12 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(regionIsName({ region: null }, { North: 1 }, 1));
     isHard(regionIsName({ region: 1 }, { North: 1 }, 1));
     isBlank(regionsAreNames([{ id: 1, region: null }]));
-    isHard(regionsAreNames([{ id: 1, region: 1 }, { id: 2, region: null }]));
+    isHard(
+      regionsAreNames([
+        { id: 1, region: 1 },
+        { id: 2, region: null },
+      ]),
+    );
     isBlank(locationIs({ location: null }, 7, 'PUT'));
     // address_id is "integer or null": null for the address sent is a wrong value.
     isHard(locationIs({ location: { address_id: null } }, 7, 'PUT'));

@@ -88,8 +88,20 @@ describe('ETag and 304', () => {
   test('ETag present; most of a sample carry one', () => {
     passes(hasEtag({ etag: '"x"' }));
     failsWith(hasEtag({}, 'GET /flags'), /^GET \/flags carries no ETag$/);
-    passes(mostCarryEtag([{ what: 'a', headers: { etag: '"1"' } }, { what: 'b', headers: { etag: '"2"' } }, { what: 'c', headers: {} }]));
-    failsWith(mostCarryEtag([{ what: 'a', headers: { etag: '"1"' } }, { what: 'b', headers: {} }]), /1 of 2 .*\(b\)/);
+    passes(
+      mostCarryEtag([
+        { what: 'a', headers: { etag: '"1"' } },
+        { what: 'b', headers: { etag: '"2"' } },
+        { what: 'c', headers: {} },
+      ]),
+    );
+    failsWith(
+      mostCarryEtag([
+        { what: 'a', headers: { etag: '"1"' } },
+        { what: 'b', headers: {} },
+      ]),
+      /1 of 2 .*\(b\)/,
+    );
     failsWith(mostCarryEtag([]), /no successful response/);
   });
 

@@ -55,7 +55,8 @@ export function rateLimitValuesAreWellFormed(headers: HeaderRecord, what = 'the 
   const r = readRateLimit(headers);
   const limitText = headerValue(headers, 'X-RateLimit-Limit');
   const remainingText = headerValue(headers, 'X-RateLimit-Remaining');
-  if (limitText !== undefined && (r.limit === null || r.limit === 0)) problems.push(`X-RateLimit-Limit is ${show(limitText)}, expected a positive whole number of requests a minute`);
+  if (limitText !== undefined && (r.limit === null || r.limit === 0))
+    problems.push(`X-RateLimit-Limit is ${show(limitText)}, expected a positive whole number of requests a minute`);
   if (remainingText !== undefined && r.remaining === null) problems.push(`X-RateLimit-Remaining is ${show(remainingText)}, expected a whole number of requests`);
   if (r.limit !== null && r.remaining !== null && r.remaining > r.limit) problems.push(`X-RateLimit-Remaining ${r.remaining} exceeds X-RateLimit-Limit ${r.limit}`);
   return problems.length ? fail(`${what}: ${problems.join('; ')}`) : pass();

@@ -47,7 +47,10 @@ export function childPathExtendsParentPath(child: CategoryLike, parent: Category
 export function childrenNameTheirParent(children: readonly CategoryLike[], parentId: number): CheckResult {
   const strays = children.filter((c) => c.parent_id !== parentId);
   if (strays.length === 0) return pass();
-  const message = `${strays.length} listed children of ${parentId} have another parent_id: ${strays.slice(0, 5).map((c) => `${show(c.id)} (parent_id ${show(c.parent_id)})`).join(', ')}`;
+  const message = `${strays.length} listed children of ${parentId} have another parent_id: ${strays
+    .slice(0, 5)
+    .map((c) => `${show(c.id)} (parent_id ${show(c.parent_id)})`)
+    .join(', ')}`;
   // parent_id null (a blank, GEN-8) names no other parent: blank when every stray is such.
   return strays.every((c) => c.parent_id === null) ? blank(message) : fail(message);
 }
@@ -71,7 +74,8 @@ export function leafHasNoChildren(leaf: CategoryLike, listedTotal: number): Chec
 export function pathEndsWithParent(category: CategoryLike): CheckResult {
   const ids = parsePath(category.path);
   if (!ids) return typed(category.path, false, `path of category ${show(category.id)} is ${show(category.path)}, expected comma-separated ids`);
-  if (!Number.isInteger(category.parent_id)) return typed(category.parent_id, false, `category ${show(category.id)} has parent_id ${show(category.parent_id)}, so its path cannot be checked against it`);
+  if (!Number.isInteger(category.parent_id))
+    return typed(category.parent_id, false, `category ${show(category.id)} has parent_id ${show(category.parent_id)}, so its path cannot be checked against it`);
   if (category.parent_id === 0) {
     return ids.length === 1 ? pass() : fail(`category ${show(category.id)} has parent_id 0 (root) but path ${show(category.path)}`);
   }
@@ -87,5 +91,7 @@ export function pathEndsWithParent(category: CategoryLike): CheckResult {
  * warn. Search must carry it (resources/search-category.json).
  */
 export function hasNoMatchCount(category: Record<string, unknown>): CheckResult {
-  return 'match_count' in category ? fail(`category ${show(category['id'])} carries match_count outside search, where the spec shows it only on categories returned by search`) : pass();
+  return 'match_count' in category
+    ? fail(`category ${show(category['id'])} carries match_count outside search, where the spec shows it only on categories returned by search`)
+    : pass();
 }

@@ -15,14 +15,7 @@ import {
 } from './categories.ts';
 import { errorBodyIsWellFormed, hasErrorCode, notAServerError } from './errors.ts';
 import { bodyIsJson, hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from './http.ts';
-import {
-  defaultPageSizeIs25,
-  nextAndLastLinksWhileMorePages,
-  noNextLinkOnLastPage,
-  paginationIsConsistent,
-  paginationMetaIsWellFormed,
-  parseLinkHeader,
-} from './pagination.ts';
+import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, noNextLinkOnLastPage, paginationIsConsistent, paginationMetaIsWellFormed, parseLinkHeader } from './pagination.ts';
 
 const failsWith = (result: ReturnType<typeof pass>, pattern: RegExp) => {
   expect(result.ok).toBe(false);
@@ -189,8 +182,24 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(childPathExtendsParentPath({ id: 5, path: null }, { id: 1, path: '1' }));
     isBlank(childPathExtendsParentPath({ id: null, path: '1,5' }, { id: 1, path: '1' }));
     isHard(childPathExtendsParentPath({ id: 5, path: '1,6' }, { id: 1, path: '1' }));
-    isBlank(childrenNameTheirParent([{ id: 2, parent_id: 1 }, { id: 3, parent_id: null }], 1));
-    isHard(childrenNameTheirParent([{ id: 2, parent_id: 9 }, { id: 3, parent_id: null }], 1));
+    isBlank(
+      childrenNameTheirParent(
+        [
+          { id: 2, parent_id: 1 },
+          { id: 3, parent_id: null },
+        ],
+        1,
+      ),
+    );
+    isHard(
+      childrenNameTheirParent(
+        [
+          { id: 2, parent_id: 9 },
+          { id: 3, parent_id: null },
+        ],
+        1,
+      ),
+    );
     isBlank(childrenCountMatches({ id: 1, children_count: null }, 2));
     isHard(childrenCountMatches({ id: 1, children_count: 3 }, 2));
     isBlank(leafHasNoChildren({ id: 1, children_count: null }, 0));

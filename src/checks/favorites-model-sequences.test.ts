@@ -29,7 +29,7 @@ describe('what a command picks', () => {
     expect(pick([], 3)).toBeUndefined();
   });
 
-  test('active leaves gone favorites out; ourLists keeps only the run\'s lists, gone ones too', () => {
+  test("active leaves gone favorites out; ourLists keeps only the run's lists, gone ones too", () => {
     const m = model([list(1), list(2, { ours: false }), list(3, { state: 'gone' })], [favorite(1), favorite(2, { state: 'gone' }), favorite(3, { state: 'unknown' })]);
     expect(active(m).map((f) => f.id)).toEqual([1, 3]);
     expect(ourLists(m).map((l) => l.id)).toEqual([1, 3]);
@@ -61,13 +61,23 @@ describe('what a call may cost', () => {
     expect(worstCost({ type: 'updateFavorite', favoriteId: 1, favoriteListId: 2 })).toBe(3);
     expect(worstCost({ type: 'updateFavorite', favoriteId: 1, haveIt: true })).toBe(2);
     expect(worstCost({ type: 'createList', name: 'x' })).toBe(2);
-    for (const action of [{ type: 'deleteList', listId: 1 }, { type: 'deleteFavorite', favoriteId: 1 }, { type: 'getFavorite', favoriteId: 1 }, { type: 'listLists' }, { type: 'listFavorites', owned: false }, { type: 'listListFavorites', listId: 1 }] as const) {
+    for (const action of [
+      { type: 'deleteList', listId: 1 },
+      { type: 'deleteFavorite', favoriteId: 1 },
+      { type: 'getFavorite', favoriteId: 1 },
+      { type: 'listLists' },
+      { type: 'listFavorites', owned: false },
+      { type: 'listListFavorites', listId: 1 },
+    ] as const) {
       expect(worstCost(action)).toBe(1);
     }
   });
 
   test("cleanupCost: the deletes of the live favorites and the run's lists not gone", () => {
-    const m = model([list(1), list(2, { state: 'maybe' }), list(3, { state: 'gone' }), list(4, { ours: false })], [favorite(1), favorite(2, { state: 'gone' }), favorite(3, { state: 'unknown' })]);
+    const m = model(
+      [list(1), list(2, { state: 'maybe' }), list(3, { state: 'gone' }), list(4, { ours: false })],
+      [favorite(1), favorite(2, { state: 'gone' }), favorite(3, { state: 'unknown' })],
+    );
     expect(cleanupCost(m)).toBe(2 + 2);
     expect(cleanupCost(model([]))).toBe(0);
   });
@@ -128,7 +138,7 @@ describe('the seed a sequence runs with and prints', () => {
     expect(Number.isInteger(sequenceSeed('x:1', 99).seed)).toBe(false);
   });
 
-  test('replayPathOf reads fc.commands\' replay path from its text', () => {
+  test("replayPathOf reads fc.commands' replay path from its text", () => {
     expect(replayPathOf('CreateFavorite(1, null),ListLists /*replayPath="CEB:AI"*/')).toBe('@CEB:AI');
     expect(replayPathOf('CreateFavorite(1, null) /*replayPath=""*/')).toBe('');
     expect(replayPathOf(undefined)).toBe('');

@@ -28,7 +28,9 @@ export const ourLists = (m: FavoritesModel) => m.lists.filter((l) => l.ours);
 
 /** Lists a favorite may be moved to: the run's live lists and the known auto list of its category. */
 export function targets(m: FavoritesModel, categoryId: number, except: number | null | undefined): number[] {
-  const ids = liveLists(m).filter((l) => l.ours && (l.kind === 'custom' || (l.kind === 'auto' && l.categoryId === categoryId))).map((l) => l.id);
+  const ids = liveLists(m)
+    .filter((l) => l.ours && (l.kind === 'custom' || (l.kind === 'auto' && l.categoryId === categoryId)))
+    .map((l) => l.id);
   const auto = autoListOf(m, categoryId);
   if (auto && !ids.includes(auto.id)) ids.push(auto.id);
   return ids.filter((id) => id !== except);
@@ -120,5 +122,7 @@ export function sequenceFailure(failure: Failure, log: readonly string[], detail
   const sequence = `${details.seed}:${details.counterexamplePath ?? ''}${replayPathOf(details.commands)}`;
   const replay = `seed ${details.seed}, path ${details.counterexamplePath ?? ''}: replay with CATALOGUE_SEED=${details.seed} (or CATALOGUE_SEED=${sequence} for this sequence only)`;
   const verdict = failure.blank ? blank : fail;
-  return verdict(`${failure.message}\nthe shortest failing sequence found (${log.length} calls, user token; the last one broke the rule; ids are this run's):\n${calls}\n${replay}; ${details.numRuns} sequences run, ${details.numShrinks} shrinks`);
+  return verdict(
+    `${failure.message}\nthe shortest failing sequence found (${log.length} calls, user token; the last one broke the rule; ids are this run's):\n${calls}\n${replay}; ${details.numRuns} sequences run, ${details.numShrinks} shrinks`,
+  );
 }

@@ -144,7 +144,10 @@ export function formatCall(call: HttpCall): string {
 // ---------------------------------------------------------------------------------------------
 // Model helpers (pure; every update returns a new model)
 
-export function initialModel(lists: readonly { id: number; name?: unknown; category_id?: unknown; type?: unknown }[], apiFlags: { excludesOwned: boolean; normalizedErrors: boolean }): FavoritesModel {
+export function initialModel(
+  lists: readonly { id: number; name?: unknown; category_id?: unknown; type?: unknown }[],
+  apiFlags: { excludesOwned: boolean; normalizedErrors: boolean },
+): FavoritesModel {
   return {
     lists: lists.map((l) => ({
       id: l.id,
@@ -258,7 +261,8 @@ export interface ReadFavorite {
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A failure that is only a null where the spec types a value is blank (GEN-8: a warning). */
-export const typedFailure = (value: unknown, requirements: string[], message: string): Failure => (value === null ? { requirements, message, blank: true } : { requirements, message });
+export const typedFailure = (value: unknown, requirements: string[], message: string): Failure =>
+  value === null ? { requirements, message, blank: true } : { requirements, message };
 
 /** The favorite of a `{favorite}` body, or why it cannot be read. */
 export function readFavorite(body: unknown, where: string): ReadFavorite | Failure {
@@ -267,7 +271,8 @@ export function readFavorite(body: unknown, where: string): ReadFavorite | Failu
   const listId = f['favorite_list_id'];
   const haveIt = f['have_it'];
   if (!Number.isInteger(f['id'])) return typedFailure(f['id'], ['FAV-7'], `${where}: the favorite's id is ${show(f['id'])}, expected an integer`);
-  if (listId !== null && listId !== undefined && !Number.isInteger(listId)) return { requirements: ['FAV-7', 'GEN-8'], message: `${where}: favorite_list_id is ${show(listId)}, expected an integer or null` };
+  if (listId !== null && listId !== undefined && !Number.isInteger(listId))
+    return { requirements: ['FAV-7', 'GEN-8'], message: `${where}: favorite_list_id is ${show(listId)}, expected an integer or null` };
   if (haveIt !== null && typeof haveIt !== 'boolean') return { requirements: ['FAV-7', 'GEN-8'], message: `${where}: have_it is ${show(haveIt)}, expected a boolean or null` };
   return { id: f['id'] as number, sku_id: f['sku_id'], favorite_list_id: listId as number | null | undefined, have_it: haveIt as boolean | null };
 }

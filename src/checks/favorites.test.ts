@@ -76,9 +76,28 @@ describe('lists', () => {
     failsWith(isAutoListOfCategory({ id: 3, category_id: 12 }, 12), /negative id/);
   });
   test('oneListNamed', () => {
-    expect(oneListNamed([{ id: 4, name: 'a' }, { id: 5, name: 'b' }], 'a', 4).ok).toBe(true);
+    expect(
+      oneListNamed(
+        [
+          { id: 4, name: 'a' },
+          { id: 5, name: 'b' },
+        ],
+        'a',
+        4,
+      ).ok,
+    ).toBe(true);
     failsWith(oneListNamed([{ id: 5, name: 'b' }], 'a', 4), /no favorite list is named "a"/);
-    failsWith(oneListNamed([{ id: 4, name: 'a' }, { id: 6, name: 'a' }], 'a', 4), /2 favorite lists are named "a": 4, 6/);
+    failsWith(
+      oneListNamed(
+        [
+          { id: 4, name: 'a' },
+          { id: 6, name: 'a' },
+        ],
+        'a',
+        4,
+      ),
+      /2 favorite lists are named "a": 4, 6/,
+    );
     failsWith(oneListNamed([{ id: 6, name: 'a' }], 'a', 4), /has id 6, but the favorite is in list 4/);
   });
 });
@@ -119,7 +138,7 @@ describe('favorite_list_id shown on update only (FAV-8, one reading)', () => {
     expect(becameOwned(hiddenOwned).ok).toBe(true);
     failsWith(becameOwned({ id: 4, have_it: false }), /have_it false, expected true/);
   });
-  test('membership through a list\'s favorites', () => {
+  test("membership through a list's favorites", () => {
     expect(listsFavorite([hiddenListed], 5, 7, 'PUT').ok).toBe(true);
     failsWith(listsFavorite([hiddenOwned], 5, 7, 'PUT'), /PUT: favorite 5 is not among the favorites of list 7/);
     expect(omitsFavorite([hiddenOwned], 5, 7, 'x').ok).toBe(true);
@@ -139,8 +158,11 @@ describe('auto lists not listed by GET /favorite_lists (FAV-18, one reading)', (
     expect(autoListsApart(a, { favorite: { id: 2, favorite_list_id: -3 }, categoryId: 11 }).ok).toBe(true);
     failsWith(autoListsApart(a, { favorite: { id: 2, favorite_list_id: -3 }, categoryId: 12 }), /favorites 1 and 2, .* categories 11 and 12, are both in list -3/);
   });
-  test('inKnownAutoList: the list its category\'s favorites show, not another category\'s', () => {
-    const known = new Map([[11, -3], [12, -4]]);
+  test("inKnownAutoList: the list its category's favorites show, not another category's", () => {
+    const known = new Map([
+      [11, -3],
+      [12, -4],
+    ]);
     expect(inKnownAutoList({ id: 1, favorite_list_id: -3 }, 11, known).ok).toBe(true);
     expect(inKnownAutoList({ id: 1, favorite_list_id: -9 }, 13, known).ok).toBe(true);
     failsWith(inKnownAutoList({ id: 1, favorite_list_id: -9 }, 11, known), /category's favorites show its auto list is -3/);

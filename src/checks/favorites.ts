@@ -44,7 +44,11 @@ export function isOwned(favorite: FavoriteLike): boolean {
   return ownership(favorite) === 'owned';
 }
 
-const ids = (favorites: readonly FavoriteLike[]) => favorites.slice(0, 5).map((f) => show(f.id)).join(', ');
+const ids = (favorites: readonly FavoriteLike[]) =>
+  favorites
+    .slice(0, 5)
+    .map((f) => show(f.id))
+    .join(', ');
 
 /** A listing that leaves owned favorites out holds none (have_it true with no list). */
 export function holdsNoOwnedFavorites(favorites: readonly FavoriteLike[], where: string): CheckResult {
@@ -57,7 +61,12 @@ export function holdsOnlyOwnedFavorites(favorites: readonly FavoriteLike[], wher
   const others = favorites.filter((f) => ownership(f) === 'not owned');
   return others.length === 0
     ? pass()
-    : fail(`${where} lists ${others.length} favorites that are not owned: ${others.slice(0, 5).map((f) => `${show(f.id)} (have_it ${show(f.have_it)}, favorite_list_id ${show(f.favorite_list_id)})`).join(', ')}`);
+    : fail(
+        `${where} lists ${others.length} favorites that are not owned: ${others
+          .slice(0, 5)
+          .map((f) => `${show(f.id)} (have_it ${show(f.have_it)}, favorite_list_id ${show(f.favorite_list_id)})`)
+          .join(', ')}`,
+      );
 }
 
 /** How many favorites of a listing show no favorite_list_id (their list cannot be judged from it). */
@@ -70,7 +79,12 @@ export function allInList(favorites: readonly FavoriteLike[], listId: number): C
   const strays = favorites.filter((f) => showsListId(f) && f.favorite_list_id !== listId);
   return strays.length === 0
     ? pass()
-    : fail(`the favorites of list ${listId} include ${strays.length} in another list: ${strays.slice(0, 5).map((f) => `${show(f.id)} (favorite_list_id ${show(f.favorite_list_id)})`).join(', ')}`);
+    : fail(
+        `the favorites of list ${listId} include ${strays.length} in another list: ${strays
+          .slice(0, 5)
+          .map((f) => `${show(f.id)} (favorite_list_id ${show(f.favorite_list_id)})`)
+          .join(', ')}`,
+      );
 }
 
 function creationTime(favorite: FavoriteLike): number | null {
@@ -121,9 +135,7 @@ export function listIdSentWithHaveItIgnored(favorite: FavoriteLike, sentListId: 
 }
 
 export function isInList(favorite: FavoriteLike, listId: number, what: string): CheckResult {
-  return favorite.favorite_list_id === listId
-    ? pass()
-    : fail(`${what}: favorite ${show(favorite.id)} has favorite_list_id ${show(favorite.favorite_list_id)}, expected ${listId}`);
+  return favorite.favorite_list_id === listId ? pass() : fail(`${what}: favorite ${show(favorite.id)} has favorite_list_id ${show(favorite.favorite_list_id)}, expected ${listId}`);
 }
 
 /** Row 4: after a move by new_list_name have_it is null. */
@@ -143,7 +155,11 @@ export function inAnAutoList(favorite: FavoriteLike): CheckResult {
 export function isAutoListOfCategory(list: FavoriteListLike, categoryId: number): CheckResult {
   if (list.category_id !== categoryId) {
     // A null category_id ("integer or null") names no category: blank, not another category.
-    return typed(list.category_id, false, `the favorite landed in auto list ${show(list.id)} of category ${show(list.category_id)}, expected the auto list of the SKU's category ${categoryId}`);
+    return typed(
+      list.category_id,
+      false,
+      `the favorite landed in auto list ${show(list.id)} of category ${show(list.category_id)}, expected the auto list of the SKU's category ${categoryId}`,
+    );
   }
   return typed(list.id, typeof list.id === 'number' && list.id < 0, `auto list ${show(list.id)} of category ${categoryId} does not have a negative id`);
 }
@@ -173,17 +189,23 @@ export function inKnownAutoList(favorite: FavoriteLike, categoryId: number, know
     return fail(`favorite ${show(favorite.id)} of a SKU of category ${categoryId} is in list ${show(listId)}, but that category's favorites show its auto list is ${own}`);
   }
   const other = [...known].find(([category, id]) => id === listId && category !== categoryId);
-  return other ? fail(`favorite ${show(favorite.id)} of a SKU of category ${categoryId} is in list ${show(listId)}, the auto list of category ${other[0]} (as that category's favorites show)`) : pass();
+  return other
+    ? fail(`favorite ${show(favorite.id)} of a SKU of category ${categoryId} is in list ${show(listId)}, the auto list of category ${other[0]} (as that category's favorites show)`)
+    : pass();
 }
 
 /** A list's favorites (GET /favorite_lists/:id/favorites) include the favorite: how membership is seen when favorite_list_id is not shown. */
 export function listsFavorite(favorites: readonly FavoriteLike[], favoriteId: number, listId: number, what: string): CheckResult {
-  return favorites.some((f) => f.id === favoriteId) ? pass() : fail(`${what}: favorite ${favoriteId} is not among the favorites of list ${listId} (GET /favorite_lists/${listId}/favorites)`);
+  return favorites.some((f) => f.id === favoriteId)
+    ? pass()
+    : fail(`${what}: favorite ${favoriteId} is not among the favorites of list ${listId} (GET /favorite_lists/${listId}/favorites)`);
 }
 
 /** A list's favorites leave the favorite out (a list id sent with have_it=true is ignored, row 2). */
 export function omitsFavorite(favorites: readonly FavoriteLike[], favoriteId: number, listId: number, what: string): CheckResult {
-  return favorites.some((f) => f.id === favoriteId) ? fail(`${what}: favorite ${favoriteId} is among the favorites of list ${listId} (GET /favorite_lists/${listId}/favorites)`) : pass();
+  return favorites.some((f) => f.id === favoriteId)
+    ? fail(`${what}: favorite ${favoriteId} is among the favorites of list ${listId} (GET /favorite_lists/${listId}/favorites)`)
+    : pass();
 }
 
 /** Auto lists are those with a negative id (Favorite list: id), or of type auto. */
@@ -217,4 +239,3 @@ export function oneListNamed(lists: readonly FavoriteListLike[], name: string, i
   if (named.length > 1) return fail(`${named.length} favorite lists are named ${show(name)}: ${named.map((l) => show(l.id)).join(', ')}`);
   return named[0]!.id === id ? pass() : fail(`the list named ${show(name)} has id ${show(named[0]!.id)}, but the favorite is in list ${show(id)}`);
 }
-

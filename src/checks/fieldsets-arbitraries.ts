@@ -22,11 +22,7 @@ export function fieldsetArbitrary(fields: readonly string[], kept: string | null
     return fc.oneof(fc.record({ only }), fc.record({ except }), fc.record({ only, except }));
   }
   const some = fc.subarray([...fields], { minLength: 1 });
-  return fc.oneof(
-    fc.record({ only: some }),
-    fc.record({ except: some }),
-    fc.record({ only: some, except: some }),
-  );
+  return fc.oneof(fc.record({ only: some }), fc.record({ except: some }), fc.record({ only: some, except: some }));
 }
 
 /**

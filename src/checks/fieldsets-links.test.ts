@@ -42,7 +42,11 @@ const trim = (o: Json, keys: string[]) => Object.fromEntries(keys.filter((k) => 
 
 describe('the parameters of a case', () => {
   test('fieldsets go with embed and include, never with embed_ids', () => {
-    expect(linkRequest(ROW, { r: 0, mode: 'embed', root: { only: ['id', 'shop'] }, assoc: { except: ['phone'] } }).query).toEqual({ embed: 'shop', 'fields[root]': 'id,shop', 'fields_except[shop]': 'phone' });
+    expect(linkRequest(ROW, { r: 0, mode: 'embed', root: { only: ['id', 'shop'] }, assoc: { except: ['phone'] } }).query).toEqual({
+      embed: 'shop',
+      'fields[root]': 'id,shop',
+      'fields_except[shop]': 'phone',
+    });
     expect(linkRequest(ROW, { r: 0, mode: 'embed_ids', root: { only: ['id'] }, assoc: { only: ['id'] } }).query).toEqual({ embed_ids: 'shop' });
   });
 
@@ -63,7 +67,9 @@ describe('embed', () => {
   test('an embedded object that lost a field while no fields parameter names it fails (LINK-1)', () => {
     const verdict = judge({}, { products: EMBEDDED.map((p) => ({ ...p, shop: trim(p['shop'] as Json, ['id', 'name']) })) });
     expect(verdict.must[0]!.ids).toEqual(['LINK-1']);
-    expect(message(verdict.must[0])).toMatch(/^the shop embedded in product 1 \(shop 10\), .*: lacks phone, which it has without fieldsets, although no fields parameter names shop$/);
+    expect(message(verdict.must[0])).toMatch(
+      /^the shop embedded in product 1 \(shop 10\), .*: lacks phone, which it has without fieldsets, although no fields parameter names shop$/,
+    );
   });
 
   test('fields[shop] trims the embedded objects: exactly the listed fields pass, an unlisted one fails', () => {

@@ -153,7 +153,11 @@ function judgeRootWithLink(j: Judging, root: Fieldset, items: readonly Json[], f
     if (!f) return;
     const lost = [...linkKeys].filter((k) => k in f && !(k in item) && keeps(root, k));
     if (lost.length) {
-      add(verdict.must, fail(`${j.params}: ${labelOf(s, item, i)} lacks ${lost.join(', ')}, which ${j.mode}=${s.link} adds, although ${describeFieldset('root', root)} does not remove it`), [j.linkId, ...idsForSet(root)]);
+      add(
+        verdict.must,
+        fail(`${j.params}: ${labelOf(s, item, i)} lacks ${lost.join(', ')}, which ${j.mode}=${s.link} adds, although ${describeFieldset('root', root)} does not remove it`),
+        [j.linkId, ...idsForSet(root)],
+      );
     }
   });
 }

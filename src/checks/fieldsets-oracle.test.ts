@@ -33,7 +33,17 @@ const FULL: Json[] = [
   { id: 1, name: 'Laptops', path: '1', extra: 'x' },
   { id: 2, name: 'Phones', path: '2', extra: 'y' },
 ];
-const ROW: Served = { endpoint: 'GET /categories', path: '/categories', key: 'categories', single: false, noun: 'category', schema: 's', full: FULL, fields: ['id', 'name', 'path'], documented: new Set(['id', 'name', 'path']) };
+const ROW: Served = {
+  endpoint: 'GET /categories',
+  path: '/categories',
+  key: 'categories',
+  single: false,
+  noun: 'category',
+  schema: 's',
+  full: FULL,
+  fields: ['id', 'name', 'path'],
+  documented: new Set(['id', 'name', 'path']),
+};
 const items = (...keys: string[]) => FULL.map((i) => Object.fromEntries(keys.map((k) => [k, i[k]])));
 const message = (f: PropertyFinding) => (f.result.ok ? '' : f.result.message);
 
@@ -89,7 +99,9 @@ describe('fields[root] / fields_except[root] against the answer without them', (
 
   test('an answer that is not usable, or of another number of items, fails', () => {
     expect(message(judgeRootAnswer(ROW, FULL, { only: ['id'] }, 'answered 400, not 200').must[0]!)).toBe('fields[root]=id answered 400, not 200');
-    expect(message(judgeRootAnswer(ROW, FULL, { only: ['id'] }, { body: {}, items: items('id').slice(1) }).must[0]!)).toBe('fields[root]=id: 1 category(s), 2 without the fieldset');
+    expect(message(judgeRootAnswer(ROW, FULL, { only: ['id'] }, { body: {}, items: items('id').slice(1) }).must[0]!)).toBe(
+      'fields[root]=id: 1 category(s), 2 without the fieldset',
+    );
   });
 
   test('a shared row pairs items by id: one added or gone meanwhile is not judged', () => {

@@ -29,7 +29,10 @@ export function add(list: PropertyFinding[], result: CheckResult, ids: string[])
 export const isBlank = (f: PropertyFinding): boolean => !f.result.ok && f.result.blank === true;
 
 export const messagesOf = (findings: PropertyFinding[]): string =>
-  findings.map((f) => (f.result.ok ? '' : f.result.message)).filter((m) => m !== '').join('; ');
+  findings
+    .map((f) => (f.result.ok ? '' : f.result.message))
+    .filter((m) => m !== '')
+    .join('; ');
 export const idsOf = (findings: PropertyFinding[]): string[] => [...new Set(findings.flatMap((f) => f.ids))];
 
 /** One GET of a property. */
@@ -175,7 +178,11 @@ export const goneMeanwhile = (s: Resource, response: HttpResponse): boolean => s
  * nothing the answer without fieldsets could add, so it is not asked.
  */
 export const showsWhatStays = (s: Served, set: Fieldset, answer: Answer | string): boolean =>
-  typeof answer !== 'string' && showsExactly(answer.items, s.fields.filter((f) => keeps(set, f)));
+  typeof answer !== 'string' &&
+  showsExactly(
+    answer.items,
+    s.fields.filter((f) => keeps(set, f)),
+  );
 
 /** The verdict of a root case's answer, against the row's items without fieldsets. */
 export function judgeRootAnswer(s: Served, full: readonly Json[], set: Fieldset, answer: Answer | string): Verdict {

@@ -92,7 +92,10 @@ describe('sparse fieldsets', () => {
   });
 
   test('pairById: by id when the object has one, else by position', () => {
-    const full = [{ id: 1, n: 'a' }, { id: 2, n: 'b' }];
+    const full = [
+      { id: 1, n: 'a' },
+      { id: 2, n: 'b' },
+    ];
     expect(pairById([{ id: 2 }, { id: 1 }], full).map(([, f]) => f?.['n'])).toEqual(['b', 'a']);
     expect(pairById([{ n: 'x' }, { n: 'y' }], full).map(([, f]) => f?.['id'])).toEqual([1, 2]);
   });
@@ -133,21 +136,33 @@ describe('linked resources', () => {
   const label = (i: number) => `specification ${i + 1}`;
 
   test('include: ids in each parent, every one resolved by a top-level array the parameter added', () => {
-    const parents = [{ id: 1, group_id: 10 }, { id: 2, group_id: 11 }];
+    const parents = [
+      { id: 1, group_id: 10 },
+      { id: 2, group_id: 11 },
+    ];
     for (const key of ['groups', 'group']) {
       const body = { specifications: parents, [key]: [{ id: 10 }, { id: 11 }], meta: {} };
       expect(includeResolves(body, without, parents, ['group_id'], 'group', true, label).ok, key).toBe(true);
     }
     // Arrays of ids in the parents, and a null for a parent without a linked record.
-    const arrays = [{ id: 1, group_ids: [10] }, { id: 2, group_ids: null }];
+    const arrays = [
+      { id: 1, group_ids: [10] },
+      { id: 2, group_ids: null },
+    ];
     expect(includeResolves({ specifications: arrays, groups: [{ id: 10 }] }, without, arrays, ['group_ids'], 'group', true, label).ok).toBe(true);
   });
 
   test('include: no top-level array, a parent without ids, or an id no member has fail', () => {
-    const parents = [{ id: 1, group_id: 10 }, { id: 2, group_id: 11 }];
+    const parents = [
+      { id: 1, group_id: 10 },
+      { id: 2, group_id: 11 },
+    ];
     failsWith(includeResolves({ specifications: parents, meta: {} }, without, parents, ['group_id'], 'group', true, label), /no top-level array/);
     const body = { specifications: parents, groups: [{ id: 10 }] };
-    failsWith(includeResolves(body, without, parents, ['group_id'], 'group', true, label), /^include=group: specification 2 has group_id 11, which no object of the top-level groups array has$/);
+    failsWith(
+      includeResolves(body, without, parents, ['group_id'], 'group', true, label),
+      /^include=group: specification 2 has group_id 11, which no object of the top-level groups array has$/,
+    );
     // Without the members' ids (a fieldset removed them) only presence is judged.
     expect(includeResolves(body, without, parents, ['group_id'], 'group', false, label).ok).toBe(true);
     failsWith(includeResolves(body, without, [{ id: 1 }], ['group_id'], 'group', true, label), /specification 1 carries no id/);
@@ -171,7 +186,10 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
   });
 
   test('include: a null top-level array, or an included object with id null, is blank', () => {
-    const parents = [{ id: 1, group_id: 10 }, { id: 2, group_id: 11 }];
+    const parents = [
+      { id: 1, group_id: 10 },
+      { id: 2, group_id: 11 },
+    ];
     isBlank(includeResolves({ specifications: parents, groups: null, meta: {} }, without, parents, ['group_id'], 'group', true, label));
     isHard(includeResolves({ specifications: parents, groups: 5, meta: {} }, without, parents, ['group_id'], 'group', true, label));
     isBlank(includeResolves({ specifications: parents, groups: [{ id: 10 }, { id: null }] }, without, parents, ['group_id'], 'group', true, label));

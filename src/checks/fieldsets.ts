@@ -81,14 +81,7 @@ export interface FieldsetProblems {
  * requires no field beyond what the resource serves). The suite decides how much each kind of
  * problem weighs.
  */
-export function fieldsetProblems(
-  got: Json,
-  full: Json,
-  target: string,
-  set: Fieldset,
-  documented: ReadonlySet<string>,
-  ignore: ReadonlySet<string> = new Set(),
-): FieldsetProblems {
+export function fieldsetProblems(got: Json, full: Json, target: string, set: Fieldset, documented: ReadonlySet<string>, ignore: ReadonlySet<string> = new Set()): FieldsetProblems {
   const problems: FieldsetProblems = { broken: [], noted: [] };
   for (const field of Object.keys(full)) {
     if (ignore.has(field)) continue;

@@ -94,4 +94,3 @@ export function staysOnHttps(requestUrl: string, headers: Record<string, string>
   }
   return { downgrade: pass(), plainHttp: pass() };
 }
-

@@ -47,17 +47,51 @@ describe('category listings', () => {
   });
 
   test('skusInCategory: every SKU names the leaf', () => {
-    expect(skusInCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 4 }], 4)).toEqual(pass());
+    expect(
+      skusInCategory(
+        [
+          { id: 1, category_id: 4 },
+          { id: 2, category_id: 4 },
+        ],
+        4,
+      ),
+    ).toEqual(pass());
     expect(skusInCategory([], 4)).toEqual(pass());
-    failsWith(skusInCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 5 }], 4), /SKU 2 has category_id 5, listed under leaf 4/);
+    failsWith(
+      skusInCategory(
+        [
+          { id: 1, category_id: 4 },
+          { id: 2, category_id: 5 },
+        ],
+        4,
+      ),
+      /SKU 2 has category_id 5, listed under leaf 4/,
+    );
     failsWith(skusInCategory([{ id: 3 }], 4), /SKU 3 has category_id undefined/);
     failsWith(skusInCategory([{ id: 3, category_id: '4' }], 4), /category_id "4"/);
   });
 
   test('noSkuInInnerCategory: no SKU names a category with children', () => {
-    expect(noSkuInInnerCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 5 }], 3)).toEqual(pass());
+    expect(
+      noSkuInInnerCategory(
+        [
+          { id: 1, category_id: 4 },
+          { id: 2, category_id: 5 },
+        ],
+        3,
+      ),
+    ).toEqual(pass());
     expect(noSkuInInnerCategory([], 3)).toEqual(pass());
-    failsWith(noSkuInInnerCategory([{ id: 1, category_id: 4 }, { id: 2, category_id: 3 }], 3), /SKU 2 has category_id 3, a category with children/);
+    failsWith(
+      noSkuInInnerCategory(
+        [
+          { id: 1, category_id: 4 },
+          { id: 2, category_id: 3 },
+        ],
+        3,
+      ),
+      /SKU 2 has category_id 3, a category with children/,
+    );
   });
 
   test('orderedByIsAMethod: ordered_by is a key of order_by_methods', () => {
@@ -147,7 +181,6 @@ describe('category listings', () => {
     expect(keywordOf('A B 12')).toBeNull();
     expect(keywordOf(null)).toBeNull();
   });
-
 });
 
 // GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
@@ -160,8 +193,24 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
   };
 
   test('category_id of listed SKUs', () => {
-    isBlank(skusInCategory([{ id: 1, category_id: 5 }, { id: 2, category_id: null }], 5));
-    isHard(skusInCategory([{ id: 1, category_id: 6 }, { id: 2, category_id: null }], 5));
+    isBlank(
+      skusInCategory(
+        [
+          { id: 1, category_id: 5 },
+          { id: 2, category_id: null },
+        ],
+        5,
+      ),
+    );
+    isHard(
+      skusInCategory(
+        [
+          { id: 1, category_id: 6 },
+          { id: 2, category_id: null },
+        ],
+        5,
+      ),
+    );
   });
 
   test('meta.ordered_by and meta.order_by_methods', () => {

@@ -25,9 +25,7 @@ export function cachedPrivatelyFor300(headers: Record<string, string>): CheckRes
 /** "group_id (only with include=group)": no specification carries group_id without it. */
 export function noGroupIdWithoutInclude(specifications: readonly unknown[]): CheckResult {
   return allOf(
-    specifications.map((s) =>
-      isPlainObject(s) && 'group_id' in s ? fail(`specification ${show(s['id'])} has group_id ${show(s['group_id'])} without include=group`) : pass(),
-    ),
+    specifications.map((s) => (isPlainObject(s) && 'group_id' in s ? fail(`specification ${show(s['id'])} has group_id ${show(s['group_id'])} without include=group`) : pass())),
   );
 }
 
@@ -46,9 +44,7 @@ export function noSkuInInnerCategory(skus: readonly unknown[], categoryId: numbe
   return allOf(
     skus.map((s) => {
       const sku = isPlainObject(s) ? s : {};
-      return sku['category_id'] === categoryId
-        ? fail(`SKU ${show(sku['id'])} has category_id ${categoryId}, a category with children: SKUs belong to leaf categories`)
-        : pass();
+      return sku['category_id'] === categoryId ? fail(`SKU ${show(sku['id'])} has category_id ${categoryId}, a category with children: SKUs belong to leaf categories`) : pass();
     }),
   );
 }
@@ -90,9 +86,7 @@ export function filterCountMatches(filterId: string, count: number, filteredTota
  * applied, shop_ids[]=<id> lists exactly that many.
  */
 export function shopCountMatches(shopId: string, count: number, filteredTotal: number): CheckResult {
-  return filteredTotal === count
-    ? pass()
-    : fail(`meta.available_filters.shops gives ${count} matching SKUs for shop ${shopId}, but shop_ids[]=${shopId} lists ${filteredTotal}`);
+  return filteredTotal === count ? pass() : fail(`meta.available_filters.shops gives ${count} matching SKUs for shop ${shopId}, but shop_ids[]=${shopId} lists ${filteredTotal}`);
 }
 
 /** An option of available_filters.availabilities or .distances: id (integer), label, count. */
@@ -180,7 +174,6 @@ export function keywordOf(name: unknown): string | null {
   const words = name.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3);
   return words.sort((a, b) => b.length - a.length)[0] ?? null;
 }
-
 
 /**
  * favorited on the category SKU listing (user token) tells the user's favorites: true for a SKU

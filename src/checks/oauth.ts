@@ -97,7 +97,11 @@ export function readConsentRedirect(status: number, headers: Record<string, stri
   }
   const expected = new URL(redirectUri);
   const rawQuery = target.search.replace(/^\?/, '');
-  const rawCode = rawQuery.split('&').find((p) => p.startsWith('code='))?.slice('code='.length) ?? null;
+  const rawCode =
+    rawQuery
+      .split('&')
+      .find((p) => p.startsWith('code='))
+      ?.slice('code='.length) ?? null;
   return {
     toRedirectUri: target.origin === expected.origin && target.pathname === expected.pathname,
     params: target.searchParams,
@@ -111,7 +115,8 @@ export function grantRedirectCarriesCode(redirect: ConsentRedirect | null, statu
   if (!redirect) return fail(`the authorization request answered ${status}, expected a redirect to the redirect_uri`);
   if (!redirect.toRedirectUri) return fail(`the consent redirect goes to ${show(redirect.location)}, not to the redirect_uri`);
   const code = redirect.params.get('code');
-  if (!code) return fail(`the consent redirect to the redirect_uri carries no code (${redirect.params.has('error') ? `error=${redirect.params.get('error')}` : 'no code parameter'})`);
+  if (!code)
+    return fail(`the consent redirect to the redirect_uri carries no code (${redirect.params.has('error') ? `error=${redirect.params.get('error')}` : 'no code parameter'})`);
   return pass();
 }
 

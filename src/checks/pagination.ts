@@ -48,11 +48,7 @@ export function paginationMetaIsWellFormed(body: unknown): CheckResult {
 }
 
 /** The four fields agree with each other, with the request and with the items on the page. */
-export function paginationIsConsistent(
-  p: Pagination,
-  itemCount: number,
-  requested: { page?: number; per?: number } = {},
-): CheckResult {
+export function paginationIsConsistent(p: Pagination, itemCount: number, requested: { page?: number; per?: number } = {}): CheckResult {
   return allOf([pagesAndItemsAgree(p, itemCount), pageIsTheOneAsked(p, requested.page), perIsTheOneAsked(p, requested.per)]);
 }
 
@@ -133,9 +129,7 @@ export function parseLinkHeader(value: string | undefined): Map<string, string> 
 /** A rel=next on the last page or on a single page points nowhere. */
 export function noNextLinkOnLastPage(headers: Record<string, string>, p: Pagination): CheckResult {
   const links = parseLinkHeader(headers['link']);
-  return links?.has('next') && p.page >= p.total_pages
-    ? fail(`Link header has rel=next on page ${p.page} of ${p.total_pages}`)
-    : pass();
+  return links?.has('next') && p.page >= p.total_pages ? fail(`Link header has rel=next on page ${p.page} of ${p.total_pages}`) : pass();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,11 +198,7 @@ export function nextAndLastLinksWhileMorePages(headers: Record<string, string>, 
  * after; last: the last page) at the page size of the request that carried it. `dropped` names
  * query parameters of that request the URL does not carry, to explain a wrong answer.
  */
-export function linkedPageIs(
-  p: Pagination,
-  expected: { rel: string; url: string; page: number; per: number; total_results: number },
-  dropped: string[] = [],
-): CheckResult {
+export function linkedPageIs(p: Pagination, expected: { rel: string; url: string; page: number; per: number; total_results: number }, dropped: string[] = []): CheckResult {
   const problems: string[] = [];
   if (p.page !== expected.page) problems.push(`page is ${p.page}, expected ${expected.page}`);
   if (p.per !== expected.per) problems.push(`per is ${p.per}, expected ${expected.per}`);
@@ -284,7 +274,8 @@ export function pagesCoverCollection(pages: readonly FetchedPage[], total: numbe
   const problems: string[] = [];
   if (all.size !== total) problems.push(`the ${pages.length} pages hold ${all.size} distinct items, but total_results is ${total}`);
   const missing = known.filter((k) => !all.has(k));
-  if (missing.length) problems.push(`${missing.length} item(s) of the collection are on none of its pages: ${missing.slice(0, 5).map(showKey).join(', ')}${missing.length > 5 ? ', ...' : ''}`);
+  if (missing.length)
+    problems.push(`${missing.length} item(s) of the collection are on none of its pages: ${missing.slice(0, 5).map(showKey).join(', ')}${missing.length > 5 ? ', ...' : ''}`);
   return problems.length ? fail(problems.join('; ')) : pass();
 }
 

@@ -58,7 +58,10 @@ describe('ordering', () => {
   test('productsByFinalPrice: known final prices ascending, nulls anywhere', () => {
     passes(productsByFinalPrice([product(1, 9, { final_price: 10 }), product(2, 1, { final_price: null }), product(3, 2, { final_price: 11 })]));
     passes(productsByFinalPrice([product(2, 1, { final_price: null }), product(1, 9, { final_price: 10 })]));
-    failsWith(productsByFinalPrice([product(1, 1, { final_price: 21.58 }), product(2, 2, { final_price: 20.4 })]), /product 1 \(final_price 21.58\) comes before product 2 \(final_price 20.4\)/);
+    failsWith(
+      productsByFinalPrice([product(1, 1, { final_price: 21.58 }), product(2, 2, { final_price: 20.4 })]),
+      /product 1 \(final_price 21.58\) comes before product 2 \(final_price 20.4\)/,
+    );
     failsWith(productsByFinalPrice([{ id: 5, price: 1, blp: null }]), /product 5 has blp null/);
   });
   test('finalPriceNullsGrouped', () => {
@@ -113,10 +116,16 @@ describe('distance, availability and zero_installments filters', () => {
   test('listWithin: ids judged only when the outer list is whole; totals always', () => {
     passes(listWithin(list([2]), 'filtered', list([1, 2, 3]), 'unfiltered'));
     passes(listWithin(list([]), 'filtered', list([]), 'unfiltered'));
-    failsWith(listWithin(list([2, 9]), 'the list with distance=10', list([1, 2, 3]), 'the unfiltered list'), /the list with distance=10 lists product 9, which the unfiltered list \(3 products\) does not/);
+    failsWith(
+      listWithin(list([2, 9]), 'the list with distance=10', list([1, 2, 3]), 'the unfiltered list'),
+      /the list with distance=10 lists product 9, which the unfiltered list \(3 products\) does not/,
+    );
     // The outer list goes on past its page: an id not on it proves nothing.
     passes(listWithin(list([9], { complete: false }), 'filtered', list([1, 2], { total: 30, complete: false }), 'unfiltered'));
-    failsWith(listWithin(list([1], { total: 31, complete: false }), 'filtered', list([1, 2], { total: 30, complete: false }), 'unfiltered'), /filtered has total_results 31, more than unfiltered \(30\)/);
+    failsWith(
+      listWithin(list([1], { total: 31, complete: false }), 'filtered', list([1, 2], { total: 30, complete: false }), 'unfiltered'),
+      /filtered has total_results 31, more than unfiltered \(30\)/,
+    );
   });
   test('offeredFilterValues: numeric keys of a map, ascending', () => {
     expect(offeredFilterValues({ '10': 'Up to 10 km', '5': 'Up to 5 km', '2.5': 'x', near: 'Near', '-1': 'x' })).toEqual(['2.5', '5', '10']);
@@ -128,7 +137,10 @@ describe('distance, availability and zero_installments filters', () => {
     passes(zeroInstallmentsFalseReading(list([1, 2, 3]), list([1, 2, 3]), list([2])));
     passes(zeroInstallmentsFalseReading(list([3, 1]), list([1, 2, 3]), list([2])));
     passes(zeroInstallmentsFalseReading(list([1]), list([1, 2, 3], { complete: false }), list([2])));
-    failsWith(zeroInstallmentsFalseReading(list([1]), list([1, 2, 3]), list([2])), /zero_installments=false lists 1 products \(1\): neither the whole list \(3\) nor the 2 that zero_installments=true leaves out/);
+    failsWith(
+      zeroInstallmentsFalseReading(list([1]), list([1, 2, 3]), list([2])),
+      /zero_installments=false lists 1 products \(1\): neither the whole list \(3\) nor the 2 that zero_installments=true leaves out/,
+    );
     failsWith(zeroInstallmentsFalseReading(list([]), list([1, 2]), list([])), /lists 0 products \(none\)/);
   });
 });
@@ -147,11 +159,31 @@ describe('products and embedding', () => {
 
 describe('specifications', () => {
   test('specificationsInOrder', () => {
-    passes(specificationsInOrder([{ id: 1, order: 1 }, { id: 2, order: 1 }, { id: 3, order: 4 }]));
-    failsWith(specificationsInOrder([{ id: 1, order: 4 }, { id: 2, order: 2 }]), /specification 2 \(order 2\) comes after specification 1 \(order 4\)/);
+    passes(
+      specificationsInOrder([
+        { id: 1, order: 1 },
+        { id: 2, order: 1 },
+        { id: 3, order: 4 },
+      ]),
+    );
+    failsWith(
+      specificationsInOrder([
+        { id: 1, order: 4 },
+        { id: 2, order: 2 },
+      ]),
+      /specification 2 \(order 2\) comes after specification 1 \(order 4\)/,
+    );
   });
   test('groupsIncluded', () => {
-    passes(groupsIncluded({ specifications: [{ id: 1, group_id: 9 }, { id: 2, group_id: null }], groups: [{ id: 9 }] }));
+    passes(
+      groupsIncluded({
+        specifications: [
+          { id: 1, group_id: 9 },
+          { id: 2, group_id: null },
+        ],
+        groups: [{ id: 9 }],
+      }),
+    );
     failsWith(groupsIncluded({ specifications: [{ id: 1, group_id: 9 }] }), /no top-level groups array/);
     failsWith(groupsIncluded({ specifications: [{ id: 1 }], groups: [] }), /specification 1 has no group_id/);
     failsWith(groupsIncluded({ specifications: [{ id: 1, group_id: 8 }], groups: [{ id: 9 }] }), /group_id 8, which is not in the groups array/);
@@ -184,11 +216,27 @@ describe('shops', () => {
     failsWith(reviewScoreRounded({ id: 2009, review_score: 4.666666666666667 }), /shop 2009 has review_score 4.666666666666667, not rounded to 1 decimal/);
   });
   test('ratingBreakdownConsistent', () => {
-    passes(ratingBreakdownConsistent([{ impression: 'positive', percentage: 67, count: 2 }, { impression: 'negative', percentage: 33, count: 1 }]));
-    passes(ratingBreakdownConsistent([{ impression: 'positive', percentage: 66, count: 2 }, { impression: 'negative', percentage: 34, count: 1 }]));
+    passes(
+      ratingBreakdownConsistent([
+        { impression: 'positive', percentage: 67, count: 2 },
+        { impression: 'negative', percentage: 33, count: 1 },
+      ]),
+    );
+    passes(
+      ratingBreakdownConsistent([
+        { impression: 'positive', percentage: 66, count: 2 },
+        { impression: 'negative', percentage: 34, count: 1 },
+      ]),
+    );
     passes(ratingBreakdownConsistent([{ impression: 'positive', percentage: 0, count: 0 }]));
     passes(ratingBreakdownConsistent([]));
-    failsWith(ratingBreakdownConsistent([{ impression: 'positive', percentage: 50, count: 3 }, { impression: 'negative', percentage: 50, count: 1 }]), /"positive" has percentage 50 but 3 of 4 counted reviews is 75.0%/);
+    failsWith(
+      ratingBreakdownConsistent([
+        { impression: 'positive', percentage: 50, count: 3 },
+        { impression: 'negative', percentage: 50, count: 1 },
+      ]),
+      /"positive" has percentage 50 but 3 of 4 counted reviews is 75.0%/,
+    );
     failsWith(ratingBreakdownConsistent([{ impression: 'positive', percentage: 10, count: 0 }]), /counts no review but gives percentages \[10\]/);
     failsWith(ratingBreakdownConsistent([{ impression: 'positive' }, { impression: 'positive' }]), /lists impression "positive" more than once/);
     failsWith(ratingBreakdownConsistent({}), /expected an array/);
@@ -202,7 +250,10 @@ describe('shops', () => {
     passes(unstructuredAddressIsNull({ id: 1, format: 'unstructured', address: nulls }));
     passes(unstructuredAddressIsNull({ id: 1, format: 'unstructured', address: { ...nulls, id: 4 } }));
     passes(unstructuredAddressIsNull({ id: 1, format: 'structured', address: { ...nulls, street: 'High Street' } }));
-    failsWith(unstructuredAddressIsNull({ id: 3, format: 'unstructured', address: { ...nulls, street: 'Stand 12' } }), /location 3 is unstructured but its address has street "Stand 12"/);
+    failsWith(
+      unstructuredAddressIsNull({ id: 3, format: 'unstructured', address: { ...nulls, street: 'Stand 12' } }),
+      /location 3 is unstructured but its address has street "Stand 12"/,
+    );
   });
   test('locationEmbedsAddress', () => {
     passes(locationEmbedsAddress({ id: 1, format: 'structured', address: {} }));
@@ -210,7 +261,6 @@ describe('shops', () => {
     failsWith(locationEmbedsAddress({ id: 1, format: 'structured' }), /embed=address: location 1 has address undefined \(absent\)/);
   });
 });
-
 
 // GEN-8: "blank fields are present with value null". A null where the spec types a value is blank
 // (a warning citing GEN-8); a wrong value that is not null still fails, not blank.
@@ -222,8 +272,20 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
   };
 
   test('orders: a null price or blp is not placed; the others are still judged', () => {
-    isBlank(productsByNetPrice([{ id: 1, price: 1 }, { id: 2, price: null }, { id: 3, price: 2 }]));
-    isHard(productsByNetPrice([{ id: 1, price: 3 }, { id: 2, price: null }, { id: 3, price: 2 }]));
+    isBlank(
+      productsByNetPrice([
+        { id: 1, price: 1 },
+        { id: 2, price: null },
+        { id: 3, price: 2 },
+      ]),
+    );
+    isHard(
+      productsByNetPrice([
+        { id: 1, price: 3 },
+        { id: 2, price: null },
+        { id: 3, price: 2 },
+      ]),
+    );
     isHard(productsByNetPrice([{ id: 1, price: '1' }]));
     isBlank(productsByFinalPrice([product(1, 1, { final_price: 2 }), { id: 2, price: 1, blp: null }, product(3, 1, { final_price: 3 })]));
     isHard(productsByFinalPrice([product(1, 1, { final_price: 4 }), { id: 2, price: 1, blp: null }, product(3, 1, { final_price: 3 })]));
@@ -238,7 +300,16 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(sizeFilterKeepsExactly([{ id: 1, sizes: null }], 40, []));
     isHard(sizeFilterKeepsExactly([{ id: 1, sizes: ['41'] }], 40, []));
     isBlank(productsHave([{ id: 1, sku_id: null }], 'sku_id', 5));
-    isHard(productsHave([{ id: 1, sku_id: 6 }, { id: 2, sku_id: null }], 'sku_id', 5));
+    isHard(
+      productsHave(
+        [
+          { id: 1, sku_id: 6 },
+          { id: 2, sku_id: null },
+        ],
+        'sku_id',
+        5,
+      ),
+    );
     isBlank(embedsItsShop({ id: 1, shop_id: 3, shop: null }));
     isBlank(embedsItsShop({ id: 1, shop_id: 3, shop: { id: null } }));
     isBlank(embedsItsShop({ id: 1, shop_id: null, shop: { id: 3 } }));
@@ -254,9 +325,30 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(ratingBreakdownConsistent(null));
     isHard(ratingBreakdownConsistent({}));
     // Two null impressions are not one impression listed twice.
-    passes(ratingBreakdownConsistent([{ impression: null, percentage: 50, count: 1 }, { impression: null, percentage: 50, count: 1 }]));
-    isBlank(breakdownCountsAllReviews([{ impression: 'positive', percentage: 100, count: 2 }, { impression: 'negative', percentage: 0, count: null }], 3));
-    isHard(breakdownCountsAllReviews([{ impression: 'positive', percentage: 100, count: 2 }, { impression: 'negative', percentage: 0, count: 0 }], 3));
+    passes(
+      ratingBreakdownConsistent([
+        { impression: null, percentage: 50, count: 1 },
+        { impression: null, percentage: 50, count: 1 },
+      ]),
+    );
+    isBlank(
+      breakdownCountsAllReviews(
+        [
+          { impression: 'positive', percentage: 100, count: 2 },
+          { impression: 'negative', percentage: 0, count: null },
+        ],
+        3,
+      ),
+    );
+    isHard(
+      breakdownCountsAllReviews(
+        [
+          { impression: 'positive', percentage: 100, count: 2 },
+          { impression: 'negative', percentage: 0, count: 0 },
+        ],
+        3,
+      ),
+    );
     isBlank(locationEmbedsAddress({ id: 1, format: 'structured', address: null }));
     isHard(locationEmbedsAddress({ id: 1, format: 'structured', address: 'Main St 1' }));
   });

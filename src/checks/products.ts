@@ -24,7 +24,10 @@ export function productsByNetPrice(products: readonly Json[]): CheckResult {
   // A blank price (GEN-8) cannot be placed in the order: it only warns, and the others are judged.
   const blanks = products.filter((p) => p['price'] === null).map((p) => show(p['id']));
   return allOf([
-    nonDecreasing(prices.filter((x): x is number => x !== null), 'products (net price order) are'),
+    nonDecreasing(
+      prices.filter((x): x is number => x !== null),
+      'products (net price order) are',
+    ),
     blanks.length ? blank(`product${blanks.length > 1 ? 's' : ''} ${blanks.join(', ')} ha${blanks.length > 1 ? 've' : 's'} price null: not placed in the net price order`) : pass(),
   ]);
 }
@@ -46,7 +49,9 @@ export function productsByFinalPrice(products: readonly Json[]): CheckResult {
   const bad = finals.findIndex((x, i) => x === undefined && products[i]!['blp'] !== null);
   if (bad !== -1) return fail(`product ${show(products[bad]!['id'])} has blp ${show(products[bad]!['blp'])}: no final_price number or null`);
   const blanks = products.filter((p) => p['blp'] === null).map((p) => show(p['id']));
-  const blankBlp = blanks.length ? blank(`product${blanks.length > 1 ? 's' : ''} ${blanks.join(', ')} ha${blanks.length > 1 ? 've' : 's'} blp null: not placed in the final price order`) : pass();
+  const blankBlp = blanks.length
+    ? blank(`product${blanks.length > 1 ? 's' : ''} ${blanks.join(', ')} ha${blanks.length > 1 ? 've' : 's'} blp null: not placed in the final price order`)
+    : pass();
   const known = products.filter((_, i) => typeof finals[i] === 'number');
   for (let i = 1; i < known.length; i++) {
     const a = finalPrice(known[i - 1]!)!;
@@ -75,7 +80,9 @@ export function finalPriceIncludesCosts(product: Json): CheckResult {
   const least = (product['price'] as number) + shipping + payment;
   return final + CENT >= least
     ? pass()
-    : fail(`product ${show(product['id'])}: final_price ${final} is less than price ${show(product['price'])} + shipping_cost ${shipping} + payment_method_cost ${payment} = ${least.toFixed(2)}`);
+    : fail(
+        `product ${show(product['id'])}: final_price ${final} is less than price ${show(product['price'])} + shipping_cost ${shipping} + payment_method_cost ${payment} = ${least.toFixed(2)}`,
+      );
 }
 
 /** The numeric sizes of a product: entries are strings, numbers or objects with a value; null when none parses. */
@@ -143,13 +150,16 @@ export interface ProductList {
  * no product that `outer` does not list.
  */
 export function listWithin(inner: ProductList, innerName: string, outer: ProductList, outerName: string): CheckResult {
-  const results: CheckResult[] = [
-    inner.total <= outer.total ? pass() : fail(`${innerName} has total_results ${inner.total}, more than ${outerName} (${outer.total})`),
-  ];
+  const results: CheckResult[] = [inner.total <= outer.total ? pass() : fail(`${innerName} has total_results ${inner.total}, more than ${outerName} (${outer.total})`)];
   if (outer.complete) {
     const ids = new Set(outer.products.map((p) => p['id']));
     const extra = inner.products.filter((p) => !ids.has(p['id'])).map((p) => show(p['id']));
-    if (extra.length) results.push(fail(`${innerName} lists product${extra.length > 1 ? 's' : ''} ${extra.slice(0, 10).join(', ')}${extra.length > 10 ? ', ...' : ''}, which ${outerName} (${outer.total} products) does not`));
+    if (extra.length)
+      results.push(
+        fail(
+          `${innerName} lists product${extra.length > 1 ? 's' : ''} ${extra.slice(0, 10).join(', ')}${extra.length > 10 ? ', ...' : ''}, which ${outerName} (${outer.total} products) does not`,
+        ),
+      );
   }
   return allOf(results);
 }
@@ -172,7 +182,11 @@ export function offeredFilterValues(map: unknown): string[] {
  */
 export function zeroInstallmentsFalseReading(falseList: ProductList, whole: ProductList, trueList: ProductList): CheckResult {
   if (!falseList.complete || !whole.complete || !trueList.complete) return pass();
-  const ids = (list: ProductList) => list.products.map((p) => p['id']).map(String).sort();
+  const ids = (list: ProductList) =>
+    list.products
+      .map((p) => p['id'])
+      .map(String)
+      .sort();
   const got = ids(falseList).join(',');
   const kept = new Set(ids(trueList));
   const rest = ids(whole).filter((id) => !kept.has(id));
@@ -203,7 +217,9 @@ export function specificationsInOrder(specifications: readonly Json[]): CheckRes
   if (orders.some((o) => typeof o !== 'number')) return pass(); // the schema judges types
   for (let i = 1; i < orders.length; i++) {
     if ((orders[i] as number) < (orders[i - 1] as number)) {
-      return fail(`specification ${show(specifications[i]!['id'])} (order ${show(orders[i])}) comes after specification ${show(specifications[i - 1]!['id'])} (order ${show(orders[i - 1])})`);
+      return fail(
+        `specification ${show(specifications[i]!['id'])} (order ${show(orders[i])}) comes after specification ${show(specifications[i - 1]!['id'])} (order ${show(orders[i - 1])})`,
+      );
     }
   }
   return pass();
@@ -303,7 +319,9 @@ export function ratingBreakdownConsistent(breakdown: unknown): CheckResult {
       const share = (100 * (i['count'] as number)) / total;
       return Math.abs((i['percentage'] as number) - share) < 1 + 1e-9
         ? pass()
-        : fail(`shop_rating_breakdown: ${show(i['impression'])} has percentage ${show(i['percentage'])} but ${show(i['count'])} of ${total} counted reviews is ${share.toFixed(1)}%`);
+        : fail(
+            `shop_rating_breakdown: ${show(i['impression'])} has percentage ${show(i['percentage'])} but ${show(i['count'])} of ${total} counted reviews is ${share.toFixed(1)}%`,
+          );
     }),
   );
 }
@@ -330,7 +348,9 @@ export function unstructuredAddressIsNull(location: Json): CheckResult {
   const filled = ADDRESS_PARTS.filter((k) => address[k] !== null);
   return filled.length === 0
     ? pass()
-    : fail(`location ${show(location['id'])} is unstructured but its address has ${filled.map((k) => `${k} ${show(address[k])}`).join(', ')} (fields are null when format is unstructured)`);
+    : fail(
+        `location ${show(location['id'])} is unstructured but its address has ${filled.map((k) => `${k} ${show(address[k])}`).join(', ')} (fields are null when format is unstructured)`,
+      );
 }
 
 /** embed=address: each location carries an address object (or null when it has none). */
@@ -340,4 +360,3 @@ export function locationEmbedsAddress(location: Json): CheckResult {
     ? pass()
     : typed(address, false, `embed=address: location ${show(location['id'])} has address ${show(address)}, expected the address object`);
 }
-

@@ -1,7 +1,21 @@
 // What the reviews suite reads of the answers that find its SKUs and its own reviews
 // (src/checks/reviews-skus.ts).
 import { describe, expect, test } from 'vitest';
-import { answerIdsOf, createdId, idOrder, mostReviewedOf, nextToProbe, ownReviewIn, reviewed, reviewsOf, showsNoOwnReview, skuCandidateOf, unprobed, writable, type SkuCandidate } from './reviews-skus.ts';
+import {
+  answerIdsOf,
+  createdId,
+  idOrder,
+  mostReviewedOf,
+  nextToProbe,
+  ownReviewIn,
+  reviewed,
+  reviewsOf,
+  showsNoOwnReview,
+  skuCandidateOf,
+  unprobed,
+  writable,
+  type SkuCandidate,
+} from './reviews-skus.ts';
 
 const sku = (id: number, reviews_count: number, more: Partial<SkuCandidate> = {}): SkuCandidate => ({ id, reviews_count, reviewable: true, future: false, ...more });
 const answer = (status: number, body: unknown) => ({

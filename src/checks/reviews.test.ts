@@ -90,7 +90,15 @@ describe('review forms', () => {
   });
 
   test('the edit form selects exactly the answers sent', () => {
-    const form = { questions: [question([{ id: 1, selected: true }, { id: 2, selected: false }]), question([{ id: 3, selected: true }])] };
+    const form = {
+      questions: [
+        question([
+          { id: 1, selected: true },
+          { id: 2, selected: false },
+        ]),
+        question([{ id: 3, selected: true }]),
+      ],
+    };
     passes(editFormSelects(form, [1, 3]));
     failsWith(editFormSelects(form, [1]), /answers 3 are selected but were not sent/);
     failsWith(editFormSelects(form, [1, 2, 3]), /answers 2 were sent but are not selected/);

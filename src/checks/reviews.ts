@@ -17,7 +17,9 @@ export function demotedAfterNonDemoted(reviews: readonly Json[]): CheckResult {
   const later = reviews.slice(firstDemoted + 1).findIndex((r) => r['demoted'] === false);
   if (later < 0) return pass();
   const at = firstDemoted + 1 + later;
-  return fail(`review ${show(reviews[at]!['id'])} (demoted false, position ${at + 1}) comes after the demoted review ${show(reviews[firstDemoted]!['id'])} (position ${firstDemoted + 1}); non-demoted reviews come first`);
+  return fail(
+    `review ${show(reviews[at]!['id'])} (demoted false, position ${at + 1}) comes after the demoted review ${show(reviews[firstDemoted]!['id'])} (position ${firstDemoted + 1}); non-demoted reviews come first`,
+  );
 }
 
 /** "default sort most_recent": the non-demoted reviews are newest first by created_at. */
@@ -28,7 +30,10 @@ export function nonDemotedNewestFirst(reviews: readonly Json[]): CheckResult {
     .filter((r) => !Number.isNaN(r.at));
   for (let i = 1; i < dated.length; i++) {
     const [a, b] = [dated[i - 1]!, dated[i]!];
-    if (b.at > a.at) return fail(`non-demoted review ${show(b.id)} (created_at ${show(b.raw)}) comes after review ${show(a.id)} (created_at ${show(a.raw)}), which is older: expected most recent first`);
+    if (b.at > a.at)
+      return fail(
+        `non-demoted review ${show(b.id)} (created_at ${show(b.raw)}) comes after review ${show(a.id)} (created_at ${show(a.raw)}), which is older: expected most recent first`,
+      );
   }
   return pass();
 }
@@ -38,7 +43,12 @@ const HELPFULNESS: readonly { name: string; of: (r: Json) => number | null }[] =
   { name: 'helpful_votes_count', of: (r) => (Number.isInteger(r['helpful_votes_count']) ? (r['helpful_votes_count'] as number) : null) },
   {
     name: 'the share of helpful votes',
-    of: (r) => (Number.isInteger(r['helpful_votes_count']) && Number.isInteger(r['votes_count']) ? ((r['votes_count'] as number) > 0 ? (r['helpful_votes_count'] as number) / (r['votes_count'] as number) : 0) : null),
+    of: (r) =>
+      Number.isInteger(r['helpful_votes_count']) && Number.isInteger(r['votes_count'])
+        ? (r['votes_count'] as number) > 0
+          ? (r['helpful_votes_count'] as number) / (r['votes_count'] as number)
+          : 0
+        : null,
   },
   {
     name: 'helpful minus unhelpful votes',
@@ -60,7 +70,9 @@ export function mostHelpfulFirst(reviews: readonly Json[]): CheckResult {
     });
   if (HELPFULNESS.some((h) => ordered(h.of))) return pass();
   const shown = reviews.slice(0, 8).map((r) => `${show(r['id'])} (${show(r['helpful_votes_count'])} of ${show(r['votes_count'])}${r['demoted'] === true ? ', demoted' : ''})`);
-  return fail(`the most_helpful sort lists reviews ${shown.join(', ')}${reviews.length > 8 ? ', ...' : ''}: ordered by none of ${HELPFULNESS.map((h) => h.name).join(', ')}, most first`);
+  return fail(
+    `the most_helpful sort lists reviews ${shown.join(', ')}${reviews.length > 8 ? ', ...' : ''}: ordered by none of ${HELPFULNESS.map((h) => h.name).join(', ')}, most first`,
+  );
 }
 
 /**
@@ -223,10 +235,14 @@ const created = (s: number) => s >= 200 && s < 300;
  */
 export function votePermissionMatchesFlag(voteStatus: number, flagStatus: number): CheckResult {
   if (created(voteStatus) && refused(flagStatus)) {
-    return fail(`the same user token was accepted for voting (${voteStatus}) but refused for flagging (${flagStatus}); both need publish_sku_review_actions, so one of them does not check it as the other does`);
+    return fail(
+      `the same user token was accepted for voting (${voteStatus}) but refused for flagging (${flagStatus}); both need publish_sku_review_actions, so one of them does not check it as the other does`,
+    );
   }
   if (refused(voteStatus) && created(flagStatus)) {
-    return fail(`the same user token was refused for voting (${voteStatus}) but accepted for flagging (${flagStatus}); both need publish_sku_review_actions, so one of them does not check it as the other does`);
+    return fail(
+      `the same user token was refused for voting (${voteStatus}) but accepted for flagging (${flagStatus}); both need publish_sku_review_actions, so one of them does not check it as the other does`,
+    );
   }
   return pass();
 }
@@ -260,7 +276,9 @@ export function voteStored(review: Json, created: Json): CheckResult {
 /** Both counts one more after the vote: a deployment may leave an author's own vote out of them (not shown), so this only notes. */
 export function voteCounted(review: Json, created: Json): CheckResult {
   const still = countChanges(review, created).filter(({ was, now }) => now === was);
-  return still.length ? fail(`after a helpful vote on the user's own review, ${still.map(({ field, now }) => `${field} is still ${now}`).join(' and ')}: the author's own vote is not counted`) : pass();
+  return still.length
+    ? fail(`after a helpful vote on the user's own review, ${still.map(({ field, now }) => `${field} is still ${now}`).join(' and ')}: the author's own vote is not counted`)
+    : pass();
 }
 
 /** What the listing shows of a review the user has flagged (201): flagged true, where the listing carries it. */

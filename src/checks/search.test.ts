@@ -78,11 +78,27 @@ describe('search finds what the catalogue holds', () => {
   test('someSuggestionMatches: q where i points, as a character or a word index, ignoring case and accents', () => {
     expect(someSuggestionMatches([{ k: 'Gaming Laptops', i: 7 }], 'lap').ok).toBe(true);
     expect(someSuggestionMatches([{ k: 'Gaming Laptops', i: 1 }], 'lap').ok).toBe(true);
-    expect(someSuggestionMatches([{ k: 'Cafés', i: 0 }, { k: 'Tables', i: 0 }], 'cafe').ok).toBe(true);
+    expect(
+      someSuggestionMatches(
+        [
+          { k: 'Cafés', i: 0 },
+          { k: 'Tables', i: 0 },
+        ],
+        'cafe',
+      ).ok,
+    ).toBe(true);
     expect(someSuggestionMatches([], 'lap').ok).toBe(true);
   });
   test('someSuggestionMatches: suggestions that do not begin with q anywhere i points fail', () => {
-    expect(someSuggestionMatches([{ k: 'Televisions', i: 0 }, { k: 'Tablets', i: 0 }], 'lap').ok).toBe(false);
+    expect(
+      someSuggestionMatches(
+        [
+          { k: 'Televisions', i: 0 },
+          { k: 'Tablets', i: 0 },
+        ],
+        'lap',
+      ).ok,
+    ).toBe(false);
   });
 });
 
@@ -116,7 +132,10 @@ describe('manufacturers', () => {
 
   test('notInReverseOrder: fails only when every field runs against the direction, two steps or more', () => {
     const sku = (price_min: unknown, price_max: unknown) => ({ price_min, price_max });
-    failsWith(notInReverseOrder([sku(1, 2), sku(2, 3), sku(2, 4), sku(3, 5)], ['price_min', 'price_max'], 'desc'), /order_dir=desc lists the SKUs in ascending order: price_min \[1,2,2,3\]; price_max \[2,3,4,5\]/);
+    failsWith(
+      notInReverseOrder([sku(1, 2), sku(2, 3), sku(2, 4), sku(3, 5)], ['price_min', 'price_max'], 'desc'),
+      /order_dir=desc lists the SKUs in ascending order: price_min \[1,2,2,3\]; price_max \[2,3,4,5\]/,
+    );
     failsWith(notInReverseOrder([{ reviewscore: 5 }, { reviewscore: 4 }, { reviewscore: 2 }], ['reviewscore'], 'asc'), /order_dir=asc lists the SKUs in descending order/);
     // One step against the direction may be an unrated item placed last: not enough to fail.
     expect(notInReverseOrder([{ reviewscore: 5 }, { reviewscore: 0 }], ['reviewscore'], 'asc')).toEqual(pass());
@@ -133,8 +152,25 @@ describe('manufacturers', () => {
   test('skusBelongToManufacturer: every manufacturer_id is the one asked for', () => {
     expect(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }], 7)).toEqual(pass());
     expect(skusBelongToManufacturer([], 7)).toEqual(pass());
-    failsWith(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }, { id: 2, manufacturer_id: 8 }], 7), /SKU 2 has manufacturer_id 8, listed under manufacturer 7/);
-    expect(skusBelongToManufacturer([{ id: 1, manufacturer_id: 7 }, { id: 2, manufacturer_id: 8 }], [7, 8])).toEqual(pass());
+    failsWith(
+      skusBelongToManufacturer(
+        [
+          { id: 1, manufacturer_id: 7 },
+          { id: 2, manufacturer_id: 8 },
+        ],
+        7,
+      ),
+      /SKU 2 has manufacturer_id 8, listed under manufacturer 7/,
+    );
+    expect(
+      skusBelongToManufacturer(
+        [
+          { id: 1, manufacturer_id: 7 },
+          { id: 2, manufacturer_id: 8 },
+        ],
+        [7, 8],
+      ),
+    ).toEqual(pass());
     failsWith(skusBelongToManufacturer([{ id: 3, manufacturer_id: 9 }], [7, 8]), /SKU 3 has manufacturer_id 9, listed under manufacturer 7 or 8/);
   });
 
@@ -163,7 +199,15 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
 
   test('skusBelongToManufacturer', () => {
     isBlank(skusBelongToManufacturer([{ id: 1, manufacturer_id: null }], 4));
-    isHard(skusBelongToManufacturer([{ id: 1, manufacturer_id: 5 }, { id: 2, manufacturer_id: null }], 4));
+    isHard(
+      skusBelongToManufacturer(
+        [
+          { id: 1, manufacturer_id: 5 },
+          { id: 2, manufacturer_id: null },
+        ],
+        4,
+      ),
+    );
   });
 });
 

@@ -79,7 +79,10 @@ export function findsTheSku(
   const strongCategory = isPlainObject(strong['category']) ? strong['category']['id'] : undefined;
   const onPath = (id: unknown): boolean => Number.isInteger(id) && sku.pathIds.includes(id as number);
   if (strongSku === sku.id || onPath(strongCategory) || categories.some((c) => isPlainObject(c) && onPath(c['id']))) return { result: pass(), onLaterPage: false };
-  const found = `${categories.length} categories (ids ${categories.slice(0, 8).map((c) => (isPlainObject(c) ? show(c['id']) : '?')).join(', ')}${categories.length > 8 ? ', ...' : ''})`;
+  const found = `${categories.length} categories (ids ${categories
+    .slice(0, 8)
+    .map((c) => (isPlainObject(c) ? show(c['id']) : '?'))
+    .join(', ')}${categories.length > 8 ? ', ...' : ''})`;
   const strongFound = strongMatchesFound(strongMatches);
   const message =
     `q=${show(sku.name)}, the name of SKU ${sku.id}, found ${categories.length === 0 && strongFound.length === 0 ? 'nothing' : found}` +
@@ -104,7 +107,12 @@ export function someSuggestionMatches(items: readonly unknown[], q: string): Che
     return byCharacter || (word !== undefined && word.startsWith(wanted.split(/\s+/)[0]!));
   };
   if (keys.some(matches)) return pass();
-  return fail(`none of the ${keys.length} suggestions for q=${show(q)} has q where its i points (as a character or a word index): ${keys.slice(0, 5).map((item) => `${show(item['k'], 40)} (i ${show(item['i'])})`).join(', ')}`);
+  return fail(
+    `none of the ${keys.length} suggestions for q=${show(q)} has q where its i points (as a character or a word index): ${keys
+      .slice(0, 5)
+      .map((item) => `${show(item['k'], 40)} (i ${show(item['i'])})`)
+      .join(', ')}`,
+  );
 }
 
 export type Direction = 'asc' | 'desc';
@@ -131,7 +139,8 @@ function orderedBy<T>(values: readonly T[], compare: (a: T, b: T) => number, dir
 export function namesAreOrdered(names: readonly unknown[], dir: Direction): CheckResult {
   const bad = names.findIndex((n) => typeof n !== 'string');
   // A blank name cannot be placed in an order: the order is not judged, the null only warns.
-  if (bad >= 0) return names[bad] === null ? blank(`item ${bad} has name null: the order of the names is not judged`) : fail(`item ${bad} has name ${show(names[bad])}, expected a string`);
+  if (bad >= 0)
+    return names[bad] === null ? blank(`item ${bad} has name null: the order of the names is not judged`) : fail(`item ${bad} has name ${show(names[bad])}, expected a string`);
   const strings = names as readonly string[];
   if (NAME_ORDERS.some((compare) => orderedBy(strings, compare, dir))) return pass();
   const i = strings.findIndex((n, j) => j > 0 && (dir === 'asc' ? n.localeCompare(strings[j - 1]!) < 0 : n.localeCompare(strings[j - 1]!) > 0));

@@ -2,7 +2,18 @@ import { describe, expect, test } from 'vitest';
 import { changeRow } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { SCHEMA_BASE, SchemaRegistry } from '../schemas/validator.ts';
-import { earlierVersion, fieldsMatchVersion, seriesOf, seriesShownWhole, laterVersion, objectsAt, sinceVersions, versionedFields, type SchemaDocument, type VersionedField } from './versioning.ts';
+import {
+  earlierVersion,
+  fieldsMatchVersion,
+  seriesOf,
+  seriesShownWhole,
+  laterVersion,
+  objectsAt,
+  sinceVersions,
+  versionedFields,
+  type SchemaDocument,
+  type VersionedField,
+} from './versioning.ts';
 
 const registry = SchemaRegistry.shared();
 const lookup = (fullId: string) => registry.doc(fullId.slice(SCHEMA_BASE.length)) as unknown as SchemaDocument;
@@ -43,7 +54,10 @@ describe('fieldsMatchVersion', () => {
   const v31 = { ...base, family_id: 4 };
   const v32 = { ...v31, reviewable: true, adult: false, show_spec_summary: true, unit_price_label: '' };
   const at = (value: unknown) => [{ where: 'GET /categories/1: category', value }];
-  const asking = (asked: string | null, more: { implements?: string; oldest?: string } = {}) => ({ asked: asked === null ? 'no version' : `version=${asked}`, scope: new VersionScope({ asked, ...more }) });
+  const asking = (asked: string | null, more: { implements?: string; oldest?: string } = {}) => ({
+    asked: asked === null ? 'no version' : `version=${asked}`,
+    scope: new VersionScope({ asked, ...more }),
+  });
 
   test('passes when the fields are those of the version', () => {
     expect(fieldsMatchVersion(at(v31), fields, asking('3.1'))).toEqual({ ok: true });
@@ -75,9 +89,19 @@ describe('fieldsMatchVersion', () => {
     const shop = fieldsOf('resources/shop.json');
     const where = (value: unknown) => [{ where: 'shop', value }];
     expect(fieldsMatchVersion(where({ shipping: null }), shop, asking('3.0')).ok).toBe(false); // other 3.0.x fields absent
-    const r = fieldsMatchVersion(where({ shipping: { free: true, shipping_cost_enabled: true } }), shop.filter((f) => f.path.length === 2), asking('3.0'));
+    const r = fieldsMatchVersion(
+      where({ shipping: { free: true, shipping_cost_enabled: true } }),
+      shop.filter((f) => f.path.length === 2),
+      asking('3.0'),
+    );
     expect(!r.ok && r.message).toContain('shipping.shipping_cost_enabled is present');
-    expect(fieldsMatchVersion(where({ shipping: null }), shop.filter((f) => f.path.length === 2), asking('3.0'))).toEqual({ ok: true });
+    expect(
+      fieldsMatchVersion(
+        where({ shipping: null }),
+        shop.filter((f) => f.path.length === 2),
+        asking('3.0'),
+      ),
+    ).toEqual({ ok: true });
   });
 });
 
@@ -113,5 +137,10 @@ test('objectsAt and sinceVersions', () => {
     { where: 'GET /x: skus[1]', value: { id: 2 } },
   ]);
   expect(objectsAt({ meta: {} }, ['meta', 'available_filters'], 'GET /x')).toEqual([]);
-  expect(sinceVersions([{ path: ['a'], since: '3.0.10', required: true }, { path: ['b'], since: '3.0.9', required: true }])).toEqual(['3.0.9', '3.0.10']);
+  expect(
+    sinceVersions([
+      { path: ['a'], since: '3.0.10', required: true },
+      { path: ['b'], since: '3.0.9', required: true },
+    ]),
+  ).toEqual(['3.0.9', '3.0.10']);
 });

@@ -131,7 +131,11 @@ export function fieldsMatchVersion(objects: readonly Located[], fields: readonly
       if (want === 'present' && found === 'no') {
         results.push(fail(`${where}: ${name} (Change history ${field.since}) is absent from the answer to ${asked} (${scope.describe()})`));
       } else if (want === 'absent' && found === 'yes') {
-        results.push(fail(`${where}: ${name} is present in the answer to ${asked}, although it came with ${field.since} (Change history), later than the ${scope.atMost} series the answer can be (${scope.describe()})`));
+        results.push(
+          fail(
+            `${where}: ${name} is present in the answer to ${asked}, although it came with ${field.since} (Change history), later than the ${scope.atMost} series the answer can be (${scope.describe()})`,
+          ),
+        );
       }
     }
   }

@@ -42,7 +42,14 @@ export async function runCommand(argv: readonly string[], io: CommandIo): Promis
     }
     // A live line on a terminal, a line per suite elsewhere (CI, a log), unless --quiet or --verbose.
     const progress = command.output ?? (io.interactive ? 'live' : 'lines');
-    const outcome = await runConformance({ config, filters: command.filters, print: (text) => io.stdout(`${text}\n`), interactive: io.interactive, progress: { mode: progress, write: io.stdout }, bundle: command.bundle });
+    const outcome = await runConformance({
+      config,
+      filters: command.filters,
+      print: (text) => io.stdout(`${text}\n`),
+      interactive: io.interactive,
+      progress: { mode: progress, write: io.stdout },
+      bundle: command.bundle,
+    });
     return outcome.exitCode;
   } catch (error) {
     if (error instanceof ConfigError) return stopLine(io, `configuration: ${error.message}`, error);

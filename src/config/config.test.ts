@@ -129,7 +129,9 @@ describe('loadConfig', () => {
   test('an unknown CATALOGUE_* key, in the environment or the dotenv file, is refused with the key meant', () => {
     const inEnv = configError(() => loadConfig(sources({ env: { CATALOGUE_PROFILE: 'read' } })));
     expect(inEnv.message).toBe('CATALOGUE_PROFILE (in the environment) is not a key; did you mean CATALOGUE_PROFILES? (see --help)');
-    expect(configError(() => loadConfig(sources({ dotenv: { CATALOGUE_BASEURL: 'https://x' } }))).message).toMatch(/^CATALOGUE_BASEURL \(in the dotenv file\) is not a key; did you mean CATALOGUE_BASE_URL\?/);
+    expect(configError(() => loadConfig(sources({ dotenv: { CATALOGUE_BASEURL: 'https://x' } }))).message).toMatch(
+      /^CATALOGUE_BASEURL \(in the dotenv file\) is not a key; did you mean CATALOGUE_BASE_URL\?/,
+    );
     expect(configError(() => loadConfig(sources({ env: { CATALOGUE_SOMETHING_ELSE: '1' } }))).message).not.toContain('did you mean');
     // Other names are not the kit's; the kit's own non-configuration names are known.
     expect(() => loadConfig(sources({ env: { HOME: '/x', CATALOG_X: '1', CATALOGUE_DEBUG: '1', CATALOGUE_DOTENV_FILE: 'a.env', CATALOGUE_GONE: undefined } }))).not.toThrow();
@@ -209,7 +211,7 @@ describe('loadConfig', () => {
     expect(loadConfig(sources({ env: { CATALOGUE_VERSIONS: '3.2' } })).versionsGiven).toBe(true);
   });
 
-  test('patch level and media type: the newest of the Change history and the spec\'s by default', () => {
+  test("patch level and media type: the newest of the Change history and the spec's by default", () => {
     expect(loadConfig(sources())).toMatchObject({ implements: '3.2.1', mediaType: 'application/vnd.service+json' });
     expect(loadConfig(sources({ env: { CATALOGUE_IMPLEMENTS: '3.1.1', CATALOGUE_MEDIA_TYPE: 'Application/Vnd.Acme+JSON' } }))).toMatchObject({
       implements: '3.1.1',

@@ -257,7 +257,9 @@ class KeyReader {
     // sequence of the model "<seed>:<path>@<replay path>" (fc.commands' base64 letters and ':').
     const m = /^(-?\d+)(?::(\d+(?::\d+)*)(?:@([A-Za-z0-9+/:]+))?)?$/.exec(value);
     if (!m || Math.abs(Number(m[1])) > 0x7fffffff) {
-      throw new ConfigError(`${this.name('CATALOGUE_SEED')} must be a seed as a failure prints it (e.g. 226322074, 7919:0:1:3, or 7919:0:1:3@CEB:AI), got ${JSON.stringify(value)}`);
+      throw new ConfigError(
+        `${this.name('CATALOGUE_SEED')} must be a seed as a failure prints it (e.g. 226322074, 7919:0:1:3, or 7919:0:1:3@CEB:AI), got ${JSON.stringify(value)}`,
+      );
     }
     return { seed: Number(m[1]) | 0, path: m[2] ?? null, ...(m[3] ? { replayPath: m[3] } : {}) };
   }
@@ -288,7 +290,9 @@ class KeyReader {
     const implementsRaw = this.raw('CATALOGUE_IMPLEMENTS') ?? newestVersion();
     const known = ['3.0.0', ...changeHistory().map((r) => r.version)];
     if (!known.includes(implementsRaw)) {
-      throw new ConfigError(`${this.name('CATALOGUE_IMPLEMENTS')} must be a version of the spec's Change history (major.minor.patch, e.g. 3.1.1; newest ${newestVersion()}), got ${JSON.stringify(implementsRaw)}`);
+      throw new ConfigError(
+        `${this.name('CATALOGUE_IMPLEMENTS')} must be a version of the spec's Change history (major.minor.patch, e.g. 3.1.1; newest ${newestVersion()}), got ${JSON.stringify(implementsRaw)}`,
+      );
     }
     return implementsRaw;
   }
@@ -296,14 +300,19 @@ class KeyReader {
   mediaType(): string {
     const mediaType = (this.raw('CATALOGUE_MEDIA_TYPE') ?? SPEC_MEDIA_TYPE).trim().toLowerCase();
     if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType) || !/\+json$|\/json$/.test(mediaType)) {
-      throw new ConfigError(`${this.name('CATALOGUE_MEDIA_TYPE')} must be a JSON media type such as application/vnd.example+json (no parameters: the kit adds version=...), got ${JSON.stringify(this.raw('CATALOGUE_MEDIA_TYPE'))}`);
+      throw new ConfigError(
+        `${this.name('CATALOGUE_MEDIA_TYPE')} must be a JSON media type such as application/vnd.example+json (no parameters: the kit adds version=...), got ${JSON.stringify(this.raw('CATALOGUE_MEDIA_TYPE'))}`,
+      );
     }
     return mediaType;
   }
 
   versions(apiVersion: string): string[] {
     const versions: string[] = this.raw('CATALOGUE_VERSIONS') === undefined ? [apiVersion] : [];
-    for (const part of (this.raw('CATALOGUE_VERSIONS') ?? '').split(',').map((v) => v.trim()).filter(Boolean)) {
+    for (const part of (this.raw('CATALOGUE_VERSIONS') ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean)) {
       if (!/^3\.(\d+)$/.test(part)) throw new ConfigError(`${this.name('CATALOGUE_VERSIONS')} must list versions 3.<minor> (e.g. 3.0,3.1,3.2), got ${JSON.stringify(part)}`);
       if (!versions.includes(part)) versions.push(part);
     }
@@ -313,7 +322,10 @@ class KeyReader {
 
   profiles(): Profile[] {
     const profiles: Profile[] = [];
-    for (const part of (this.raw('CATALOGUE_PROFILES') ?? 'read,write').split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of (this.raw('CATALOGUE_PROFILES') ?? 'read,write')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       if (!(PROFILES as readonly string[]).includes(part)) {
         throw new ConfigError(`${this.name('CATALOGUE_PROFILES')} has unknown profile ${JSON.stringify(part)} (known: ${PROFILES.join(', ')})`);
       }
@@ -453,7 +465,9 @@ export function helpText(): string {
   lines.push(`  ${DOTENV_FILE_FLAG.padEnd(22)} ${DOTENV_FILE_ENV}`);
   lines.push(`  ${''.padEnd(22)} The dotenv file to read. Default: .env in the working directory, if there is one.`);
   lines.push(`  ${'--list'.padEnd(22)} Lists the suites (those the suite names pick), their tests and requirement ids; contacts nothing.`);
-  lines.push(`  ${'--bundle'.padEnd(22)} Makes the run's report directory an evidence bundle: its HAR (traffic.har) and manifest.json, the SHA-256 of every file; anyone with the kit checks it with: catalogue-conformance verify <dir>.`);
+  lines.push(
+    `  ${'--bundle'.padEnd(22)} Makes the run's report directory an evidence bundle: its HAR (traffic.har) and manifest.json, the SHA-256 of every file; anyone with the kit checks it with: catalogue-conformance verify <dir>.`,
+  );
   lines.push(`  ${'--quiet, -q'.padEnd(22)} No progress while the run goes: the summary alone.`);
   lines.push(`  ${'--verbose, -v'.padEnd(22)} Progress with a line per test (default: a live line on a terminal, a line per suite elsewhere).`);
   lines.push(`  ${'--help'.padEnd(22)} This text.`);

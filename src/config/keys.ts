@@ -69,8 +69,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     env: 'CATALOGUE_API_VERSION',
     flag: '--api-version',
     kind: 'version',
-    description:
-      'Version sent in `Accept: application/vnd.service+json; version=X` (major.minor; a patch is dropped, as the spec says it is ignored).',
+    description: 'Version sent in `Accept: application/vnd.service+json; version=X` (major.minor; a patch is dropped, as the spec says it is ignored).',
     default: '3.2',
   },
   {
@@ -143,8 +142,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     env: 'CATALOGUE_REPORT_DIR',
     flag: '--report-dir',
     kind: 'dir',
-    description:
-      "Where the reports go: each run's in a directory of its own, named for when it started; `latest` points at the newest (see [the reports](#reports)).",
+    description: "Where the reports go: each run's in a directory of its own, named for when it started; `latest` points at the newest (see [the reports](#reports)).",
     default: '`reports`',
   },
   {

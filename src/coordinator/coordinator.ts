@@ -10,7 +10,22 @@ import { RateLimitWaitError } from '../budget/pacing.ts';
 import { RunStoppedError } from '../budget/watchdog.ts';
 import type { RunServices } from './services.ts';
 
-const METHODS = ['reserve', 'settle', 'beforeSend', 'afterReceive', 'token', 'keep', 'ownUserToken', 'lentUserToken', 'tokenRejected', 'discover', 'observe', 'observations', 'journal', 'otherRun'] as const;
+const METHODS = [
+  'reserve',
+  'settle',
+  'beforeSend',
+  'afterReceive',
+  'token',
+  'keep',
+  'ownUserToken',
+  'lentUserToken',
+  'tokenRejected',
+  'discover',
+  'observe',
+  'observations',
+  'journal',
+  'otherRun',
+] as const;
 type Method = (typeof METHODS)[number];
 
 export interface CoordinatorAddress {

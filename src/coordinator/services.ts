@@ -42,7 +42,14 @@ export interface RunServices {
    * After every request; headers null when no response came; paced false when beforeSend had no
    * key; `unanswered` when no complete answer came (for the run's stall detector).
    */
-  afterReceive(pacingKey: string, status: number | null, headers: Record<string, string> | null, paced?: boolean, write?: WriteReach | null, unanswered?: Unanswered | null): Promise<void>;
+  afterReceive(
+    pacingKey: string,
+    status: number | null,
+    headers: Record<string, string> | null,
+    paced?: boolean,
+    write?: WriteReach | null,
+    unanswered?: Unanswered | null,
+  ): Promise<void>;
   /**
    * The run's token of `kind`; with `reuseKey`, also the answer kept for that GET if still valid
    * (waiting for it while another test has the same GET out), or `asking`; `readsFrom`: the
@@ -164,7 +171,14 @@ export class LocalRunServices implements RunServices {
     if (key !== null) await this.pacer.acquire(key);
   }
 
-  async afterReceive(key: string, status: number | null, headers: Record<string, string> | null, paced = true, write: WriteReach | null = null, unanswered: Unanswered | null = null) {
+  async afterReceive(
+    key: string,
+    status: number | null,
+    headers: Record<string, string> | null,
+    paced = true,
+    write: WriteReach | null = null,
+    unanswered: Unanswered | null = null,
+  ) {
     if (write) this.#writes.count(write);
     if (unanswered) this.watchdog.unanswered(unanswered.message, unanswered.sentAtMs);
     else this.watchdog.answered();

@@ -136,7 +136,9 @@ describe('hints from CATALOGUE_FIXTURES', () => {
     expect(budget.spent - before).toBe(1);
     const wrong = servicesFor(ref, { hints: { skuWithReviews: 2_000_000_000 } });
     expect(await wrong.discovery.find('skuWithReviews')).toHaveProperty('id');
-    expect(wrong.discovery.wrongHints).toEqual(['skuWithReviews=2000000000 is not a SKU with reviews (reviews_count above 0), the most reviewed among those of a leaf; discovered another']);
+    expect(wrong.discovery.wrongHints).toEqual([
+      'skuWithReviews=2000000000 is not a SKU with reviews (reviews_count above 0), the most reviewed among those of a leaf; discovered another',
+    ]);
   });
 
   test("the user's roles without a user token (consent denied) are unavailable, with the token's reason", async () => {

@@ -133,7 +133,11 @@ export const ROLES = {
     find: async (w, need) => {
       for (const m of (await w.items(pathOf('GET /manufacturers'), 'manufacturers')).slice(0, CANDIDATES_ASKED)) {
         const id = m['id'] as number;
-        if ((await w.items(pathOf('GET /manufacturers/:id/skus', { id }), 'skus')).length >= 2 && (await w.items(pathOf('GET /manufacturers/:id/categories', { id }), 'categories')).length >= 2) return id;
+        if (
+          (await w.items(pathOf('GET /manufacturers/:id/skus', { id }), 'skus')).length >= 2 &&
+          (await w.items(pathOf('GET /manufacturers/:id/categories', { id }), 'categories')).length >= 2
+        )
+          return id;
       }
       const skus = await w.skus(await need('leafCategory'));
       const tally = new Map<number, number>();
@@ -261,7 +265,9 @@ export class CategoryWalker {
     if (!Array.isArray(list)) throw new DiscoveryError(`GET ${path} has no ${key} array`);
     const items = list.filter((item): item is Json => isObject(item) && Number.isInteger(item['id']));
     const pagination = readPagination(body);
-    const next = linkTargets(response.headers, response.url)?.get('next') ?? (pagination && pagination.page < pagination.total_pages ? this.api.url(path, { ...query, page: pagination.page + 1 }) : null);
+    const next =
+      linkTargets(response.headers, response.url)?.get('next') ??
+      (pagination && pagination.page < pagination.total_pages ? this.api.url(path, { ...query, page: pagination.page + 1 }) : null);
     return { items, next };
   }
 

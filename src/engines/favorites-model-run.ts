@@ -103,7 +103,8 @@ async function autoListsOf(t: ConformanceContext, counter: { spent: number }, sk
  */
 async function freeSkus(t: ConformanceContext, counter: { spent: number }, autoCategories: ReadonlySet<unknown>): Promise<Sku[]> {
   const favorited = t.has('favorited-on-category-skus') ? null : await favoritedSkuIds(t, counter);
-  if (!t.has('favorited-on-category-skus') && !favorited) t.skip('the SKU listing has no favorited field before 3.1.0 and the user has more than 100 favorites: cannot tell which SKUs are free');
+  if (!t.has('favorited-on-category-skus') && !favorited)
+    t.skip('the SKU listing has no favorited field before 3.1.0 and the user has more than 100 favorites: cannot tell which SKUs are free');
   const leafId = await t.discover('leafCategory');
   counter.spent++;
   const categories = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
@@ -144,7 +145,10 @@ export async function prepareSequences(t: ConformanceContext, counter: { spent: 
   const now = Date.now();
   const stale = staleLists(lists, now);
   const sweeper = new Session(t, counter);
-  const sweptLeft = await sweeper.cleanup({ ...initialModel([], { excludesOwned: true, normalizedErrors: true }), lists: stale.map((id) => ({ id, name: null, kind: 'custom', categoryId: null, ours: true, state: 'live' })) });
+  const sweptLeft = await sweeper.cleanup({
+    ...initialModel([], { excludesOwned: true, normalizedErrors: true }),
+    lists: stale.map((id) => ({ id, name: null, kind: 'custom', categoryId: null, ours: true, state: 'live' })),
+  });
   const known = lists.filter((l) => Number.isInteger(l['id']) && !stale.includes(l['id'] as number)) as { id: number }[];
   const flags = { excludesOwned: t.has('owned-excluded-by-default'), normalizedErrors: t.has('normalized-errors') };
   let start = initialModel(known, flags);
@@ -210,6 +214,12 @@ export async function runSequences(t: ConformanceContext, counter: { spent: numb
   if (fatal !== null) throw fatal;
   if (!details.failed || !lastFailure) return { leftovers, failed: null };
   const { failure, log } = lastFailure as { failure: Failure; log: string[] };
-  const shown = { seed: details.seed, counterexamplePath: details.counterexamplePath, commands: details.counterexample?.[0]?.[1], numRuns: details.numRuns, numShrinks: details.numShrinks };
+  const shown = {
+    seed: details.seed,
+    counterexamplePath: details.counterexamplePath,
+    commands: details.counterexample?.[0]?.[1],
+    numRuns: details.numRuns,
+    numShrinks: details.numShrinks,
+  };
   return { leftovers, failed: { requirements: failure.requirements, result: sequenceFailure(failure, log, shown) } };
 }

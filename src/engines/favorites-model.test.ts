@@ -6,10 +6,32 @@ import { describe, expect, test } from 'vitest';
 import { initialModel, type FavoritesModel, type ModelFavorite, type ModelList } from '../checks/favorites-model.ts';
 import { Allowance, type World } from '../checks/favorites-model-sequences.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
-import { commandArbitraries, CreateFavorite, CreateList, DeleteFavorite, DeleteList, GetFavorite, ListFavorites, ListListFavorites, ListLists, MakeOwned, ModelFailure, Move, MoveByName, openingCommand, Session } from './favorites-model.ts';
+import {
+  commandArbitraries,
+  CreateFavorite,
+  CreateList,
+  DeleteFavorite,
+  DeleteList,
+  GetFavorite,
+  ListFavorites,
+  ListListFavorites,
+  ListLists,
+  MakeOwned,
+  ModelFailure,
+  Move,
+  MoveByName,
+  openingCommand,
+  Session,
+} from './favorites-model.ts';
 
 const FLAGS = { excludesOwned: true, normalizedErrors: true };
-const world: World = { skus: [{ id: 10, categoryId: 7 }, { id: 11, categoryId: 8 }], names: ['cc-model-x-a', 'cc-model-x-b'] };
+const world: World = {
+  skus: [
+    { id: 10, categoryId: 7 },
+    { id: 11, categoryId: 8 },
+  ],
+  names: ['cc-model-x-a', 'cc-model-x-b'],
+};
 const list = (id: number, more: Partial<ModelList> = {}): ModelList => ({ id, name: null, kind: 'custom', categoryId: null, ours: true, state: 'live', ...more });
 const favorite = (id: number, more: Partial<ModelFavorite> = {}): ModelFavorite => ({ id, skuId: 10, categoryId: 7, listId: -1, haveIt: null, state: 'live', ...more });
 const model = (lists: ModelList[], favorites: ModelFavorite[] = []): FavoritesModel => ({ ...initialModel([], FLAGS), lists, favorites });
@@ -56,13 +78,30 @@ describe('commands resolve their choices against the model', () => {
     expect(create.check({ m: model([]), allowance: new Allowance({ spent: 0 }, 4) })).toBe(true);
     expect(create.check({ m: model([]), allowance: new Allowance({ spent: 1 }, 4) })).toBe(false);
     expect(new ListLists().check({ m: model([]) })).toBe(false);
-    expect([create, new Move(1, 2, null), new ListFavorites(false, true), new ListLists()].map(String)).toEqual(['CreateFavorite(0, null)', 'Move(1, 2, null)', 'ListFavorites(false, asc)', 'ListLists']);
+    expect([create, new Move(1, 2, null), new ListFavorites(false, true), new ListLists()].map(String)).toEqual([
+      'CreateFavorite(0, null)',
+      'Move(1, 2, null)',
+      'ListFavorites(false, asc)',
+      'ListLists',
+    ]);
   });
 
   test('the arbitraries draw every command, the writes that change a favorite twice as often', () => {
     expect(commandArbitraries(world)).toHaveLength(14);
     const drawn = new Set(fc.sample(fc.oneof(...commandArbitraries(world)), { seed: 1, numRuns: 500 }).map((c) => c.constructor.name));
-    expect([...drawn].sort()).toEqual(['CreateFavorite', 'CreateList', 'DeleteFavorite', 'DeleteList', 'GetFavorite', 'ListFavorites', 'ListListFavorites', 'ListLists', 'MakeOwned', 'Move', 'MoveByName']);
+    expect([...drawn].sort()).toEqual([
+      'CreateFavorite',
+      'CreateList',
+      'DeleteFavorite',
+      'DeleteList',
+      'GetFavorite',
+      'ListFavorites',
+      'ListListFavorites',
+      'ListLists',
+      'MakeOwned',
+      'Move',
+      'MoveByName',
+    ]);
     const openings = fc.sample(openingCommand(world), { seed: 1, numRuns: 200 });
     expect(openings.filter((c) => c instanceof CreateFavorite).length).toBeGreaterThan(150);
   });
@@ -116,7 +155,10 @@ describe('Session', () => {
       'DELETE /favorite_lists/-1': new Error('socket hang up'),
     });
     const counter = { spent: 3 };
-    const m = model([list(1), list(-1, { kind: 'auto', categoryId: 7, state: 'maybe' }), list(2, { state: 'gone' }), list(3, { ours: false })], [favorite(5), favorite(6, { state: 'gone' }), favorite(7, { state: 'unknown' })]);
+    const m = model(
+      [list(1), list(-1, { kind: 'auto', categoryId: 7, state: 'maybe' }), list(2, { state: 'gone' }), list(3, { ours: false })],
+      [favorite(5), favorite(6, { state: 'gone' }), favorite(7, { state: 'unknown' })],
+    );
     const left = await new Session(t, counter).cleanup(m);
     expect(calls).toEqual(['DELETE /favorites/5', 'DELETE /favorites/7', 'DELETE /favorite_lists/1', 'DELETE /favorite_lists/-1']);
     expect(left).toEqual(['/favorite_lists/1 (500)', '/favorite_lists/-1 (socket hang up)']);

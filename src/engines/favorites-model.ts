@@ -29,7 +29,11 @@ export class Session {
   async send(action: Action): Promise<{ status: number; body: unknown }> {
     const call = requestOf(action);
     this.counter.spent++;
-    const response = await this.t.api.request(call.method, call.path, { ...USER, ...(call.query ? { query: call.query } : {}), ...(call.json !== undefined ? { json: call.json } : {}) });
+    const response = await this.t.api.request(call.method, call.path, {
+      ...USER,
+      ...(call.query ? { query: call.query } : {}),
+      ...(call.json !== undefined ? { json: call.json } : {}),
+    });
     let body: unknown;
     try {
       body = response.text ? JSON.parse(response.text) : undefined;
@@ -100,12 +104,19 @@ abstract class Base implements Cmd {
 }
 
 export class CreateFavorite extends Base {
-  constructor(readonly world: World, readonly sku: number, readonly name: number | null) {
+  constructor(
+    readonly world: World,
+    readonly sku: number,
+    readonly name: number | null,
+  ) {
     super();
   }
   resolve(m: FavoritesModel): Action | null {
     const taken = favoritedSkus(m);
-    const sku = pick(this.world.skus.filter((s) => !taken.has(s.id)), this.sku);
+    const sku = pick(
+      this.world.skus.filter((s) => !taken.has(s.id)),
+      this.sku,
+    );
     if (!sku) return null;
     return { type: 'createFavorite', skuId: sku.id, categoryId: sku.categoryId, ...(this.name !== null ? { newListName: pick(this.world.names, this.name)! } : {}) };
   }
@@ -115,7 +126,10 @@ export class CreateFavorite extends Base {
 }
 
 export class CreateList extends Base {
-  constructor(readonly world: World, readonly name: number) {
+  constructor(
+    readonly world: World,
+    readonly name: number,
+  ) {
     super();
   }
   resolve(): Action {
@@ -141,7 +155,10 @@ export class DeleteList extends Base {
 
 /** PUT have_it=true, with or without a favorite_list_id (row 2). */
 export class MakeOwned extends Base {
-  constructor(readonly n: number, readonly list: number | null) {
+  constructor(
+    readonly n: number,
+    readonly list: number | null,
+  ) {
     super();
   }
   resolve(m: FavoritesModel): Action | null {
@@ -157,7 +174,11 @@ export class MakeOwned extends Base {
 
 /** PUT favorite_list_id, with have_it absent, false or null (row 3). */
 export class Move extends Base {
-  constructor(readonly n: number, readonly list: number, readonly haveIt: 'absent' | false | null) {
+  constructor(
+    readonly n: number,
+    readonly list: number,
+    readonly haveIt: 'absent' | false | null,
+  ) {
     super();
   }
   resolve(m: FavoritesModel): Action | null {
@@ -174,7 +195,11 @@ export class Move extends Base {
 
 /** PUT new_list_name: a name of the run, or the blank one (row 4 and its error). */
 export class MoveByName extends Base {
-  constructor(readonly world: World, readonly n: number, readonly name: number | 'blank') {
+  constructor(
+    readonly world: World,
+    readonly n: number,
+    readonly name: number | 'blank',
+  ) {
     super();
   }
   resolve(m: FavoritesModel): Action | null {
@@ -225,7 +250,10 @@ export class ListLists extends Base {
 
 /** GET /favorites, owned=true or not, in the default order or with order_dir=asc. */
 export class ListFavorites extends Base {
-  constructor(readonly owned: boolean, readonly asc: boolean) {
+  constructor(
+    readonly owned: boolean,
+    readonly asc: boolean,
+  ) {
     super();
   }
   resolve(): Action {
@@ -255,7 +283,9 @@ export function commandArbitraries(world: World): fc.Arbitrary<Cmd>[] {
   const createFavorite = fc.tuple(n, fc.option(name, { freq: 2 })).map(([sku, nm]): Cmd => new CreateFavorite(world, sku, nm));
   const makeOwned = fc.tuple(n, fc.option(n)).map(([i, l]): Cmd => new MakeOwned(i, l));
   const move = fc.tuple(n, n, fc.constantFrom<'absent' | false | null>('absent', false, null)).map(([i, l, h]): Cmd => new Move(i, l, h));
-  const moveByName = fc.tuple(n, fc.oneof({ arbitrary: name, weight: 3 }, { arbitrary: fc.constant<'blank'>('blank'), weight: 1 })).map(([i, nm]): Cmd => new MoveByName(world, i, nm));
+  const moveByName = fc
+    .tuple(n, fc.oneof({ arbitrary: name, weight: 3 }, { arbitrary: fc.constant<'blank'>('blank'), weight: 1 }))
+    .map(([i, nm]): Cmd => new MoveByName(world, i, nm));
   const deleteFavorite = n.map((i): Cmd => new DeleteFavorite(i));
   const read = fc.oneof(
     n.map((i): Cmd => new GetFavorite(i)),
@@ -283,4 +313,8 @@ export function commandArbitraries(world: World): fc.Arbitrary<Cmd>[] {
 }
 
 /** Most sequences open with a favorite (shrinking may drop it), so that few are spent on calls that need one. */
-export const openingCommand = (world: World) => fc.option(fc.tuple(fc.nat(7), fc.option(fc.nat(world.names.length - 1), { freq: 3 })).map(([sku, nm]) => new CreateFavorite(world, sku, nm)), { freq: 8 });
+export const openingCommand = (world: World) =>
+  fc.option(
+    fc.tuple(fc.nat(7), fc.option(fc.nat(world.names.length - 1), { freq: 3 })).map(([sku, nm]) => new CreateFavorite(world, sku, nm)),
+    { freq: 8 },
+  );

@@ -11,7 +11,9 @@ const response = (status: number, body: unknown) => ({ status, json: () => body 
 describe('listMadeAlong', () => {
   const along = listMadeAlong(new Set([-1, 4]));
   test('a list the 201 answer shows that the user did not have: its DELETE is journalled', () => {
-    expect(along(response(201, { favorite: { favorite_list_id: -2 } }))).toEqual([{ action: { method: 'DELETE', path: '/favorite_lists/-2' }, what: 'the favorite list -2 the server created along with a favorite' }]);
+    expect(along(response(201, { favorite: { favorite_list_id: -2 } }))).toEqual([
+      { action: { method: 'DELETE', path: '/favorite_lists/-2' }, what: 'the favorite list -2 the server created along with a favorite' },
+    ]);
   });
   test('a known list, no list, another status: nothing', () => {
     expect(along(response(201, { favorite: { favorite_list_id: -1 } }))).toEqual([]);
@@ -29,7 +31,15 @@ function fakeContext(target: string, skus: Record<number, unknown[]>) {
       url: (path: string) => `${target}${path}`,
       get: async (path: string) => {
         gets.push(path);
-        if (path === '/categories') return response(200, { categories: [{ id: 1, children_count: 3 }, { id: 8, children_count: 0 }, { id: 9, children_count: 0 }, { id: 7, children_count: 0 }] });
+        if (path === '/categories')
+          return response(200, {
+            categories: [
+              { id: 1, children_count: 3 },
+              { id: 8, children_count: 0 },
+              { id: 9, children_count: 0 },
+              { id: 7, children_count: 0 },
+            ],
+          });
         const id = Number(/^\/categories\/(\d+)\/skus$/.exec(path)?.[1]);
         return response(200, { skus: skus[id] ?? [] });
       },
@@ -45,7 +55,11 @@ function fakeContext(target: string, skus: Record<number, unknown[]>) {
 
 describe('FreeSkus', () => {
   const listings = {
-    7: [{ id: 70, category_id: 7, favorited: false }, { id: 71, category_id: 7, favorited: true }, { id: 72, category_id: 7, favorited: false }],
+    7: [
+      { id: 70, category_id: 7, favorited: false },
+      { id: 71, category_id: 7, favorited: true },
+      { id: 72, category_id: 7, favorited: false },
+    ],
     8: [{ id: 80, category_id: 8, favorited: false }],
   };
 

@@ -115,7 +115,7 @@ export class FreeSkus {
 
   /** The SKUs of a category listing the user has not favorited (favorited false, or not among `favorited`). */
   async #of(t: ConformanceContext, categoryId: number, favorited: Set<number> | null): Promise<Sku[]> {
-    const pool = favorited === null ? this.#pools.get(t.api.url('/')) ?? new Map<number, Sku[]>() : null;
+    const pool = favorited === null ? (this.#pools.get(t.api.url('/')) ?? new Map<number, Sku[]>()) : null;
     const kept = pool?.get(categoryId);
     if (kept) return kept;
     const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), USER);
@@ -136,7 +136,8 @@ export class FreeSkus {
     const candidates = [leafId];
     const known = typeof preferNot === 'function' ? new Set<unknown>() : preferNot;
     const categories = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
-    if (categories.status === 200) candidates.push(...otherLeaves(categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [], leafId, known));
+    if (categories.status === 200)
+      candidates.push(...otherLeaves(categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [], leafId, known));
     const avoided = new Map<number, boolean>();
     const avoids = async (categoryId: number): Promise<boolean> => {
       if (typeof preferNot !== 'function') return preferNot.has(categoryId);
@@ -165,7 +166,12 @@ export function listMadeAlong(known: ReadonlySet<number>) {
 }
 
 /** POST /favorites; `knownLists`: the user's lists before it, so that a list the server makes along with the favorite is journalled with it. */
-export async function createFavorite(t: ConformanceContext, favorite: Record<string, unknown>, knownLists: ReadonlySet<number> | null, ...requirements: string[]): Promise<Favorite> {
+export async function createFavorite(
+  t: ConformanceContext,
+  favorite: Record<string, unknown>,
+  knownLists: ReadonlySet<number> | null,
+  ...requirements: string[]
+): Promise<Favorite> {
   const response = await t.api.request('POST', pathOf('POST /favorites'), { ...USER, json: { favorite }, ...(knownLists ? { undoAfter: listMadeAlong(knownLists) } : {}) });
   t.require(hasStatus(response, 201), 'FAV-30', ...requirements);
   const created = single<Favorite>(t, response, 'favorite', 'FAV-30');
@@ -248,6 +254,14 @@ export async function mustBeInList(t: ConformanceContext, favorite: Favorite, li
 export function warnOwnershipUnseen(t: ConformanceContext, favorites: readonly Favorite[], where: string, ...requirements: string[]): void {
   const unseen = favorites.filter((f) => ownership(f) === 'unknown');
   if (unseen.length) {
-    t.warn(fail(`${where}: ${unseen.length} favorites with have_it true show no favorite_list_id (${unseen.slice(0, 5).map((f) => f.id).join(', ')}), so whether they are owned is not judged (favorite_list_id is "accepted on update": shown there only, one reading)`), ...requirements);
+    t.warn(
+      fail(
+        `${where}: ${unseen.length} favorites with have_it true show no favorite_list_id (${unseen
+          .slice(0, 5)
+          .map((f) => f.id)
+          .join(', ')}), so whether they are owned is not judged (favorite_list_id is "accepted on update": shown there only, one reading)`,
+      ),
+      ...requirements,
+    );
   }
 }

@@ -175,7 +175,9 @@ function linkServed(r: LinkedResource, plain: Answer, embedded: Answer, included
     included,
     embedKeys: keysAdded(embedded.items, plain.items),
     // A parent that already names the linked id (shop_id on a product) carries it without include adding a key.
-    includeKeys: included ? new Set([...keysAdded(included.items, plain.items), ...[`${r.link}_id`, `${r.link}_ids`].filter((k) => included.items.some((i) => k in i))]) : new Set(),
+    includeKeys: included
+      ? new Set([...keysAdded(included.items, plain.items), ...[`${r.link}_id`, `${r.link}_ids`].filter((k) => included.items.some((i) => k in i))])
+      : new Set(),
     rootFields: servedFields([...plain.items, ...embedded.items, ...(included?.items ?? [])], documented),
     linkFields: servedFields(linked, linkDocumented),
     documented,

@@ -16,9 +16,34 @@ function fakeContext(answers: Record<string, Answer> = {}) {
   const calls: string[] = [];
   const verdicts: string[] = [];
   const listings: Record<string, Answer> = {
-    'GET /categories': { status: 200, body: { categories: [{ id: 7, children_count: 0 }, { id: 8, children_count: 0 }, { id: 2, children_count: 4 }] } },
-    'GET /categories/7/skus': { status: 200, body: { skus: [{ id: 70, reviews_count: 0 }, { id: 71, reviews_count: 3, reviewable: false }] } },
-    'GET /categories/8/skus': { status: 200, body: { skus: [{ id: 80, reviews_count: 9 }, { id: 81, reviews_count: 1 }] } },
+    'GET /categories': {
+      status: 200,
+      body: {
+        categories: [
+          { id: 7, children_count: 0 },
+          { id: 8, children_count: 0 },
+          { id: 2, children_count: 4 },
+        ],
+      },
+    },
+    'GET /categories/7/skus': {
+      status: 200,
+      body: {
+        skus: [
+          { id: 70, reviews_count: 0 },
+          { id: 71, reviews_count: 3, reviewable: false },
+        ],
+      },
+    },
+    'GET /categories/8/skus': {
+      status: 200,
+      body: {
+        skus: [
+          { id: 80, reviews_count: 9 },
+          { id: 81, reviews_count: 1 },
+        ],
+      },
+    },
     ...answers,
   };
   const respond = async (method: string, path: string) => {
@@ -71,7 +96,18 @@ describe('ReviewSkus: the SKUs', () => {
 
 describe('ReviewSkus: the own review', () => {
   const form = { status: 200, body: { review_form: { questions: [{ answers: [{ id: 5 }] }] } } };
-  const created = (id: number, skuId: number) => ({ status: 201, body: { sku_review: { id, sku_id: skuId, rating: 4, review: 'cc-review-x review: written by the catalogue-conformance kit and deleted again at once. The product works as described, arrived in good order and does what the listing promises; fair value for the price.' } } });
+  const created = (id: number, skuId: number) => ({
+    status: 201,
+    body: {
+      sku_review: {
+        id,
+        sku_id: skuId,
+        rating: 4,
+        review:
+          'cc-review-x review: written by the catalogue-conformance kit and deleted again at once. The product works as described, arrived in good order and does what the listing promises; fair value for the price.',
+      },
+    },
+  });
 
   test('writes it on a SKU the user has not reviewed (the fewest reviews but some first), hands it over, and deletes it afterwards', async () => {
     const { t, calls, verdicts } = fakeContext({
@@ -85,7 +121,14 @@ describe('ReviewSkus: the own review', () => {
       seen.push(skuId, id, ...answerIds);
     });
     expect(seen).toEqual([80, 44, 5]);
-    expect(calls.filter((c) => !c.startsWith('GET /categories'))).toEqual(['GET /skus/70/reviews', 'GET /skus/81/reviews', 'GET /skus/80/reviews', 'GET /skus/80/reviews/new', 'POST /skus/80/reviews', 'DELETE /skus/80/reviews/44']);
+    expect(calls.filter((c) => !c.startsWith('GET /categories'))).toEqual([
+      'GET /skus/70/reviews',
+      'GET /skus/81/reviews',
+      'GET /skus/80/reviews',
+      'GET /skus/80/reviews/new',
+      'POST /skus/80/reviews',
+      'DELETE /skus/80/reviews/44',
+    ]);
     expect(verdicts.every((v) => v.startsWith('pass'))).toBe(true);
   });
 

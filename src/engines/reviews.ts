@@ -8,7 +8,18 @@ import { errorBodyIsWellFormed, hasErrorCode } from '../checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
 import { reviewHas, type Json } from '../checks/reviews.ts';
-import { answerIdsOf, createdId, mostReviewedOf, nextToProbe, ownReviewIn, reviewed, showsNoOwnReview, skuCandidateOf, unprobed, type SkuCandidate } from '../checks/reviews-skus.ts';
+import {
+  answerIdsOf,
+  createdId,
+  mostReviewedOf,
+  nextToProbe,
+  ownReviewIn,
+  reviewed,
+  showsNoOwnReview,
+  skuCandidateOf,
+  unprobed,
+  type SkuCandidate,
+} from '../checks/reviews-skus.ts';
 import type { Auth } from '../harness/api.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { HttpResponse } from '../http/client.ts';
@@ -183,7 +194,13 @@ export class ReviewSkus {
       }
       return;
     }
-    t.warn(fail(`every review creation was refused with 422 (valid rating, one answer per question, a ${reviewText(t, '').length}-character text); validation rules beyond the form are not shown: ${refusals.join('; ')}`), 'REV-22', 'GEN-11');
+    t.warn(
+      fail(
+        `every review creation was refused with 422 (valid rating, one answer per question, a ${reviewText(t, '').length}-character text); validation rules beyond the form are not shown: ${refusals.join('; ')}`,
+      ),
+      'REV-22',
+      'GEN-11',
+    );
     t.skip('no review could be created');
   }
 

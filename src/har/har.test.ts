@@ -34,7 +34,10 @@ async function recordReference(fault: string | null, file: string): Promise<{ pa
 interface Ran {
   code: number;
   out: string;
-  results: { summary: Record<string, number>; tests: { title: string; status: string; requirements: string[]; message: string; findings: { requirements: string[]; severity: string }[] }[] };
+  results: {
+    summary: Record<string, number>;
+    tests: { title: string; status: string; requirements: string[]; message: string; findings: { requirements: string[]; severity: string }[] }[];
+  };
   junit: string;
   json: string;
 }
@@ -62,7 +65,13 @@ function hand(file: string, entries: Partial<HarEntryJson>[] | unknown): string 
 }
 
 function entry(url: string, status: number, text: string | undefined, extra: { encoding?: string; headers?: Record<string, string> } = {}): HarEntryJson {
-  const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30), ...extra.headers };
+  const headers = {
+    'content-type': 'application/json',
+    'x-ratelimit-limit': '100',
+    'x-ratelimit-remaining': '99',
+    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30),
+    ...extra.headers,
+  };
   return {
     startedDateTime: new Date().toISOString(),
     time: 5,
@@ -152,7 +161,7 @@ describe('validate-traffic on hand-made HAR files', () => {
     expect(r.results.tests.some((t) => t.requirements.includes('RATE-4') && t.status === 'passed')).toBe(true);
   });
 
-  it('an exchange that got no answer (status 0, the kit\'s _error) is skipped as such, not judged as an answer without rate-limit headers', () => {
+  it("an exchange that got no answer (status 0, the kit's _error) is skipped as such, not judged as an answer without rate-limit headers", () => {
     const lost = { ...entry('https://api.example/categories/root', 0, undefined, { headers: {} }), _error: 'connection reset' };
     lost.response.headers = [];
     const r = run(hand('no-answer.har', [lost]));
@@ -176,7 +185,11 @@ describe('validate-traffic on hand-made HAR files', () => {
 
   it('non-API entries and entries of other hosts are skipped with their URL', () => {
     const r = run(
-      hand('mixed.har', [entry('https://api.example/favicon.ico', 200, ''), entry('https://cdn.other.example/static/app.js', 200, 'x'), entry('https://api.example/v2/categories', 200, '{}')]),
+      hand('mixed.har', [
+        entry('https://api.example/favicon.ico', 200, ''),
+        entry('https://cdn.other.example/static/app.js', 200, 'x'),
+        entry('https://api.example/v2/categories', 200, '{}'),
+      ]),
       '--base-path',
       '/v3',
     );
@@ -211,7 +224,7 @@ describe('validate-traffic on hand-made HAR files', () => {
   });
 });
 
-describe('validate-traffic: which entries are the API\'s, and the rules of one exchange', () => {
+describe("validate-traffic: which entries are the API's, and the rules of one exchange", () => {
   const errors = JSON.stringify({ errors: [{ code: 'RecordNotFound', messages: ['no such category'] }] });
   /** An entry without any sign of the API (no media type, no X-RateLimit-* headers). */
   const silent = (url: string, status: number, text: string, type = 'text/html'): HarEntryJson => {
@@ -239,20 +252,24 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
     expect(run(hand('sign-in-named.har', [token]), '--host', 'accounts.other.example').code).toBe(1);
     // The auth server on another origin than the API named by --base-url: --auth-url has its token endpoint judged too.
     const apart = hand('auth-apart.har', [entry('https://api.example/categories/9', 404, errors), token]);
-    expect(run(apart, '--base-url', 'https://api.example/').results.tests.find((t) => t.title.includes('accounts.other.example'))!.message).toBe("another host (accounts.other.example) than the API's (api.example)");
+    expect(run(apart, '--base-url', 'https://api.example/').results.tests.find((t) => t.title.includes('accounts.other.example'))!.message).toBe(
+      "another host (accounts.other.example) than the API's (api.example)",
+    );
     const withAuth = run(apart, '--base-url', 'https://api.example/', '--auth-url', 'https://accounts.other.example');
     expect(withAuth.results.tests.filter((t) => t.title.includes('accounts.other.example') && t.status !== 'skipped').length).toBeGreaterThan(0);
     expect(withAuth.code).toBe(1);
     const named = run(file, '--host', 'api.example');
-    expect(named.results.tests.find((t) => t.title.includes('www.other.example'))!.message).toBe('another host (www.other.example) than the API\'s (api.example)');
+    expect(named.results.tests.find((t) => t.title.includes('www.other.example'))!.message).toBe("another host (www.other.example) than the API's (api.example)");
     // Named as the API's, its HTML answer to /search is judged, and fails.
     const judged = run(file, '--base-url', 'https://www.other.example/');
     expect(judged.code).toBe(1);
     expect(judged.results.tests.filter((t) => t.status === 'failed').flatMap((t) => t.requirements)).toContain('GEN-4');
   });
 
-  it('an entry of the API host before the host showed itself is judged once it does, in the file\'s order', () => {
-    const r = run(hand('late.har', [silent('https://api.example/categories/root', 500, 'Internal Server Error', 'text/plain'), entry('https://api.example/categories/9', 404, errors)]));
+  it("an entry of the API host before the host showed itself is judged once it does, in the file's order", () => {
+    const r = run(
+      hand('late.har', [silent('https://api.example/categories/root', 500, 'Internal Server Error', 'text/plain'), entry('https://api.example/categories/9', 404, errors)]),
+    );
     expect(r.code).toBe(1);
     expect(r.results.tests[0]!.title).toMatch(/^#1 GET https:\/\/api\.example\/categories\/root > /);
     expect(r.results.tests.filter((t) => t.status === 'failed').flatMap((t) => t.requirements)).toEqual(expect.arrayContaining(['ERR-2', 'GEN-4', 'RATE-4']));
@@ -304,7 +321,10 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
 
   it('rules of one listing: 25 per page by default (PAG-2), Link URLs that keep per (PAG-5), no match_count outside search (CAT-14)', () => {
     const page = (per: number, extra: Record<string, unknown> = {}) =>
-      JSON.stringify({ categories: Array.from({ length: per }, (_, i) => ({ id: i + 1, ...extra })), meta: { pagination: { total_results: 60, total_pages: Math.ceil(60 / per), page: 1, per } } });
+      JSON.stringify({
+        categories: Array.from({ length: per }, (_, i) => ({ id: i + 1, ...extra })),
+        meta: { pagination: { total_results: 60, total_pages: Math.ceil(60 / per), page: 1, per } },
+      });
     const link = (next: string) => ({ link: `<${next}>; rel="next", <${next.replace('page=2', 'page=3')}>; rel="last"` });
     const r = run(
       hand('listing.har', [
@@ -322,11 +342,16 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
 
   it('filter groups come with Cache-Control max-age=300, private (CAT-25)', () => {
     const groups = JSON.stringify({ filter_groups: [], meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 } } });
-    const r = run(hand('groups.har', [entry('https://api.example/categories/4/filter_groups', 200, groups), entry('https://api.example/categories/4/filter_groups', 200, groups, { headers: { 'cache-control': 'private, max-age=300' } })]));
+    const r = run(
+      hand('groups.har', [
+        entry('https://api.example/categories/4/filter_groups', 200, groups),
+        entry('https://api.example/categories/4/filter_groups', 200, groups, { headers: { 'cache-control': 'private, max-age=300' } }),
+      ]),
+    );
     expect(r.results.tests.filter((t) => t.requirements.includes('CAT-25')).map((t) => t.status)).toEqual(['failed', 'passed']);
   });
 
-  it('each finding names the requirement broken: the endpoint\'s row, the schema part\'s, the version rule, page and per apart', () => {
+  it("each finding names the requirement broken: the endpoint's row, the schema part's, the version rule, page and per apart", () => {
     const withAccept = (e: HarEntryJson, accept: string, method = 'GET'): HarEntryJson => {
       e.request.method = method;
       e.request.headers = [{ name: 'Accept', value: accept }];
@@ -385,9 +410,17 @@ describe('validate-traffic: which entries are the API\'s, and the rules of one e
         /* 2 */ entry('https://api.example/categories/root', 200, JSON.stringify({ category: { id: 1, parent_id: 0 } })),
         /* 3 */ entry('https://api.example/shops/4', 200, JSON.stringify({ shop: { id: 4, review_score: 4.25 } })),
         /* 4 */ entry('https://api.example/shops/4', 200, JSON.stringify({ shop: { id: 4, review_score: 4.3 } })),
-        /* 5 */ entry('https://api.example/skus/7/specifications', 200, JSON.stringify({ specifications: [spec()], meta: { pagination: { total_results: 1, total_pages: 1, page: 1, per: 25 } } })),
+        /* 5 */ entry(
+          'https://api.example/skus/7/specifications',
+          200,
+          JSON.stringify({ specifications: [spec()], meta: { pagination: { total_results: 1, total_pages: 1, page: 1, per: 25 } } }),
+        ),
         /* 6 */ entry('https://api.example/skus/7/specifications?include=group', 200, JSON.stringify({ specifications: [spec(2)], meta: {} })),
-        /* 7 */ entry('https://api.example/skus/7/specifications?include=group', 200, JSON.stringify({ specifications: [spec(2)], groups: [{ id: 2, name: 'Memory', order: 1 }], meta: {} })),
+        /* 7 */ entry(
+          'https://api.example/skus/7/specifications?include=group',
+          200,
+          JSON.stringify({ specifications: [spec(2)], groups: [{ id: 2, name: 'Memory', order: 1 }], meta: {} }),
+        ),
         /* 8 */ entry('https://api.example/skus/7/price_history', 200, JSON.stringify({ history: { average: [{ date: '2020-01-01', price: 1 }] } })),
         /* 9 */ entry('https://api.example/skus/7/price_history', 200, JSON.stringify({ history: { average: [{ date: new Date().toISOString().slice(0, 10), price: 1 }] } })),
         // Sparse fieldsets may leave out parent_id and group_id: not judged by these rules.

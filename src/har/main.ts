@@ -58,9 +58,17 @@ function traffic(argv: readonly string[]): TrafficToken[] {
   } catch (error) {
     const option = /'(-[^' ]+)/.exec((error as Error).message)?.[1] ?? '';
     const code = (error as NodeJS.ErrnoException).code;
-    throw new HarError(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `unknown option ${option}; ${USAGE}` : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? `${option} needs a value; ${USAGE}` : `${(error as Error).message.split('\n')[0]}; ${USAGE}`);
+    throw new HarError(
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? `unknown option ${option}; ${USAGE}`
+        : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+          ? `${option} needs a value; ${USAGE}`
+          : `${(error as Error).message.split('\n')[0]}; ${USAGE}`,
+    );
   }
-  return tokens.flatMap((t): TrafficToken[] => (t.kind === 'positional' ? [{ kind: 'positional', value: t.value }] : t.kind === 'option' ? [{ kind: 'option', name: t.name, value: t.value ?? '' }] : []));
+  return tokens.flatMap((t): TrafficToken[] =>
+    t.kind === 'positional' ? [{ kind: 'positional', value: t.value }] : t.kind === 'option' ? [{ kind: 'option', name: t.name, value: t.value ?? '' }] : [],
+  );
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): TrafficArgs {
@@ -104,9 +112,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (!files.length) throw new HarError(`no HAR file given; ${USAGE}`);
   if (basePath !== '' && !basePath.startsWith('/')) basePath = `/${basePath}`;
   const known = ['3.0.0', ...changeHistory().map((r) => r.version)];
-  if (!known.includes(implementsVersion)) throw new HarError(`--implements (CATALOGUE_IMPLEMENTS) must be a version of the spec's Change history, e.g. 3.1.1, got ${JSON.stringify(implementsVersion)}; ${USAGE}`);
+  if (!known.includes(implementsVersion))
+    throw new HarError(`--implements (CATALOGUE_IMPLEMENTS) must be a version of the spec's Change history, e.g. 3.1.1, got ${JSON.stringify(implementsVersion)}; ${USAGE}`);
   mediaType = mediaType.trim().toLowerCase();
-  if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType)) throw new HarError(`--media-type (CATALOGUE_MEDIA_TYPE) must be a media type such as application/vnd.example+json, got ${JSON.stringify(mediaType)}; ${USAGE}`);
+  if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType))
+    throw new HarError(`--media-type (CATALOGUE_MEDIA_TYPE) must be a media type such as application/vnd.example+json, got ${JSON.stringify(mediaType)}; ${USAGE}`);
   return { files, basePath: basePath.replace(/\/+$/, ''), basePathGiven, reportDir: resolve(cwd, reportDir), hosts, implements: implementsVersion, mediaType };
 }
 
@@ -170,7 +180,13 @@ export function judgeFiles(files: readonly string[], basePath: string, hosts: re
   }
   for (const [host, entries] of waiting) {
     for (const w of entries) {
-      w.slot.push(skippedExchange(w.entry, judgeOptions(w.suite), `not judged: no entry of ${host || 'its host'} shows it is the API (the media type ${mediaType} or X-RateLimit-* headers); name the API's host with --host or --base-url, or its media type with --media-type, to judge it`));
+      w.slot.push(
+        skippedExchange(
+          w.entry,
+          judgeOptions(w.suite),
+          `not judged: no entry of ${host || 'its host'} shows it is the API (the media type ${mediaType} or X-RateLimit-* headers); name the API's host with --host or --base-url, or its media type with --media-type, to judge it`,
+        ),
+      );
     }
   }
   return resultsOf(slots.flat(), []);
@@ -209,7 +225,10 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
   }
   // A HAR with no entry judged as the API's certifies nothing: not a pass.
   const judged = results.tests.filter((t) => t.status !== 'skipped').length;
-  if (judged === 0) results.problems.push(`no entry of ${args.files.join(', ')} was judged as the API's (${results.tests.length} skipped${results.tests[0] ? `, e.g. ${results.tests[0].message}` : ''}): name the API with --base-url`);
+  if (judged === 0)
+    results.problems.push(
+      `no entry of ${args.files.join(', ')} was judged as the API's (${results.tests.length} skipped${results.tests[0] ? `, e.g. ${results.tests[0].message}` : ''}): name the API with --base-url`,
+    );
   const exitCode = judged === 0 ? 2 : exitCodeOf(results);
   const run: RunInfo = {
     target: `recorded traffic: ${args.files.join(', ')}`,

@@ -46,7 +46,16 @@ function entry(url: string, content: Content = {}, responseHeaders: Record<strin
   return {
     startedDateTime: '2024-03-10T12:00:00.000Z',
     time: 7,
-    request: { method: 'get', url, httpVersion: 'HTTP/1.1', headers: [{ name: 'Accept', value: 'application/vnd.service+json; version=3.2' }], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+    request: {
+      method: 'get',
+      url,
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'Accept', value: 'application/vnd.service+json; version=3.2' }],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
     response: {
       status: 200,
       statusText: 'OK',
@@ -75,7 +84,10 @@ function trickyDoc(): ReturnType<typeof har> {
     entry('https://api.example/categories/root', { text: trickyBody, size: Buffer.byteLength(trickyBody) }),
     entry('https://api.example/categories?name=%5B%5D&q="x"', { text: '' }),
     entry(`https://api.example/search?q=${encodeURIComponent('🎉東京')}`),
-    { ...entry('https://api.example/user/addresses'), request: { method: 'POST', url: 'https://api.example/user/addresses', headers: [], postData: { mimeType: 'application/json', text: '{"street": "Rue \\"]}\\""}' } } },
+    {
+      ...entry('https://api.example/user/addresses'),
+      request: { method: 'POST', url: 'https://api.example/user/addresses', headers: [], postData: { mimeType: 'application/json', text: '{"street": "Rue \\"]}\\""}' } },
+    },
   ]);
 }
 
@@ -170,11 +182,19 @@ describe('a malformed HAR file is one HarError naming the file and where', () =>
     ['empty', '', /: not valid JSON at byte 0 \(the file is empty\)$/],
     ['only whitespace', ' \n ', /: not valid JSON at byte 3 \(the file is empty\)$/],
     ['truncated before any entry', head, new RegExp(`: not valid JSON at byte ${at(head)} \\(the file ends early, in log.entries before any entry\\)$`)],
-    ['truncated inside an entry', `${head}${E}, {"request": {"url": "a]}`, new RegExp(`: not valid JSON at byte ${at(`${head}${E}, {"request": {"url": "a]}`)} \\(the file ends early, inside entry #2\\)$`)],
+    [
+      'truncated inside an entry',
+      `${head}${E}, {"request": {"url": "a]}`,
+      new RegExp(`: not valid JSON at byte ${at(`${head}${E}, {"request": {"url": "a]}`)} \\(the file ends early, inside entry #2\\)$`),
+    ],
     ['truncated inside a string after an escape', `${head}{"request": "\\`, new RegExp(`: not valid JSON at byte ${at(head) + 14} \\(the file ends early, inside entry #1\\)$`)],
     ['truncated between entries', `${head}${E},`, new RegExp(`: not valid JSON at byte ${at(head + E) + 1} \\(the file ends early, in log.entries after entry #1\\)$`)],
     ['truncated after the entries', `${head}${E}]`, new RegExp(`: not valid JSON at byte ${at(head + E) + 1} \\(the file ends early\\)$`)],
-    ['a syntax error inside an entry', `${head}${E}, {"request": {"url": "x" "y"}}]}}`, new RegExp(`: not valid JSON at byte ${at(head + E) + 26} \\(entry #2: Expected ',' or '}' after property value\\)$`)],
+    [
+      'a syntax error inside an entry',
+      `${head}${E}, {"request": {"url": "x" "y"}}]}}`,
+      new RegExp(`: not valid JSON at byte ${at(head + E) + 26} \\(entry #2: Expected ',' or '}' after property value\\)$`),
+    ],
     ['a bad literal inside an entry', `${head}{"a": tru}]}}`, new RegExp(`: not valid JSON at byte ${at(head)} \\(entry #1: Unexpected token '}'\\)$`)],
     ['a syntax error outside the entries', '{"log": {"creator": {"name": x}, "entries": []}}', /: not valid JSON at byte \d+ \(log.creator: /],
     ['a trailing comma in log.entries', `${head}${E},]}}`, new RegExp(`: not valid JSON at byte ${at(head + E) + 1} \\(unexpected '\\]' in log.entries after entry #1\\)$`)],
@@ -185,7 +205,11 @@ describe('a malformed HAR file is one HarError naming the file and where', () =>
     ['a control byte', '{"log": \x01}', /: not valid JSON at byte 8 \(unexpected byte 0x01\)$/],
     // Offsets count bytes, not characters: 東京 is two characters of six bytes.
     ['a multi-byte character before the fault', '{"log": {"comment": "東京", "entries": [}', /: not valid JSON at byte 42 \(unexpected '\}' in log.entries before any entry\)$/],
-    ['a multi-byte character before the fault inside an entry', `${head}{"name": "東京" "x"}]}}`, new RegExp(`: not valid JSON at byte ${at(head) + 18} \\(entry #1: Expected ','`)],
+    [
+      'a multi-byte character before the fault inside an entry',
+      `${head}{"name": "東京" "x"}]}}`,
+      new RegExp(`: not valid JSON at byte ${at(head) + 18} \\(entry #1: Expected ','`),
+    ],
   ];
   for (const [name, text, message] of cases) {
     it(name, () => {

@@ -5,8 +5,28 @@ import { writeFileSync } from 'node:fs';
 export interface HarEntryJson {
   startedDateTime: string;
   time: number;
-  request: { method: string; url: string; httpVersion: string; headers: { name: string; value: string }[]; queryString: []; cookies: []; headersSize: -1; bodySize: number; postData?: { mimeType: string; text: string } };
-  response: { status: number; statusText: string; httpVersion: string; headers: { name: string; value: string }[]; cookies: []; content: { size: number; mimeType: string; text?: string; encoding?: string }; redirectURL: string; headersSize: -1; bodySize: number };
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    headers: { name: string; value: string }[];
+    queryString: [];
+    cookies: [];
+    headersSize: -1;
+    bodySize: number;
+    postData?: { mimeType: string; text: string };
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    headers: { name: string; value: string }[];
+    cookies: [];
+    content: { size: number; mimeType: string; text?: string; encoding?: string };
+    redirectURL: string;
+    headersSize: -1;
+    bodySize: number;
+  };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
 }
@@ -52,7 +72,17 @@ export class HarRecorder {
         headersSize: -1,
         bodySize: options.body === undefined ? 0 : Buffer.byteLength(options.body),
       },
-      response: { status: res.status, statusText: res.statusText, httpVersion: 'HTTP/1.1', headers: responseHeaders, cookies: [], content, redirectURL: res.headers.get('location') ?? '', headersSize: -1, bodySize: Buffer.byteLength(text) },
+      response: {
+        status: res.status,
+        statusText: res.statusText,
+        httpVersion: 'HTTP/1.1',
+        headers: responseHeaders,
+        cookies: [],
+        content,
+        redirectURL: res.headers.get('location') ?? '',
+        headersSize: -1,
+        bodySize: Buffer.byteLength(text),
+      },
       cache: {},
       timings: { send: 0, wait: Date.now() - started, receive: 0 },
     };

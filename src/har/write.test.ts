@@ -109,7 +109,10 @@ describe('harEntry', () => {
   });
 
   test('no response: status 0, no content text, the reason in _error', () => {
-    const entry = harEntry(hop({ status: null, responseHeaders: {}, responseBody: undefined, error: 'GET http://127.0.0.1:1/x: connection refused (nothing listening?)' }), new SecretRegistry());
+    const entry = harEntry(
+      hop({ status: null, responseHeaders: {}, responseBody: undefined, error: 'GET http://127.0.0.1:1/x: connection refused (nothing listening?)' }),
+      new SecretRegistry(),
+    );
     expect(entry.response).toMatchObject({ status: 0, statusText: '', httpVersion: '', headers: [], content: { size: 0, mimeType: '' }, bodySize: -1 });
     expect(entry.response.content.text).toBeUndefined();
     expect(entry._error).toBe('GET http://127.0.0.1:1/x: connection refused (nothing listening?)');
@@ -156,7 +159,10 @@ describe('recording the hops of an HttpClient', () => {
     const files = parts(harPath);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d+-\d+\.jsonl$/);
-    const entries = readFileSync(join(partsDir, files[0]!), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as HarEntry);
+    const entries = readFileSync(join(partsDir, files[0]!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as HarEntry);
     expect(entries.map((e) => [e.request.method, new URL(e.request.url).pathname, e.response.status])).toEqual([
       ['GET', '/old', 302],
       ['GET', '/new', 200],

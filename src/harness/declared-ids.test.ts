@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { conformanceTest, declaredIdProblem, type TestDeclaration } from './conformance.ts';
 
-const declare = (declaration: Partial<TestDeclaration>) => () => conformanceTest('is the root', { requirements: ['CAT-18'], ...declaration } as TestDeclaration, async () => undefined);
+const declare = (declaration: Partial<TestDeclaration>) => () =>
+  conformanceTest('is the root', { requirements: ['CAT-18'], ...declaration } as TestDeclaration, async () => undefined);
 
 describe('declared test ids', () => {
   test('kebab-case of at most 48 characters is well formed', () => {
@@ -13,7 +14,8 @@ describe('declared test ids', () => {
   test('anything else is refused, saying why', () => {
     expect(declaredIdProblem(undefined)).toBe('declares no id');
     expect(declaredIdProblem('')).toBe('declares no id');
-    for (const id of ['Root-is-root', 'root_is_root', 'root is root', '-root', 'root-', 'root--is', 'categories/root-is-root']) expect(declaredIdProblem(id), id).toMatch(/not kebab-case/);
+    for (const id of ['Root-is-root', 'root_is_root', 'root is root', '-root', 'root-', 'root--is', 'categories/root-is-root'])
+      expect(declaredIdProblem(id), id).toMatch(/not kebab-case/);
     expect(declaredIdProblem('x'.repeat(49))).toMatch(/longer than 48 characters/);
   });
 

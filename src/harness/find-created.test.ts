@@ -88,9 +88,18 @@ describe('findCreated', () => {
     throw new Error('no SKU took a review');
   });
 
-  test("an address by its label; a body that carries no kit mark is not looked up", async () => {
+  test('an address by its label; a body that carries no kit mark is not looked up', async () => {
     const label = `cc-addr-${run()}`;
-    const address = await created('/user/addresses', { label, first_name: 'Conformance', last_name: 'Kit', street_name: 'Test Street', street_number: '1', city: 'Testville', zip: 12345, region_id: await regionId() });
+    const address = await created('/user/addresses', {
+      label,
+      first_name: 'Conformance',
+      last_name: 'Kit',
+      street_name: 'Test Street',
+      street_number: '1',
+      city: 'Testville',
+      zip: 12345,
+      region_id: await regionId(),
+    });
     expect(await findCreated(api, address.intent)).toEqual([`/user/addresses/${address.id}`]);
     await api.request('DELETE', `/user/addresses/${address.id}`, { auth: 'user' });
     expect(await findCreated(api, { ...address.intent, json: { label: 'Home' } })).toBeNull();

@@ -110,8 +110,7 @@ export function readJournal(file: string): JournalState | null {
     else if (line.t === 'end') ended = true;
     else if (line.t === 'undo' && line.key && !pending.has(line.key)) {
       pending.set(line.key, { key: line.key, ...(line.action ? { action: line.action } : {}), ...(line.create ? { create: line.create } : {}), what: line.what ?? line.key });
-    }
-    else if (line.t === 'done' && line.key) pending.delete(line.key);
+    } else if (line.t === 'done' && line.key) pending.delete(line.key);
   }
   if (!begin?.run) return null;
   return {

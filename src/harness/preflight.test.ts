@@ -46,10 +46,18 @@ describe('preflight', () => {
   test('a 404 names the base URL that answers, when the likely one does', async () => {
     const { asked, another } = asking({ 'base https://h.example/api': categories });
     const outcome = await judgePreflight(notFound, URL_, 'https://h.example', another);
-    expect(outcome).toEqual({ ok: false, problem: expect.stringMatching(/^GET https:\/\/h\.example\/categories answered 404 NotFound \(application\/json\): the base URL looks wrong; .*set CATALOGUE_BASE_URL \(--base-url\) to https:\/\/h\.example\/api$/) });
+    expect(outcome).toEqual({
+      ok: false,
+      problem: expect.stringMatching(
+        /^GET https:\/\/h\.example\/categories answered 404 NotFound \(application\/json\): the base URL looks wrong; .*set CATALOGUE_BASE_URL \(--base-url\) to https:\/\/h\.example\/api$/,
+      ),
+    });
     expect(asked).toEqual(['base https://h.example/api']);
     const none = await judgePreflight(notFound, URL_, 'https://h.example', asking({}).another);
-    expect(none).toEqual({ ok: false, problem: expect.stringMatching(/not the Catalogue API at this base URL; the base URL may lack its path prefix, e\.g\. https:\/\/h\.example\/api$/) });
+    expect(none).toEqual({
+      ok: false,
+      problem: expect.stringMatching(/not the Catalogue API at this base URL; the base URL may lack its path prefix, e\.g\. https:\/\/h\.example\/api$/),
+    });
   });
 
   test('a page that is not the JSON collection, or the token refused, stops the run', async () => {
@@ -62,7 +70,10 @@ describe('preflight', () => {
   });
 
   test('a 406 names the Accept header sent and the keys that set it', async () => {
-    const refused = { ...answer(406, '{"errors":[{"code":"NotAcceptable","messages":["x"]}]}'), exchanges: [{ requestHeaders: { accept: 'application/vnd.service+json; version=3.2' } }] } as unknown as HttpResponse;
+    const refused = {
+      ...answer(406, '{"errors":[{"code":"NotAcceptable","messages":["x"]}]}'),
+      exchanges: [{ requestHeaders: { accept: 'application/vnd.service+json; version=3.2' } }],
+    } as unknown as HttpResponse;
     expect(await judgePreflight(refused, URL_, 'https://h.example/api', asking({}).another)).toEqual({
       ok: false,
       problem:
@@ -72,7 +83,10 @@ describe('preflight', () => {
 
   test('a server error stops the run only when a second endpoint errs too: one broken endpoint is for the suites to judge', async () => {
     const everywhere = asking({ 'path /manufacturers': serverError });
-    expect(await judgePreflight(serverError, URL_, 'https://h.example/api', everywhere.another)).toMatchObject({ ok: false, problem: expect.stringContaining('and GET /manufacturers answered 500') });
+    expect(await judgePreflight(serverError, URL_, 'https://h.example/api', everywhere.another)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('and GET /manufacturers answered 500'),
+    });
     const one = asking({ 'path /manufacturers': answer(200, '{"manufacturers":[]}') });
     expect(await judgePreflight(serverError, URL_, 'https://h.example/api', one.another)).toEqual({ ok: true });
     expect(one.asked).toEqual(['path /manufacturers']);
@@ -80,7 +94,9 @@ describe('preflight', () => {
 
   test('an answer after a redirect says where it came from', async () => {
     const moved = answer(404, '{"errors":[{"code":"NotFound","messages":["x"]}]}', 'application/json', 'https://elsewhere.example/categories');
-    expect(await judgePreflight(moved, URL_, 'https://h.example/api', asking({}).another)).toMatchObject({ problem: expect.stringContaining('after a redirect to https://elsewhere.example/categories') });
+    expect(await judgePreflight(moved, URL_, 'https://h.example/api', asking({}).another)).toMatchObject({
+      problem: expect.stringContaining('after a redirect to https://elsewhere.example/categories'),
+    });
   });
 });
 
@@ -169,7 +185,9 @@ describe('preflight against a misbehaving server', () => {
   });
 
   test.concurrent('500 on every call: one line, not a failure per test', async () => {
-    const { problem } = await preflightAgainst((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":[{"code":"InternalServerError","messages":["boom"]}]}'));
+    const { problem } = await preflightAgainst((_req, res) =>
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"errors":[{"code":"InternalServerError","messages":["boom"]}]}'),
+    );
     expect(problem).toMatch(/answered 500 InternalServerError \(application\/json\), and GET \/manufacturers answered 500: the API answers server errors/);
   });
 });

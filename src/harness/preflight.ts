@@ -66,7 +66,10 @@ export async function judgePreflight(
     if (likely !== null && tried !== null && isCategoryCollection(tried)) {
       return { ok: false, problem: `${what}: the base URL looks wrong; GET ${likely}/categories answers the categories, so set CATALOGUE_BASE_URL (--base-url) to ${likely}` };
     }
-    const hint = new URL(baseUrl).pathname.replace(/\/+$/, '') === '' ? `; the base URL may lack its path prefix, e.g. ${new URL(baseUrl).origin}/api` : '; the base URL may lack or double its path prefix';
+    const hint =
+      new URL(baseUrl).pathname.replace(/\/+$/, '') === ''
+        ? `; the base URL may lack its path prefix, e.g. ${new URL(baseUrl).origin}/api`
+        : '; the base URL may lack or double its path prefix';
     return { ok: false, problem: `${what}: not the Catalogue API at this base URL${hint}` };
   }
   if (first.status === 406 || first.status === 415) {

@@ -44,7 +44,9 @@ describe('writeReach: which kept answers a write may change', () => {
   });
 
   test("the user's favorites, lists, addresses, personalization and notifications: an area of the user's own", () => {
-    const areas = ['/favorites', '/favorites/7', '/favorite_lists/3', '/user/addresses/2', '/personalization', '/notifications/view'].map((path) => writeReach('POST', `${base}${path}`, base));
+    const areas = ['/favorites', '/favorites/7', '/favorite_lists/3', '/user/addresses/2', '/personalization', '/notifications/view'].map((path) =>
+      writeReach('POST', `${base}${path}`, base),
+    );
     expect(areas).toEqual(['favorites', 'favorites', 'favorites', 'addresses', 'addresses', 'notifications']);
   });
 
@@ -53,7 +55,8 @@ describe('writeReach: which kept answers a write may change', () => {
   });
 
   test("a SKU's reviews, votes and flags: the reviews area", () => {
-    for (const path of ['/skus/1/reviews', '/skus/1/reviews/2', '/skus/1/reviews/2/votes', '/skus/1/reviews/2/flags']) expect(writeReach('POST', `${base}${path}`, base)).toBe('reviews');
+    for (const path of ['/skus/1/reviews', '/skus/1/reviews/2', '/skus/1/reviews/2/votes', '/skus/1/reviews/2/flags'])
+      expect(writeReach('POST', `${base}${path}`, base)).toBe('reviews');
   });
 
   test('logout and any other path: everything', () => {
@@ -73,7 +76,8 @@ describe('readsFrom: the areas whose writes may change a user token answer', () 
   const reads = (path: string) => readsFrom(`${base}${path}`, base);
 
   test('favorites and lists, notifications: their own area and those shown to everyone; the profile: those shown to everyone', () => {
-    for (const path of ['/favorites', '/favorites/7', '/favorite_lists', '/favorite_lists/3/favorites', '/categories/4/favorites']) expect(reads(path)).toEqual(['favorites', 'reviews', 'profile', 'public']);
+    for (const path of ['/favorites', '/favorites/7', '/favorite_lists', '/favorite_lists/3/favorites', '/categories/4/favorites'])
+      expect(reads(path)).toEqual(['favorites', 'reviews', 'profile', 'public']);
     for (const path of ['/notifications', '/notifications/9']) expect(reads(path)).toEqual(['notifications', 'reviews', 'profile', 'public']);
     expect(reads('/user')).toEqual(['reviews', 'profile', 'public']);
   });
@@ -89,12 +93,14 @@ describe('readsFrom: the areas whose writes may change a user token answer', () 
   });
 });
 
-describe("mayShowUserWrites: answers another run of the same client may change", () => {
+describe('mayShowUserWrites: answers another run of the same client may change', () => {
   const base = 'https://api.example/api';
   test('every answer of the user token; of the application token, a SKU, its reviews and SKU listings', () => {
     expect(mayShowUserWrites(`${base}/categories/root`, base, true)).toBe(true);
-    for (const path of ['/skus/7', '/skus/7/reviews', '/skus/7/reviews/9', '/categories/4/skus', '/manufacturers/3/skus']) expect(mayShowUserWrites(`${base}${path}?per=5`, base, false), path).toBe(true);
-    for (const path of ['/categories/root', '/categories/4/children', '/skus/7/products', '/skus/7/specifications', '/shops/2/reviews', '/search', '/manufacturers']) expect(mayShowUserWrites(`${base}${path}`, base, false), path).toBe(false);
+    for (const path of ['/skus/7', '/skus/7/reviews', '/skus/7/reviews/9', '/categories/4/skus', '/manufacturers/3/skus'])
+      expect(mayShowUserWrites(`${base}${path}?per=5`, base, false), path).toBe(true);
+    for (const path of ['/categories/root', '/categories/4/children', '/skus/7/products', '/skus/7/specifications', '/shops/2/reviews', '/search', '/manufacturers'])
+      expect(mayShowUserWrites(`${base}${path}`, base, false), path).toBe(false);
     // Off the base path: nothing known of it, so it may.
     expect(mayShowUserWrites('https://api.example/categories/root', base, false)).toBe(true);
   });
@@ -104,13 +110,30 @@ describe('WriteCounts', () => {
   test("a write to an area changes the stamp of the user token's answers that read it, a public one every stamp", () => {
     const counts = new WriteCounts();
     counts.count('favorites');
-    expect([counts.stampFor('user'), counts.stampFor('user', ['favorites', 'public']), counts.stampFor('user', ['notifications', 'public']), counts.stampFor('app')]).toEqual([1, 1, 0, 0]);
+    expect([counts.stampFor('user'), counts.stampFor('user', ['favorites', 'public']), counts.stampFor('user', ['notifications', 'public']), counts.stampFor('app')]).toEqual([
+      1, 1, 0, 0,
+    ]);
     counts.count('reviews');
-    expect([counts.stampFor('user'), counts.stampFor('user', ['addresses', 'public']), counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']), counts.stampFor('app')]).toEqual([2, 0, 1, 1]);
+    expect([
+      counts.stampFor('user'),
+      counts.stampFor('user', ['addresses', 'public']),
+      counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']),
+      counts.stampFor('app'),
+    ]).toEqual([2, 0, 1, 1]);
     counts.count('profile');
-    expect([counts.stampFor('user'), counts.stampFor('user', ['addresses', 'public']), counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']), counts.stampFor('app')]).toEqual([3, 0, 2, 2]);
+    expect([
+      counts.stampFor('user'),
+      counts.stampFor('user', ['addresses', 'public']),
+      counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']),
+      counts.stampFor('app'),
+    ]).toEqual([3, 0, 2, 2]);
     counts.count('public');
-    expect([counts.stampFor('user'), counts.stampFor('user', ['addresses', 'public']), counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']), counts.stampFor('app')]).toEqual([4, 1, 3, 3]);
+    expect([
+      counts.stampFor('user'),
+      counts.stampFor('user', ['addresses', 'public']),
+      counts.stampFor('user', ['notifications', 'reviews', 'profile', 'public']),
+      counts.stampFor('app'),
+    ]).toEqual([4, 1, 3, 3]);
   });
 });
 

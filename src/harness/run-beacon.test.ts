@@ -16,7 +16,16 @@ describe('otherBeacons', () => {
     const live = kitName(BEACON_WHAT, now + 60_000);
     const justOver = kitName(BEACON_WHAT, now - 60_000);
     const longOver = kitName(BEACON_WHAT, now - SPARE_MS - 60_000);
-    const lists = [list(1, own), list(2, live), list(3, justOver), list(4, longOver), list(5, kitName('model', now + 60_000)), list(6, 'cc-run-holiday'), list(7, 'Wishlist'), { id: 'x', name: live }];
+    const lists = [
+      list(1, own),
+      list(2, live),
+      list(3, justOver),
+      list(4, longOver),
+      list(5, kitName('model', now + 60_000)),
+      list(6, 'cc-run-holiday'),
+      list(7, 'Wishlist'),
+      { id: 'x', name: live },
+    ];
     const found = otherBeacons(lists, own, now);
     expect(found.live.map((b) => b.id)).toEqual([2]);
     expect(found.over.map((b) => b.id)).toEqual([4]);
@@ -71,7 +80,11 @@ describe('announceRun and withdrawRun', () => {
   });
 
   test("a listing without the run's own beacon: cannot tell, said so, and no other run assumed", async () => {
-    const announced = await announceRun(api, async () => ({ items: [{ id: 1, name: kitName(BEACON_WHAT, Date.now() + 600_000) }], next: null }), kitName(BEACON_WHAT, Date.now() + 1800_000));
+    const announced = await announceRun(
+      api,
+      async () => ({ items: [{ id: 1, name: kitName(BEACON_WHAT, Date.now() + 600_000) }], next: null }),
+      kitName(BEACON_WHAT, Date.now() + 1800_000),
+    );
     expect(announced.others).toEqual([]);
     expect(announced.notes.join('\n')).toMatch(/could not be told: its beacon list cc-run-\S+ is not among the first 1 lists/);
     expect(await withdrawRun(api, announced.beacon!)).toBeNull();

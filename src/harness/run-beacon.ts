@@ -119,7 +119,8 @@ export async function announceRun(api: ApiClient, firstPage: () => Promise<Lists
   const made = await api.request('POST', '/favorite_lists', { auth: 'user', json: { favorite_list: { name } } });
   const list = (jsonOf(made) as Json | null)?.['favorite_list'];
   const id = typeof list === 'object' && list !== null ? (list as Json)['id'] : undefined;
-  if (made.status !== 201 || !Number.isInteger(id)) return cannotTell(`POST /favorite_lists (the run's beacon list ${name}) answered ${made.status}${made.status === 201 ? ' with no integer favorite_list.id' : ''}`);
+  if (made.status !== 201 || !Number.isInteger(id))
+    return cannotTell(`POST /favorite_lists (the run's beacon list ${name}) answered ${made.status}${made.status === 201 ? ' with no integer favorite_list.id' : ''}`);
   const beacon: BeaconList = { id: id as number, name, overBy: overByOf(name, now()) ?? now() };
 
   let lists: Json[] | string;
@@ -134,7 +135,9 @@ export async function announceRun(api: ApiClient, firstPage: () => Promise<Lists
   for (const old of over) {
     const deleted = await api.request('DELETE', `/favorite_lists/${old.id}`, { auth: 'user' });
     const ok = (deleted.status >= 200 && deleted.status <= 299) || deleted.status === 404;
-    notes.push(`the beacon list ${old.name} of a run over since ${new Date(old.overBy).toISOString()} was left on the deployment; ${ok ? 'deleted' : `DELETE /favorite_lists/${old.id} answered ${deleted.status}: left`}`);
+    notes.push(
+      `the beacon list ${old.name} of a run over since ${new Date(old.overBy).toISOString()} was left on the deployment; ${ok ? 'deleted' : `DELETE /favorite_lists/${old.id} answered ${deleted.status}: left`}`,
+    );
   }
   for (const other of live) {
     notes.push(
@@ -147,5 +150,7 @@ export async function announceRun(api: ApiClient, firstPage: () => Promise<Lists
 /** Deletes the run's beacon: null when gone, else why it was left (the journal keeps it for the next run's sweep). */
 export async function withdrawRun(api: ApiClient, beacon: BeaconList): Promise<string | null> {
   const deleted = await api.request('DELETE', `/favorite_lists/${beacon.id}`, { auth: 'user' });
-  return (deleted.status >= 200 && deleted.status <= 299) || deleted.status === 404 ? null : `DELETE /favorite_lists/${beacon.id} (the run's beacon list) answered ${deleted.status}`;
+  return (deleted.status >= 200 && deleted.status <= 299) || deleted.status === 404
+    ? null
+    : `DELETE /favorite_lists/${beacon.id} (the run's beacon list) answered ${deleted.status}`;
 }

@@ -58,7 +58,6 @@ export interface RunContext {
   selection?: TestSelection;
 }
 
-
 export type { ConformanceMeta, Finding, Outcome, Severity } from '../results/model.ts';
 
 /** The start of a finding's message that another run's writes may have caused: a warning, not a verdict (src/harness/conformance.ts). */

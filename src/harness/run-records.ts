@@ -52,7 +52,9 @@ export class RunRecords {
     for (const state of over) {
       const outcome = await sweep(main.api(SWEEP_HOLDER), state.pending);
       RunJournal.markDone(state.file, outcome.done);
-      this.notes.push(`an earlier run (${state.run}, started ${state.startedAt}) left ${state.pending.length} change(s) on the deployment; ${describeSweep(state.pending, outcome, state.file)}`);
+      this.notes.push(
+        `an earlier run (${state.run}, started ${state.startedAt}) left ${state.pending.length} change(s) on the deployment; ${describeSweep(state.pending, outcome, state.file)}`,
+      );
     }
     for (const state of live) {
       this.notes.push(
@@ -107,7 +109,10 @@ export class RunRecords {
       .then((live) => {
         if (!live?.length) return null;
         for (const other of live) {
-          if (!this.#found.has(other.name)) this.notes.push(`another run of this client began while this one was going (its beacon, the favorite list ${other.name}): the tests of this run that read the user's data and failed meanwhile are shown as warnings, not judged`);
+          if (!this.#found.has(other.name))
+            this.notes.push(
+              `another run of this client began while this one was going (its beacon, the favorite list ${other.name}): the tests of this run that read the user's data and failed meanwhile are shown as warnings, not judged`,
+            );
           this.#found.add(other.name);
         }
         return describeOthers(live);
@@ -126,7 +131,9 @@ export class RunRecords {
     const beacon = this.#beacon;
     if (!beacon || !this.#journal || this.main.watchdog.kind === 'stalled') return;
     this.#beacon = null;
-    const left = await withdrawRun(this.main.api(SWEEP_HOLDER), beacon).catch((error: unknown) => `DELETE /favorite_lists/${beacon.id} (the run's beacon list): ${error instanceof Error ? error.message : String(error)}`);
+    const left = await withdrawRun(this.main.api(SWEEP_HOLDER), beacon).catch(
+      (error: unknown) => `DELETE /favorite_lists/${beacon.id} (the run's beacon list): ${error instanceof Error ? error.message : String(error)}`,
+    );
     if (left) this.notes.push(`${left}; the journal keeps it for the next run (${this.#journal.file})`);
   }
 
@@ -141,7 +148,10 @@ export class RunRecords {
     await this.withdraw();
     const pending = journal.pending;
     if (this.main.watchdog.kind === 'stalled') {
-      if (pending.length) this.notes.push(`left on the deployment, as it stopped answering: ${pending.map((e) => e.what).join('; ')}; the next run of this client against this target takes them back (journal ${journal.file})`);
+      if (pending.length)
+        this.notes.push(
+          `left on the deployment, as it stopped answering: ${pending.map((e) => e.what).join('; ')}; the next run of this client against this target takes them back (journal ${journal.file})`,
+        );
       return;
     }
     // A beacon its DELETE could not take back is said once (above), not again as a test's leftover.

@@ -59,7 +59,9 @@ export function selectionOf(suitesDir: string, files: readonly string[], filters
       continue;
     }
     const closest = closestName(filter, [...files.map(suiteNameOf), ...catalogue.keys()]);
-    throw new SelectionError(`no suite, test id or requirement id matches ${JSON.stringify(filter)}${closest ? ` (did you mean ${closest}?)` : ''}; the suites are ${files.map(suiteNameOf).join(', ')}`);
+    throw new SelectionError(
+      `no suite, test id or requirement id matches ${JSON.stringify(filter)}${closest ? ` (did you mean ${closest}?)` : ''}; the suites are ${files.map(suiteNameOf).join(', ')}`,
+    );
   }
   const chosen = files.filter((rel) => picked.has(rel));
   // Only whole suites: every test of them runs, as before.

@@ -44,7 +44,9 @@ describe('sweep', () => {
     const outcome = await sweep(client, entries);
     expect(outcome.done).toEqual(['intent 1', 'DELETE /favorites/4']);
     expect(outcome.failed).toEqual(['favorite 3 (DELETE /favorites/3 answered 500)', "the user's sex (PATCH /user: PATCH /user: no complete response within 15000 ms)"]);
-    expect(outcome.unknown).toEqual(['POST /favorites {"favorite":{"sku_id":7}} (its answer was never recorded, and no record it made could be looked up: a record may be left; look for it by hand)']);
+    expect(outcome.unknown).toEqual([
+      'POST /favorites {"favorite":{"sku_id":7}} (its answer was never recorded, and no record it made could be looked up: a record may be left; look for it by hand)',
+    ]);
     expect(describeSweep(entries, outcome, 'j.jsonl')).toBe(
       'took back 1: favorite 4; could not take back 2: favorite 3 (DELETE /favorites/3 answered 500); the user\'s sex (PATCH /user: PATCH /user: no complete response within 15000 ms) (kept in j.jsonl for the next run); unknown: POST /favorites {"favorite":{"sku_id":7}} (its answer was never recorded, and no record it made could be looked up: a record may be left; look for it by hand)',
     );

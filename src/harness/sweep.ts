@@ -74,7 +74,9 @@ export function describeSweep(entries: readonly (UndoEntry & { key: string })[],
   const whats = (keys: readonly string[]) => entries.filter((e) => e.action && keys.includes(e.key)).map((e) => e.what);
   const done = whats(outcome.done.filter((key) => !outcome.gone.includes(key)));
   const gone = whats(outcome.gone);
-  const intents = entries.filter((e) => !e.action && outcome.found[e.key]?.length).map((e) => `${e.what} (its answer never recorded; found and deleted ${outcome.found[e.key]!.join(', ')})`);
+  const intents = entries
+    .filter((e) => !e.action && outcome.found[e.key]?.length)
+    .map((e) => `${e.what} (its answer never recorded; found and deleted ${outcome.found[e.key]!.join(', ')})`);
   done.push(...intents);
   const parts = [done.length ? `took back ${done.length}: ${done.join('; ')}` : 'took back none'];
   if (gone.length) parts.push(`already gone ${gone.length}: ${gone.join('; ')}`);

@@ -61,8 +61,7 @@ function redirect(res: ServerResponse, status: number, location: string): void {
   res.end();
 }
 
-const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
-  new HttpClient({ apiVersion: '3.2', timeoutMs: 2_000, ...extra });
+const client = (extra: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) => new HttpClient({ apiVersion: '3.2', timeoutMs: 2_000, ...extra });
 
 async function httpError(promise: Promise<unknown>): Promise<HttpError> {
   try {
@@ -78,9 +77,7 @@ const TOKEN = 'tok-abcdef-123456';
 
 describe('joinUrl', () => {
   test('appends path and query to a base with a path prefix', () => {
-    expect(joinUrl('http://h:1/api', '/categories/5', { per: 2, 'ids[]': [1, 2] })).toBe(
-      'http://h:1/api/categories/5?per=2&ids%5B%5D=1&ids%5B%5D=2',
-    );
+    expect(joinUrl('http://h:1/api', '/categories/5', { per: 2, 'ids[]': [1, 2] })).toBe('http://h:1/api/categories/5?per=2&ids%5B%5D=1&ids%5B%5D=2');
   });
 
   test('handles a trailing slash on the base and skips null/undefined query values', () => {

@@ -35,17 +35,7 @@ export interface RequestOptions {
   accept?: string | null;
 }
 
-export type HttpErrorKind =
-  | 'connect'
-  | 'timeout'
-  | 'reset'
-  | 'too-large'
-  | 'redirect-loop'
-  | 'too-many-redirects'
-  | 'bad-redirect'
-  | 'not-json'
-  | 'budget'
-  | 'other';
+export type HttpErrorKind = 'connect' | 'timeout' | 'reset' | 'too-large' | 'redirect-loop' | 'too-many-redirects' | 'bad-redirect' | 'not-json' | 'budget' | 'other';
 
 /** The kinds of error where the server gave no complete answer (the run's stall detector counts them, src/budget/watchdog.ts). */
 const NO_ANSWER: ReadonlySet<HttpErrorKind> = new Set(['connect', 'timeout', 'reset', 'other']);
@@ -359,12 +349,7 @@ function shortUrl(exchanges: Exchange[]): string {
   return last ? pathOf(last.url) : '';
 }
 
-function describeTransportError(
-  caught: unknown,
-  info: SendInfo,
-  timeoutMs: number,
-  gotHeaders: boolean,
-): { kind: HttpErrorKind; message: string } {
+function describeTransportError(caught: unknown, info: SendInfo, timeoutMs: number, gotHeaders: boolean): { kind: HttpErrorKind; message: string } {
   const error = caught as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = error?.code ?? error?.cause?.code ?? '';
   const where = `${info.method} ${safeOrigin(info.url)}${pathOf(info.url)}`;
@@ -406,6 +391,10 @@ function parseJsonBody<T>(status: number, headers: Record<string, string>, text:
     return JSON.parse(text) as T;
   } catch {
     const start = text.slice(0, 80).replace(/\s+/g, ' ');
-    throw new HttpError('not-json', `${method} ${shortUrl(exchanges)} answered ${status} with a body that is not JSON (${type}): "${start}${text.length > 80 ? '...' : ''}"`, exchanges);
+    throw new HttpError(
+      'not-json',
+      `${method} ${shortUrl(exchanges)} answered ${status} with a body that is not JSON (${type}): "${start}${text.length > 80 ? '...' : ''}"`,
+      exchanges,
+    );
   }
 }

@@ -125,16 +125,7 @@ describe('toCurl', () => {
   test('quotes awkward bodies safely and names a non-GET method', () => {
     const body = `{"name":"it's $HOME \`x\`","a":"b\\nc"}\nline2`;
     const curl = toCurl(recordExchange(raw({ method: 'PATCH', requestHeaders: { 'content-type': 'application/json' }, requestBody: body })));
-    expect(shellWords(curl, 't')).toEqual([
-      '-i',
-      '-X',
-      'PATCH',
-      'http://127.0.0.1:8080/api/categories/5',
-      '-H',
-      'content-type: application/json',
-      '--data-raw',
-      body,
-    ]);
+    expect(shellWords(curl, 't')).toEqual(['-i', '-X', 'PATCH', 'http://127.0.0.1:8080/api/categories/5', '-H', 'content-type: application/json', '--data-raw', body]);
   });
 
   test('an empty body is still passed as an (empty) argument', () => {
@@ -145,9 +136,7 @@ describe('toCurl', () => {
 
 describe('formatExchange', () => {
   test('shows method, URL, headers, status, body and the replay line', () => {
-    const text = formatExchange(
-      recordExchange(raw({ url: `http://127.0.0.1:8080/api/x?oauth_token=${TOKEN}`, requestHeaders: { authorization: `Bearer ${TOKEN}` } })),
-    );
+    const text = formatExchange(recordExchange(raw({ url: `http://127.0.0.1:8080/api/x?oauth_token=${TOKEN}`, requestHeaders: { authorization: `Bearer ${TOKEN}` } })));
     expect(text.split('\n')).toEqual([
       '> GET http://127.0.0.1:8080/api/x?oauth_token=[REDACTED]',
       '> authorization: Bearer [REDACTED]',
@@ -192,7 +181,20 @@ describe('the replay says how to get its token, never what it is', () => {
     expect(step).toContain("'https://auth.example.com/oauth2/token'");
     const { token, curlArgs } = runStep(step);
     expect(token).toBe('app-tok-1');
-    expect(curlArgs).toEqual(['-s', '-X', 'POST', 'https://auth.example.com/oauth2/token', '--data-urlencode', 'grant_type=client_credentials', '--data-urlencode', 'scope=public', '--data-urlencode', 'client_id=my-client', '--data-urlencode', 'client_secret=s3cr3t value']);
+    expect(curlArgs).toEqual([
+      '-s',
+      '-X',
+      'POST',
+      'https://auth.example.com/oauth2/token',
+      '--data-urlencode',
+      'grant_type=client_credentials',
+      '--data-urlencode',
+      'scope=public',
+      '--data-urlencode',
+      'client_id=my-client',
+      '--data-urlencode',
+      'client_secret=s3cr3t value',
+    ]);
     // Where the kind is not known, the same, saying how a user's request gets its token.
     expect(tokenStep(withToken(), 'https://auth.example.com')).toMatch(/an application token; for a user's request: export ACCESS_TOKEN="\$CATALOGUE_USER_TOKEN"$/);
   });

@@ -28,25 +28,19 @@ describe('redactHeaders', () => {
   test('a relative Location carrying ?code= is redacted too', () => {
     const out = redactHeaders({ location: '/cb?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz' }, fresh());
     expect(out['location']).toBe('/cb?code=[REDACTED]&state=xyz');
-    expect(redactHeaders({ 'content-location': '/x?access_token=abcdefgh' }, fresh())['content-location']).toBe(
-      '/x?access_token=[REDACTED]',
-    );
+    expect(redactHeaders({ 'content-location': '/x?access_token=abcdefgh' }, fresh())['content-location']).toBe('/x?access_token=[REDACTED]');
   });
 
   test('Link URLs lose their token parameters, the rest of the header stays', () => {
     const link = '<https://h/api/categories?page=2&oauth_token=tok123456>; rel="next", <https://h/api/categories?page=9>; rel="last"';
-    expect(redactHeaders({ link }, fresh())['link']).toBe(
-      '<https://h/api/categories?page=2&oauth_token=[REDACTED]>; rel="next", <https://h/api/categories?page=9>; rel="last"',
-    );
+    expect(redactHeaders({ link }, fresh())['link']).toBe('<https://h/api/categories?page=2&oauth_token=[REDACTED]>; rel="next", <https://h/api/categories?page=9>; rel="last"');
   });
 
   test('relative Link references lose their token parameters, and known secrets are scrubbed', () => {
     const registry = fresh();
     registry.add('echoed-token-77');
     const link = '</api/categories?page=2&oauth_token=abcdefgh>; rel="next", </api/x?t=echoed-token-77>; rel="last"';
-    expect(redactHeaders({ link }, registry)['link']).toBe(
-      '</api/categories?page=2&oauth_token=[REDACTED]>; rel="next", </api/x?t=[REDACTED]>; rel="last"',
-    );
+    expect(redactHeaders({ link }, registry)['link']).toBe('</api/categories?page=2&oauth_token=[REDACTED]>; rel="next", </api/x?t=[REDACTED]>; rel="last"');
   });
 
   test('other headers are kept, except known secrets by value; undefined values dropped', () => {
@@ -123,9 +117,7 @@ describe('redactBodyText', () => {
 
   test('a form-encoded body has client_secret and code redacted', () => {
     const body = 'grant_type=authorization_code&code=Splx%2BlOB&client_id=app1&client_secret=abc%2Fdef%3D&redirect_uri=http%3A%2F%2Flocalhost%2Fcb';
-    expect(redactBodyText(body, fresh())).toBe(
-      'grant_type=authorization_code&code=[REDACTED]&client_id=app1&client_secret=[REDACTED]&redirect_uri=http%3A%2F%2Flocalhost%2Fcb',
-    );
+    expect(redactBodyText(body, fresh())).toBe('grant_type=authorization_code&code=[REDACTED]&client_id=app1&client_secret=[REDACTED]&redirect_uri=http%3A%2F%2Flocalhost%2Fcb');
   });
 
   test('a truncated JSON text is still redacted', () => {

@@ -69,7 +69,7 @@ export class SecretRegistry {
     }
     const parts: string[] = [];
     let copied = 0;
-    for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; ) {
+    for (let i = 0; i + MIN_SECRET_LENGTH <= text.length;) {
       const candidates = this.#byPrefix.get(text.slice(i, i + MIN_SECRET_LENGTH));
       const found = candidates?.find((v) => text.startsWith(v, i));
       if (found === undefined) {
@@ -111,10 +111,7 @@ export function redactUrl(url: string, registry: SecretRegistry = secrets): stri
   return registry.scrub(out);
 }
 
-export function redactHeaders(
-  headers: Record<string, string | string[] | undefined>,
-  registry: SecretRegistry = secrets,
-): Record<string, string> {
+export function redactHeaders(headers: Record<string, string | string[] | undefined>, registry: SecretRegistry = secrets): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -129,9 +126,7 @@ export function redactHeaders(
     } else if (lower === 'link') {
       // <URI-reference>s, absolute or relative, and bare URLs; then known secrets anywhere.
       out[name] = registry.scrub(
-        joined.replace(/<([^>]*)>|https?:\/\/[^\s<>"]+/g, (whole, ref: string | undefined) =>
-          ref !== undefined ? `<${redactUrl(ref, registry)}>` : redactUrl(whole, registry),
-        ),
+        joined.replace(/<([^>]*)>|https?:\/\/[^\s<>"]+/g, (whole, ref: string | undefined) => (ref !== undefined ? `<${redactUrl(ref, registry)}>` : redactUrl(whole, registry))),
       );
     } else {
       out[name] = registry.scrub(joined);

@@ -3,18 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenRecord } from './auth-records.ts';
 import type { FaultName } from './faults.ts';
-import {
-  ApiError,
-  errorResult,
-  etagFor,
-  ifNoneMatchMatches,
-  isErrorsBody,
-  legacyErrorBody,
-  variantBody,
-  writeResult,
-  type ApiResult,
-  type HeaderMap,
-} from './http.ts';
+import { ApiError, errorResult, etagFor, ifNoneMatchMatches, isErrorsBody, legacyErrorBody, variantBody, writeResult, type ApiResult, type HeaderMap } from './http.ts';
 import { RATE_LIMIT_BODY, rateLimitHeaders, type RateLimitState } from './ratelimit.ts';
 import { discardRest, MAX_API_BODY_BYTES, parseApiBody, readBody } from './request-body.ts';
 import { clip, decodeSegments, publicUrl, stripBase, type Target } from './request-target.ts';
@@ -203,7 +192,10 @@ function apiContext(state: ReferenceState, req: IncomingMessage, target: Target,
     query: target.query,
     body: m.body,
     // The bug (and variant prefix-optional): links are built from the path below the base path, which is lost.
-    url: fault === 'link-drops-base-path' || state.variants.has('prefix-optional') ? new URL(`${m.rel}${target.search}`, publicUrl(state, req, target)) : publicUrl(state, req, target),
+    url:
+      fault === 'link-drops-base-path' || state.variants.has('prefix-optional')
+        ? new URL(`${m.rel}${target.search}`, publicUrl(state, req, target))
+        : publicUrl(state, req, target),
     version: m.version,
     token: m.token,
     userId: m.token.kind === 'user' ? state.data.demoUserId : null,

@@ -124,7 +124,7 @@ describe('routing and errors', () => {
         rateWindowMs: 60_000,
         requestCount: () => state.requests,
         stateDigest: () => '',
-      stateDigests: () => ({}),
+        stateDigests: () => ({}),
         expiredToken: () => state.auth.expiredToken(DEMO_CLIENT.id),
         close: async () => undefined,
       };

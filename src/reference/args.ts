@@ -45,7 +45,10 @@ function intValue(flag: string, raw: string, min: number, max: number): number |
 }
 
 /** The flags as util.parseArgs options: each a value, any given again (the last wins, --variant adds up). */
-const OPTIONS = Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...VALUE_FLAGS.map((flag) => [flag.slice(2), { type: 'string', multiple: true }])]) as Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
+const OPTIONS = Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...VALUE_FLAGS.map((flag) => [flag.slice(2), { type: 'string', multiple: true }])]) as Record<
+  string,
+  { type: 'string' | 'boolean'; short?: string; multiple?: boolean }
+>;
 
 /** util.parseArgs's refusal as this server's one line. */
 function argumentError(error: NodeJS.ErrnoException): string {
@@ -103,7 +106,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         options.fault = value;
         break;
       case '--variant':
-        options.variants = [...(options.variants ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
+        options.variants = [
+          ...(options.variants ?? []),
+          ...value
+            .split(',')
+            .map((v) => v.trim())
+            .filter((v) => v !== ''),
+        ];
         break;
       case '--consent':
         if (value !== 'auto' && value !== 'deny' && value !== 'page') {

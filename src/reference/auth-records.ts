@@ -80,9 +80,7 @@ export interface OAuthResponse {
   headers?: HeaderMap;
 }
 
-export type AuthOutcome =
-  | { ok: true; token: TokenRecord }
-  | { ok: false; status: 400 | 401 | 403; code: string; message: string; headers?: HeaderMap };
+export type AuthOutcome = { ok: true; token: TokenRecord } | { ok: false; status: 400 | 401 | 403; code: string; message: string; headers?: HeaderMap };
 
 /**
  * The error body of the OAuth endpoints: OAuth 2.0's `error` and `error_description`, which

@@ -280,9 +280,7 @@ function consentForm(html: string): { method: string; action: string; fields: Re
   const unescape = (s: string): string => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
   const fields: Record<string, string> = {};
   for (const m of form[3]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = unescape(m[2]!);
-  const buttons = [...form[3]!.matchAll(/<button type="submit" name="([^"]+)" value="([^"]+)">([^<]+)<\/button>/g)].map(
-    (m) => [m[1]!, m[2]!, m[3]!] as [string, string, string],
-  );
+  const buttons = [...form[3]!.matchAll(/<button type="submit" name="([^"]+)" value="([^"]+)">([^<]+)<\/button>/g)].map((m) => [m[1]!, m[2]!, m[3]!] as [string, string, string]);
   return { method: form[1]!, action: unescape(form[2]!), fields, buttons };
 }
 
@@ -330,7 +328,10 @@ describe('consent page', () => {
       nonce: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/),
     });
     // HEAD works too (and shows nothing).
-    const head = await fetch(`${ref.authUrl}/oauth2/authorizations/new?${new URLSearchParams({ client_id: ref.client.id, redirect_uri: ref.client.redirectUri, response_type: 'code', scope: 'public' })}`, { method: 'HEAD' });
+    const head = await fetch(
+      `${ref.authUrl}/oauth2/authorizations/new?${new URLSearchParams({ client_id: ref.client.id, redirect_uri: ref.client.redirectUri, response_type: 'code', scope: 'public' })}`,
+      { method: 'HEAD' },
+    );
     expect([head.status, await head.text()]).toEqual([200, '']);
   });
 
@@ -603,7 +604,10 @@ describe('OAuth endpoints: error bodies (ERR-2 and OAuth 2.0)', () => {
     for (const [what, send, status, error] of cases) expectOAuthError(await send(), status, error, what);
     // The access_denied redirect stays a plain redirect.
     const denying = await start({ consent: 'deny' });
-    const denied = await fetch(`${denying.authUrl}/oauth2/authorizations/new?${new URLSearchParams({ ...ok, client_id: denying.client.id, redirect_uri: denying.client.redirectUri })}`, { redirect: 'manual' });
+    const denied = await fetch(
+      `${denying.authUrl}/oauth2/authorizations/new?${new URLSearchParams({ ...ok, client_id: denying.client.id, redirect_uri: denying.client.redirectUri })}`,
+      { redirect: 'manual' },
+    );
     expect([denied.status, await denied.text()]).toEqual([302, '']);
     expect(new URL(denied.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
   });

@@ -231,11 +231,7 @@ export class AuthService {
       });
     }
     if (!this.chargeDaily(client.id, fault)) {
-      return oauthError(
-        403,
-        'access_denied',
-        `The daily call limit of ${this.opts.perDay} for this client was exceeded; new tokens can be created from the next UTC day`,
-      );
+      return oauthError(403, 'access_denied', `The daily call limit of ${this.opts.perDay} for this client was exceeded; new tokens can be created from the next UTC day`);
     }
     switch (grantType) {
       case 'client_credentials':
@@ -318,8 +314,7 @@ export class AuthService {
     }
     const scope = query.get('scope')!;
     const scopes = splitScopes(scope);
-    const authorizable =
-      this.opts.reviewActionsScope === 'refused' ? AUTHORIZABLE_SCOPES.filter((s) => s !== 'publish_sku_review_actions') : AUTHORIZABLE_SCOPES;
+    const authorizable = this.opts.reviewActionsScope === 'refused' ? AUTHORIZABLE_SCOPES.filter((s) => s !== 'publish_sku_review_actions') : AUTHORIZABLE_SCOPES;
     if (scopes.length === 0 || scopes.some((s) => !authorizable.includes(s))) {
       return oauthError(400, 'invalid_scope', `scope must be a space-separated set of ${authorizable.join(', ')}`);
     }

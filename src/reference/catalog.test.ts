@@ -4,21 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReference } from './server.ts';
-import {
-  allCategories,
-  byName,
-  expectError,
-  get,
-  ids,
-  leavesOf,
-  parseLink,
-  SETUPS,
-  SKU_FIELDS,
-  sorted,
-  startServer,
-  TIMESTAMP,
-  type Reply,
-} from '../testing/reference/testkit.ts';
+import { allCategories, byName, expectError, get, ids, leavesOf, parseLink, SETUPS, SKU_FIELDS, sorted, startServer, TIMESTAMP, type Reply } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
@@ -59,7 +45,7 @@ describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
   });
 
   describe('GET /categories/:id/specifications', () => {
-    it('lists a leaf\'s specification definitions in order, with empty values, without meta', async () => {
+    it("lists a leaf's specification definitions in order, with empty values, without meta", async () => {
       let multi = 0;
       const units: string[] = [];
       for (const leaf of leaves) {
@@ -176,7 +162,7 @@ describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
   });
 
   describe('GET /categories/:category_id/filter_groups', () => {
-    it('lists the category\'s filter groups with Cache-Control: max-age=300, private', async () => {
+    it("lists the category's filter groups with Cache-Control: max-age=300, private", async () => {
       let seen = 0;
       for (const leaf of leaves) {
         const r = await api(`/categories/${leaf.id}/filter_groups?per=100`);
@@ -238,7 +224,7 @@ describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
       for (const f of ['favorited', 'comparable', 'reviewable', 'description']) expect(v30.body.skus[0]).not.toHaveProperty(f);
     });
 
-    it('favorited follows the user\'s favorites', async () => {
+    it("favorited follows the user's favorites", async () => {
       const before = (await api(`/categories/${rich.id}/skus?per=100`, { token: user })).body.skus as Json[];
       const target = before.find((s) => s.favorited === false)!;
       expect(target).toBeDefined();
@@ -447,7 +433,9 @@ describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
       const none = await api(`/categories/${rich.id}/skus?include_meta[]=applied_filters`);
       expect(sorted(Object.keys(none.body.meta))).toEqual(['applied_filters', 'order_by_methods', 'ordered_by', 'pagination']);
       expect(none.body.meta.applied_filters).toEqual({ q: null, manufacturer_ids: [], filter_ids: [], shop_ids: [], distance: null, availability: null });
-      const some = await api(`/categories/${rich.id}/skus?include_meta=applied_filters,available_filters&q=%20x%20&manufacturer_ids[]=${maker}&manufacturer_ids[]=${maker}&distance=1`);
+      const some = await api(
+        `/categories/${rich.id}/skus?include_meta=applied_filters,available_filters&q=%20x%20&manufacturer_ids[]=${maker}&manufacturer_ids[]=${maker}&distance=1`,
+      );
       expect(some.body.meta.applied_filters).toEqual({ q: 'x', manufacturer_ids: [maker], filter_ids: [], shop_ids: [], distance: 1, availability: null });
       expect(some.body.meta.available_filters).toBeDefined();
       // Every key in every version; before 3.2.1 shop_ids, distance and availability are ignored.
@@ -458,5 +446,4 @@ describe.each(SETUPS)('catalogue listings (%s)', (_name, options) => {
       expectError(await api(`/categories/${rich.id}/skus?include_meta[]=filters`), 400, 'InvalidParameter', 'include_meta');
     });
   });
-
 });

@@ -3,31 +3,8 @@ import { createDataset } from './data.ts';
 import type { RunningReference } from './server.ts';
 import { get, parseLink, startWithToken } from '../testing/reference/testkit.ts';
 
-const LIST_FIELDS = [
-  'id',
-  'name',
-  'children_count',
-  'image_url',
-  'parent_id',
-  'fashion',
-  'layout_mode',
-  'web_uri',
-  'code',
-  'path',
-  'show_specifications',
-  'manufacturer_title',
-];
-const DETAIL_FIELDS = [
-  ...LIST_FIELDS,
-  'family_id',
-  'show_manufacturers_filter',
-  'adult',
-  'onclick_behaviour',
-  'show_spec_summary',
-  'unit_price_label',
-  'reviewable',
-  'comparable',
-];
+const LIST_FIELDS = ['id', 'name', 'children_count', 'image_url', 'parent_id', 'fashion', 'layout_mode', 'web_uri', 'code', 'path', 'show_specifications', 'manufacturer_title'];
+const DETAIL_FIELDS = [...LIST_FIELDS, 'family_id', 'show_manufacturers_filter', 'adult', 'onclick_behaviour', 'show_spec_summary', 'unit_price_label', 'reviewable', 'comparable'];
 
 type Cat = Record<string, unknown> & { id: number; parent_id: number; children_count: number; path: string };
 

@@ -32,9 +32,7 @@ interface ConsentPageInput {
 
 export function consentPage(p: ConsentPageInput): string {
   const hidden = (name: string, value: string): string => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const items = p.scopes
-    .map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s] ?? s)}</li>`)
-    .join('\n        ');
+  const items = p.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s] ?? s)}</li>`).join('\n        ');
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

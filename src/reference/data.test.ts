@@ -2,16 +2,7 @@
 // intact, and rich enough for every rule the route modules and the suites exercise.
 
 import { describe, expect, it } from 'vitest';
-import {
-  createDataset,
-  DATASET_NAMES,
-  SKU_EMBED_ETYPES,
-  sentimentsFromAnswers,
-  TOO_NEW_DAYS,
-  type Dataset,
-  type DatasetName,
-  type IdKind,
-} from './data.ts';
+import { createDataset, DATASET_NAMES, SKU_EMBED_ETYPES, sentimentsFromAnswers, TOO_NEW_DAYS, type Dataset, type DatasetName, type IdKind } from './data.ts';
 import { NOTIFICATION_ETYPES, TIMESTAMP } from '../testing/reference/testkit.ts';
 
 const NOW = Date.UTC(2024, 2, 10, 12, 0, 0);
@@ -105,7 +96,10 @@ describe("'alt' shares no id, name or count with 'default'", () => {
     for (const kind of Object.keys(d) as (keyof typeof d)[]) {
       expect(d[kind].length, kind).toBeGreaterThan(0);
       const set = new Set(d[kind]);
-      expect(a[kind].filter((id) => set.has(id)), kind).toEqual([]);
+      expect(
+        a[kind].filter((id) => set.has(id)),
+        kind,
+      ).toEqual([]);
       expect(new Set(d[kind]).size, `${kind} unique in default`).toBe(d[kind].length);
       expect(new Set(a[kind]).size, `${kind} unique in alt`).toBe(a[kind].length);
     }
@@ -118,10 +112,30 @@ describe("'alt' shares no id, name or count with 'default'", () => {
       const set = new Set(x);
       return [...y].filter((v) => set.has(v));
     };
-    expect(disjoint([...d.manufacturers.values()].map((m) => m.name), [...a.manufacturers.values()].map((m) => m.name))).toEqual([]);
-    expect(disjoint([...d.shops.values()].map((m) => m.name), [...a.shops.values()].map((m) => m.name))).toEqual([]);
-    expect(disjoint([...d.skus.values()].map((m) => m.display_name), [...a.skus.values()].map((m) => m.display_name))).toEqual([]);
-    expect(disjoint([...d.users.values()].map((m) => m.username), [...a.users.values()].map((m) => m.username))).toEqual([]);
+    expect(
+      disjoint(
+        [...d.manufacturers.values()].map((m) => m.name),
+        [...a.manufacturers.values()].map((m) => m.name),
+      ),
+    ).toEqual([]);
+    expect(
+      disjoint(
+        [...d.shops.values()].map((m) => m.name),
+        [...a.shops.values()].map((m) => m.name),
+      ),
+    ).toEqual([]);
+    expect(
+      disjoint(
+        [...d.skus.values()].map((m) => m.display_name),
+        [...a.skus.values()].map((m) => m.display_name),
+      ),
+    ).toEqual([]);
+    expect(
+      disjoint(
+        [...d.users.values()].map((m) => m.username),
+        [...a.users.values()].map((m) => m.username),
+      ),
+    ).toEqual([]);
     expect(disjoint(Object.keys(d.regions), Object.keys(a.regions))).toEqual([]);
     expect(hostOf(d)).not.toBe(hostOf(a));
     for (const key of ['manufacturers', 'shops', 'skus', 'products', 'users', 'shopReviews', 'skuReviews', 'notifications', 'favorites'] as const) {
@@ -396,8 +410,13 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
       expect([...sizes].some((v) => v.includes('.'))).toBe(true);
       expect([...sizes].filter((v) => !v.includes('.')).length).toBeGreaterThan(2);
       for (const p of products) for (const s of p.sizes) expect(Object.keys(s.mapping).length).toBeGreaterThan(0);
-      for (const s of skus) if (s.sizes !== null && !s.future) expect(s.sizes).toEqual([...new Set(products.filter((p) => p.sku_id === s.id).flatMap((p) => p.sizes.map((x) => x.value)))].sort((a, b) => Number(a) - Number(b)));
-      const sizedCounts = countBy(products.filter((p) => p.sizes.length > 0), (p) => p.sku_id);
+      for (const s of skus)
+        if (s.sizes !== null && !s.future)
+          expect(s.sizes).toEqual([...new Set(products.filter((p) => p.sku_id === s.id).flatMap((p) => p.sizes.map((x) => x.value)))].sort((a, b) => Number(a) - Number(b)));
+      const sizedCounts = countBy(
+        products.filter((p) => p.sizes.length > 0),
+        (p) => p.sku_id,
+      );
       expect(max(sizedCounts), 'a sized SKU with many offers').toBeGreaterThan(8);
       const uids = products.map((p) => `${p.shop_id}/${p.shop_uid}`);
       expect(new Set(uids).size, 'shop_uid unique within a shop').toBe(uids.length);
@@ -437,7 +456,11 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
       const reviews = [...d.skuReviews.values()];
       const busiest = [...countBy(reviews, (r) => r.sku_id)].sort((a, b) => b[1] - a[1])[0]![0];
       expect(reviews.filter((r) => r.sku_id === busiest && r.demoted).length).toBeGreaterThan(1);
-      for (const key of ['positive', 'mediocre', 'negative'] as const) expect(reviews.some((r) => r.sentiments[key]?.length), key).toBe(true);
+      for (const key of ['positive', 'mediocre', 'negative'] as const)
+        expect(
+          reviews.some((r) => r.sentiments[key]?.length),
+          key,
+        ).toBe(true);
       expect(reviews.some((r) => Object.keys(r.sentiments).length === 0)).toBe(true);
       expect(reviews.some((r) => r.votes_count > 0 && r.helpful_votes_count < r.votes_count)).toBe(true);
       expect(reviews.some((r) => r.user_id === demo)).toBe(true);
@@ -482,7 +505,7 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
       expect(addresses.map((a) => a.id)).toContain(p.location.address_id);
     });
 
-    it('regions lie apart on the map; structured locations name the region they lie in; the demo user\'s addresses are in regions far apart', () => {
+    it("regions lie apart on the map; structured locations name the region they lie in; the demo user's addresses are in regions far apart", () => {
       const centres = d.regionCentres;
       expect(Object.keys(centres).sort()).toEqual(Object.keys(d.regions).sort());
       const names = Object.keys(centres);

@@ -58,17 +58,7 @@ import type {
   VoteRecord,
 } from './model.ts';
 import { DAY_MS, makeContext, prng, Rnd, slug, type DatasetName, type GenContext, type IdKind } from './data/context.ts';
-import {
-  applySkuReviews,
-  assignFilters,
-  makeFilterGroups,
-  makeManufacturers,
-  makeProducts,
-  makeSkus,
-  makeSpecGroups,
-  makeSpecifications,
-  TOO_NEW_DAYS,
-} from './data/catalog.ts';
+import { applySkuReviews, assignFilters, makeFilterGroups, makeManufacturers, makeProducts, makeSkus, makeSpecGroups, makeSpecifications, TOO_NEW_DAYS } from './data/catalog.ts';
 import { makeFavorites, makeNotifications } from './data/favorites.ts';
 import { makeAddresses, makeAvatars, makePersonalization, makeRegions, makeSavedOrders, makeUsers } from './data/people.ts';
 import { applyUserStats, FLAG_REASONS, makeFlags, makeReviewQuestions, makeShopReviews, makeSkuReviews, makeVotes } from './data/reviews.ts';

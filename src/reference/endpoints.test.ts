@@ -47,7 +47,13 @@ class Walker {
    * Calls `endpoint` (a SPEC_ENDPOINTS entry) at `path`, expecting `status` and the top-level
    * `keys` (none: an empty body, unless `anyBody`). Records a problem instead of throwing, so one run lists them all.
    */
-  async call(endpoint: (typeof SPEC_ENDPOINTS)[number], path: string, status: number, keys: string[], opts: { body?: unknown; as?: 'app' | 'user'; anyBody?: boolean } = {}): Promise<Call> {
+  async call(
+    endpoint: (typeof SPEC_ENDPOINTS)[number],
+    path: string,
+    status: number,
+    keys: string[],
+    opts: { body?: unknown; as?: 'app' | 'user'; anyBody?: boolean } = {},
+  ): Promise<Call> {
     this.seen.add(endpoint);
     const method = endpoint.split(' ')[0]!;
     const { status: got, body, text } = await call(this.ref, method, path, { token: opts.as === 'app' ? this.app : this.user, version: '3.2', body: opts.body });
@@ -67,7 +73,12 @@ class Walker {
   private validate(where: string, endpoint: string, status: number, text: string): void {
     const verdict = this.schemas.validateExchange(endpoint, status, text, '3.2');
     if (verdict.violations.length > 0) {
-      this.problems.push(`${where}: invalid against ${verdict.schema ?? 'endpoints.json'}: ${verdict.violations.slice(0, 3).map((v) => formatViolation(v)).join('; ')}`);
+      this.problems.push(
+        `${where}: invalid against ${verdict.schema ?? 'endpoints.json'}: ${verdict.violations
+          .slice(0, 3)
+          .map((v) => formatViolation(v))
+          .join('; ')}`,
+      );
     }
   }
 

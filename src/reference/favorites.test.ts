@@ -271,7 +271,7 @@ describe('model of the States and transitions table', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed / 2 ** 32;
     };
-    const pick = <T,>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
     interface State {
       have_it: boolean | null;
       list: number | null;
@@ -281,8 +281,7 @@ describe('model of the States and transitions table', () => {
     const lists = [await newList('Model 1'), await newList('Model 2')];
     const customByName = new Map(lists.map((l) => [l.name, l.id]));
     const names = [lists[0]!.name, uniqueName('Model new A'), uniqueName('Model new B')];
-    const autoOf = async (category: number): Promise<number | undefined> =>
-      (await allLists(ref, user)).find((l) => l.type === 'auto' && l.category_id === category)?.id;
+    const autoOf = async (category: number): Promise<number | undefined> => (await allLists(ref, user)).find((l) => l.type === 'auto' && l.category_id === category)?.id;
 
     // Row 1 and row 4 (POST): three favorites, by auto list, by list id, by new_list_name.
     const skus = await freshSkus(ref, user, 3, { distinctCategories: true });
@@ -329,7 +328,10 @@ describe('model of the States and transitions table', () => {
         let listId = customByName.get(name);
         if (listId === undefined) {
           listId = r.body?.favorite?.favorite_list_id as number;
-          expect(lists.some((l) => l.id === listId), label).toBe(false);
+          expect(
+            lists.some((l) => l.id === listId),
+            label,
+          ).toBe(false);
           const made = (await allLists(ref, user)).find((l) => l.id === listId);
           expect(made, label).toEqual({ id: listId, name, category_id: null, type: 'custom' });
           customByName.set(name, listId);
@@ -351,15 +353,27 @@ describe('model of the States and transitions table', () => {
     }
 
     // The listings agree with the model.
-    const ours = (fs: Favorite[]): number[] => fs.map((f) => f.id).filter((i) => model.has(i)).sort();
-    const owned = [...model.entries()].filter(([, s]) => s.have_it === true && s.list === null).map(([i]) => i).sort();
+    const ours = (fs: Favorite[]): number[] =>
+      fs
+        .map((f) => f.id)
+        .filter((i) => model.has(i))
+        .sort();
+    const owned = [...model.entries()]
+      .filter(([, s]) => s.have_it === true && s.list === null)
+      .map(([i]) => i)
+      .sort();
     const notOwned = [...model.keys()].filter((i) => !owned.includes(i)).sort();
     expect(ours(await collect<Favorite>(ref, user, '/favorites?owned=true', 'favorites'))).toEqual(owned);
     expect(ours(await collect<Favorite>(ref, user, '/favorites', 'favorites'))).toEqual(notOwned);
     expect(ours(await collect<Favorite>(ref, user, '/favorites', 'favorites', '3.1'))).toEqual([...model.keys()].sort());
     for (const listId of new Set([...model.values()].map((s) => s.list).filter((l): l is number => l !== null))) {
       const held = ours(await collect<Favorite>(ref, user, `/favorite_lists/${listId}/favorites`, 'favorites'));
-      expect(held).toEqual([...model.entries()].filter(([, s]) => s.list === listId).map(([i]) => i).sort());
+      expect(held).toEqual(
+        [...model.entries()]
+          .filter(([, s]) => s.list === listId)
+          .map(([i]) => i)
+          .sort(),
+      );
     }
   });
 });

@@ -155,7 +155,7 @@ function envelopeExtraFields(body: unknown): unknown {
 /** Is this the errors envelope `{errors: [{code, messages}]}`? */
 export function isErrorsBody(body: unknown): body is { errors: { code: string; messages: string[] }[] } {
   if (typeof body !== 'object' || body === null || !Array.isArray((body as Record<string, unknown>)['errors'])) return false;
-  return ((body as { errors: unknown[] }).errors).every(
+  return (body as { errors: unknown[] }).errors.every(
     (e) => typeof e === 'object' && e !== null && typeof (e as Record<string, unknown>)['code'] === 'string' && Array.isArray((e as Record<string, unknown>)['messages']),
   );
 }
@@ -226,11 +226,7 @@ export function writeResult(
     // The fault's ETag mixes in the time of the response, as a "last generated" stamp would; the
     // other fault's is the request target's (a cache key), so a change of the resource keeps it.
     const etag =
-      fault === 'etag-changes-every-response'
-        ? etagFor(`${text}@${process.hrtime.bigint()}`)
-        : fault === 'etag-from-request-target'
-          ? etagFor(req.url ?? '')
-          : etagFor(buf);
+      fault === 'etag-changes-every-response' ? etagFor(`${text}@${process.hrtime.bigint()}`) : fault === 'etag-from-request-target' ? etagFor(req.url ?? '') : etagFor(buf);
     headers['ETag'] = variants.has('weak-etags') ? `W/${etag}` : etag;
     const inm = req.headers['if-none-match'];
     // The comparison is weak either way, so W/"x" and "x" match.

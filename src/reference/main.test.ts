@@ -16,9 +16,7 @@ function run(args: string[]): Run {
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stdout, stderr })),
-  );
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
   return { child, done };
 }
 
@@ -48,9 +46,7 @@ function form(params: Record<string, string>): RequestInit {
 
 describe('parseArgs', () => {
   it('maps flags to options', () => {
-    expect(
-      parseArgs(['--port', '8080', '--base-path', '/api', '--fault', 'path-reversed', '--dataset', 'alt', '--auth-origin=separate', '--per-minute', '3']),
-    ).toEqual({
+    expect(parseArgs(['--port', '8080', '--base-path', '/api', '--fault', 'path-reversed', '--dataset', 'alt', '--auth-origin=separate', '--per-minute', '3'])).toEqual({
       ok: true,
       help: false,
       options: { port: 8080, basePath: '/api', fault: 'path-reversed', dataset: 'alt', authOrigin: 'separate', limits: { perMinute: 3 } },
@@ -123,8 +119,7 @@ describe('main.ts', () => {
       const favorites = await fetch(`${base}/favorites`, { headers: userAuth });
       expect(favorites.status).toBe(200);
       await favorites.text();
-      const cats = ((await (await fetch(`${base}/categories?per=100`, { headers: appAuth })).json()) as { categories: { id: number; children_count: number }[] })
-        .categories;
+      const cats = ((await (await fetch(`${base}/categories?per=100`, { headers: appAuth })).json()) as { categories: { id: number; children_count: number }[] }).categories;
       // The demo user may have favorites already: the first SKU that is not one of them (a
       // repeated SKU is 422) becomes the new favorite.
       let fav: { id: number; sku_id: number } | undefined;
@@ -168,7 +163,12 @@ describe('main.ts', () => {
       const html = await page.text();
       expect(html).toContain(vals['client_id']!);
       const action = /<form method="post" action="([^"]+)">/.exec(html)![1]!;
-      const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))]));
+      const fields = Object.fromEntries(
+        [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+          m[1]!,
+          m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))),
+        ]),
+      );
       const approved = await fetch(new URL(action, vals['auth_url']).href, { ...form({ ...fields, decision: 'approve' }), redirect: 'manual' });
       expect(approved.status).toBe(302);
       expect(approved.headers.get('location')!.startsWith(`${vals['redirect_uri']}?code=`)).toBe(true);

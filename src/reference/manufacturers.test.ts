@@ -4,20 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReference } from './server.ts';
-import {
-  allSkus,
-  byName,
-  CATEGORY_FIELDS,
-  expectError,
-  get,
-  ids,
-  parseLink,
-  SETUPS,
-  sorted,
-  startWithToken,
-  userTokens,
-  type Reply,
-} from '../testing/reference/testkit.ts';
+import { allSkus, byName, CATEGORY_FIELDS, expectError, get, ids, parseLink, SETUPS, sorted, startWithToken, userTokens, type Reply } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
@@ -30,8 +17,7 @@ describe.each(SETUPS)('manufacturers (%s)', (_name, options) => {
   /** The manufacturer with the most SKUs. */
   let busy: Json;
 
-  const api = (path: string, opts: { token?: string; version?: string } = {}): Promise<Reply> =>
-    get(ref, path, { token: opts.token ?? app, version: opts.version ?? null });
+  const api = (path: string, opts: { token?: string; version?: string } = {}): Promise<Reply> => get(ref, path, { token: opts.token ?? app, version: opts.version ?? null });
   const list = async (path: string): Promise<Json> => {
     const r = await api(path);
     expect(r.status, path).toBe(200);
@@ -82,7 +68,7 @@ describe.each(SETUPS)('manufacturers (%s)', (_name, options) => {
   });
 
   describe('GET /manufacturers/:id/categories', () => {
-    it('lists the leaf categories holding the manufacturer\'s SKUs, by name by default', async () => {
+    it("lists the leaf categories holding the manufacturer's SKUs, by name by default", async () => {
       for (const m of manufacturers) {
         const body = await list(`/manufacturers/${m.id}/categories?per=100`);
         const expected = new Set((skusOf.get(m.id) ?? []).map((s) => s.category_id));
@@ -116,7 +102,7 @@ describe.each(SETUPS)('manufacturers (%s)', (_name, options) => {
   });
 
   describe('GET /manufacturers/:id/skus', () => {
-    it('lists the manufacturer\'s SKUs, without favorited even for a user token', async () => {
+    it("lists the manufacturer's SKUs, without favorited even for a user token", async () => {
       const user = (await userTokens(ref, 'public favorites')).access;
       for (const m of manufacturers) {
         const body = await list(`/manufacturers/${m.id}/skus?per=100`);

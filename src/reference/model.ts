@@ -394,14 +394,7 @@ export interface FavoriteRecord {
 }
 
 export type NotificationEtype =
-  | 'price_drop'
-  | 'price_up'
-  | 'availability_true'
-  | 'availability_false'
-  | 'sku_release'
-  | 'sku_review'
-  | 'sku_review_rephrase_request'
-  | 'sku_review_approve_after_update';
+  'price_drop' | 'price_up' | 'availability_true' | 'availability_false' | 'sku_release' | 'sku_review' | 'sku_review_rephrase_request' | 'sku_review_approve_after_update';
 
 /** Spec "Notification" (stored fields; sku, category_name and user are embedded by etype). */
 export interface NotificationRecord {

@@ -120,9 +120,18 @@ describe.each(SETUPS)('notifications (%s)', (_name, options) => {
     const etypes = new Set(all.map((n) => n['etype']));
     // The data covers every rule: SKU and price etypes, sku_review both ways, and one that embeds nothing.
     for (const e of ['price_drop', 'sku_review']) expect(etypes, e).toContain(e);
-    expect(all.some((n) => !SKU_ETYPES.includes(n['etype'])), 'an etype without a SKU').toBe(true);
-    expect(all.some((n) => n['etype'] === 'sku_review' && !n['aggregated']), 'a non-aggregated sku_review').toBe(true);
-    expect(all.some((n) => !n['is_viewed']), 'an unviewed notification').toBe(true);
+    expect(
+      all.some((n) => !SKU_ETYPES.includes(n['etype'])),
+      'an etype without a SKU',
+    ).toBe(true);
+    expect(
+      all.some((n) => n['etype'] === 'sku_review' && !n['aggregated']),
+      'a non-aggregated sku_review',
+    ).toBe(true);
+    expect(
+      all.some((n) => !n['is_viewed']),
+      'an unviewed notification',
+    ).toBe(true);
   });
 
   it('the embedded SKU and category name agree with the catalogue', async () => {

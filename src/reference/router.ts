@@ -57,10 +57,7 @@ export interface Route {
   readonly since: string | null;
 }
 
-export type RouteMatch =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
-  | { kind: 'not-found' }
-  | { kind: 'method-not-allowed'; allow: string[] };
+export type RouteMatch = { kind: 'found'; route: Route; params: Record<string, string> } | { kind: 'not-found' } | { kind: 'method-not-allowed'; allow: string[] };
 
 /** A route module registers its routes; server.ts lists the modules. */
 export type RouteModule = (router: Router) => void;

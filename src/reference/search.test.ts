@@ -10,7 +10,11 @@ type Json = any;
 
 const NONSENSE = 'zzqxjvw';
 
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
 const q = (text: string): string => encodeURIComponent(text);
 
 describe.each(SETUPS)('search (%s)', (_name, options) => {
@@ -23,8 +27,7 @@ describe.each(SETUPS)('search (%s)', (_name, options) => {
   /** Leaf id -> its SKUs. */
   const skus = new Map<number, Json[]>();
 
-  const api = (path: string, opts: { token?: string; version?: string } = {}): Promise<Reply> =>
-    get(ref, path, { token: opts.token ?? app, version: opts.version ?? null });
+  const api = (path: string, opts: { token?: string; version?: string } = {}): Promise<Reply> => get(ref, path, { token: opts.token ?? app, version: opts.version ?? null });
   const search = async (text: string, extra = '', version?: string): Promise<Json> => {
     const r = await api(`/search?q=${q(text)}${extra}`, version ? { version } : {});
     expect(r.status, text).toBe(200);
@@ -162,7 +165,15 @@ describe.each(SETUPS)('search (%s)', (_name, options) => {
       expect(body.categories).toEqual([]);
       const count = (await search(word)).meta.pagination.total_results;
       expect(body.meta.alternatives).toEqual([
-        { term: word, important: false, count, drop: [{ token: word, dropped: false }, { token: NONSENSE, dropped: true }] },
+        {
+          term: word,
+          important: false,
+          count,
+          drop: [
+            { token: word, dropped: false },
+            { token: NONSENSE, dropped: true },
+          ],
+        },
       ]);
     });
 
@@ -223,7 +234,10 @@ describe.each(SETUPS)('search (%s)', (_name, options) => {
 
     it('i points inside the phrase when q begins a later word', async () => {
       const multi = cats.find((c) => words(c.name).length > 1 && c.parent_id !== 0)!;
-      const second = (multi.name as string).split(/\s+/).slice(1).find((w) => /^[A-Za-z]{2}/.test(w))!;
+      const second = (multi.name as string)
+        .split(/\s+/)
+        .slice(1)
+        .find((w) => /^[A-Za-z]{2}/.test(w))!;
       const items = await complete(second.slice(0, 2));
       const item = items.find((x) => x.k === multi.name);
       if (item) expect(item.i).toBe((multi.name as string).indexOf(second));
@@ -231,7 +245,7 @@ describe.each(SETUPS)('search (%s)', (_name, options) => {
       expect(anyInner.some((x) => x.i > 0 || x.k.toLowerCase().startsWith(second.toLowerCase()))).toBe(true);
     });
 
-    it('SKU suggestions name the SKU\'s category in d; manufacturers have no d', async () => {
+    it("SKU suggestions name the SKU's category in d; manufacturers have no d", async () => {
       const leaf = leaves.find((l) => skus.get(l.id)!.length > 0)!;
       const sku = skus.get(leaf.id)![0];
       const items = await complete(sku.display_name);

@@ -18,15 +18,7 @@ import { createApiListener, createAuthListener } from './app.ts';
 import type { ClientRecord } from './auth-records.ts';
 import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
 import { FAULT_NAMES, resolveFault, type FaultName } from './faults.ts';
-import {
-  CONSENT_MODES,
-  LOGOUT_ENDS_MODES,
-  REVIEW_ACTIONS_SCOPE_MODES,
-  type ConsentMode,
-  type DeploymentOptions,
-  type LogoutEnds,
-  type ReviewActionsScope,
-} from './options.ts';
+import { CONSENT_MODES, LOGOUT_ENDS_MODES, REVIEW_ACTIONS_SCOPE_MODES, type ConsentMode, type DeploymentOptions, type LogoutEnds, type ReviewActionsScope } from './options.ts';
 import { resolveVariants, VARIANTS, type VariantInfo } from './variants.ts';
 import type { RouteModule } from './router.ts';
 import { WINDOW_MS } from './ratelimit.ts';

@@ -65,7 +65,10 @@ interface LinkRequest<T> {
 
 function listParam(query: URLSearchParams, name: string): string[] {
   const values = [...query.getAll(name), ...query.getAll(`${name}[]`)];
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /**
@@ -85,9 +88,7 @@ export function requestedLinks<T>(ctx: ApiContext, links: readonly Link<T>[], si
       if (!link) {
         const known = links.map((l) => l.name);
         throw new ApiError(400, 'InvalidParameter', [
-          known.length === 0
-            ? `${mode}=${name}: this endpoint has no linked resources`
-            : `${mode}=${name}: unknown linked resource; this endpoint links ${known.join(', ')}`,
+          known.length === 0 ? `${mode}=${name}: this endpoint has no linked resources` : `${mode}=${name}: unknown linked resource; this endpoint links ${known.join(', ')}`,
         ]);
       }
       if (!out.some((r) => r.link.name === name && r.mode === mode)) out.push({ link, mode });

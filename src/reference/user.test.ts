@@ -296,7 +296,14 @@ describe.each(SETUPS)('user area (%s)', (_name, options) => {
       const put = await as('PUT', `/user/addresses/${a.id}`, { body: { city: 'Difference Engine City', region_id: otherId, mobile: '+30 690 0000000' } });
       expect(put.status, put.text).toBe(200);
       expect(Object.keys(put.body)).toEqual(['address']);
-      expect(put.body.address).toMatchObject({ ...a, city: 'Difference Engine City', region: otherName, mobile: '+30 690 0000000', lat: expect.any(String), lng: expect.any(String) });
+      expect(put.body.address).toMatchObject({
+        ...a,
+        city: 'Difference Engine City',
+        region: otherName,
+        mobile: '+30 690 0000000',
+        lat: expect.any(String),
+        lng: expect.any(String),
+      });
       const same = await as('PUT', `/user/addresses/${a.id}`, { body: { label: 'Renamed' } });
       expect(same.body.address).toEqual({ ...put.body.address, label: 'Renamed' });
 

@@ -54,7 +54,9 @@ function freshReview(): { skuId: number; reviewId: number } {
   const free = pool.filter(({ reviewId }) => {
     const r = data.skuReviews.get(reviewId)!;
     const mine = (uid: number): boolean => uid === data.demoUserId;
-    return !mine(r.user_id) && ![...data.votes.values(), ...data.flags.values()].some((x) => mine(x.user_id) && ('sku_review_id' in x ? x.sku_review_id : x.flaggable_id) === reviewId);
+    return (
+      !mine(r.user_id) && ![...data.votes.values(), ...data.flags.values()].some((x) => mine(x.user_id) && ('sku_review_id' in x ? x.sku_review_id : x.flaggable_id) === reviewId)
+    );
   });
   return free[reviewsTaken++]!;
 }
@@ -95,7 +97,7 @@ describe('reviews', () => {
     expect(old.every((r) => r.voted === false && !('own_review' in r))).toBe(true);
   });
 
-  it('own-review-in-meta: a user\'s listing carries own_review once, in meta', async () => {
+  it("own-review-in-meta: a user's listing carries own_review once, in meta", async () => {
     const own = [...data.skuReviews.values()].find((r) => r.user_id === data.demoUserId)!;
     const path = `/skus/${own.sku_id}/reviews?per=100`;
     const [ref, variant] = await both('own-review-in-meta', 'GET', path);
@@ -144,7 +146,9 @@ describe('reviews', () => {
   });
 
   it("own-votes-not-counted: a vote on one's own review shows as voted, but the counts stay", async () => {
-    const own = [...data.skuReviews.values()].find((r) => r.user_id === data.demoUserId && ![...data.votes.values()].some((v) => v.sku_review_id === r.id && v.user_id === data.demoUserId))!;
+    const own = [...data.skuReviews.values()].find(
+      (r) => r.user_id === data.demoUserId && ![...data.votes.values()].some((v) => v.sku_review_id === r.id && v.user_id === data.demoUserId),
+    )!;
     const path = `/skus/${own.sku_id}/reviews/${own.id}/votes`;
     const [ref, variant] = await both('own-votes-not-counted', 'POST', path, { body: { vote: { helpful: true } } });
     expect([ref.status, variant.status]).toEqual([201, 201]);
@@ -216,12 +220,18 @@ describe('favorites', () => {
       expect((await as(variant, 'DELETE', `/favorites/${created.body.favorite.id}`)).status).toBe(204);
       const after = await as(variant, 'GET', `/favorite_lists/${listId}/favorites`);
       expect(after.status, String(variant)).toBe(variant === null ? 200 : 404);
-      expect((await allLists(s.ref, s.user)).some((l) => l.id === listId), String(variant)).toBe(variant === null);
+      expect(
+        (await allLists(s.ref, s.user)).some((l) => l.id === listId),
+        String(variant),
+      ).toBe(variant === null);
       // Moved away: owned (have_it true) leaves no list.
       const moved = await as(variant, 'POST', '/favorites', { body: { favorite: { sku_id: b!.id } } });
       const movedList = moved.body.favorite.favorite_list_id as number;
       expect((await as(variant, 'PUT', `/favorites/${moved.body.favorite.id}`, { body: { favorite: { have_it: true } } })).status).toBe(200);
-      expect((await allLists(s.ref, s.user)).some((l) => l.id === movedList), String(variant)).toBe(variant === null);
+      expect(
+        (await allLists(s.ref, s.user)).some((l) => l.id === movedList),
+        String(variant),
+      ).toBe(variant === null);
     }
   });
 

@@ -178,7 +178,11 @@ describe('category SKU listing', () => {
     const path = `/categories/${group.category_id}/skus?per=100&filter_ids[]=${a}&filter_ids[]=${b}`;
     const [ref, variant] = await both('filter-ids-and', path);
     const ids = (body: Json): number[] => body.skus.map((s: Json) => s.id).sort();
-    const matching = (pred: (f: number[]) => boolean): number[] => skus.filter((s) => pred(s.filterIds)).map((s) => s.id).sort();
+    const matching = (pred: (f: number[]) => boolean): number[] =>
+      skus
+        .filter((s) => pred(s.filterIds))
+        .map((s) => s.id)
+        .sort();
     expect(ids(ref)).toEqual(matching((f) => f.includes(a!) || f.includes(b!)));
     expect(ids(variant)).toEqual(matching((f) => f.includes(a!) && f.includes(b!)));
     expect(ids(variant)).not.toEqual(ids(ref));
@@ -432,7 +436,7 @@ describe('SKUs, products and shops', () => {
     expect(variantPos.meta.shop_rating_breakdown[0]).toMatchObject({ impression: 'positive', percentage: 100 });
   });
 
-  it('unstructured-address-id: an unstructured location\'s address keeps its id; embed_ids and include give it', async () => {
+  it("unstructured-address-id: an unstructured location's address keeps its id; embed_ids and include give it", async () => {
     const loc = [...data.locations.values()].find((l) => l.format === 'unstructured')!;
     const path = `/shops/${loc.shopId}/locations/${loc.id}`;
     const nulls = { street_number: null, street: null, postcode: null, city: null, region: null, country: null };

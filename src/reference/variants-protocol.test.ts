@@ -315,7 +315,15 @@ describe('request pipeline and body variants', () => {
       const all = objects(extra.body);
       expect(all).toHaveLength(10);
       for (const o of all) expect(o).toMatchObject({ x_internal_id: expect.toBeOneOf([null, expect.any(Number)]), x_trace: 'reference' });
-      expect(extra.body.things[0]).toEqual({ id: 1, name: 'one', color: 'red', size: 10, x_internal_id: 1_000_001, x_trace: 'reference', part: { ...PARTS.get(71), x_internal_id: 1_000_071, x_trace: 'reference' } });
+      expect(extra.body.things[0]).toEqual({
+        id: 1,
+        name: 'one',
+        color: 'red',
+        size: 10,
+        x_internal_id: 1_000_001,
+        x_trace: 'reference',
+        part: { ...PARTS.get(71), x_internal_id: 1_000_071, x_trace: 'reference' },
+      });
       expect(Object.keys(extra.body.meta.pagination)).toEqual(['total_results', 'total_pages', 'page', 'per', 'x_internal_id', 'x_trace']);
       const again = await get(varied.ref, '/test/things?embed=part', { ...varied, headers: { 'If-None-Match': extra.headers.get('etag')! } });
       expect(again.status).toBe(304);
@@ -414,7 +422,12 @@ describe('token and limit variants', () => {
       expect(noGrant.body).toEqual({ error: 'invalid_request', error_description: 'grant_type is required' });
       const authorize = await fetch(`${varied.ref.authUrl}/oauth2/authorizations/new`, { redirect: 'manual' });
       expect(Object.keys(await authorize.json())).toEqual(['error', 'error_description']);
-      const granted = await post(`${varied.ref.authUrl}/oauth2/token`, { grant_type: 'client_credentials', client_id: varied.ref.client.id, client_secret: varied.ref.client.secret, scope: 'public' });
+      const granted = await post(`${varied.ref.authUrl}/oauth2/token`, {
+        grant_type: 'client_credentials',
+        client_id: varied.ref.client.id,
+        client_secret: varied.ref.client.secret,
+        scope: 'public',
+      });
       expect(granted.status).toBe(200);
       for (const r of [b, noGrant, granted]) expect([...r.headers.keys()].filter((k) => k.startsWith('x-ratelimit-'))).toEqual([]);
       // The API keeps its rate-limit headers.

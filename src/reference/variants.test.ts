@@ -37,7 +37,9 @@ describe('legal variants', () => {
 
   test('each is guarded somewhere in the reference, or stands for a server option', () => {
     const code = sources(REFERENCE_DIR);
-    const unguarded = VARIANT_NAMES.filter((name) => !(VARIANTS[name] as VariantInfo).options && !new RegExp(`variants\\W{0,4}has\\('${name.replace(/\./g, '\\.')}'\\)`).test(code));
+    const unguarded = VARIANT_NAMES.filter(
+      (name) => !(VARIANTS[name] as VariantInfo).options && !new RegExp(`variants\\W{0,4}has\\('${name.replace(/\./g, '\\.')}'\\)`).test(code),
+    );
     expect(unguarded, 'variants with no `variants.has(...)` guard in src/reference').toEqual([]);
   });
 

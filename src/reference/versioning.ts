@@ -28,11 +28,7 @@ function version(major: number, minor: number, patch: number): ApiVersion {
 }
 
 /** Served versions, oldest first: each minor series at its latest patch (from the Change history). */
-export const SERVED_VERSIONS: readonly ApiVersion[] = Object.freeze([
-  version(3, 0, 23),
-  version(3, 1, 3),
-  version(3, 2, 1),
-]);
+export const SERVED_VERSIONS: readonly ApiVersion[] = Object.freeze([version(3, 0, 23), version(3, 1, 3), version(3, 2, 1)]);
 
 export const SUPPORTED_MAJOR = 3;
 export const OLDEST_VERSION: ApiVersion = SERVED_VERSIONS[0]!;
@@ -99,7 +95,10 @@ export function negotiateVersion(accept: string | undefined, fault: FaultName | 
       const eq = p.indexOf('=');
       if (eq < 0) continue;
       if (p.slice(0, eq).trim().toLowerCase() !== 'version') continue;
-      requested = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      requested = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
     }
     if (requested === undefined) return { ok: true, version: fault === 'version-unspecified-gives-oldest' ? OLDEST_VERSION : latest };
     return resolveRequestedVersion(requested, fault, variants);

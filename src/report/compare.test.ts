@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { compareResults, isRegression, type ComparedResults } from './compare.ts';
 
 type T = ComparedResults['tests'][number];
-const t = (id: string, status: string, overrides: Partial<T> = {}): T => ({ id, title: id, requirements: [`R-${id}`], severity: 'MUST', status, message: `${id} ${status}`, ...overrides });
+const t = (id: string, status: string, overrides: Partial<T> = {}): T => ({
+  id,
+  title: id,
+  requirements: [`R-${id}`],
+  severity: 'MUST',
+  status,
+  message: `${id} ${status}`,
+  ...overrides,
+});
 const results = (tests: T[], bySuite: Record<string, number> = {}, durationMs = 1000): ComparedResults => ({
   summary: {},
   tests,
@@ -13,12 +21,38 @@ const results = (tests: T[], bySuite: Record<string, number> = {}, durationMs = 
 describe('compareResults', () => {
   test('each kind of change, by test id; a new failure is a regression, the others are not', () => {
     const before = results(
-      [t('a', 'passed'), t('b', 'failed'), t('c', 'failed'), t('d', 'passed'), t('e', 'warned'), t('f', 'passed'), t('g', 'skipped'), t('h', 'passed', { severity: 'WARN' }), t('gone', 'passed')],
+      [
+        t('a', 'passed'),
+        t('b', 'failed'),
+        t('c', 'failed'),
+        t('d', 'passed'),
+        t('e', 'warned'),
+        t('f', 'passed'),
+        t('g', 'skipped'),
+        t('h', 'passed', { severity: 'WARN' }),
+        t('gone', 'passed'),
+      ],
       { categories: 10, favorites: 5 },
       1000,
     );
     const after = results(
-      [t('a', 'failed', { requirements: ['R-a', 'R-other'], findings: [{ requirements: ['R-a'], severity: 'MUST' }, { requirements: ['R-other'], severity: 'WARN' }] }), t('b', 'passed'), t('c', 'failed'), t('d', 'warned'), t('e', 'passed'), t('f', 'skipped'), t('g', 'passed'), t('h', 'passed', { severity: 'MUST' }), t('new', 'failed')],
+      [
+        t('a', 'failed', {
+          requirements: ['R-a', 'R-other'],
+          findings: [
+            { requirements: ['R-a'], severity: 'MUST' },
+            { requirements: ['R-other'], severity: 'WARN' },
+          ],
+        }),
+        t('b', 'passed'),
+        t('c', 'failed'),
+        t('d', 'warned'),
+        t('e', 'passed'),
+        t('f', 'skipped'),
+        t('g', 'passed'),
+        t('h', 'passed', { severity: 'MUST' }),
+        t('new', 'failed'),
+      ],
       { categories: 12, favorites: 5 },
       2500,
     );

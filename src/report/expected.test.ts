@@ -83,7 +83,10 @@ describe('applyExpectedFailures', () => {
   });
 
   test('past its day an entry excuses nothing, and says so; an entry whose failure did not happen is to be removed', () => {
-    const results = resultsOf([record('categories/a', 'failed', [['CAT-5']]), record('favorites/e', 'passed', [], ['FAV-29']), record('favorites/f', 'skipped', [], ['ERR-9'])], []);
+    const results = resultsOf(
+      [record('categories/a', 'failed', [['CAT-5']]), record('favorites/e', 'passed', [], ['FAV-29']), record('favorites/f', 'skipped', [], ['ERR-9'])],
+      [],
+    );
     results.tests[2]!.message = 'profile write is not enabled';
     const notes = applyExpectedFailures(
       results,

@@ -33,7 +33,11 @@ export function parseExpectedFailures(text: string, source: string, knownRequire
   } catch (error) {
     throw new ExpectedFailuresError(`${source} is not JSON: ${(error as Error).message}`);
   }
-  const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null && Array.isArray((data as Record<string, unknown>)['expectedFailures']) ? (data as Record<string, unknown[]>)['expectedFailures']! : null;
+  const list = Array.isArray(data)
+    ? data
+    : typeof data === 'object' && data !== null && Array.isArray((data as Record<string, unknown>)['expectedFailures'])
+      ? (data as Record<string, unknown[]>)['expectedFailures']!
+      : null;
   if (!list) throw new ExpectedFailuresError(`${source} must hold a JSON array of entries, or {"expectedFailures": [...]}`);
   return list.map((raw, i) => {
     const where = `${source}, entry ${i + 1}`;
@@ -42,7 +46,8 @@ export function parseExpectedFailures(text: string, source: string, knownRequire
     const unknownKeys = Object.keys(entry).filter((k) => !['requirement', 'test', 'reason', 'expires'].includes(k));
     if (unknownKeys.length) throw new ExpectedFailuresError(`${where}: unknown key(s) ${unknownKeys.join(', ')} (known: requirement, test, reason, expires)`);
     const { requirement, test, reason, expires } = entry;
-    if ((requirement === undefined) === (test === undefined)) throw new ExpectedFailuresError(`${where}: name either a "requirement" id or a "test" id, not ${requirement === undefined ? 'neither' : 'both'}`);
+    if ((requirement === undefined) === (test === undefined))
+      throw new ExpectedFailuresError(`${where}: name either a "requirement" id or a "test" id, not ${requirement === undefined ? 'neither' : 'both'}`);
     if (requirement !== undefined && typeof requirement !== 'string') throw new ExpectedFailuresError(`${where}: "requirement" must be a string`);
     if (test !== undefined && (typeof test !== 'string' || test === '')) throw new ExpectedFailuresError(`${where}: "test" must be a test id (as results.json names it)`);
     if (typeof requirement === 'string') {
@@ -53,7 +58,12 @@ export function parseExpectedFailures(text: string, source: string, knownRequire
     if (expires !== undefined && (typeof expires !== 'string' || !DAY.test(expires) || Number.isNaN(Date.parse(`${expires}T00:00:00Z`)))) {
       throw new ExpectedFailuresError(`${where}: "expires" must be a day, YYYY-MM-DD, got ${JSON.stringify(expires)}`);
     }
-    return { ...(requirement !== undefined ? { requirement } : {}), ...(test !== undefined ? { test: test as string } : {}), reason: reason.trim(), ...(expires !== undefined ? { expires: expires as string } : {}) };
+    return {
+      ...(requirement !== undefined ? { requirement } : {}),
+      ...(test !== undefined ? { test: test as string } : {}),
+      reason: reason.trim(),
+      ...(expires !== undefined ? { expires: expires as string } : {}),
+    };
   });
 }
 
@@ -88,9 +98,17 @@ export function applyExpectedFailures(results: RunResults, entries: readonly Exp
       test.message = `expected failure (${by.map((e) => `${nameOf(e)}: ${e.reason}`).join('; ')}): ${test.message}`;
     } else {
       // A failure an entry would excuse but for its day: said on the failure itself.
-      const stale = test.failures.flatMap((f) => excusing(test, f, entries.filter((e) => expired(e, today))) ?? []);
+      const stale = test.failures.flatMap(
+        (f) =>
+          excusing(
+            test,
+            f,
+            entries.filter((e) => expired(e, today)),
+          ) ?? [],
+      );
       stale.forEach((e) => expiredUsed.add(e));
-      if (stale.length) test.message += ` (its expected-failure entry ${[...new Set(stale.map(nameOf))].join(', ')} expired on ${[...new Set(stale.map((e) => e.expires))].join(', ')})`;
+      if (stale.length)
+        test.message += ` (its expected-failure entry ${[...new Set(stale.map(nameOf))].join(', ')} expired on ${[...new Set(stale.map((e) => e.expires))].join(', ')})`;
     }
   }
   const summary = results.summary;

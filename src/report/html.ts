@@ -70,7 +70,12 @@ function metaRows(run: RunInfo): [string, string][] {
     ['Patch level claimed', run.implements],
     ['Media type', run.mediaType],
     ['Profiles', run.profiles.join(', ')],
-    ['Seed', run.seed ? `${run.seed.seed}${run.seed.path ? `:${run.seed.path}` : ''}${run.seed.replayPath ? `@${run.seed.replayPath}` : ''} (${run.seed.given ? 'CATALOGUE_SEED' : 'drawn for the run'})` : undefined],
+    [
+      'Seed',
+      run.seed
+        ? `${run.seed.seed}${run.seed.path ? `:${run.seed.path}` : ''}${run.seed.replayPath ? `@${run.seed.replayPath}` : ''} (${run.seed.given ? 'CATALOGUE_SEED' : 'drawn for the run'})`
+        : undefined,
+    ],
     ['Filters', run.filters?.length ? run.filters.join(' ') : undefined],
     ['Started', run.startedAt],
     ['Finished', run.finishedAt],
@@ -100,11 +105,14 @@ function testHtml(test: TestRecord, authUrl: string): string {
     parts.push(`<p><b>${f.kind}</b> [${f.requirements.map(escapeHtml).join(', ')}] ${escapeHtml(f.message)}</p>`);
     if (f.details?.length) parts.push(`<pre>${escapeHtml(f.details.join('\n'))}</pre>`);
     for (const id of f.requirements) parts.push(quoteOf(id));
-    if (f.exchange !== undefined && test.exchanges[f.exchange]) parts.push(`<div class="reqs">the exchange that showed it:</div><pre>${escapeHtml(formatExchange(test.exchanges[f.exchange]!, authUrl))}</pre>`);
+    if (f.exchange !== undefined && test.exchanges[f.exchange])
+      parts.push(`<div class="reqs">the exchange that showed it:</div><pre>${escapeHtml(formatExchange(test.exchanges[f.exchange]!, authUrl))}</pre>`);
   }
   if (findings.length && test.exchanges.length) {
     const shown = test.exchanges.slice(-EXCHANGES_SHOWN);
-    parts.push(`<details><summary>the test's exchanges (${test.exchanges.length}${test.omittedExchanges ? ` of ${test.exchanges.length + test.omittedExchanges}` : ''})</summary>${shown.map((e) => `<pre>${escapeHtml(formatExchange(e, authUrl))}</pre>`).join('')}</details>`);
+    parts.push(
+      `<details><summary>the test's exchanges (${test.exchanges.length}${test.omittedExchanges ? ` of ${test.exchanges.length + test.omittedExchanges}` : ''})</summary>${shown.map((e) => `<pre>${escapeHtml(formatExchange(e, authUrl))}</pre>`).join('')}</details>`,
+    );
   }
   parts.push('</details>');
   return parts.join('\n');
@@ -161,7 +169,8 @@ export function* htmlReportChunks(results: RunResults, run: RunInfo): Generator<
       .join(', ');
     yield secrets.scrub(`<h2>${escapeHtml(suite)} <span class="reqs">(${counts})</span></h2>\n`);
     for (const test of tests) if (listPassed || test.status !== 'passed') yield secrets.scrub(`${testHtml(test, run.authUrl)}\n`);
-    if (!listPassed) yield `<p class="st-passed">${tests.filter((t) => t.status === 'passed').length} passed tests not listed here (${results.tests.length} tests in all): results.json has them.</p>\n`;
+    if (!listPassed)
+      yield `<p class="st-passed">${tests.filter((t) => t.status === 'passed').length} passed tests not listed here (${results.tests.length} tests in all): results.json has them.</p>\n`;
   }
   yield '</section>\n<section id="by-requirement"><h2>Requirements</h2><table class="reqs-table"><tr><th>Requirement</th><th>Status</th><th>Tests</th></tr>\n';
   const byRequirement = new Map<string, TestRecord[]>();
@@ -172,7 +181,9 @@ export function* htmlReportChunks(results: RunResults, run: RunInfo): Generator<
     const linked = [...tests].sort((a, b) => STATUSES.indexOf(a.status) - STATUSES.indexOf(b.status)).slice(0, LINKS_PER_REQUIREMENT);
     const more = tests.length > linked.length ? `<br>and ${tests.length - linked.length} more` : '';
     const links = linked.map((t) => `<a href="#${anchor(t.id)}">${LABEL[t.status]} ${escapeHtml(t.title)}</a>`).join('<br>') + more;
-    yield secrets.scrub(`<tr class="st-${status}" id="r-${escapeHtml(id)}"><td>${quoteOf(id)}</td><td class="st-${status}"><span class="badge">${LABEL[status]}</span></td><td>${links}</td></tr>\n`);
+    yield secrets.scrub(
+      `<tr class="st-${status}" id="r-${escapeHtml(id)}"><td>${quoteOf(id)}</td><td class="st-${status}"><span class="badge">${LABEL[status]}</span></td><td>${links}</td></tr>\n`,
+    );
   }
   yield `</table></section></main>\n<script>${SCRIPT}</script>\n</body></html>\n`;
 }

@@ -89,7 +89,9 @@ export class ProgressReporter implements Reporter {
     const { used, budget } = this.#options.requests();
     const counts = `${suite.passed} passed, ${suite.failed} failed${suite.warned ? `, ${suite.warned} warned` : ''}${suite.skipped ? `, ${suite.skipped} skipped` : ''}`;
     const seconds = ((this.#now() - suite.started) / 1000).toFixed(1);
-    this.#line(`${suiteName(module.moduleId)}: ${counts} (${seconds} s) | suites ${this.#suitesDone}/${this.#options.suites}, tests ${this.#testsDone}/${this.#known()}, requests ${used}/${budget}, ${this.#failed} failed so far${this.#eta()}`);
+    this.#line(
+      `${suiteName(module.moduleId)}: ${counts} (${seconds} s) | suites ${this.#suitesDone}/${this.#options.suites}, tests ${this.#testsDone}/${this.#known()}, requests ${used}/${budget}, ${this.#failed} failed so far${this.#eta()}`,
+    );
   }
 
   /** Clears the live line, before the summary is printed. */

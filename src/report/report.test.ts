@@ -71,7 +71,11 @@ function junitInOneTree(res: RunResults, info: RunInfo): string {
       for (const [name, value] of suiteProperties(info)) suite.property(name, value);
       suites.set(test.suite, suite);
     }
-    const testCase = suite.testCase().className(test.suite).name(test.title).time(test.durationMs / 1000);
+    const testCase = suite
+      .testCase()
+      .className(test.suite)
+      .name(test.title)
+      .time(test.durationMs / 1000);
     for (const id of test.requirements) testCase.property('requirement', id);
     testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
     if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
@@ -222,7 +226,7 @@ describe('where a run writes its reports, and what says how it was made', () => 
     expect(readdirSync(base).sort()).toEqual(['2026-01-01T00-00-00Z', '2026-01-01T00-00-00Z-2', '2026-01-01T00-00-05Z', LATEST]);
   });
 
-  test('a latest that is not the kit\'s link is left as it is, and said so', () => {
+  test("a latest that is not the kit's link is left as it is, and said so", () => {
     const base = mkdtempSync(join(tmpdir(), 'cc-reports-'));
     mkdirSync(join(base, LATEST));
     const written = writeReports(base, results, run);
@@ -241,7 +245,15 @@ describe('where a run writes its reports, and what says how it was made', () => 
     };
     const document = JSON.parse(resultsJson(results, info)) as { run: Record<string, unknown> };
     const { kit, catalogue } = provenance();
-    expect(document.run).toMatchObject({ kit, catalogue, versions: ['3.2', '3.1'], seed: { seed: 42, given: false }, filters: ['favorites'], durationMs: 1000, exitReason: 'FAIL: MUST requirements failed' });
+    expect(document.run).toMatchObject({
+      kit,
+      catalogue,
+      versions: ['3.2', '3.1'],
+      seed: { seed: 42, given: false },
+      filters: ['favorites'],
+      durationMs: 1000,
+      exitReason: 'FAIL: MUST requirements failed',
+    });
     expect(kit.name).toBe('catalogue-conformance');
     expect(catalogue.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(catalogue.requirements).toBeGreaterThan(100);
@@ -278,7 +290,9 @@ describe('failures by requirement', () => {
     });
     const lines = failedRequirements([failing, second]);
     expect(lines[0]).toBe('FAILED REQUIREMENTS (1):');
-    expect(lines[1]).toMatch(/^ {2}CAT-6 \([^)]+\): "[^"]+": 2 test\(s\), 2 finding\(s\); first: GET http:\/\/127\.0\.0\.1:9\/api\/categories\/root\?oauth_token=\[REDACTED\] -> 200 \(in categories > GET \/categories\/root > is the root\)$/);
+    expect(lines[1]).toMatch(
+      /^ {2}CAT-6 \([^)]+\): "[^"]+": 2 test\(s\), 2 finding\(s\); first: GET http:\/\/127\.0\.0\.1:9\/api\/categories\/root\?oauth_token=\[REDACTED\] -> 200 \(in categories > GET \/categories\/root > is the root\)$/,
+    );
     expect(lines).toHaveLength(2);
     expect(failedRequirements([])).toEqual([]);
     // In the summary, after the failures and notes, before the counts.

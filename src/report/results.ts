@@ -28,9 +28,7 @@ export function recordFor(testCase: TestCase, suite: string): TestRecord {
   let message = '';
   if (result.state === 'failed') {
     status = 'failed';
-    message = failures.length
-      ? findingLines(failures)
-      : secrets.scrub(result.errors.map((e) => e.message).join('\n') || 'failed without a message');
+    message = failures.length ? findingLines(failures) : secrets.scrub(result.errors.map((e) => e.message).join('\n') || 'failed without a message');
     if (!failures.length) failures.push({ requirements: declared?.requirements ?? [], severity: 'MUST', message });
   } else if (result.state === 'skipped') {
     status = 'skipped';
@@ -95,7 +93,12 @@ export class ResultsCollector implements Reporter {
 
   /** The results of the suite files `ofTarget` picks (a run of several targets); unhandled errors go to each. */
   resultsOf(ofTarget: (moduleId: string) => boolean): RunResults | null {
-    return this.#runs ? collectResults(this.#modules.filter((m) => ofTarget(m.moduleId)), this.#unhandled) : null;
+    return this.#runs
+      ? collectResults(
+          this.#modules.filter((m) => ofTarget(m.moduleId)),
+          this.#unhandled,
+        )
+      : null;
   }
 }
 

@@ -88,10 +88,17 @@ export function repeatedFailures(failed: readonly TestRecord[]): string[] {
   return [...byShape.values()]
     .filter((e) => e.tests.size >= REPEATED_IN)
     .sort((a, b) => b.tests.size - a.tests.size)
-    .map((e) => `REPEATED in ${e.tests.size} tests [${listed(e.requirements)}]: ${e.first.finding.message} (first: ${e.first.test.suite} > ${e.first.test.title}; each is listed below)`);
+    .map(
+      (e) =>
+        `REPEATED in ${e.tests.size} tests [${listed(e.requirements)}]: ${e.first.finding.message} (first: ${e.first.test.suite} > ${e.first.test.title}; each is listed below)`,
+    );
 }
 
-export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: { junit: string; json: string; html?: string; har?: string; latestProblem?: string | null; bundle?: string } | null): string {
+export function terminalSummary(
+  results: RunResults,
+  run: RunInfo,
+  reportPaths: { junit: string; json: string; html?: string; har?: string; latestProblem?: string | null; bundle?: string } | null,
+): string {
   const out: string[] = [];
   const target = run.referenceServer ? `${run.target} (embedded reference server)` : redactUrl(run.target);
   // The patch level and media type only when they were set: the defaults are the spec's.
@@ -113,7 +120,8 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
     out.push(`WARN ${test.suite} > ${test.title}`);
     for (const finding of test.warnings) out.push(...findingBlock(test, finding, '-', run.authUrl));
   }
-  for (const test of results.tests.filter((t) => t.status === 'expected')) out.push(`EXPECTED ${test.suite} > ${test.title}: ${test.message.split('\n')[0]!.replace(/\): .*$/, ')')}`);
+  for (const test of results.tests.filter((t) => t.status === 'expected'))
+    out.push(`EXPECTED ${test.suite} > ${test.title}: ${test.message.split('\n')[0]!.replace(/\): .*$/, ')')}`);
   const skipped = results.tests.filter((t) => t.status === 'skipped');
   if (skipped.length) {
     out.push(`SKIP ${skipped.length} tests:`);
@@ -127,12 +135,15 @@ export function terminalSummary(results: RunResults, run: RunInfo, reportPaths: 
   if (rollup.length) out.push(...rollup, '');
 
   const s = results.summary;
-  out.push(`Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped${s.expected ? `, ${s.expected} expected failures` : ''} (${results.tests.length} in all)`);
+  out.push(
+    `Tests: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped${s.expected ? `, ${s.expected} expected failures` : ''} (${results.tests.length} in all)`,
+  );
   out.push(`Requests: ${run.requests.total} of a budget of ${run.requests.budget}`);
   if (reportPaths) out.push(`Reports: ${[reportPaths.junit, reportPaths.json, ...(reportPaths.html ? [reportPaths.html] : [])].join(', ')}`);
   if (reportPaths?.latestProblem) out.push(`NOTE ${reportPaths.latestProblem}`);
   if (reportPaths?.har) out.push(`HAR: ${reportPaths.har}`);
-  if (reportPaths?.bundle) out.push(`Bundle: ${reportPaths.bundle} (its manifest.json holds every file's SHA-256; anyone with the kit checks it: catalogue-conformance verify ${reportPaths.bundle})`);
+  if (reportPaths?.bundle)
+    out.push(`Bundle: ${reportPaths.bundle} (its manifest.json holds every file's SHA-256; anyone with the kit checks it: catalogue-conformance verify ${reportPaths.bundle})`);
   const verdict = verdictLine(run);
   out.push(verdict);
   return secrets.scrub(out.join('\n'));

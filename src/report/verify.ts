@@ -67,7 +67,8 @@ function bundleDir(path: string): string {
 
 function readManifest(dir: string): BundleManifest {
   const manifest = readJson<Partial<BundleManifest>>(join(dir, MANIFEST), MANIFEST);
-  if (manifest.format !== BUNDLE_FORMAT) throw new NotABundle(`${MANIFEST} is not a bundle manifest this kit reads (format ${JSON.stringify(manifest.format)}, expected ${BUNDLE_FORMAT})`);
+  if (manifest.format !== BUNDLE_FORMAT)
+    throw new NotABundle(`${MANIFEST} is not a bundle manifest this kit reads (format ${JSON.stringify(manifest.format)}, expected ${BUNDLE_FORMAT})`);
   if (!manifest.files || typeof manifest.files !== 'object') throw new NotABundle(`${MANIFEST} lists no files`);
   return manifest as BundleManifest;
 }
@@ -83,7 +84,8 @@ function checkHashes(dir: string, manifest: BundleManifest, problems: string[], 
     else if (!existsSync(path)) problems.push(`${name} is missing (the manifest lists it)`);
     else {
       const actual = digestOf(path);
-      if (actual.sha256 !== expected.sha256) problems.push(`${name} has changed since the run: its SHA-256 is ${actual.sha256}, the manifest's ${expected.sha256} (${actual.bytes} bytes, then ${expected.bytes})`);
+      if (actual.sha256 !== expected.sha256)
+        problems.push(`${name} has changed since the run: its SHA-256 is ${actual.sha256}, the manifest's ${expected.sha256} (${actual.bytes} bytes, then ${expected.bytes})`);
       else matching++;
     }
   }
@@ -98,7 +100,8 @@ function checkSummary(results: BundledResults, problems: string[], lines: string
   for (const test of results.tests) counted[String(test?.status)] = (counted[String(test?.status)] ?? 0) + 1;
   const statuses = new Set([...Object.keys(counted), ...Object.keys(results.summary ?? {})]);
   const differing = [...statuses].filter((s) => (counted[s] ?? 0) !== (results.summary?.[s] ?? 0));
-  if (differing.length) problems.push(`results.json: its summary does not count its tests (${differing.map((s) => `${s} ${results.summary?.[s] ?? 0}, counted ${counted[s] ?? 0}`).join('; ')})`);
+  if (differing.length)
+    problems.push(`results.json: its summary does not count its tests (${differing.map((s) => `${s} ${results.summary?.[s] ?? 0}, counted ${counted[s] ?? 0}`).join('; ')})`);
   else lines.push(`results.json: the summary counts its ${results.tests.length} tests`);
 }
 
@@ -144,7 +147,9 @@ function checkVerdicts(dir: string, manifest: BundleManifest, results: BundledRe
       if (sameCounts(run, har)) rulesMatching++;
       else problems.push(`rule ${rule}: the run's tally (${countsText(run)}) is not the HAR's (${countsText(har)})`);
     }
-    lines.push(`re-judged ${judged} exchanges of the HAR's ${entries} (those the run judged) with every rule one exchange shows: ${rulesMatching} of ${rules.length} rules' tallies match the run's`);
+    lines.push(
+      `re-judged ${judged} exchanges of the HAR's ${entries} (those the run judged) with every rule one exchange shows: ${rulesMatching} of ${rules.length} rules' tallies match the run's`,
+    );
   } else lines.push(`re-judged ${judged} exchanges of the HAR's ${entries} (those the run judged); results.json keeps no run-wide tally to match`);
 
   // Each observed-rule test: its verdict is its tally's, and its tally is within the run's (a later
@@ -170,7 +175,13 @@ function checkVerdicts(dir: string, manifest: BundleManifest, results: BundledRe
     verdicts[test.status] = (verdicts[test.status] ?? 0) + 1;
   }
   const judgedTests = Object.values(verdicts).reduce((a, b) => a + b, 0);
-  lines.push(`verdicts: ${judgedTests} observed-rule tests, each checked against its tally (${Object.entries(verdicts).map(([s, n]) => `${n} ${s}`).join(', ') || 'none in the report'})`);
+  lines.push(
+    `verdicts: ${judgedTests} observed-rule tests, each checked against its tally (${
+      Object.entries(verdicts)
+        .map(([s, n]) => `${n} ${s}`)
+        .join(', ') || 'none in the report'
+    })`,
+  );
 }
 
 /** Checks the bundle at `path` (its directory, or its manifest.json). */
@@ -201,7 +212,9 @@ export function verifyBundle(path: string): VerifyOutcome {
     }
     const kit = provenance().kit;
     if (problems.length && manifest.kit && (manifest.kit.version !== kit.version || manifest.kit.commit !== kit.commit)) {
-      lines.push(`note: this is ${kit.name} ${kit.version}${kit.commit ? ` at ${kit.commit.slice(0, 12)}` : ''}, not the kit that made the bundle: a rule changed between the two would also make a tally differ`);
+      lines.push(
+        `note: this is ${kit.name} ${kit.version}${kit.commit ? ` at ${kit.commit.slice(0, 12)}` : ''}, not the kit that made the bundle: a rule changed between the two would also make a tally differ`,
+      );
     }
     return { exitCode: problems.length ? VERIFY_EXIT.DIFFERS : VERIFY_EXIT.VERIFIED, lines, problems };
   } catch (error) {

@@ -15,8 +15,7 @@ import type { RunResults, TestRecord } from './results.ts';
 
 // A CommonJS module whose default export is a builder: Node's ESM interop hands over
 // module.exports, some loaders its `default`; take whichever holds the builder.
-const junitFactory: Builder =
-  ((junitModule as unknown as { default?: Builder }).default as Builder | undefined) ?? (junitModule as unknown as Builder);
+const junitFactory: Builder = ((junitModule as unknown as { default?: Builder }).default as Builder | undefined) ?? (junitModule as unknown as Builder);
 
 export type { RunInfo } from './run-info.ts';
 
@@ -120,7 +119,9 @@ function escapeAttribute(value: string): string {
 }
 
 function openTag(name: string, attributes: Record<string, string | number>): string {
-  return `<${name}${Object.entries(attributes).map(([k, v]) => ` ${k}="${escapeAttribute(String(v))}"`).join('')}>`;
+  return `<${name}${Object.entries(attributes)
+    .map(([k, v]) => ` ${k}="${escapeAttribute(String(v))}"`)
+    .join('')}>`;
 }
 
 interface Counts {
@@ -152,7 +153,11 @@ function testCaseElements(suiteName: string, fill: (suite: ReturnType<Builder['t
 }
 
 function addTestCase(suite: ReturnType<Builder['testSuite']>, test: TestRecord, authUrl: string): void {
-  const testCase = suite.testCase().className(test.suite).name(test.title).time(test.durationMs / 1000);
+  const testCase = suite
+    .testCase()
+    .className(test.suite)
+    .name(test.title)
+    .time(test.durationMs / 1000);
   for (const id of test.requirements) testCase.property('requirement', id);
   testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
   if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
@@ -221,7 +226,10 @@ function writeChunks(path: string, chunks: Iterable<string>): void {
 /** A run's reports directory name: when it started, to the second, with no character a file system refuses. */
 function stampOf(startedAt: string): string {
   const time = Date.parse(startedAt);
-  return (Number.isNaN(time) ? new Date() : new Date(time)).toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return (Number.isNaN(time) ? new Date() : new Date(time))
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 /** A directory of the run's own under `base`, never one another run wrote: <stamp>, else <stamp>-2, -3, ... */

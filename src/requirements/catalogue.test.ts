@@ -19,7 +19,10 @@ describe('requirement catalogue', () => {
     }
     expect(requirements().size).toBe(all.length);
     for (const [prefix, numbers] of byPrefix) {
-      expect(numbers.sort((a, b) => a - b), prefix).toEqual(numbers.map((_, i) => i + 1));
+      expect(
+        numbers.sort((a, b) => a - b),
+        prefix,
+      ).toEqual(numbers.map((_, i) => i + 1));
     }
   });
 

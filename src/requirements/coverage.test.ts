@@ -21,7 +21,10 @@ describe('requirement coverage of the suites', () => {
     const uncited = [...requirements().values()].filter((r) => needsATest(r) && !covered.has(r.id));
     console.log(`uncited testable MUST: ${uncited.length} (each listed in src/requirements/awaiting-tests.json)`);
     const missing = uncited.filter((r) => !(r.id in awaiting));
-    expect(missing.map((r) => `${r.id} (${r.section}): ${r.summary}`), 'testable MUST statements without a test').toEqual([]);
+    expect(
+      missing.map((r) => `${r.id} (${r.section}): ${r.summary}`),
+      'testable MUST statements without a test',
+    ).toEqual([]);
   });
 
   test('the awaiting list names only testable MUST statements that still have no test', () => {

@@ -27,13 +27,11 @@ export interface DeclaredTest {
 }
 
 /** Every conformance test of the suites in `suitesDir` (those `include` names), in file and definition order. */
-export async function collectDeclaredTests(suitesDir: string = fileURLToPath(new URL('../../suites/', import.meta.url)), include: string[] = ['**/*.suite.ts']): Promise<DeclaredTest[]> {
-  const vitest = await createVitest(
-    'test',
-    { watch: false, config: false, root: PROJECT_ROOT, dir: suitesDir, include, reporters: [], silent: true },
-    {},
-    {},
-  );
+export async function collectDeclaredTests(
+  suitesDir: string = fileURLToPath(new URL('../../suites/', import.meta.url)),
+  include: string[] = ['**/*.suite.ts'],
+): Promise<DeclaredTest[]> {
+  const vitest = await createVitest('test', { watch: false, config: false, root: PROJECT_ROOT, dir: suitesDir, include, reporters: [], silent: true }, {}, {});
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
     if (unhandledErrors.length > 0) throw new Error(`collecting the suites failed: ${String(unhandledErrors[0])}`);
@@ -44,7 +42,14 @@ export async function collectDeclaredTests(suitesDir: string = fileURLToPath(new
       for (const test of module.children.allTests()) {
         const meta = test.meta().conformance;
         if (!meta) continue;
-        out.push({ id: testId(suiteName(module.moduleId), meta.id), file: module.relativeModuleId, title: test.fullName, requirements: meta.requirements, severity: meta.severity, profile: meta.profile });
+        out.push({
+          id: testId(suiteName(module.moduleId), meta.id),
+          file: module.relativeModuleId,
+          title: test.fullName,
+          requirements: meta.requirements,
+          severity: meta.severity,
+          profile: meta.profile,
+        });
       }
     }
     return out;
@@ -90,7 +95,7 @@ export function coverageDocument(tests: readonly DeclaredTest[]): string {
     `${covered} of ${all.length} requirements are cited by at least one of the ${tests.length} conformance tests.`,
     'MUST requirements fail a run; OPEN ones (the spec leaves them open) may only warn.',
     `Where a statement admits two meanings, its readings are listed (${all.filter((r) => r.readings?.length).length} requirements): the kit accepts each, and fails only what breaks all of them.`,
-    'Each test is named by its id (`<suite>/<id>`: what results.json, the command line\'s filters and known deviations use), then its file and title.',
+    "Each test is named by its id (`<suite>/<id>`: what results.json, the command line's filters and known deviations use), then its file and title.",
     '',
   ];
   let section = '';

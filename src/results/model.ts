@@ -114,7 +114,9 @@ export function slug(text: string): string {
 
 /** A suite's name: its file's name without .suite.ts. */
 export function suiteName(moduleId: string): string {
-  return basename(moduleId).replace(/\.suite\.ts$/, '').replace(/\.ts$/, '');
+  return basename(moduleId)
+    .replace(/\.suite\.ts$/, '')
+    .replace(/\.ts$/, '');
 }
 
 /** Run results from test records (a live run's or a HAR's): ids made unique, statuses counted. */

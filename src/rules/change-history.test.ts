@@ -28,7 +28,17 @@ describe('the Change history table', () => {
     const registry = SchemaRegistry.shared();
     // The rows name fields as the spec writes them; a few name a group ("shipping info on Shop",
     // "notification associations embedded", "sku reviews aggregation meta").
-    const aliases: Record<string, string> = { shipping: 'shipping info', sku: 'associations', category_name: 'associations', user: 'associations', onclick_behaviour: 'onclick_behavior', top_positive_reasons: 'top positive reasons', shops: 'shop_id', availabilities: 'availability', distances: 'distance' };
+    const aliases: Record<string, string> = {
+      shipping: 'shipping info',
+      sku: 'associations',
+      category_name: 'associations',
+      user: 'associations',
+      onclick_behaviour: 'onclick_behavior',
+      top_positive_reasons: 'top positive reasons',
+      shops: 'shop_id',
+      availabilities: 'availability',
+      distances: 'distance',
+    };
     for (const id of registry.ids().filter((i) => i.startsWith('resources/'))) {
       for (const field of versionedFieldsOf(id)) {
         const name = field.path[field.path.length - 1]!;

@@ -36,7 +36,11 @@ export type Observations = Record<string, RuleTally>;
 
 export type { RuleCounts } from '../results/model.ts';
 
-export const countsOf = (tally: RuleTally | undefined): RuleCounts => ({ checked: tally?.checked ?? 0, violations: tally?.violationCount ?? 0, warnings: tally?.warningCount ?? 0 });
+export const countsOf = (tally: RuleTally | undefined): RuleCounts => ({
+  checked: tally?.checked ?? 0,
+  violations: tally?.violationCount ?? 0,
+  warnings: tally?.warningCount ?? 0,
+});
 
 /** What a rule needs to know of the run besides the exchange. */
 export interface ObservationScope {
@@ -76,7 +80,14 @@ export class ExchangeObserver {
    */
   see(exchange: Exchange, test: string, text?: string, atMs = Date.now()): void {
     const judged = text === undefined ? undefined : redactBodyText(text);
-    const view = viewOf({ exchange, text: judged, baseUrl: this.scope.baseUrl, ...(this.scope.authUrl ? { authUrl: this.scope.authUrl } : {}), implements: this.scope.implements, atMs });
+    const view = viewOf({
+      exchange,
+      text: judged,
+      baseUrl: this.scope.baseUrl,
+      ...(this.scope.authUrl ? { authUrl: this.scope.authUrl } : {}),
+      implements: this.scope.implements,
+      atMs,
+    });
     for (const { rule, outcome } of judgeView(view)) {
       const tally = (this.#pending[rule.id] ??= emptyTally());
       if (outcome.kind === 'skipped') {

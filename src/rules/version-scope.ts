@@ -125,7 +125,13 @@ export class VersionScope {
 
   /** A key for caches: equal keys judge every since alike. */
   get key(): string {
-    const dated = this.recordedAt === null ? '' : changeHistory().filter((r) => !this.serves(r.version)).map((r) => r.version).join(',');
+    const dated =
+      this.recordedAt === null
+        ? ''
+        : changeHistory()
+            .filter((r) => !this.serves(r.version))
+            .map((r) => r.version)
+            .join(',');
     return `${this.served}|${this.atMost ?? ''}|${dated}`;
   }
 }

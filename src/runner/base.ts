@@ -18,4 +18,3 @@ export const EXIT = { PASS: 0, FAIL: 1, ERROR: 2, INTERRUPTED: INTERRUPTED_EXIT 
 export class RunError extends Error {
   override name = 'RunError';
 }
-

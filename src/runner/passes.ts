@@ -55,7 +55,7 @@ const WRITES_BEFORE_WRITERS = /^export const RUNS_BEFORE_THE_OTHER_WRITERS = tru
 export type SuiteRole = 'reader' | 'late reader' | 'early writer' | 'writer' | 'late writer';
 
 /** The role of a suite file, from its source: SENDS_WRITES (also writes it expects refused), and the markers above. */
-function roleIn(suiteFile: string): SuiteRole {
+export function roleIn(suiteFile: string): SuiteRole {
   try {
     const source = readFileSync(suiteFile, 'utf8');
     if (SENDS_WRITES.test(source)) return WRITES_AFTER_WRITERS.test(source) ? 'late writer' : WRITES_BEFORE_WRITERS.test(source) ? 'early writer' : 'writer';

@@ -139,7 +139,15 @@ export class TargetRun {
   }
 
   /** The deployment named, or the embedded reference started: its URLs and client. */
-  async #startTarget(scaledMinuteMs: number | null): Promise<{ reference: RunningReference | null; baseUrl: string; authUrl: string; clientId: string; clientSecret: string; redirectUri: string | null; scaledMinuteMs: number | null }> {
+  async #startTarget(scaledMinuteMs: number | null): Promise<{
+    reference: RunningReference | null;
+    baseUrl: string;
+    authUrl: string;
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string | null;
+    scaledMinuteMs: number | null;
+  }> {
     const config = this.#config;
     let reference: RunningReference | null = null;
     if (config.baseUrl === null) {
@@ -186,7 +194,13 @@ export class TargetRun {
    * ends with the run, in a directory that goes with it), then its beacon: only a deployment may
    * be shared with a run on another machine.
    */
-  async #openRecords(main: MainServices, reference: RunningReference | null, baseUrl: string, clientId: string, filters: readonly string[]): Promise<{ records: RunRecords; overBy: number }> {
+  async #openRecords(
+    main: MainServices,
+    reference: RunningReference | null,
+    baseUrl: string,
+    clientId: string,
+    filters: readonly string[],
+  ): Promise<{ records: RunRecords; overBy: number }> {
     const config = this.#config;
     const records = new RunRecords(main);
     const journalDir = reference ? mkdtempSync(join(tmpdir(), 'cc-journal-')) : config.journalDir;
@@ -222,14 +236,17 @@ export class TargetRun {
     if (!results) throw new RunError('the suites did not run (vitest reported no results)');
     if (results.tests.length === 0 && results.problems.length === 0) {
       results.problems.push(
-        filters.length
-          ? `no suite matches ${filters.join(' ')} in ${config.suitesDir ?? SUITES_DIR}`
-          : `no conformance test found in ${config.suitesDir ?? SUITES_DIR}`,
+        filters.length ? `no suite matches ${filters.join(' ')} in ${config.suitesDir ?? SUITES_DIR}` : `no conformance test found in ${config.suitesDir ?? SUITES_DIR}`,
       );
     }
     results.problems.push(...services.problems);
     // Known deviations (CATALOGUE_EXPECTED_FAILURES): their failures are reported, not counted.
-    const expectedNotes = applyExpectedFailures(results, config.expectedFailures, new Date().toISOString().slice(0, 10), config.expectedFailuresFile ?? 'CATALOGUE_EXPECTED_FAILURES');
+    const expectedNotes = applyExpectedFailures(
+      results,
+      config.expectedFailures,
+      new Date().toISOString().slice(0, 10),
+      config.expectedFailuresFile ?? 'CATALOGUE_EXPECTED_FAILURES',
+    );
 
     const { written: harWritten, notes: harNotes } = this.#finishHar(results);
     if (this.bundleHar && harWritten === null) results.problems.push('--bundle: the run has no HAR, so no bundle was made');
@@ -249,7 +266,13 @@ export class TargetRun {
           : results.problems.length > 0
             ? EXIT.ERROR
             : EXIT.PASS;
-    const notes = [...expectedNotes, ...(this.#records?.notes ?? []), ...discovery.wrongHints.map((h) => `discovery hint ${h}`), ...harNotes, ...this.#runNotes(results, pacer.waitedMs)];
+    const notes = [
+      ...expectedNotes,
+      ...(this.#records?.notes ?? []),
+      ...discovery.wrongHints.map((h) => `discovery hint ${h}`),
+      ...harNotes,
+      ...this.#runNotes(results, pacer.waitedMs),
+    ];
     const run: RunInfo = {
       target: this.#baseUrl,
       authUrl: this.#authUrl,
@@ -266,7 +289,12 @@ export class TargetRun {
       ...(interrupted ? { interrupted } : {}),
       notes,
       versions: [...this.context.versions],
-      seed: { seed: this.context.runSeed, ...(this.context.seed?.path ? { path: this.context.seed.path } : {}), ...(this.context.seed?.replayPath ? { replayPath: this.context.seed.replayPath } : {}), given: this.context.seed !== null },
+      seed: {
+        seed: this.context.runSeed,
+        ...(this.context.seed?.path ? { path: this.context.seed.path } : {}),
+        ...(this.context.seed?.replayPath ? { replayPath: this.context.seed.replayPath } : {}),
+        given: this.context.seed !== null,
+      },
       filters: [...filters],
       observed: services.observedCounts(),
     };

@@ -52,8 +52,14 @@ function statusProblems(where: string, statuses: StatusMap): string[] {
 describe('schemas/endpoints.json', () => {
   test('lists exactly the endpoints of the spec', () => {
     const listed = Object.keys(index.endpoints);
-    expect(SPEC_ENDPOINTS.filter((e) => !listed.includes(e)), 'endpoints of the spec missing from endpoints.json').toEqual([]);
-    expect(listed.filter((e) => !(SPEC_ENDPOINTS as readonly string[]).includes(e)), 'endpoints.json entries that are not endpoints of the spec').toEqual([]);
+    expect(
+      SPEC_ENDPOINTS.filter((e) => !listed.includes(e)),
+      'endpoints of the spec missing from endpoints.json',
+    ).toEqual([]);
+    expect(
+      listed.filter((e) => !(SPEC_ENDPOINTS as readonly string[]).includes(e)),
+      'endpoints.json entries that are not endpoints of the spec',
+    ).toEqual([]);
     expect(Object.keys(index.auth).sort()).toEqual(['GET {auth_url}/oauth2/authorizations/new', 'POST {auth_url}/oauth2/token']);
   });
 
@@ -86,7 +92,8 @@ describe('schemas/endpoints.json', () => {
       if (!rows.length) problems.push(`${endpoint}: no row of the catalogue quotes it`);
       for (const [status, expectation] of Object.entries(statuses)) {
         const cited = expectation.requirements ?? [];
-        if (status.startsWith('2') && rows.some((id) => !cited.includes(id))) problems.push(`${endpoint} ${status} cites ${cited.join(', ') || 'nothing'}, not its rows ${rows.join(', ')}`);
+        if (status.startsWith('2') && rows.some((id) => !cited.includes(id)))
+          problems.push(`${endpoint} ${status} cites ${cited.join(', ') || 'nothing'}, not its rows ${rows.join(', ')}`);
         if (/^[45]/.test(status) && !cited.includes('ERR-2')) problems.push(`${endpoint} ${status}: an error body, but ERR-2 is not cited`);
       }
     }

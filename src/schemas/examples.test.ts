@@ -57,7 +57,8 @@ function readExample(path: string, schema: string, kind: Kind): Example {
   const { why, version, instance, ...rest } = doc as Record<string, unknown>;
   const problems: string[] = [];
   if (typeof why !== 'string' || why.trim() === '') problems.push('"why" must say in one line what the example shows');
-  if (version !== undefined && (typeof version !== 'string' || !/^3(\.[0-9]+)?$/.test(version))) problems.push(`"version" must be a version such as "3.0" (got ${JSON.stringify(version)})`);
+  if (version !== undefined && (typeof version !== 'string' || !/^3(\.[0-9]+)?$/.test(version)))
+    problems.push(`"version" must be a version such as "3.0" (got ${JSON.stringify(version)})`);
   if (!('instance' in (doc as object))) problems.push('"instance" is missing');
   if (Object.keys(rest).length) problems.push(`unknown keys ${Object.keys(rest).join(', ')} (allowed: why, version, instance)`);
   return {
@@ -150,7 +151,10 @@ describe('schema examples (fixtures/schemas)', () => {
         expect(lines, `${example.file} (version ${example.version}) should pass ${schema}`).toEqual([]);
       } else {
         expect(violations.length, `${example.file} (version ${example.version}) should fail ${schema}: ${example.why}`).toBeGreaterThan(0);
-        expect(lines.filter((l) => !readable(l)), `${example.file}: messages a reader cannot act on`).toEqual([]);
+        expect(
+          lines.filter((l) => !readable(l)),
+          `${example.file}: messages a reader cannot act on`,
+        ).toEqual([]);
       }
     });
   });

@@ -90,7 +90,8 @@ describe('schemas/openapi.json', () => {
         if (!['get', 'put', 'post', 'delete', 'patch'].includes(method)) problems.push(`${path}: unexpected key ${method}`);
         const op = raw as JsonObject;
         const params = ((op['parameters'] as JsonObject[] | undefined) ?? []).filter((p) => p['in'] === 'path');
-        if (JSON.stringify(params.map((p) => p['name'])) !== JSON.stringify(templated)) problems.push(`${method} ${path}: path parameters ${JSON.stringify(params.map((p) => p['name']))}`);
+        if (JSON.stringify(params.map((p) => p['name'])) !== JSON.stringify(templated))
+          problems.push(`${method} ${path}: path parameters ${JSON.stringify(params.map((p) => p['name']))}`);
         for (const p of params) if (p['required'] !== true) problems.push(`${method} ${path}: path parameter ${String(p['name'])} not required`);
         for (const [status, response] of Object.entries(op['responses'] as JsonObject)) {
           if (!/^[1-5](?:[0-9][0-9]|XX)$/.test(status)) problems.push(`${method} ${path}: response key ${status}`);

@@ -18,7 +18,6 @@ export { componentNames } from './schema-names.ts';
 export const OPENAPI_PATH = join(SCHEMAS_DIR, 'openapi.json');
 export const TYPES_PATH = fileURLToPath(new URL('../generated/api-types.ts', import.meta.url));
 
-
 // ---------------------------------------------------------------------------------------------
 // OpenAPI 3.1
 

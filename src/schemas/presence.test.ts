@@ -35,7 +35,7 @@ describe('the rule machinery', () => {
   });
 
   test('several locations are readings: one that holds is enough', () => {
-    const rule: PresenceRule = { at: ['/items/*', '/meta'], fields: ['mine'], requirements: ['REV-5'], because: 'the current user\'s review' };
+    const rule: PresenceRule = { at: ['/items/*', '/meta'], fields: ['mine'], requirements: ['REV-5'], because: "the current user's review" };
     expect(missingConditionalFields([rule], { items: [{ mine: null }, { mine: 1 }], meta: {} }, {}, latest)).toEqual([]);
     expect(missingConditionalFields([rule], { items: [{}, {}], meta: { mine: null } }, {}, latest)).toEqual([]);
     const missing = missingConditionalFields([rule], { items: [{ mine: 1 }, {}], meta: {} }, {}, latest);

@@ -36,7 +36,11 @@ interface Mapping {
 
 const optional = (marker: string, why = `the table says "${marker}"`): Exception => ({ kind: 'optional', marker, why });
 /** Required where the condition the table states holds in the exchange: a present rule of schemas/endpoints.json. */
-const byEndpoint = (marker: string, why = `the table says "${marker}": required by the present rules of schemas/endpoints.json where that holds`): Exception => ({ kind: 'endpoint', marker, why });
+const byEndpoint = (marker: string, why = `the table says "${marker}": required by the present rules of schemas/endpoints.json where that holds`): Exception => ({
+  kind: 'endpoint',
+  marker,
+  why,
+});
 
 /** Category's fields that only a single-category response carries (the table's Notes column). */
 const SINGLE_CATEGORY = ['show_manufacturers_filter', 'adult', 'onclick_behaviour', 'show_spec_summary', 'unit_price_label', 'reviewable', 'comparable'];
@@ -106,7 +110,11 @@ const MAPPINGS: Mapping[] = [
     resource: 'Notification',
     schema: 'resources/notification.json',
     exceptions: {
-      sku: { kind: 'conditional', marker: 'embedded object', why: 'embedded for price_up, price_drop, sku_review, availability_true, availability_false (Events): required by etype' },
+      sku: {
+        kind: 'conditional',
+        marker: 'embedded object',
+        why: 'embedded for price_up, price_drop, sku_review, availability_true, availability_false (Events): required by etype',
+      },
       category_name: { kind: 'conditional', marker: 'for price notifications', why: 'for price_up and price_drop (Events): required by etype' },
       review_rating: { kind: 'conditional', marker: 'present when etype is sku_review', why: 'required when etype is sku_review' },
       review_text: { kind: 'conditional', marker: 'present on non-aggregated sku_review notifications', why: 'required when etype is sku_review and aggregated is false' },
@@ -174,7 +182,10 @@ describe('spec resource fields (src/schemas/spec-fields.json)', () => {
   test('every field list of the spec is mapped to a schema', () => {
     const mapped = new Set(MAPPINGS.map((m) => m.resource));
     expect(resources.map((r) => r.resource).filter((r) => !mapped.has(r))).toEqual([]);
-    expect([...mapped].filter((r) => !resources.some((x) => x.resource === r)), 'mapped resources the spec data does not hold').toEqual([]);
+    expect(
+      [...mapped].filter((r) => !resources.some((x) => x.resource === r)),
+      'mapped resources the spec data does not hold',
+    ).toEqual([]);
   });
 
   test.each(MAPPINGS.map((m) => [`${m.resource} -> ${m.schema}`, m] as const))('%s: required properties equal the fields', (_title, mapping) => {

@@ -52,7 +52,11 @@ const NAME = /^([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?$/s;
 
 function tableFields(lines: string[], resource: string): SpecField[] {
   const rows = lines.map((l) => l.trim()).filter((l) => l.startsWith('|'));
-  const cells = (row: string) => row.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+  const cells = (row: string) =>
+    row
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim());
   const header = cells(rows[0]!);
   if (header[0] !== 'Field') throw new Error(`${resource}: a table whose first column is ${header[0]}, not Field`);
   const fields: SpecField[] = [];
@@ -109,7 +113,12 @@ export function extractSpecFields(markdown: string): SpecResource[] {
     if (table.length && cellsOf(table[0]!)[0] === 'Field') resources.push({ resource: heading, source: 'table', fields: tableFields(table, heading) });
     else if (line) resources.push({ resource: heading, source: 'fields-line', fields: fieldsLine(line, heading) });
   };
-  const cellsOf = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+  const cellsOf = (row: string) =>
+    row
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim());
   for (const line of section) {
     const h = /^### (.+)$/.exec(line);
     if (h) {

@@ -30,8 +30,7 @@ const reviews = {
 };
 
 const registry = new SchemaRegistry([reviews]);
-const lines = (data: unknown, version = '3.2', endpoint = 'GET /skus/12/reviews') =>
-  registry.validate('test/reviews.json', data, version).map((v) => formatViolation(v, endpoint));
+const lines = (data: unknown, version = '3.2', endpoint = 'GET /skus/12/reviews') => registry.validate('test/reviews.json', data, version).map((v) => formatViolation(v, endpoint));
 const review = { rating: 4, review: 'fine', 'a/b': 'x' };
 
 describe('violation messages', () => {
@@ -54,7 +53,9 @@ describe('violation messages', () => {
     const { 'a/b': _, ...withoutSlash } = review;
     const [violation] = registry.validate('test/reviews.json', { reviews: [withoutSlash], sentiments: {} }, '3.2');
     expect(violation).toMatchObject({ pointer: '/reviews/0/a~1b', absent: true });
-    expect(formatViolation(violation!, 'GET /skus/12/reviews')).toBe('GET /skus/12/reviews: /reviews/0/a~1b: expected the field present (blank fields are null, never omitted), got field absent');
+    expect(formatViolation(violation!, 'GET /skus/12/reviews')).toBe(
+      'GET /skus/12/reviews: /reviews/0/a~1b: expected the field present (blank fields are null, never omitted), got field absent',
+    );
   });
 
   test('values, patterns, bounds and sizes say what was allowed', () => {
@@ -158,10 +159,14 @@ describe('validateExchange: the schema by endpoint and status (schemas/endpoints
   });
 
   test('a body that is not JSON, and a status the index does not document, are violations', () => {
-    expect(check('GET /categories', 200, '<html>').violations.map((v) => formatViolation(v, 'GET /categories'))).toEqual(['GET /categories: /: expected a JSON body, got "<html>"']);
+    expect(check('GET /categories', 200, '<html>').violations.map((v) => formatViolation(v, 'GET /categories'))).toEqual([
+      'GET /categories: /: expected a JSON body, got "<html>"',
+    ]);
     const undocumented = check('GET /categories', 201, '{}');
     expect(undocumented.expectation).toBeNull();
-    expect(formatViolation(undocumented.violations[0]!, 'GET /categories')).toBe('GET /categories: (status): expected a status documented for GET /categories (200, 304, 403, 4xx, 5xx), got status 201');
+    expect(formatViolation(undocumented.violations[0]!, 'GET /categories')).toBe(
+      'GET /categories: (status): expected a status documented for GET /categories (200, 304, 403, 4xx, 5xx), got status 201',
+    );
     // The OAuth endpoints document their own statuses (the token endpoint's "4xx": any body, RFC
     // 6749's errors); the API's defaults do not apply to them.
     expect(check('POST {auth_url}/oauth2/token', 400, '{}')).toMatchObject({ expectation: { body: 'any' }, violations: [] });
@@ -185,7 +190,10 @@ describe('the requirements a violation cites (x-requirements, x-since, endpoints
     real.validateExchange(endpoint, status, JSON.stringify(body), version).violations.map((v) => ({ pointer: v.pointer, requirements: v.requirements, since: v.since }));
 
   test("the innermost annotated node's ids; an absent field its property's own row", () => {
-    const aggregation = { reviews: [], meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 }, sku_reviews_aggregation: [{ label: 'a', score: '4', style: 's' }] } };
+    const aggregation = {
+      reviews: [],
+      meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 }, sku_reviews_aggregation: [{ label: 'a', score: '4', style: 's' }] },
+    };
     expect(cited('GET /skus/:id/reviews', 200, aggregation)).toEqual([{ pointer: '/meta/sku_reviews_aggregation/0/score', requirements: ['REV-6'], since: undefined }]);
     const root = cited('GET /categories/root', 200, { category: { id: 1 } });
     // parent_id has its own row (CAT-6); name has none but the table's (CAT-4).

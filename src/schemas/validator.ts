@@ -257,7 +257,11 @@ function ownNodes(owners: WeakMap<object, NodeOwner>, node: unknown, doc: Schema
 /** A copy of the schema whose `required` lists leave out fields the version served does not have. */
 function forVersion(doc: SchemaDoc, scope: VersionScope): SchemaDoc {
   const since = doc['x-since'] ?? {};
-  const newer = new Set(Object.entries(since).filter(([, v]) => !scope.serves(v)).map(([field]) => field));
+  const newer = new Set(
+    Object.entries(since)
+      .filter(([, v]) => !scope.serves(v))
+      .map(([field]) => field),
+  );
   if (newer.size === 0) return doc;
   const prune = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(prune);

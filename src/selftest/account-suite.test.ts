@@ -22,7 +22,6 @@ async function runSuites(options: ReferenceOptions, env: Record<string, string> 
   return { run, unchanged: !changed };
 }
 
-
 const skippedTitles = (run: CliRun) => run.results!.tests.filter((t) => t.status === 'skipped').map((t) => t.title);
 
 test('every account fault is caught', () => {
@@ -61,9 +60,10 @@ describe.concurrent('the user, notifications and logout suites against the refer
     try {
       const run = await runCliBatched([...targetArgs(ref), 'logout']);
       expect(run.code, runSummary(run)).toBe(0);
-      expect(run.results!.tests.map((t) => [t.status, t.message]), runSummary(run)).toEqual([
-        ['skipped', 'no user token of its own: the deployment redirected with error=access_denied'],
-      ]);
+      expect(
+        run.results!.tests.map((t) => [t.status, t.message]),
+        runSummary(run),
+      ).toEqual([['skipped', 'no user token of its own: the deployment redirected with error=access_denied']]);
     } finally {
       await ref.close();
     }
@@ -98,8 +98,18 @@ test("the user suite sweeps the kit's addresses of runs that are over, never tho
   try {
     const api = new ApiClient({ baseUrl: ref.baseUrl, apiVersion: '3.2', timeoutMs: 5_000, services: servicesFor(ref).services, holder: 'other run' });
     const form = JSON.parse((await api.get('/user/addresses/new', { auth: 'user' })).text) as { address_form: { regions: Record<string, number> } };
-    const address = (label: string) => ({ label, first_name: 'Other', last_name: 'Run', street_name: 'Test Street', street_number: '2', city: 'Testville', zip: 12345, region_id: Object.values(form.address_form.regions)[0] });
-    const made = async (label: string) => (JSON.parse((await api.request('POST', '/user/addresses', { auth: 'user', json: address(label) })).text) as { address: { id: number } }).address.id;
+    const address = (label: string) => ({
+      label,
+      first_name: 'Other',
+      last_name: 'Run',
+      street_name: 'Test Street',
+      street_number: '2',
+      city: 'Testville',
+      zip: 12345,
+      region_id: Object.values(form.address_form.regions)[0],
+    });
+    const made = async (label: string) =>
+      (JSON.parse((await api.request('POST', '/user/addresses', { auth: 'user', json: address(label) })).text) as { address: { id: number } }).address.id;
     // Another run's, going on for 20 more minutes; and one of a run over two hours ago.
     const live = await made(kitName('address', Date.now() + 20 * 60_000));
     const over = await made(kitName('address', Date.now() - 2 * 3600_000));

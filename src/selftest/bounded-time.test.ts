@@ -72,11 +72,16 @@ describe('a target that stops in the middle of a run', () => {
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(stalledAt).toBeGreaterThan(0);
     expect(ended - stalledAt).toBeLessThan(60_000);
-    expect(run.stdout).toMatch(/^STOPPED the target stopped answering: \d+ requests in a row got no answer in \d+ s, the last GET http:\/\/127\.0\.0\.1:\d+\/\S+: no complete response within 3000 ms$/m);
+    expect(run.stdout).toMatch(
+      /^STOPPED the target stopped answering: \d+ requests in a row got no answer in \d+ s, the last GET http:\/\/127\.0\.0\.1:\d+\/\S+: no complete response within 3000 ms$/m,
+    );
     expect(run.stdout).toMatch(/^ERROR: the run stopped before its end \(the target stopped answering/m);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.results).not.toBeNull();
-    expect((run.results as unknown as { run: { stopped?: string; exitCode: number } }).run).toMatchObject({ stopped: expect.stringMatching(/^the target stopped answering/), exitCode: 2 });
+    expect((run.results as unknown as { run: { stopped?: string; exitCode: number } }).run).toMatchObject({
+      stopped: expect.stringMatching(/^the target stopped answering/),
+      exitCode: 2,
+    });
     expect(existsSync(join(run.reportDir, 'latest', 'junit.xml'))).toBe(true);
     // Tests not begun say why, and suites not started are named: one or the other, as the stall falls.
     const notRun = run.results!.tests.filter((t) => t.status === 'skipped' && t.message.startsWith('not run: the target stopped answering'));
@@ -95,16 +100,20 @@ describe('a target that stops in the middle of a run', () => {
   });
 });
 
-test.concurrent('a 300 MB answer to every request after the first 20: the run ends with exit 1 or 2 within 60 s, its processes under 600 MB, no stack trace, the reports written', { timeout: 120_000 }, async () => {
-  const { run, started, ended, peakBytes } = await runBehind((n) => (n <= 20 ? { pass: true } : HUGE_BODY), ['categories', 'manufacturers', 'skus']);
-  expect([1, 2], run.stdout + run.stderr).toContain(run.code);
-  expect(ended - started).toBeLessThan(60_000);
-  expect(run.stderr).not.toMatch(/\n\s+at /);
-  expect(run.results).not.toBeNull();
-  expect(existsSync(join(run.reportDir, 'latest', 'junit.xml'))).toBe(true);
-  // Each answer is read up to the body cap (8 MB) and given up: the size of the answers does not add up.
-  if (memoryMeasured) expect(peakBytes / 2 ** 20, 'peak MiB of the run\'s processes').toBeLessThan(600);
-});
+test.concurrent(
+  'a 300 MB answer to every request after the first 20: the run ends with exit 1 or 2 within 60 s, its processes under 600 MB, no stack trace, the reports written',
+  { timeout: 120_000 },
+  async () => {
+    const { run, started, ended, peakBytes } = await runBehind((n) => (n <= 20 ? { pass: true } : HUGE_BODY), ['categories', 'manufacturers', 'skus']);
+    expect([1, 2], run.stdout + run.stderr).toContain(run.code);
+    expect(ended - started).toBeLessThan(60_000);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.results).not.toBeNull();
+    expect(existsSync(join(run.reportDir, 'latest', 'junit.xml'))).toBe(true);
+    // Each answer is read up to the body cap (8 MB) and given up: the size of the answers does not add up.
+    if (memoryMeasured) expect(peakBytes / 2 ** 20, "peak MiB of the run's processes").toBeLessThan(600);
+  },
+);
 
 test.concurrent('a slow target that answers (1.5 s on every answer) is judged as any other: exit 0', { timeout: 120_000 }, async () => {
   const { run } = await runBehind(() => ({ pass: true, delayMs: 1500 }), ['categories']);

@@ -67,7 +67,8 @@ describe('evidence bundle (--bundle) and verify', () => {
     expect(outcome.exitCode).toBe(0);
     const text = outcome.lines.join('\n');
     expect(text).toMatch(/^hashes: 4 of 4 files match the manifest/m);
-    const rejudged = /^re-judged (\d+) exchanges of the HAR's (\d+) \(those the run judged\) with every rule one exchange shows: (\d+) of (\d+) rules' tallies match the run's$/m.exec(text);
+    const rejudged =
+      /^re-judged (\d+) exchanges of the HAR's (\d+) \(those the run judged\) with every rule one exchange shows: (\d+) of (\d+) rules' tallies match the run's$/m.exec(text);
     expect(rejudged, text).not.toBeNull();
     expect(Number(rejudged![1])).toBeGreaterThan(20);
     expect(rejudged![3]).toBe(rejudged![4]);
@@ -78,7 +79,7 @@ describe('evidence bundle (--bundle) and verify', () => {
     expect(cli.stdout).toMatch(/^VERIFIED: the bundle is as the run left it$/m);
   });
 
-  test('with a fault on the server the run fails, and its bundle still verifies: the failures are the HAR\'s', () => {
+  test("with a fault on the server the run fails, and its bundle still verifies: the failures are the HAR's", () => {
     expect(faulty.run.code).toBe(1);
     const failedObserved = faulty.run.results!.tests.filter((t) => t.id.startsWith('observed/') && t.status === 'failed');
     expect(failedObserved.length).toBeGreaterThan(0);
@@ -114,10 +115,12 @@ describe('evidence bundle (--bundle) and verify', () => {
     expect(verifyBundle(copy).problems.join('\n')).toMatch(/^results\.json has changed since the run/m);
     const outcome = verifyBundle(resealed(copy));
     expect(outcome.exitCode).toBe(1);
-    expect(outcome.problems).toContain(`${failed.id}: reported passed, but its tally (${/\d+ judged, \d+ broke a MUST, \d+ warned/.exec(outcome.problems.join('\n'))![0]}) makes it failed`);
+    expect(outcome.problems).toContain(
+      `${failed.id}: reported passed, but its tally (${/\d+ judged, \d+ broke a MUST, \d+ warned/.exec(outcome.problems.join('\n'))![0]}) makes it failed`,
+    );
   });
 
-  test('the HAR made to show other answers, the manifest sealed again: the re-judged tallies are not the run\'s', () => {
+  test("the HAR made to show other answers, the manifest sealed again: the re-judged tallies are not the run's", () => {
     const copy = copyOf(clean.bundle);
     const path = join(copy, BUNDLE_HAR);
     const har = JSON.parse(readFileSync(path, 'utf8')) as HarDoc;
@@ -128,7 +131,9 @@ describe('evidence bundle (--bundle) and verify', () => {
     writeFileSync(path, JSON.stringify(har));
     const outcome = verifyBundle(resealed(copy));
     expect(outcome.exitCode).toBe(1);
-    expect(outcome.problems.join('\n')).toMatch(/^rule rate-limit-headers: the run's tally \(\d+ judged, 0 broke a MUST, 0 warned\) is not the HAR's \(\d+ judged, 1 broke a MUST, 0 warned\)$/m);
+    expect(outcome.problems.join('\n')).toMatch(
+      /^rule rate-limit-headers: the run's tally \(\d+ judged, 0 broke a MUST, 0 warned\) is not the HAR's \(\d+ judged, 1 broke a MUST, 0 warned\)$/m,
+    );
   });
 
   test('a bundle of nonsense, sealed again, differs and says why: no crash', () => {

@@ -64,7 +64,6 @@ async function runSuites(options: ReferenceOptions, env: Record<string, string> 
   }
 }
 
-
 const byTitle = (run: CliRun, part: string) => run.results!.tests.find((t) => t.title.includes(part))!;
 
 test('the caught faults name known MUST requirements', () => {
@@ -121,7 +120,7 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
     expect(daily.message).toMatch(/daily call limit was not reached within the run's request budget/);
   });
 
-  test('daily-limit-not-enforced: told the deployment\'s daily limit, the destructive profile fails naming RATE-3; a correct deployment told the same passes', async () => {
+  test("daily-limit-not-enforced: told the deployment's daily limit, the destructive profile fails naming RATE-3; a correct deployment told the same passes", async () => {
     const env = { ...DESTRUCTIVE, CATALOGUE_DAILY_LIMIT: String(LOW.perDay) };
     const [faulty, correct] = await Promise.all([
       runSuites({ fault: 'daily-limit-not-enforced', basePath: '/api', limits: LOW }, env, ['daily-limit']),
@@ -129,7 +128,10 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
     ]);
     expect(faulty.run.code, runSummary(faulty.run)).toBe(1);
     const failed = byTitle(faulty.run, 'past the daily call limit');
-    expect(failed.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements), runSummary(faulty.run)).toContain('RATE-3');
+    expect(
+      failed.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements),
+      runSummary(faulty.run),
+    ).toContain('RATE-3');
     expect(failed.message).toMatch(/more than twice the daily limit of \d+ \(CATALOGUE_DAILY_LIMIT\)/);
     expect(correct.run.code, runSummary(correct.run)).toBe(0);
     expect(byTitle(correct.run, 'past the daily call limit').status).toBe('passed');
@@ -140,10 +142,7 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
   for (const fault of CAUGHT_DESTRUCTIVE) {
     const requirement = FAULTS[fault]!.requirement;
     test(`${fault}: the destructive profile fails, naming ${requirement}; a default run passes`, async () => {
-      const [destructive, plain] = await Promise.all([
-        runSuites({ fault, basePath: '/api', limits: LOW }, DESTRUCTIVE, ['rate-limits']),
-        runSuites({ fault }),
-      ]);
+      const [destructive, plain] = await Promise.all([runSuites({ fault, basePath: '/api', limits: LOW }, DESTRUCTIVE, ['rate-limits']), runSuites({ fault })]);
       expect(destructive.run.code, runSummary(destructive.run)).toBe(1);
       const failed = byTitle(destructive.run, 'over the per-minute limit');
       expect(failed.status, runSummary(destructive.run)).toBe('failed');

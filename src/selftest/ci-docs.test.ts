@@ -43,7 +43,10 @@ describe('the CI examples in docs/ci/', () => {
     expect(entries.length).toBeGreaterThan(0);
     const testIds = entries.filter((e) => e.test).map((e) => e.test!);
     const suites = [...new Set(testIds.map((id) => id.split('/')[0]!))];
-    const declared = await collectDeclaredTests(SUITES_DIR, suites.map((s) => `**/${s}.suite.ts`));
+    const declared = await collectDeclaredTests(
+      SUITES_DIR,
+      suites.map((s) => `**/${s}.suite.ts`),
+    );
     const known = new Set(declared.map((t) => t.id));
     for (const id of testIds) expect(known.has(id), id).toBe(true);
   }, 60_000);

@@ -72,7 +72,10 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
 
   test('a wrong client secret is an authentication failure, and the secret is not echoed', async () => {
     const run = await runCommandHere([...targetArgs(ref).slice(0, -4), '--client-secret', 'not-the-secret', '--redirect-uri', ref.client.redirectUri]);
-    expectOneLineStop(run, /authentication failed: POST .*\/oauth2\/token \(client credentials\) answered 401 invalid_client \(check CATALOGUE_CLIENT_ID and CATALOGUE_CLIENT_SECRET\)/);
+    expectOneLineStop(
+      run,
+      /authentication failed: POST .*\/oauth2\/token \(client credentials\) answered 401 invalid_client \(check CATALOGUE_CLIENT_ID and CATALOGUE_CLIENT_SECRET\)/,
+    );
     expect(run.stderr).not.toContain('not-the-secret');
   });
 
@@ -139,7 +142,8 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
 });
 
 /** A run against a reference of its own: the concurrent tests' runs go in one child process. */
-const ownRun = (args: (own: RunningReference) => Promise<string[]> | string[]): Promise<CliRun> => runAgainstOwnReference(async (own) => [...targetArgs(own), ...(await args(own))]);
+const ownRun = (args: (own: RunningReference) => Promise<string[]> | string[]): Promise<CliRun> =>
+  runAgainstOwnReference(async (own) => [...targetArgs(own), ...(await args(own))]);
 
 describe.concurrent('budget, profiles and hints', () => {
   test('CATALOGUE_MAX_REQUESTS is never exceeded; tests that do not fit are skipped with that reason', async () => {
@@ -169,7 +173,8 @@ describe.concurrent('budget, profiles and hints', () => {
     let root = 0;
     const file = join(tmpdir(), `cc-hints-${process.pid}.json`);
     const run = await ownRun(async (own) => {
-      root = ((await (await fetch(`${own.baseUrl}/categories/root`, { headers: { authorization: `Bearer ${await appToken(own)}` } })).json()) as { category: { id: number } }).category.id;
+      root = ((await (await fetch(`${own.baseUrl}/categories/root`, { headers: { authorization: `Bearer ${await appToken(own)}` } })).json()) as { category: { id: number } })
+        .category.id;
       writeFileSync(file, JSON.stringify({ leafCategory: root }));
       return ['--fixtures', file, 'categories'];
     });

@@ -19,7 +19,10 @@ describe('compare', () => {
     expect(regression.code, regression.stderr).toBe(1);
     expect(regression.stdout).toMatch(/^NEW FAILURES \(\d+\):/m);
     // Each new failure by its id, with the requirements its findings broke.
-    for (const test of failed) expect(regression.stdout).toContain(`${test.id} (passed before) [${[...new Set(test.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements))].join(', ')}]`);
+    for (const test of failed)
+      expect(regression.stdout).toContain(
+        `${test.id} (passed before) [${[...new Set(test.findings.filter((f) => f.severity === 'MUST').flatMap((f) => f.requirements))].join(', ')}]`,
+      );
     expect(regression.stdout).toMatch(/^REGRESSION: \d+ test\(s\) fail that did not$/m);
 
     const fix = await runCli(['compare', join(faulty.run.reportDir, 'latest', 'results.json'), clean.run.reportDir]);

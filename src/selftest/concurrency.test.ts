@@ -20,7 +20,9 @@ const SKIPPED_BESIDE = "the user's data is shared with another run";
 async function referenceWithLiveBeacon(options: ReferenceOptions = {}): Promise<{ ref: RunningReference; beacon: string }> {
   const ref = await startReference({ limits: SELFTEST_LIMITS, ...options });
   const beacon = kitName(BEACON_WHAT, Date.now() + 600_000);
-  const made = await servicesFor(ref).api('other machine').request('POST', '/favorite_lists', { auth: 'user', json: { favorite_list: { name: beacon } } });
+  const made = await servicesFor(ref)
+    .api('other machine')
+    .request('POST', '/favorite_lists', { auth: 'user', json: { favorite_list: { name: beacon } } });
   expect(made.status).toBe(201);
   return { ref, beacon };
 }
@@ -57,7 +59,10 @@ describe('two runs of the same client at once', () => {
       expect(b.code, b.stdout).toBe(0);
       const wrote = [a, b].filter((r) => !r.results!.tests.some((t) => t.status === 'skipped' && t.message.startsWith(`${SKIPPED_BESIDE} of this client, whose beacon list`)));
       expect(wrote.length, `${a.stdout}\n${b.stdout}`).toBeLessThan(2);
-      for (const run of [a, b].filter((r) => !wrote.includes(r))) expect(run.stdout).toMatch(/^NOTE another run of this client is changing this user's data, or may be \(its beacon, the favorite list cc-run-\S+, says it is over by \S+\)/m);
+      for (const run of [a, b].filter((r) => !wrote.includes(r)))
+        expect(run.stdout).toMatch(
+          /^NOTE another run of this client is changing this user's data, or may be \(its beacon, the favorite list cc-run-\S+, says it is over by \S+\)/m,
+        );
       expect(ref.stateDigest()).toBe(before);
     } finally {
       await ref.close();
@@ -88,7 +93,13 @@ describe('beside another run, a failure of what that run may change is not a ver
     try {
       const run = await runCli([...targetArgs(ref), 'favorites'], machine());
       expect(run.code, run.stdout).toBe(0);
-      const setAside = run.results!.tests.filter((t) => t.status === 'warned' && t.message.includes(`not judged, as another run of this client, whose beacon list ${beacon} is on the deployment may have changed what this test read (run alone to judge it)`));
+      const setAside = run.results!.tests.filter(
+        (t) =>
+          t.status === 'warned' &&
+          t.message.includes(
+            `not judged, as another run of this client, whose beacon list ${beacon} is on the deployment may have changed what this test read (run alone to judge it)`,
+          ),
+      );
       expect(setAside.length, run.stdout).toBeGreaterThan(0);
       expect(run.stdout).toMatch(/^NOTE \d+ test\(s\) failed on answers another run of this client may have changed: shown as warnings, not judged; run alone to judge them/m);
     } finally {
@@ -116,7 +127,9 @@ describe('beside another run, a failure of what that run may change is not a ver
     const proxy = await hostileProxy(new URL(ref.baseUrl).origin, (_n, req) => {
       if (begun || req.method !== 'GET' || req.url?.replace(/\?.*/, '') !== '/favorites') return { pass: true };
       begun = true;
-      void servicesFor(ref).api('other machine').request('POST', '/favorite_lists', { auth: 'user', json: { favorite_list: { name: beacon } } });
+      void servicesFor(ref)
+        .api('other machine')
+        .request('POST', '/favorite_lists', { auth: 'user', json: { favorite_list: { name: beacon } } });
       return { pass: true, delayMs: 300 };
     });
     try {
@@ -125,7 +138,10 @@ describe('beside another run, a failure of what that run may change is not a ver
       const run = await runCli([...args, 'favorites'], machine());
       expect(begun).toBe(true);
       expect(run.code, run.stdout).toBe(0);
-      expect(run.results!.tests.filter((t) => t.status === 'warned' && t.message.includes(`not judged, as another run of this client, whose beacon list ${beacon}`)).length, run.stdout).toBeGreaterThan(0);
+      expect(
+        run.results!.tests.filter((t) => t.status === 'warned' && t.message.includes(`not judged, as another run of this client, whose beacon list ${beacon}`)).length,
+        run.stdout,
+      ).toBeGreaterThan(0);
       expect(run.stdout).toContain(`NOTE another run of this client began while this one was going (its beacon, the favorite list ${beacon})`);
     } finally {
       await proxy.close();

@@ -27,8 +27,16 @@ describe('known deviations', () => {
 
     const [byTest, byRequirement, expired] = await Promise.all([
       runAgainstReference(['categories'], { fault: FAULT }, { CATALOGUE_EXPECTED_FAILURES: deviations(failed.map((t) => ({ test: t.id, reason: 'ticket 42' }))) }),
-      runAgainstReference(['categories'], { fault: FAULT }, { CATALOGUE_EXPECTED_FAILURES: deviations(broken.map((id) => ({ requirement: id, reason: 'ticket 43', expires: day(30) }))) }),
-      runAgainstReference(['categories'], { fault: FAULT }, { CATALOGUE_EXPECTED_FAILURES: deviations(broken.map((id) => ({ requirement: id, reason: 'ticket 44', expires: day(-2) }))) }),
+      runAgainstReference(
+        ['categories'],
+        { fault: FAULT },
+        { CATALOGUE_EXPECTED_FAILURES: deviations(broken.map((id) => ({ requirement: id, reason: 'ticket 43', expires: day(30) }))) },
+      ),
+      runAgainstReference(
+        ['categories'],
+        { fault: FAULT },
+        { CATALOGUE_EXPECTED_FAILURES: deviations(broken.map((id) => ({ requirement: id, reason: 'ticket 44', expires: day(-2) }))) },
+      ),
     ]);
     for (const { run } of [byTest, byRequirement]) {
       expect(run.code, run.stdout).toBe(0);
@@ -49,11 +57,15 @@ describe('known deviations', () => {
   test('an entry whose failure did not happen is named, to be removed; a wrong file stops the run at once (exit 2)', { timeout: 180_000 }, async () => {
     const clean = await runAgainstReference(['categories'], {}, { CATALOGUE_EXPECTED_FAILURES: deviations([{ requirement: 'CAT-5', reason: 'ticket 45' }]) });
     expect(clean.run.code, clean.run.stdout).toBe(0);
-    expect(clean.run.stdout).toMatch(/^NOTE the expected failure of requirement CAT-5 \(ticket 45\) did not happen: \d+ test\(s\) citing it passed; remove it from \S+deviations\.json$/m);
+    expect(clean.run.stdout).toMatch(
+      /^NOTE the expected failure of requirement CAT-5 \(ticket 45\) did not happen: \d+ test\(s\) citing it passed; remove it from \S+deviations\.json$/m,
+    );
 
     const wrong = await runAgainstReference(['categories'], {}, { CATALOGUE_EXPECTED_FAILURES: deviations([{ requirement: 'CAT-55x', reason: 'r' }]) });
     expect(wrong.run.code).toBe(2);
-    expect(`${wrong.run.stdout}${wrong.run.stderr}`).toMatch(/CATALOGUE_EXPECTED_FAILURES \(--expected-failures\): \S+deviations\.json, entry 1: "CAT-55x" is not a requirement id of the catalogue; did you mean CAT-5\?/);
+    expect(`${wrong.run.stdout}${wrong.run.stderr}`).toMatch(
+      /CATALOGUE_EXPECTED_FAILURES \(--expected-failures\): \S+deviations\.json, entry 1: "CAT-55x" is not a requirement id of the catalogue; did you mean CAT-5\?/,
+    );
     expect(wrong.run.results).toBeNull();
   });
 });

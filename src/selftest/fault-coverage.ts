@@ -151,13 +151,7 @@ export const CAUGHT_BY = {
     'association-fieldset-ignored',
     'included-array-misses-linked-objects',
   ],
-  versioning: [
-    'version-major-only-gives-latest',
-    'version-patch-not-ignored',
-    'unknown-minor-gives-oldest',
-    'version-unspecified-gives-oldest',
-    'family-id-missing-in-3-1',
-  ],
+  versioning: ['version-major-only-gives-latest', 'version-patch-not-ignored', 'unknown-minor-gives-oldest', 'version-unspecified-gives-oldest', 'family-id-missing-in-3-1'],
   'conditional-requests, rate-limits, daily-limit': [
     'if-none-match-ignored',
     'etag-changes-every-response',

@@ -66,23 +66,31 @@ describe.concurrent('the model-based favorites suite against the reference', () 
     expect(unchanged, 'the run left data behind').toBe(true);
   });
 
-  test('the replay a failure prints reproduces it: CATALOGUE_SEED=<seed>:<path>@<replay path> runs the same shortest sequence, and fails the same way', { timeout: 300_000 }, async () => {
-    const fault = 'have-it-keeps-list';
-    const requirement = FAULTS[fault]!.requirement;
-    const first = await runSuite({ fault }, { CATALOGUE_SEED: String(CAUGHT[fault]) });
-    const finding = (run: CliRun) => run.results!.tests.flatMap((t) => t.findings).find((f) => f.severity === 'MUST' && f.requirements.includes(requirement));
-    const printed = finding(first.run)?.message ?? '';
-    const replay = /CATALOGUE_SEED=(\S+) for this sequence only/.exec(printed)?.[1];
-    expect(replay, printed).toMatch(/^-?\d+:\d+(:\d+)*@\S+$/);
-    const again = await runSuite({ fault }, { CATALOGUE_SEED: replay! });
-    expect(again.run.code, runSummary(again.run)).toBe(1);
-    const replayed = finding(again.run)?.message ?? '';
-    // The same calls in the same order (each run's ids are its own).
-    const calls = (message: string) => message.split('\n').filter((line) => /^ {2}\d+\. /.test(line)).map((line) => line.replace(/\d+/g, '#'));
-    expect(calls(printed).length).toBeGreaterThan(0);
-    expect(calls(replayed)).toEqual(calls(printed));
-    expect(again.unchanged, 'the run left data behind').toBe(true);
-  });
+  test(
+    'the replay a failure prints reproduces it: CATALOGUE_SEED=<seed>:<path>@<replay path> runs the same shortest sequence, and fails the same way',
+    { timeout: 300_000 },
+    async () => {
+      const fault = 'have-it-keeps-list';
+      const requirement = FAULTS[fault]!.requirement;
+      const first = await runSuite({ fault }, { CATALOGUE_SEED: String(CAUGHT[fault]) });
+      const finding = (run: CliRun) => run.results!.tests.flatMap((t) => t.findings).find((f) => f.severity === 'MUST' && f.requirements.includes(requirement));
+      const printed = finding(first.run)?.message ?? '';
+      const replay = /CATALOGUE_SEED=(\S+) for this sequence only/.exec(printed)?.[1];
+      expect(replay, printed).toMatch(/^-?\d+:\d+(:\d+)*@\S+$/);
+      const again = await runSuite({ fault }, { CATALOGUE_SEED: replay! });
+      expect(again.run.code, runSummary(again.run)).toBe(1);
+      const replayed = finding(again.run)?.message ?? '';
+      // The same calls in the same order (each run's ids are its own).
+      const calls = (message: string) =>
+        message
+          .split('\n')
+          .filter((line) => /^ {2}\d+\. /.test(line))
+          .map((line) => line.replace(/\d+/g, '#'));
+      expect(calls(printed).length).toBeGreaterThan(0);
+      expect(calls(replayed)).toEqual(calls(printed));
+      expect(again.unchanged, 'the run left data behind').toBe(true);
+    },
+  );
 
   const cases = [
     ...Object.entries(CAUGHT).map(([fault, seed]) => ({ fault, seed, env: {} as Record<string, string>, label: '' })),

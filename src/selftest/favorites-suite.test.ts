@@ -19,7 +19,6 @@ async function runSuite(options: ReferenceOptions, version?: string): Promise<Cl
   }
 }
 
-
 test('the favorites suite is listed as catching every favorites fault', () => {
   expect([...CAUGHT_BY.favorites].sort()).toEqual(Object.keys(FAVORITE_FAULTS).sort());
 });

@@ -25,8 +25,6 @@ const PROPERTY_FAULTS = new Set<string>(CAUGHT);
 const SERVED = { CATALOGUE_VERSIONS: '3.0,3.1,3.2' };
 const runSuite = async (options: ReferenceOptions, env: Record<string, string> = {}): Promise<CliRun> => (await runAgainstReference([SUITE], options, { ...SERVED, ...env })).run;
 
-
-
 /**
  * Runs the suite through a proxy in front of the reference's API that records each request's
  * method, path and query (the token endpoint is reached directly, as on another origin).
@@ -58,8 +56,7 @@ async function recordedRun(env: Record<string, string>): Promise<{ run: CliRun; 
 }
 
 /** The MUST findings of failed tests. */
-const mustFindings = (run: CliRun) =>
-  run.results!.tests.filter((t) => t.status === 'failed').flatMap((t) => t.findings.filter((f) => f.severity === 'MUST'));
+const mustFindings = (run: CliRun) => run.results!.tests.filter((t) => t.status === 'failed').flatMap((t) => t.findings.filter((f) => f.severity === 'MUST'));
 
 /** A message without the reference's port, to compare runs. */
 const portless = (text: string) => text.replace(/127\.0\.0\.1:\d+/g, 'HOST');
@@ -97,11 +94,7 @@ describe.concurrent('the fieldsets suite against the reference', () => {
   });
 
   test('CATALOGUE_SEED replays the same requests; another seed draws others', async () => {
-    const [a, b, c] = await Promise.all([
-      recordedRun({ CATALOGUE_SEED: '20240310' }),
-      recordedRun({ CATALOGUE_SEED: '20240310' }),
-      recordedRun({ CATALOGUE_SEED: '7' }),
-    ]);
+    const [a, b, c] = await Promise.all([recordedRun({ CATALOGUE_SEED: '20240310' }), recordedRun({ CATALOGUE_SEED: '20240310' }), recordedRun({ CATALOGUE_SEED: '7' })]);
     for (const { run } of [a, b, c]) expect(run.code, runSummary(run)).toBe(0);
     expect(a.requests.length).toBeGreaterThan(30);
     expect(b.requests).toEqual(a.requests);

@@ -126,14 +126,33 @@ function harProblems(doc: unknown): string[] {
       problems.push(`${at}.startedDateTime is not ISO 8601: ${String(entry['startedDateTime'])}`);
     }
     const request = entry['request'];
-    need(`${at}.request`, request, { method: 'string', url: 'string', httpVersion: 'string', cookies: 'array', headers: 'array', queryString: 'array', headersSize: 'number', bodySize: 'number' });
+    need(`${at}.request`, request, {
+      method: 'string',
+      url: 'string',
+      httpVersion: 'string',
+      cookies: 'array',
+      headers: 'array',
+      queryString: 'array',
+      headersSize: 'number',
+      bodySize: 'number',
+    });
     if (isObject(request)) {
       nameValues(`${at}.request.headers`, request['headers']);
       nameValues(`${at}.request.queryString`, request['queryString']);
       if (request['postData'] !== undefined) need(`${at}.request.postData`, request['postData'], { mimeType: 'string', text: 'string' });
     }
     const response = entry['response'];
-    need(`${at}.response`, response, { status: 'number', statusText: 'string', httpVersion: 'string', cookies: 'array', headers: 'array', content: 'object', redirectURL: 'string', headersSize: 'number', bodySize: 'number' });
+    need(`${at}.response`, response, {
+      status: 'number',
+      statusText: 'string',
+      httpVersion: 'string',
+      cookies: 'array',
+      headers: 'array',
+      content: 'object',
+      redirectURL: 'string',
+      headersSize: 'number',
+      bodySize: 'number',
+    });
     if (isObject(response)) {
       nameValues(`${at}.response.headers`, response['headers']);
       need(`${at}.response.content`, response['content'], { size: 'number', mimeType: 'string' });
@@ -141,7 +160,9 @@ function harProblems(doc: unknown): string[] {
     const timings = entry['timings'];
     need(`${at}.timings`, timings, { send: 'number', wait: 'number', receive: 'number' });
     if (isObject(timings) && typeof entry['time'] === 'number') {
-      const sum = Object.values(timings).filter((v): v is number => typeof v === 'number' && v !== -1).reduce((a, b) => a + b, 0);
+      const sum = Object.values(timings)
+        .filter((v): v is number => typeof v === 'number' && v !== -1)
+        .reduce((a, b) => a + b, 0);
       if (Math.abs(sum - entry['time']) > 0.01) problems.push(`${at}.time ${entry['time']} is not the sum of its timings (${sum})`);
     }
   });
@@ -241,7 +262,10 @@ describe('a live run recorded to HAR (--har)', () => {
     const reportDir = join(dir, 'judged');
     const printed: string[] = [];
     const code = validateTraffic([harPath, '--base-path', BASE_PATH, '--report-dir', reportDir], (t) => printed.push(t), {});
-    const results = JSON.parse(readFileSync(join(reportDir, 'latest', 'results.json'), 'utf8')) as { summary: { passed: number; failed: number }; tests: { title: string; status: string; message: string }[] };
+    const results = JSON.parse(readFileSync(join(reportDir, 'latest', 'results.json'), 'utf8')) as {
+      summary: { passed: number; failed: number };
+      tests: { title: string; status: string; message: string }[];
+    };
     const failed = results.tests.filter((t) => t.status === 'failed').map((t) => `${t.title}: ${t.message}`);
     expect(failed).toEqual([]);
     expect(code, printed.join('\n')).toBe(0);
@@ -283,7 +307,9 @@ describe('a HAR that cannot be written', () => {
       writeFileSync(file, 'not a directory');
       const run = await runCli([...targetArgs(ref), '--har', join(file, 'run.har'), 'categories']);
       expect(run.code).toBe(2);
-      expect(run.stderr).toBe(`catalogue-conformance: HAR file ${join(file, 'run.har')} cannot be written (ENOTDIR): set CATALOGUE_HAR (--har) to a file in a writable directory\n`);
+      expect(run.stderr).toBe(
+        `catalogue-conformance: HAR file ${join(file, 'run.har')} cannot be written (ENOTDIR): set CATALOGUE_HAR (--har) to a file in a writable directory\n`,
+      );
       expect(ref.requestCount()).toBe(0);
     } finally {
       await ref.close();

@@ -12,7 +12,18 @@ const SUITES = 'fixtures/harness-suites';
 let ref: RunningReference;
 
 /** Target arguments without a redirect URI: the run has no way to a user token. */
-const argsFor = (ref: RunningReference) => ['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--suites-dir', SUITES];
+const argsFor = (ref: RunningReference) => [
+  '--base-url',
+  ref.baseUrl,
+  '--auth-url',
+  ref.authUrl,
+  '--client-id',
+  ref.client.id,
+  '--client-secret',
+  ref.client.secret,
+  '--suites-dir',
+  SUITES,
+];
 const args = () => argsFor(ref);
 
 /** A run of fixture suites against a reference of its own: the concurrent tests' runs go in one child process. */
@@ -46,14 +57,16 @@ describe.concurrent('verdicts', () => {
     expect(crashed.message).toMatch(/the test itself failed: TypeError/);
   });
 
-  test('a finding shows the exchange that broke the rule (about(answer, ...), an HttpError\'s own), with a self-contained replay', async () => {
+  test("a finding shows the exchange that broke the rule (about(answer, ...), an HttpError's own), with a self-contained replay", async () => {
     const run = await fixtureRun(['verdicts']);
     for (const title of ['a finding about an earlier answer shows that answer, not the latest request', 'a request with no usable answer shows that request, not a later one']) {
       const block = run.stdout.split(`FAIL verdicts > ${title}\n`)[1]?.split(/\n(?=FAIL|WARN|SKIP|EXPECTED|\n)/)[0] ?? '';
       expect(block, run.stdout).toMatch(/^ {7}GET http:\/\/127\.0\.0\.1:\d+\/categories\/root -> 200$/m);
       expect(block).not.toMatch(/\/categories -> /);
       // How to get the token the replay needs, never the token.
-      expect(block).toMatch(/^ {7}token: {2}export ACCESS_TOKEN="\$\(curl -s -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/token' --data-urlencode grant_type=client_credentials --data-urlencode scope=public --data-urlencode client_id="\$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="\$CATALOGUE_CLIENT_SECRET" \| sed -E .*# an application token$/m);
+      expect(block).toMatch(
+        /^ {7}token: {2}export ACCESS_TOKEN="\$\(curl -s -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/token' --data-urlencode grant_type=client_credentials --data-urlencode scope=public --data-urlencode client_id="\$CATALOGUE_CLIENT_ID" --data-urlencode client_secret="\$CATALOGUE_CLIENT_SECRET" \| sed -E .*# an application token$/m,
+      );
       expect(block).toMatch(/^ {7}replay: curl -i 'http:\/\/127\.0\.0\.1:\d+\/categories\/root' .*-H 'authorization: Bearer '"\$ACCESS_TOKEN"/m);
     }
   });
@@ -71,8 +84,14 @@ describe.concurrent('verdicts', () => {
     const run = await fixtureRun(['--profiles', 'read', 'skips']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const tests = byTitle(run);
-    expect(tests.get('a user test without a user token is skipped')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^no user token: set CATALOGUE_USER_TOKEN/) });
-    expect(tests.get('a write test is skipped when the write profile is off')).toMatchObject({ status: 'skipped', message: 'profile write is not enabled (CATALOGUE_PROFILES=read)' });
+    expect(tests.get('a user test without a user token is skipped')).toMatchObject({
+      status: 'skipped',
+      message: expect.stringMatching(/^no user token: set CATALOGUE_USER_TOKEN/),
+    });
+    expect(tests.get('a write test is skipped when the write profile is off')).toMatchObject({
+      status: 'skipped',
+      message: 'profile write is not enabled (CATALOGUE_PROFILES=read)',
+    });
     expect(tests.get('a test whose role cannot be discovered is skipped')).toMatchObject({ status: 'skipped', message: 'discovery: unknown role unicorn' });
   });
 

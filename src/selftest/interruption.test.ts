@@ -30,7 +30,10 @@ interface Signalled {
 async function signalledRun(trigger: string, signal: NodeJS.Signals | 'Ctrl-C', suites: string[], reportDir = mkdtempSync(join(tmpdir(), 'cc-int-')), second?: string[]) {
   const ref = await startReference({ limits: SELFTEST_LIMITS, authOrigin: 'separate' });
   const before = ref.stateDigests();
-  const changed = () => Object.entries(ref.stateDigests()).filter(([map, digest]) => before[map] !== digest).map(([map]) => map);
+  const changed = () =>
+    Object.entries(ref.stateDigests())
+      .filter(([map, digest]) => before[map] !== digest)
+      .map(([map]) => map);
   let child: ChildProcess | null = null;
   let signalledAt = 0;
   const proxy = await hostileProxy(new URL(ref.baseUrl).origin, (_n, req) => {
@@ -108,7 +111,9 @@ test.concurrent('a run killed while its POST was out: the next run finds the rec
   expect(first.run.code).toBeNull();
   expect(first.changed).toEqual(['favoriteLists']);
   expect(next!.code, next!.stdout).toBe(0);
-  expect(next!.stdout).toMatch(/^NOTE an earlier run .* took back \d+: .*POST \/favorite_lists \{"favorite_list":\{"name":"cc-[^"]+"\}\} \(its answer never recorded; found and deleted \/favorite_lists\/\d+\)/m);
+  expect(next!.stdout).toMatch(
+    /^NOTE an earlier run .* took back \d+: .*POST \/favorite_lists \{"favorite_list":\{"name":"cc-[^"]+"\}\} \(its answer never recorded; found and deleted \/favorite_lists\/\d+\)/m,
+  );
   expect(next!.stdout).not.toMatch(/look for it by hand/);
   expect(changed).toEqual([]);
 });

@@ -41,7 +41,14 @@ function importsOf(file: string): Edge[] {
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.importClause;
-      const typeOnly = clause !== undefined && (clause.isTypeOnly || (clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      const typeOnly =
+        clause !== undefined &&
+        (clause.isTypeOnly ||
+          (clause.name === undefined &&
+            clause.namedBindings !== undefined &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
       add(node.moduleSpecifier.text, typeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       add(node.moduleSpecifier.text, node.isTypeOnly);
@@ -151,11 +158,13 @@ describe('the layers (docs/architecture.md)', () => {
     expect(wrongWay('src/reference/app.ts', 'src/http/client.ts')).toMatch(/stays apart/);
     expect(wrongWay('src/harness/api.ts', 'src/reference/server.ts')).toMatch(/only the entry points start it/);
     expect(wrongWay('src/run.ts', 'src/reference/server.ts')).toBeNull();
-    expect(cycles([
-      { from: 'a', to: 'b', typeOnly: false },
-      { from: 'b', to: 'c', typeOnly: true },
-      { from: 'c', to: 'a', typeOnly: false },
-      { from: 'c', to: 'd', typeOnly: false },
-    ])).toEqual([['a', 'b', 'c']]);
+    expect(
+      cycles([
+        { from: 'a', to: 'b', typeOnly: false },
+        { from: 'b', to: 'c', typeOnly: true },
+        { from: 'c', to: 'a', typeOnly: false },
+        { from: 'c', to: 'd', typeOnly: false },
+      ]),
+    ).toEqual([['a', 'b', 'c']]);
   });
 });

@@ -47,10 +47,18 @@ describe('every suite passes a reference that makes other legal choices', () => 
       const { run, har, basePath, kitEnv } = runs[index]!;
       const failures = (run.results?.tests ?? [])
         .filter((t) => t.status === 'failed')
-        .map((t) => `${t.title}:\n${t.findings.filter((f) => f.severity === 'MUST').map((f) => `  [${f.requirements.join(', ')}] ${f.message}`).join('\n')}`);
+        .map(
+          (t) =>
+            `${t.title}:\n${t.findings
+              .filter((f) => f.severity === 'MUST')
+              .map((f) => `  [${f.requirements.join(', ')}] ${f.message}`)
+              .join('\n')}`,
+        );
       expect(failures, `${run.stdout}\n${run.stderr}`).toEqual([]);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-      const passive = judgeFiles([har], basePath, [], claimsFromEnv(kitEnv)).tests.filter((t) => t.status === 'failed').map((t) => `${t.title}: ${t.message}`);
+      const passive = judgeFiles([har], basePath, [], claimsFromEnv(kitEnv))
+        .tests.filter((t) => t.status === 'failed')
+        .map((t) => `${t.title}: ${t.message}`);
       expect(passive, 'validate-traffic on the HAR of the run').toEqual([]);
       for (const name of bundle) passed.add(name);
     });

@@ -35,9 +35,7 @@ const OBSERVING_SUITES = ['observed'];
 const VARIANTS = mutationBundle();
 
 /** The suites that catch each fault, from the CAUGHT_BY keys ("user, notifications, logout"). */
-const SUITES_OF = new Map<FaultName, string[]>(
-  Object.entries(CAUGHT_BY).flatMap(([key, faults]) => faults.map((fault) => [fault as FaultName, key.split(', ')] as const)),
-);
+const SUITES_OF = new Map<FaultName, string[]>(Object.entries(CAUGHT_BY).flatMap(([key, faults]) => faults.map((fault) => [fault as FaultName, key.split(', ')] as const)));
 
 const caught = new Set<FaultName>();
 /**
@@ -120,7 +118,9 @@ describe('each fault of the reference fails the suites that catch it, naming its
       expect(secretsLeaked(run, clientSecret), 'secrets in the reports').toEqual([]);
       caught.add(fault);
       // Passively: the same exchanges, judged one by one. A fault that shows in one exchange must be found there.
-      const passive = judgeFiles([har], '/api', [], claimsFromEnv(env)).tests.filter((t) => t.status === 'failed').flatMap((t) => t.failures.flatMap((f) => f.requirements));
+      const passive = judgeFiles([har], '/api', [], claimsFromEnv(env))
+        .tests.filter((t) => t.status === 'failed')
+        .flatMap((t) => t.failures.flatMap((f) => f.requirements));
       if (passive.length) reportedPassively.add(fault);
       if (passive.includes(requirement)) namedPassively.add(fault);
       if (SEEN_IN_ONE_EXCHANGE.has(fault)) expect(passive, `validate-traffic on the run's HAR misses ${fault} or reports it under other requirements`).toContain(requirement);

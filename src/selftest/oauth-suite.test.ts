@@ -28,7 +28,6 @@ async function runSuite(options: ReferenceOptions, env: Record<string, string> =
   }
 }
 
-
 const skipped = (run: CliRun) => run.results!.tests.filter((t) => t.status === 'skipped');
 
 test('every caught fault names a known MUST requirement', () => {
@@ -65,7 +64,10 @@ describe.concurrent('the oauth suite against the reference', () => {
     expect(denial.status, runSummary(run)).toBe('passed');
     const skips = skipped(run);
     expect(skips.map((t) => t.title).sort(), runSummary(run)).toEqual(
-      run.results!.tests.filter((t) => /consent redirect carries the code|refresh grant|scope public alone/.test(t.title)).map((t) => t.title).sort(),
+      run
+        .results!.tests.filter((t) => /consent redirect carries the code|refresh grant|scope public alone/.test(t.title))
+        .map((t) => t.title)
+        .sort(),
     );
     for (const skip of skips) expect(skip.message).toContain('error=access_denied');
     expect(run.results!.summary.failed).toBe(0);

@@ -33,13 +33,25 @@ describe.concurrent('the observed rules against the reference', () => {
     expect(r.code, summary(r)).toBe(0);
     // Every rule judged what applied to it and found nothing; the rules of endpoints the suite does
     // not ask (a 304, price history) skip.
-    expect(observed(r).filter((t) => t.status !== 'passed' && t.status !== 'skipped'), summary(r)).toEqual([]);
-    expect(observed(r).filter((t) => t.status === 'passed').map((t) => t.id), summary(r)).toHaveLength(observed(r).length - observed(r).filter((t) => t.status === 'skipped').length);
-    for (const id of ['ERR-2', 'RATE-4', 'GEN-7']) expect(observed(r).some((t) => t.status === 'passed' && t.requirements.includes(id)), id).toBe(true);
+    expect(
+      observed(r).filter((t) => t.status !== 'passed' && t.status !== 'skipped'),
+      summary(r),
+    ).toEqual([]);
+    expect(
+      observed(r)
+        .filter((t) => t.status === 'passed')
+        .map((t) => t.id),
+      summary(r),
+    ).toHaveLength(observed(r).length - observed(r).filter((t) => t.status === 'skipped').length);
+    for (const id of ['ERR-2', 'RATE-4', 'GEN-7'])
+      expect(
+        observed(r).some((t) => t.status === 'passed' && t.requirements.includes(id)),
+        id,
+      ).toBe(true);
     expect(observed(r)).toHaveLength(RULES);
   });
 
-  test('with a run that made no exchange but the preflight\'s (GET /categories), the rules that apply to none skip saying so', async () => {
+  test("with a run that made no exchange but the preflight's (GET /categories), the rules that apply to none skip saying so", async () => {
     const r = await run({}, ['observed']);
     expect(r.code, summary(r)).toBe(0);
     const rules = observed(r);
@@ -48,7 +60,10 @@ describe.concurrent('the observed rules against the reference', () => {
     expect(rules.filter((t) => t.status === 'passed').length, summary(r)).toBeGreaterThan(0);
     const skipped = rules.filter((t) => t.status === 'skipped');
     expect(skipped.length, summary(r)).toBeGreaterThan(0);
-    expect(rules.filter((t) => t.status !== 'passed' && t.status !== 'skipped'), summary(r)).toEqual([]);
+    expect(
+      rules.filter((t) => t.status !== 'passed' && t.status !== 'skipped'),
+      summary(r),
+    ).toEqual([]);
     for (const t of skipped) expect(t.message).toMatch(/^no exchange of this run was one the rule applies to|the deployment is on this machine/);
   });
 
@@ -65,7 +80,10 @@ describe.concurrent('the observed rules against the reference', () => {
       const r = await run({ fault, basePath: '/api' }, ['notifications', 'observed'], {}, movedBase);
       expect(r.code, summary(r)).toBe(1);
       const failed = observed(r).filter((t) => t.status === 'failed');
-      expect(failed.flatMap((t) => t.findings.flatMap((f) => f.requirements)), summary(r)).toContain(requirement);
+      expect(
+        failed.flatMap((t) => t.findings.flatMap((f) => f.requirements)),
+        summary(r),
+      ).toContain(requirement);
       // A finding names the exchange: method, URL under the base path the run was given, status.
       const base = movedBase ? 'v3' : 'api';
       expect(failed.map((t) => t.message).join('\n')).toMatch(new RegExp(`GET http://127\\.0\\.0\\.1:\\d+/${base}/\\S+ \\(?(answered )?\\d{3}`));

@@ -40,9 +40,10 @@ describe('the packed kit, installed in an empty directory', () => {
     expect(installed.code, installed.stderr).toBe(0);
   }, 420_000);
 
-  test('the tarball holds the tool, not the project\'s own tests', () => {
+  test("the tarball holds the tool, not the project's own tests", () => {
     const kit = join(app, 'node_modules', 'catalogue-conformance');
-    for (const path of ['bin/catalogue-conformance.mjs', 'src/cli/main.ts', 'suites/categories.suite.ts', 'schemas', 'fixtures/reference', 'README.md']) expect(existsSync(join(kit, path)), path).toBe(true);
+    for (const path of ['bin/catalogue-conformance.mjs', 'src/cli/main.ts', 'suites/categories.suite.ts', 'schemas', 'fixtures/reference', 'README.md'])
+      expect(existsSync(join(kit, path)), path).toBe(true);
     for (const path of ['src/selftest', 'src/testing', 'src/bench', 'src/report/report.test.ts', '.ci']) expect(existsSync(join(kit, path)), path).toBe(false);
   });
 
@@ -56,7 +57,10 @@ describe('the packed kit, installed in an empty directory', () => {
     expect(runs[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
     expect(readlinkSync(join(reports, 'latest'))).toBe(runs[0]);
     for (const file of ['results.json', 'junit.xml', 'report.html']) expect(existsSync(join(reports, runs[0]!, file)), file).toBe(true);
-    const results = JSON.parse(readFileSync(join(reports, runs[0]!, 'results.json'), 'utf8')) as { summary: { failed: number; passed: number }; run: { kit: { name: string; commit: string | null } } };
+    const results = JSON.parse(readFileSync(join(reports, runs[0]!, 'results.json'), 'utf8')) as {
+      summary: { failed: number; passed: number };
+      run: { kit: { name: string; commit: string | null } };
+    };
     expect(results.summary.failed).toBe(0);
     expect(results.summary.passed).toBeGreaterThan(100);
     // An installed package is no git checkout: no commit to name.

@@ -76,7 +76,12 @@ describe.concurrent('the pagination suite against the reference', () => {
     const { run } = await runSuite({}, { CATALOGUE_API_VERSION: '3.1' });
     expect(run.code, runSummary(run)).toBe(0);
     expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, warned: 0 });
-    expect(skipped(run).map((t) => t.message).find((m) => m.includes('saved_orders')), runSummary(run)).toContain('came with 3.2.0');
+    expect(
+      skipped(run)
+        .map((t) => t.message)
+        .find((m) => m.includes('saved_orders')),
+      runSummary(run),
+    ).toContain('came with 3.2.0');
   });
 
   // Each fault of CAUGHT failing this suite, naming its requirement: src/selftest/mutation.test.ts.

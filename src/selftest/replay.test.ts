@@ -32,7 +32,11 @@ describe.skipIf(!CURL)('a printed replay, run as printed', () => {
     expect(`${token} ${replay}`).not.toMatch(/Bearer [A-Za-z0-9._~+/-]{8,}/);
     const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CATALOGUE_CLIENT_ID: ref.client.id, CATALOGUE_CLIENT_SECRET: ref.client.secret };
     // Not spawnSync: the reference answers from this process.
-    const { stdout } = await promisify(execFile)('bash', ['--norc', '--noprofile', '-c', `${token}\n${replay!.replace(/^curl -i /, 'curl -s -i ')}`], { env, encoding: 'utf8', timeout: 30_000 });
+    const { stdout } = await promisify(execFile)('bash', ['--norc', '--noprofile', '-c', `${token}\n${replay!.replace(/^curl -i /, 'curl -s -i ')}`], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(stdout).toMatch(/^HTTP\/1\.1 200 /);
     // The children listing the failure was about: {categories, meta}.
     expect(stdout).toMatch(/"categories":\[/);

@@ -10,7 +10,19 @@ let run: CliRun;
 
 beforeAll(async () => {
   ref = await startReference({});
-  run = await runCli(['--base-url', ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--suites-dir', 'fixtures/harness-suites', 'schemas']);
+  run = await runCli([
+    '--base-url',
+    ref.baseUrl,
+    '--auth-url',
+    ref.authUrl,
+    '--client-id',
+    ref.client.id,
+    '--client-secret',
+    ref.client.secret,
+    '--suites-dir',
+    'fixtures/harness-suites',
+    'schemas',
+  ]);
 });
 afterAll(() => ref?.close());
 

@@ -190,7 +190,18 @@ export function scaledMinuteOf(ref: RunningReference): number | undefined {
 /** `movedBase`: the run is pointed at the reference's old base URL (movedBaseUrl), which redirects to the base path. */
 export function targetArgs(ref: RunningReference, movedBase = false): string[] {
   if (movedBase && ref.movedBaseUrl === null) throw new Error('the reference has no moved base URL (options.redirect)');
-  return ['--base-url', movedBase ? ref.movedBaseUrl! : ref.baseUrl, '--auth-url', ref.authUrl, '--client-id', ref.client.id, '--client-secret', ref.client.secret, '--redirect-uri', ref.client.redirectUri];
+  return [
+    '--base-url',
+    movedBase ? ref.movedBaseUrl! : ref.baseUrl,
+    '--auth-url',
+    ref.authUrl,
+    '--client-id',
+    ref.client.id,
+    '--client-secret',
+    ref.client.secret,
+    '--redirect-uri',
+    ref.client.redirectUri,
+  ];
 }
 
 /** Limits a self-test's reference runs with, so that pacing never waits (unless the test is about the limits). */
@@ -288,8 +299,6 @@ async function flush(batch: QueuedRun[]): Promise<void> {
 
 /** What a failed expectation shows: the CLI's output and every test that did not pass. */
 export function runSummary(run: CliRun): string {
-  const notPassed = run.results?.tests
-    .filter((t) => t.status !== 'passed')
-    .map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings }));
+  const notPassed = run.results?.tests.filter((t) => t.status !== 'passed').map((t) => ({ title: t.title, status: t.status, message: t.message, findings: t.findings }));
   return run.stdout + run.stderr + JSON.stringify(notPassed, null, 1);
 }

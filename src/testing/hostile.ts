@@ -30,13 +30,10 @@ export async function hostileProxy(targetOrigin: string, behave: (n: number, req
     const behaviour = behave(++requests, req);
     if ('answer' in behaviour) return behaviour.answer(req, res);
     const forward = () => {
-      const upstream = request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
+      const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     };

@@ -34,7 +34,10 @@ function tree(pid: number): number[] {
 export function watchTreeMemory(pid: number, everyMs = 100): { stop(): number } {
   let peak = 0;
   const sample = () => {
-    peak = Math.max(peak, tree(pid).reduce((sum, p) => sum + rss(p), 0));
+    peak = Math.max(
+      peak,
+      tree(pid).reduce((sum, p) => sum + rss(p), 0),
+    );
   };
   sample();
   const timer = setInterval(sample, everyMs);

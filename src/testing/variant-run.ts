@@ -13,7 +13,7 @@ import { runCli, targetArgs } from './cli.ts';
 
 const args = process.argv.slice(2);
 const faultAt = args.indexOf('--fault');
-const fault = faultAt >= 0 ? args.splice(faultAt, 2)[1] ?? null : null;
+const fault = faultAt >= 0 ? (args.splice(faultAt, 2)[1] ?? null) : null;
 const showWarnings = args.includes('--warnings');
 const extraEnv: Record<string, string> = {};
 for (let i = args.indexOf('--env'); i >= 0; i = args.indexOf('--env')) {
@@ -30,7 +30,9 @@ try {
   const kitEnv = { ...kitEnvOf(variants), ...extraEnv };
   const run = await runCli([...targetArgs(ref), ...suites], { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...kitEnv }, 600_000);
   const tests = run.results?.tests ?? [];
-  console.log(`variants: ${variants.join(', ') || 'none'}${fault ? `; fault ${fault}` : ''}; exit ${run.code} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${JSON.stringify(run.results?.summary ?? null)}`);
+  console.log(
+    `variants: ${variants.join(', ') || 'none'}${fault ? `; fault ${fault}` : ''}; exit ${run.code} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${JSON.stringify(run.results?.summary ?? null)}`,
+  );
   if (!run.results) console.log(run.stdout, run.stderr);
   if (showWarnings) for (const t of tests.filter((x) => x.status === 'skipped')) console.log(`SKIPPED ${t.title}: ${t.message}`);
   for (const t of tests) {

@@ -3,7 +3,7 @@ import { kitName, overByOf, runIsOver, SPARE_MS } from './kit-names.ts';
 
 describe('kit names', () => {
   const now = Date.UTC(2026, 10, 27, 12);
-  test('a name carries its run\'s over-by time; the run is over an hour after it', () => {
+  test("a name carries its run's over-by time; the run is over an hour after it", () => {
     const overBy = now + 1800_000;
     const name = kitName('list', overBy);
     expect(name).toMatch(/^cc-list-o[0-9a-z]{8,9}-[0-9a-z]{1,6}$/);
@@ -24,7 +24,7 @@ describe('kit names', () => {
     expect(runIsOver(`cc-model-${(now - 60_000).toString(36)}-x1y2-a`, now)).toBe(false);
   });
 
-  test('not the kit\'s: no prefix, or no time in it', () => {
+  test("not the kit's: no prefix, or no time in it", () => {
     expect(overByOf('Wishlist', now)).toBeNull();
     expect(overByOf('cc-', now)).toBeNull();
     expect(overByOf('cc-my-holiday-list', now)).toBeNull();

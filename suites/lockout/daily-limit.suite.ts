@@ -47,7 +47,9 @@ describe('the daily call limit (destructive)', () => {
           t.require(hasStatus(response, 200), 'ERR-1');
           if (sent > surelyOver) {
             return t.require(
-              fail(`this test alone made ${sent} calls with the client's tokens, more than twice the daily limit of ${t.run.dailyLimit} (CATALOGUE_DAILY_LIMIT), and every one was served: the limit is not applied`),
+              fail(
+                `this test alone made ${sent} calls with the client's tokens, more than twice the daily limit of ${t.run.dailyLimit} (CATALOGUE_DAILY_LIMIT), and every one was served: the limit is not applied`,
+              ),
               'RATE-3',
               'RATE-1',
             );
@@ -91,11 +93,7 @@ describe('the daily call limit (destructive)', () => {
       );
       if (token !== null) {
         const check = await t.api.get(PROBE, { auth: { token }, renewOn401: false });
-        t.must(
-          check.status === 401 ? pass() : fail(`a token issued after the daily limit was exceeded is accepted (${check.status})`),
-          'RATE-1',
-          'RATE-3',
-        );
+        t.must(check.status === 401 ? pass() : fail(`a token issued after the daily limit was exceeded is accepted (${check.status})`), 'RATE-1', 'RATE-3');
       }
     },
   );

@@ -58,7 +58,10 @@ export function makeSpecifications(
   const values = new Map<number, string[]>();
   for (const leaf of leaves) {
     const chosen = rnd
-      .sample(pool.map((_, i) => i), rnd.int(4, 7))
+      .sample(
+        pool.map((_, i) => i),
+        rnd.int(4, 7),
+      )
       .sort((a, b) => groupByName.get(pool[a]!.group)!.order - groupByName.get(pool[b]!.group)!.order || a - b);
     chosen.forEach((poolIndex, i) => {
       const entry = pool[poolIndex]!;
@@ -246,8 +249,7 @@ export function makeProducts(
     // The first SKU of a sized leaf gets many offers, so that the size filter has a choice.
     const sizeShowcase = sku.sizes !== null && !sizedLeavesSeen.has(sku.category_id);
     if (sizeShowcase) sizedLeavesSeen.add(sku.category_id);
-    const offers: ShopRecord[] =
-      sku === flagship ? [...shopList, shopList[1]!, shopList[2]!] : rnd.sample(shopList, sizeShowcase ? rnd.int(9, 12) : rnd.int(1, 6));
+    const offers: ShopRecord[] = sku === flagship ? [...shopList, shopList[1]!, shopList[2]!] : rnd.sample(shopList, sizeShowcase ? rnd.int(9, 12) : rnd.int(1, 6));
     const base = ctx.name === 'default' ? Math.exp(rnd.next() * Math.log(1500 / 8)) * 8 : Math.exp(rnd.next() * Math.log(120)) * 1;
     const sized = sku.sizes !== null;
     const skuSizes = new Set<string>();

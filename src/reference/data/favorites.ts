@@ -1,15 +1,6 @@
 // The demo user's favorite lists, favorites and notifications (a few for other users too).
 
-import type {
-  CategoryRecord,
-  FavoriteListRecord,
-  FavoriteRecord,
-  NotificationEtype,
-  NotificationRecord,
-  SkuRecord,
-  SkuReviewRecord,
-  UserRecord,
-} from '../model.ts';
+import type { CategoryRecord, FavoriteListRecord, FavoriteRecord, NotificationEtype, NotificationRecord, SkuRecord, SkuReviewRecord, UserRecord } from '../model.ts';
 import { DAY_MS, numberInOrder, round2, ts, type GenContext, type Rnd } from './context.ts';
 
 export interface Favorites {
@@ -78,12 +69,19 @@ export function makeFavorites(
   const future = skuList.filter((s) => s.future);
   customNames.forEach((name, i) => {
     const list = newList(demoUserId, 'custom', name, null);
-    const picks = rnd.sample(skuList.filter((s) => !s.future), rnd.int(3, 5));
+    const picks = rnd.sample(
+      skuList.filter((s) => !s.future),
+      rnd.int(3, 5),
+    );
     if (i === 0) picks.unshift(...bySku([heavySkuId, ...tooNewSkuIds.slice(0, 1)]), ...future.slice(0, 1));
     for (const sku of picks) addFav(demoUserId, sku, list.id, rnd.chance(0.2) ? false : null, list.createdMs);
   });
   // Owned favorites: no list, have_it true.
-  for (const sku of rnd.sample(skuList.filter((s) => !s.future), 6)) addFav(demoUserId, sku, null, true, ctx.now - 400 * DAY_MS);
+  for (const sku of rnd.sample(
+    skuList.filter((s) => !s.future),
+    6,
+  ))
+    addFav(demoUserId, sku, null, true, ctx.now - 400 * DAY_MS);
   // Other users: an auto list each, so that lists and favorites of others exist.
   for (const userId of [...users.keys()].filter((id) => id !== demoUserId).slice(0, 2)) {
     const { cid, skus: inCat } = leavesBySize[0]!;
@@ -122,14 +120,35 @@ export function makeNotifications(
 /** The etypes of the demo user's notifications, in the order they are made. */
 function notificationPlan(ctx: GenContext): NotificationEtype[] {
   const plan: NotificationEtype[] = [
-    'price_drop', 'price_drop', 'price_drop', 'price_drop', 'price_drop', 'price_drop', 'price_drop', 'price_drop',
-    'price_up', 'price_up', 'price_up', 'price_up',
-    'availability_true', 'availability_true', 'availability_true',
-    'availability_false', 'availability_false', 'availability_false',
-    'sku_release', 'sku_release',
-    'sku_review', 'sku_review', 'sku_review', 'sku_review', 'sku_review',
-    'sku_review_rephrase_request', 'sku_review_rephrase_request',
-    'sku_review_approve_after_update', 'sku_review_approve_after_update',
+    'price_drop',
+    'price_drop',
+    'price_drop',
+    'price_drop',
+    'price_drop',
+    'price_drop',
+    'price_drop',
+    'price_drop',
+    'price_up',
+    'price_up',
+    'price_up',
+    'price_up',
+    'availability_true',
+    'availability_true',
+    'availability_true',
+    'availability_false',
+    'availability_false',
+    'availability_false',
+    'sku_release',
+    'sku_release',
+    'sku_review',
+    'sku_review',
+    'sku_review',
+    'sku_review',
+    'sku_review',
+    'sku_review_rephrase_request',
+    'sku_review_rephrase_request',
+    'sku_review_approve_after_update',
+    'sku_review_approve_after_update',
   ];
   if (ctx.name === 'default') plan.push('price_drop', 'availability_true', 'sku_review');
   return plan;
@@ -208,7 +227,7 @@ function flatSnapshot(sku: SkuRecord): NotificationRecord['snapshot'] {
 function priceChange(rnd: Rnd, base: NotificationBase, priced: readonly SkuRecord[]): NotificationDraft {
   const etype = base.etype;
   const sku = rnd.pick(priced);
-  const rate = (etype === 'price_drop' ? -1 : 1) * rnd.int(3, 25) / 100;
+  const rate = ((etype === 'price_drop' ? -1 : 1) * rnd.int(3, 25)) / 100;
   const before = round2(sku.price_min / (1 + rate));
   const threshold = etype === 'price_drop' && rnd.chance(0.3);
   return {

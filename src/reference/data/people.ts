@@ -219,7 +219,16 @@ export function makeSavedOrders(
       product_id: p.id,
       category_id: p.category_id,
     }));
-    if (n % 3 === 0) items.push({ name: rnd.pick(['Gift wrapping', 'Discontinued item', 'Extended warranty']), quantity: 1, price: rnd.money(1, 15), image: null, sku_id: null, product_id: null, category_id: null });
+    if (n % 3 === 0)
+      items.push({
+        name: rnd.pick(['Gift wrapping', 'Discontinued item', 'Extended warranty']),
+        quantity: 1,
+        price: rnd.money(1, 15),
+        image: null,
+        sku_id: null,
+        product_id: null,
+        category_id: null,
+      });
     const productsCost = round2(items.reduce((s, i) => s + i.quantity * i.price, 0));
     const shippingCost = shops.get(shopId)!.shippingCost;
     const date = ctx.now - rnd.int(2, 400) * DAY_MS - rnd.int(0, 86_399) * 1000;

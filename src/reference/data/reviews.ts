@@ -1,17 +1,7 @@
 // Reviews and what users do with them: the review form's questions, shop and SKU reviews, votes
 // on and flags of SKU reviews, and the users' stats that count them.
 
-import type {
-  FlagReason,
-  FlagRecord,
-  ReviewQuestionRecord,
-  ShopRecord,
-  ShopReviewRecord,
-  SkuRecord,
-  SkuReviewRecord,
-  UserRecord,
-  VoteRecord,
-} from '../model.ts';
+import type { FlagReason, FlagRecord, ReviewQuestionRecord, ShopRecord, ShopReviewRecord, SkuRecord, SkuReviewRecord, UserRecord, VoteRecord } from '../model.ts';
 import { DAY_MS, numberInOrder, ts, type GenContext, type Rnd } from './context.ts';
 
 export const FLAG_REASONS: readonly FlagReason[] = Object.freeze([
@@ -164,7 +154,10 @@ export function makeVotes(
   };
   const demoTargets = [...reviews.values()].filter((r) => r.user_id !== demoUserId && r.sku_id !== heavySkuId).slice(0, 3);
   for (const review of reviews.values()) {
-    const voters = rnd.sample(others.filter((id) => id !== review.user_id), review.sku_id === heavySkuId ? rnd.int(0, 9) : rnd.int(0, 4));
+    const voters = rnd.sample(
+      others.filter((id) => id !== review.user_id),
+      review.sku_id === heavySkuId ? rnd.int(0, 9) : rnd.int(0, 4),
+    );
     for (const userId of voters) add(review, userId);
     if (demoTargets.includes(review)) add(review, demoUserId);
   }
@@ -178,12 +171,7 @@ export function makeVotes(
 }
 
 /** A few flags by other users and one by the demo user (on a review not of their own). */
-export function makeFlags(
-  ctx: GenContext,
-  reviews: ReadonlyMap<number, SkuReviewRecord>,
-  users: ReadonlyMap<number, UserRecord>,
-  demoUserId: number,
-): Map<number, FlagRecord> {
+export function makeFlags(ctx: GenContext, reviews: ReadonlyMap<number, SkuReviewRecord>, users: ReadonlyMap<number, UserRecord>, demoUserId: number): Map<number, FlagRecord> {
   const rnd = ctx.stream('flags');
   const others = [...users.keys()].filter((id) => id !== demoUserId);
   const targets = rnd.sample([...reviews.values()], 5);
@@ -199,11 +187,7 @@ export function makeFlags(
 }
 
 /** stats of each user from the reviews and votes. */
-export function applyUserStats(
-  users: ReadonlyMap<number, UserRecord>,
-  skuReviews: ReadonlyMap<number, SkuReviewRecord>,
-  shopReviews: ReadonlyMap<number, ShopReviewRecord>,
-): void {
+export function applyUserStats(users: ReadonlyMap<number, UserRecord>, skuReviews: ReadonlyMap<number, SkuReviewRecord>, shopReviews: ReadonlyMap<number, ShopReviewRecord>): void {
   for (const u of users.values()) {
     u.stats.sku_review_count = 0;
     u.stats.shop_review_count = 0;

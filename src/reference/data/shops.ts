@@ -143,7 +143,10 @@ export function makeLocations(ctx: GenContext, shops: ReadonlyMap<number, ShopRe
       const city = rnd.pick(ctx.names.cities);
       const street = rnd.pick(ctx.names.streets);
       const number = String(rnd.int(1, 250));
-      const postcode = ctx.name === 'default' ? `${city.slice(0, 2).toUpperCase()}${rnd.int(1, 20)} ${rnd.int(1, 9)}${String.fromCharCode(65 + rnd.int(0, 25))}${String.fromCharCode(65 + rnd.int(0, 25))}` : String(rnd.int(10000, 99999));
+      const postcode =
+        ctx.name === 'default'
+          ? `${city.slice(0, 2).toUpperCase()}${rnd.int(1, 20)} ${rnd.int(1, 9)}${String.fromCharCode(65 + rnd.int(0, 25))}${String.fromCharCode(65 + rnd.int(0, 25))}`
+          : String(rnd.int(10000, 99999));
       // The region the location lies in (the draw keeps the later draws of the stream as they were).
       rnd.next();
       const region = nearestRegion(centres, lat, lng);

@@ -81,7 +81,8 @@ export const CATALOG_FAULTS = {
   },
   'sku-distance-takes-km': {
     requirement: 'CAT-33',
-    description: 'The category SKU listing reads distance as km (as the product lists do) and checks it against the km of the options, so the id of an option of meta distances gets 400.',
+    description:
+      'The category SKU listing reads distance as km (as the product lists do) and checks it against the km of the options, so the id of an option of meta distances gets 400.',
   },
   'sku-availability-filter-drops-category': {
     requirement: 'CAT-34',
@@ -97,7 +98,7 @@ export const CATALOG_FAULTS = {
   },
   'category-skus-order-dir-ignored': {
     requirement: 'CAT-28',
-    description: "The category SKU listing ignores order_dir: every method sorts in its default direction (price ascending, rating descending), whatever is asked.",
+    description: 'The category SKU listing ignores order_dir: every method sorts in its default direction (price ascending, rating descending), whatever is asked.',
   },
   'manufacturer-skus-price-order-reversed': {
     requirement: 'MAN-5',

@@ -18,7 +18,7 @@ export const FAVORITE_FAULTS = {
   // Row 1: POST /favorites with no list.
   'auto-list-not-created': {
     requirement: 'FAV-10',
-    description: "POST /favorites without a list, for a SKU whose category has no auto list yet, creates no auto list and stores the favorite with favorite_list_id null.",
+    description: 'POST /favorites without a list, for a SKU whose category has no auto list yet, creates no auto list and stores the favorite with favorite_list_id null.',
   },
   'auto-list-ignores-category': {
     requirement: 'FAV-9',

@@ -41,8 +41,7 @@ export const PROTOCOL_FAULTS = {
   },
   'fields-except-applied-before-fields': {
     requirement: 'FIELDS-4',
-    description:
-      'fields_except[t] is applied before fields[t], and the inclusion then picks its fields from the complete object, so a field named in both parameters stays.',
+    description: 'fields_except[t] is applied before fields[t], and the inclusion then picks its fields from the complete object, so a field named in both parameters stays.',
   },
   'embedded-trimmed-by-root-fieldset': {
     requirement: 'FIELDS-5',

@@ -73,11 +73,7 @@ export function catalogIndex(ds: Dataset): CatalogIndex {
     push(skusByManufacturer, s.manufacturer_id, s);
     const own = [...words(s.name), ...words(s.display_name)];
     own.forEach((x) => vocabulary.add(x));
-    const all = new Set([
-      ...own,
-      ...(manufacturerWords.get(s.manufacturer_id) ?? []),
-      ...(category?.pathIds ?? []).flatMap((id) => categoryWords.get(id) ?? []),
-    ]);
+    const all = new Set([...own, ...(manufacturerWords.get(s.manufacturer_id) ?? []), ...(category?.pathIds ?? []).flatMap((id) => categoryWords.get(id) ?? [])]);
     skuWords.set(s.id, [...all]);
   }
 

@@ -57,14 +57,9 @@ function categoryManufacturers(ctx: ApiContext): ApiResult {
   const dir = ctx.fault === 'category-manufacturers-order-dir-ignored' ? defaultDir : (requestedDir ?? defaultDir);
   const hideOem = c.layoutMode === 'tiles' && versionAtLeast(ctx.version, '3.2.0');
   const ids = new Set(skusUnder(ctx, c.id).map((s) => s.manufacturer_id));
-  const found = [...ids]
-    .map((id) => ctx.data.manufacturers.get(id))
-    .filter((m): m is ManufacturerRecord => m !== undefined && !(hideOem && m.oem));
+  const found = [...ids].map((id) => ctx.data.manufacturers.get(id)).filter((m): m is ManufacturerRecord => m !== undefined && !(hideOem && m.oem));
   const names = nameOrder(ctx);
-  const sorted =
-    orderBy === 'name'
-      ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties)
-      : sortBy(found, (a, b) => a.popularity - b.popularity, dir);
+  const sorted = orderBy === 'name' ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties) : sortBy(found, (a, b) => a.popularity - b.popularity, dir);
   return respondMany(ctx, 'manufacturers', sorted, serializeManufacturer);
 }
 

@@ -44,9 +44,7 @@ export const categoryRoutes: RouteModule = (router) => {
     const c = findCategory(ctx, ctx.params['id']);
     const parent = ctx.fault === 'parent-returns-self' ? c : ctx.data.categories.get(c.parentId);
     if (!parent) {
-      throw new ApiError(404, 'RecordNotFound', [
-        `Couldn't find Category with id=${c.parentId} (Category ${c.id} is the root and has no parent)`,
-      ]);
+      throw new ApiError(404, 'RecordNotFound', [`Couldn't find Category with id=${c.parentId} (Category ${c.id} is the root and has no parent)`]);
     }
     return detail(ctx, parent);
   });

@@ -270,7 +270,11 @@ function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuR
   }
   const out: Json = {
     filters: countMap(filterKeys, filterCounts, nonzero),
-    manufacturers: countMap([...new Set(all.map((s) => s.manufacturer_id))].sort((a, b) => a - b), manufacturerCounts, nonzero),
+    manufacturers: countMap(
+      [...new Set(all.map((s) => s.manufacturer_id))].sort((a, b) => a - b),
+      manufacturerCounts,
+      nonzero,
+    ),
   };
   // All five keys in every version (the spec gives them without a version); before 3.2.1 the
   // shop, distance and availability filters are not applied, so these count the SKUs of a

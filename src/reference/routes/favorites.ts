@@ -160,9 +160,7 @@ function recordInvalid(message: string): ApiError {
 
 /** new_list_name of POST / PUT: an invalid one is 400 with the errors body (States and transitions). */
 function newListName(ctx: ApiContext, value: unknown): string | undefined {
-  return listName(value, 'new_list_name', (message) =>
-    ctx.fault === 'invalid-new-list-name-422' ? recordInvalid(message) : invalidParameter(message),
-  );
+  return listName(value, 'new_list_name', (message) => (ctx.fault === 'invalid-new-list-name-422' ? recordInvalid(message) : invalidParameter(message)));
 }
 
 function createList(ctx: ApiContext, fields: Pick<FavoriteListRecord, 'id' | 'name' | 'category_id' | 'type'>): FavoriteListRecord {
@@ -183,9 +181,7 @@ function customListNamed(ctx: ApiContext, name: string): FavoriteListRecord {
 
 /** The user's auto list of a category, created if needed; null when it cannot be (fault). */
 function autoListFor(ctx: ApiContext, category: CategoryRecord): FavoriteListRecord | null {
-  const existing = userLists(ctx).find(
-    (l) => l.type === 'auto' && (ctx.fault === 'auto-list-ignores-category' || l.category_id === category.id),
-  );
+  const existing = userLists(ctx).find((l) => l.type === 'auto' && (ctx.fault === 'auto-list-ignores-category' || l.category_id === category.id));
   if (existing) return existing;
   if (ctx.fault === 'auto-list-not-created') return null;
   return createList(ctx, { id: nextAutoListId(ctx.data), name: category.name, category_id: category.id, type: 'auto' });
@@ -413,7 +409,10 @@ export const favoriteRoutes: RouteModule = (router) => {
     '/favorite_lists/:id/favorites',
     (ctx) => {
       const list = findList(ctx, parseListId(ctx.params['id']));
-      return favoriteList(ctx, userFavorites(ctx).filter((f) => f.favorite_list_id === list.id && !isOwned(f)));
+      return favoriteList(
+        ctx,
+        userFavorites(ctx).filter((f) => f.favorite_list_id === list.id && !isOwned(f)),
+      );
     },
     FAVORITES,
   );

@@ -43,12 +43,8 @@ function categories(ctx: ApiContext): ApiResult {
   const found = [...popularity.keys()].map((id) => ctx.data.categories.get(id)).filter((c): c is CategoryRecord => c !== undefined);
   const names = nameOrder(ctx);
   const sorted =
-    orderBy === 'name'
-      ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties)
-      : sortBy(found, (a, b) => popularity.get(a.id)! - popularity.get(b.id)!, dir);
-  return respondMany(ctx, 'categories', sorted, (c) =>
-    serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }),
-  );
+    orderBy === 'name' ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties) : sortBy(found, (a, b) => popularity.get(a.id)! - popularity.get(b.id)!, dir);
+  return respondMany(ctx, 'categories', sorted, (c) => serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
 }
 
 /** Every manufacturer: by id, or by popularity (most popular first) under the variant. */
@@ -63,8 +59,7 @@ function skus(ctx: ApiContext): ApiResult {
   const chosen: Dir = orderDirParam(ctx) ?? (orderBy === 'price' ? 'asc' : 'desc');
   // The bug: the price comparator is written the wrong way round.
   const dir: Dir = ctx.fault === 'manufacturer-skus-price-order-reversed' && orderBy === 'price' ? (chosen === 'asc' ? 'desc' : 'asc') : chosen;
-  const compare =
-    orderBy === 'price' ? (a: SkuRecord, b: SkuRecord) => a.price_min - b.price_min : (a: SkuRecord, b: SkuRecord) => a.popularity - b.popularity;
+  const compare = orderBy === 'price' ? (a: SkuRecord, b: SkuRecord) => a.price_min - b.price_min : (a: SkuRecord, b: SkuRecord) => a.popularity - b.popularity;
   const result = respondMany(ctx, 'skus', sortBy(manufacturerSkus(ctx, m.id), compare, dir), (s) => serializeSku(s, ctx));
   if (ctx.fault === 'manufacturer-skus-total-counts-page') {
     // The bug: the count is taken from the page that is returned, not from the manufacturer's SKUs.

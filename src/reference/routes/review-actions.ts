@@ -60,9 +60,7 @@ export function flagReview(ctx: ApiContext): ApiResult {
   const reason = reasonOf(ctx);
   const userId = currentUser(ctx);
   const stamp = formatTimestamp(ctx.now());
-  const existing = [...ctx.data.flags.values()].find(
-    (f) => f.flaggable_type === 'SkuReview' && f.flaggable_id === review.id && f.user_id === userId,
-  );
+  const existing = [...ctx.data.flags.values()].find((f) => f.flaggable_type === 'SkuReview' && f.flaggable_id === review.id && f.user_id === userId);
   if (existing && ctx.variants.has('second-flag-refused')) throw validationFailed(['You have already flagged this review']);
   const flag: FlagRecord = existing
     ? { ...existing, reason, updated_at: stamp }

@@ -26,7 +26,11 @@ export function readReviewInput(ctx: ApiContext, input: Json, current: SkuReview
   const errors: string[] = [];
   const changes: ReviewChanges = {};
   // The form requires rating and (requires_body) review.
-  if (current === null) refuseMissingFields(ctx, ['rating', 'review'].filter((k) => input[k] === undefined).map((k) => `review[${k}]`));
+  if (current === null)
+    refuseMissingFields(
+      ctx,
+      ['rating', 'review'].filter((k) => input[k] === undefined).map((k) => `review[${k}]`),
+    );
 
   const rawRating = input['rating'];
   if (rawRating === undefined) {

@@ -71,7 +71,8 @@ function compareReviews(sort: Sort, fault: ApiContext['fault']): (a: SkuReviewRe
       return (a.demoted ? 1 : -1) * (demotedFirst ? -1 : 1);
     }
     // The bug (most-helpful-sorted-as-recent): most_helpful is accepted, then sorted as most_recent.
-    if (sort === 'most_helpful' && fault !== 'most-helpful-sorted-as-recent' && a.helpful_votes_count !== b.helpful_votes_count) return b.helpful_votes_count - a.helpful_votes_count;
+    if (sort === 'most_helpful' && fault !== 'most-helpful-sorted-as-recent' && a.helpful_votes_count !== b.helpful_votes_count)
+      return b.helpful_votes_count - a.helpful_votes_count;
     if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
     return b.id - a.id;
   };

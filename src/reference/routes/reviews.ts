@@ -90,17 +90,13 @@ export const reviewRoutes: RouteModule = (router) => {
 
 function showNewReviewForm(ctx: ApiContext): ApiResult {
   const sku = findSku(ctx, ctx.params['id']);
-  return respondOne(ctx, 'review_form', sku, () =>
-    serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: REQUIRES_BODY, fault: ctx.fault }),
-  );
+  return respondOne(ctx, 'review_form', sku, () => serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: REQUIRES_BODY, fault: ctx.fault }));
 }
 
 function showEditReviewForm(ctx: ApiContext): ApiResult {
   const sku = findSku(ctx, ctx.params['id']);
   const review = findOwnReview(ctx, sku, ctx.params['review_id']);
-  return respondOne(ctx, 'review_form', review, (r) =>
-    serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: REQUIRES_BODY, edit: r, fault: ctx.fault }),
-  );
+  return respondOne(ctx, 'review_form', review, (r) => serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: REQUIRES_BODY, edit: r, fault: ctx.fault }));
 }
 
 function createReview(ctx: ApiContext): ApiResult {
@@ -156,9 +152,7 @@ function updateReview(ctx: ApiContext): ApiResult {
     ...current,
     ...(changes.rating !== undefined ? { rating: changes.rating } : {}),
     ...(changes.review !== undefined ? { review: changes.review } : {}),
-    ...(changes.answerIds !== undefined
-      ? { answerIds: changes.answerIds, sentiments: sentimentsFromAnswers(ctx.data.reviewQuestions, changes.answerIds) }
-      : {}),
+    ...(changes.answerIds !== undefined ? { answerIds: changes.answerIds, sentiments: sentimentsFromAnswers(ctx.data.reviewQuestions, changes.answerIds) } : {}),
   };
   // The bug: the answer is built from the change, but it is never written.
   if (ctx.fault === 'review-update-not-stored') return respondOne(ctx, 'sku_review', updated, serializer(ctx));

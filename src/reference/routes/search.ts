@@ -152,9 +152,7 @@ function foundAlternatives(ctx: ApiContext, tokens: readonly string[], hits: rea
     const term = (index.categoryWords.get(id) ?? []).join(' ');
     if (term !== '' && term !== tokens.join(' ')) terms.add(term);
   }
-  return [...terms]
-    .map((term) => ({ term, important: false, count: runSearch(ctx, [...new Set(words(term))]).hits.length }))
-    .filter((alt) => alt.count > 0);
+  return [...terms].map((term) => ({ term, important: false, count: runSearch(ctx, [...new Set(words(term))]).hits.length })).filter((alt) => alt.count > 0);
 }
 
 function noMatchAlternatives(ctx: ApiContext, tokens: readonly string[], found: number): Json[] {
@@ -218,9 +216,7 @@ function strongMatches(ctx: ApiContext, tokens: readonly string[], outcome: Outc
     }
   }
   if (manufacturer) out['manufacturer'] = serializeManufacturer(ctx.data.manufacturers.get(manufacturer.id)!);
-  const sku =
-    outcome.skus.find((s) => words(s.name).join(' ') === key || words(s.display_name).join(' ') === key) ??
-    (outcome.skus.length === 1 ? outcome.skus[0] : undefined);
+  const sku = outcome.skus.find((s) => words(s.name).join(' ') === key || words(s.display_name).join(' ') === key) ?? (outcome.skus.length === 1 ? outcome.skus[0] : undefined);
   if (sku) out['sku'] = serializeSku(sku, ctx);
   return out;
 }
@@ -279,9 +275,7 @@ function autocomplete(ctx: ApiContext): ApiResult {
       const i = ctx.fault === 'autocomplete-ignores-q' ? 0 : wordStart(k, q);
       return i < 0 ? [] : [{ k, i, d, id }];
     };
-    const categories = ctx.data.categoryList
-      .filter((c) => c.id !== ctx.data.rootId && visible(c.id))
-      .flatMap((c) => suggest(c.name, c.id, { n: c.name, id: c.id }));
+    const categories = ctx.data.categoryList.filter((c) => c.id !== ctx.data.rootId && visible(c.id)).flatMap((c) => suggest(c.name, c.id, { n: c.name, id: c.id }));
     const manufacturers = [...ctx.data.manufacturers.values()].flatMap((m) => suggest(m.name, m.id, null));
     const skus = [...ctx.data.skus.values()]
       .filter((s) => visible(s.category_id))

@@ -38,7 +38,11 @@ function reviewsOf(ctx: ApiContext, shop: ShopRecord): ShopReviewRecord[] {
 }
 
 function normalize(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
 }
 
 /** Integer percentages of `counts` by largest remainder: they sum to 100 unless all are 0. */

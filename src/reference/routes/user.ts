@@ -191,7 +191,11 @@ type AddressInput = Partial<Pick<AddressRecord, (typeof TEXT_FIELDS)[number] | '
 /** Reads and validates the address fields of a flat body; `partial`: missing fields are fine. */
 function readAddress(ctx: ApiContext, partial: boolean): AddressInput {
   const body = ctx.body ?? {};
-  if (!partial) refuseMissingFields(ctx, ADDRESS_REQUIRED.filter((k) => !has(body, k)));
+  if (!partial)
+    refuseMissingFields(
+      ctx,
+      ADDRESS_REQUIRED.filter((k) => !has(body, k)),
+    );
   const errors: string[] = [];
   const out: AddressInput = {};
   for (const k of TEXT_FIELDS) {
@@ -362,9 +366,7 @@ function deleteAddress(ctx: ApiContext): ApiResult {
 function listSavedOrders(ctx: ApiContext): ApiResult {
   const uid = userIdOf(ctx);
   const sign = ctx.variants.has('saved-orders-oldest-first') ? -1 : 1;
-  const mine = ctx.data.savedOrders
-    .filter((o) => o.userId === uid)
-    .sort((a, b) => sign * (Date.parse(b.date) - Date.parse(a.date)) || a.order_code.localeCompare(b.order_code));
+  const mine = ctx.data.savedOrders.filter((o) => o.userId === uid).sort((a, b) => sign * (Date.parse(b.date) - Date.parse(a.date)) || a.order_code.localeCompare(b.order_code));
   return respondMany(ctx, 'saved_orders', mine, serializeSavedOrder);
 }
 

@@ -9,5 +9,9 @@ import type { ApiContext } from '../router.ts';
 /** Under the variant validation-as-400, 400 ParameterMissing naming each missing field; otherwise nothing. */
 export function refuseMissingFields(ctx: ApiContext, missing: readonly string[]): void {
   if (missing.length === 0 || !ctx.variants.has('validation-as-400')) return;
-  throw new ApiError(400, 'ParameterMissing', missing.map((name) => `param is missing or the value is empty: ${name}`));
+  throw new ApiError(
+    400,
+    'ParameterMissing',
+    missing.map((name) => `param is missing or the value is empty: ${name}`),
+  );
 }

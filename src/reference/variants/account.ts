@@ -4,8 +4,8 @@ import type { VariantInfo } from './types.ts';
 
 export const ACCOUNT_VARIANTS = {
   'review-sort-order-by': {
-    choice: 'Name of the reviews\' sorting parameter: not shown; the reference takes sort (and order_by).',
-    description: 'The reviews\' sorting parameter is order_by; sort is ignored.',
+    choice: "Name of the reviews' sorting parameter: not shown; the reference takes sort (and order_by).",
+    description: "The reviews' sorting parameter is order_by; sort is ignored.",
     requirements: ['REV-20', 'REV-19'],
   },
   'review-user-fields-false-for-app': {
@@ -47,7 +47,7 @@ export const ACCOUNT_VARIANTS = {
   },
   'auto-lists-unlisted': {
     choice: 'Auto lists in GET /favorite_lists: not shown; the reference lists them.',
-    description: 'GET /favorite_lists lists the user\'s custom lists only.',
+    description: "GET /favorite_lists lists the user's custom lists only.",
     requirements: ['FAV-18', 'FAV-5'],
     // Together they hide an auto list from every answer but PUT's: no client could find it.
     conflicts: ['favorite-list-id-on-update-only'],
@@ -85,12 +85,12 @@ export const ACCOUNT_VARIANTS = {
   },
   'personalization-reset-on-address-delete': {
     choice: 'Deleting the address the personalization uses: not shown; the reference keeps the location with address_id null.',
-    description: 'Deleting the personalization\'s address resets the personalization to the default (quick_address at the map centre).',
+    description: "Deleting the personalization's address resets the personalization to the default (quick_address at the map centre).",
     requirements: ['PERS-2', 'USER-23'],
   },
   'sentiments-always-three': {
     choice: 'sentiments: arrays positive, mediocre, negative (each optional); the reference leaves out the empty ones.',
-    description: 'A review\'s sentiments always carry positive, mediocre and negative, [] when empty.',
+    description: "A review's sentiments always carry positive, mediocre and negative, [] when empty.",
     requirements: ['REV-4'],
   },
   'notification-keys-absent': {
@@ -99,7 +99,8 @@ export const ACCOUNT_VARIANTS = {
     requirements: ['NOTIF-2', 'NOTIF-5', 'EVT-10', 'EVT-11', 'EVT-12'],
   },
   'notification-sku-minimal': {
-    choice: 'The embedded Sku of notifications: "id, display_name, images, click_url, virtual, future; later also category_id and first_product_shop_info", the later ones with no version named.',
+    choice:
+      'The embedded Sku of notifications: "id, display_name, images, click_url, virtual, future; later also category_id and first_product_shop_info", the later ones with no version named.',
     description: 'Notifications embed the Sku without category_id and first_product_shop_info.',
     requirements: ['EVT-10'],
   },

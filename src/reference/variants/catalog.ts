@@ -4,7 +4,7 @@ import type { VariantInfo } from './types.ts';
 
 export const CATALOG_VARIANTS = {
   'onclick-behavior-spelling': {
-    choice: 'onclick_behaviour (the Category table) or onclick_behavior (the 3.2.0 Change history): the reference uses the table\'s spelling.',
+    choice: "onclick_behaviour (the Category table) or onclick_behavior (the 3.2.0 Change history): the reference uses the table's spelling.",
     description: 'Single categories carry onclick_behavior instead of onclick_behaviour.',
     requirements: ['CAT-13', 'CAT-12'],
   },
@@ -153,8 +153,9 @@ export const CATALOG_VARIANTS = {
     requirements: ['SHOP-10'],
   },
   'unstructured-address-id': {
-    choice: 'An unstructured location\'s address: "fields are null when format is unstructured"; whether its id is one of those fields admits two readings (the reference nulls it).',
-    description: 'An unstructured location\'s embedded address keeps an integer id (its other fields null); embed_ids and include give that id.',
+    choice:
+      'An unstructured location\'s address: "fields are null when format is unstructured"; whether its id is one of those fields admits two readings (the reference nulls it).',
+    description: "An unstructured location's embedded address keeps an integer id (its other fields null); embed_ids and include give that id.",
     requirements: ['SHOP-13'],
   },
   'location-of-other-shop-served': {

@@ -41,7 +41,8 @@ export const PROTOCOL_VARIANTS = {
   },
   'include-keyed-by-name': {
     choice: 'Top-level array of include=<name>: the spec says "keyed by the name" and shows groups for group; the reference uses the plural for every name.',
-    description: 'include=address, include=shop and include=sku_review put the linked objects under the name as written (address, shop, sku_review); group keeps groups, as the spec states.',
+    description:
+      'include=address, include=shop and include=sku_review put the linked objects under the name as written (address, shop, sku_review); group keeps groups, as the spec states.',
     requirements: ['LINK-3', 'LINK-5'],
   },
   'unknown-link-name-ignored': {
@@ -127,7 +128,7 @@ export const PROTOCOL_VARIANTS = {
     requirements: ['GEN-4'],
   },
   'oauth-plain-errors': {
-    choice: 'OAuth endpoints: their errors follow OAuth 2.0; the reference adds the API\'s errors envelope and rate-limit headers to them.',
+    choice: "OAuth endpoints: their errors follow OAuth 2.0; the reference adds the API's errors envelope and rate-limit headers to them.",
     description: "The OAuth endpoints' error bodies carry only OAuth 2.0's error and error_description, and their answers carry no X-RateLimit-* headers.",
     requirements: ['ERR-2', 'RATE-4', 'AUTH-5'],
   },
@@ -143,7 +144,7 @@ export const PROTOCOL_VARIANTS = {
   },
   'client-credentials-same-token': {
     choice: '"Repeating the request returns the existing token or a new one": the reference issues a new one.',
-    description: 'A repeated client-credentials request returns the client\'s existing valid token (with its remaining expires_in).',
+    description: "A repeated client-credentials request returns the client's existing valid token (with its remaining expires_in).",
     requirements: ['AUTH-10'],
   },
   'refresh-keeps-refresh-token': {
@@ -192,7 +193,7 @@ export const PROTOCOL_VARIANTS = {
     requirements: ['CHG-6', 'ERR-2'],
   },
   'ratelimit-calendar-minute': {
-    choice: 'Per-minute window: the reference counts 60 s from the key\'s first request.',
+    choice: "Per-minute window: the reference counts 60 s from the key's first request.",
     description: 'Windows are calendar minutes: X-RateLimit-Reset is the start of the next minute.',
     requirements: ['RATE-2', 'RATE-7'],
   },

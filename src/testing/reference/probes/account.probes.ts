@@ -75,7 +75,16 @@ export const ACCOUNT_PROBES: ProbeTable = {
 
   'address-delete-not-stored': async (ref, { user }) => {
     const regions = (await call(ref, 'GET', '/user/addresses/new', { token: user })).body?.address_form?.regions ?? {};
-    const body = { label: 'Probe delete', first_name: 'Probe', last_name: 'Probe', street_name: 'Probe Street', street_number: '1', city: 'Probe City', zip: '12345', region_id: Object.values(regions)[0] };
+    const body = {
+      label: 'Probe delete',
+      first_name: 'Probe',
+      last_name: 'Probe',
+      street_name: 'Probe Street',
+      street_number: '1',
+      city: 'Probe City',
+      zip: '12345',
+      region_id: Object.values(regions)[0],
+    };
     const made = await call(ref, 'POST', '/user/addresses', { token: user, body });
     const id = made.body?.address?.id;
     if (made.status !== 201 || id === undefined) return false;
@@ -165,11 +174,9 @@ export const ACCOUNT_PROBES: ProbeTable = {
     return (await call(ref, 'GET', `/notifications/${n['id']}`, { token: user })).body?.notification?.is_viewed === false;
   },
 
-  'price-drop-notification-without-category-name': async (ref, { user }) =>
-    (await notifications(ref, user)).some((n) => n['etype'] === 'price_drop' && !('category_name' in n)),
+  'price-drop-notification-without-category-name': async (ref, { user }) => (await notifications(ref, user)).some((n) => n['etype'] === 'price_drop' && !('category_name' in n)),
 
-  'sku-review-notification-without-user': async (ref, { user }) =>
-    (await notifications(ref, user)).some((n) => n['etype'] === 'sku_review' && !('user' in n)),
+  'sku-review-notification-without-user': async (ref, { user }) => (await notifications(ref, user)).some((n) => n['etype'] === 'sku_review' && !('user' in n)),
 
   'products-ignore-user-personalization': async (ref, { user }) => {
     const own = (await get(ref, '/personalization', { token: user })).body.personalization;

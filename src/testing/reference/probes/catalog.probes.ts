@@ -10,12 +10,7 @@ import type { ProbeTable } from './probe.ts';
 type Json = any;
 
 /** The first leaf (by id) for which `test` holds on GET `path(id)`, with that body. */
-async function findLeaf(
-  ref: RunningReference,
-  token: string,
-  path: (id: number) => string,
-  test: (body: Json) => boolean,
-): Promise<{ id: number; body: Json }> {
+async function findLeaf(ref: RunningReference, token: string, path: (id: number) => string, test: (body: Json) => boolean): Promise<{ id: number; body: Json }> {
   for (const { id } of await leafCategories(ref, token)) {
     const r = await get(ref, path(id), { token });
     if (r.status === 200 && test(r.body)) return { id, body: r.body };
@@ -74,31 +69,47 @@ export const CATALOG_PROBES: ProbeTable = {
   },
 
   'sku-q-filter-ignored': async (ref, { app: token }) => {
-    const { id } = await findLeaf(ref, token, (id) => `/categories/${id}/skus?per=100`, (b) => b.skus.length > 0);
+    const { id } = await findLeaf(
+      ref,
+      token,
+      (id) => `/categories/${id}/skus?per=100`,
+      (b) => b.skus.length > 0,
+    );
     const r = await get(ref, `/categories/${id}/skus?per=100&q=qxzjbcdfgvqkx`, { token });
     return r.status === 200 && r.body.skus.length > 0;
   },
 
   'sku-q-filter-whole-name': async (ref, { app: token }) => {
     // A SKU whose name has several words: its longest word alone must keep it.
-    const { id, body } = await findLeaf(ref, token, (id) => `/categories/${id}/skus?per=100`, (b) => b.skus.some((s: Json) => String(s.name).split(' ').length > 1));
+    const { id, body } = await findLeaf(
+      ref,
+      token,
+      (id) => `/categories/${id}/skus?per=100`,
+      (b) => b.skus.some((s: Json) => String(s.name).split(' ').length > 1),
+    );
     const sku = body.skus.find((s: Json) => String(s.name).split(' ').length > 1);
-    const word: string = String(sku.name).split(' ').sort((a: string, b: string) => b.length - a.length)[0] ?? '';
+    const word: string =
+      String(sku.name)
+        .split(' ')
+        .sort((a: string, b: string) => b.length - a.length)[0] ?? '';
     const r = await get(ref, `/categories/${id}/skus?per=100&q=${encodeURIComponent(word)}`, { token });
     return r.status === 200 && !r.body.skus.some((s: Json) => s.id === sku.id);
   },
 
   'sku-order-by-pricevat-refused': async (ref, { app: token }) => {
-    const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => 'pricevat' in b.meta.order_by_methods);
+    const { id } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1`,
+      (b) => 'pricevat' in b.meta.order_by_methods,
+    );
     return (await get(ref, `/categories/${id}/skus?per=1&order_by=pricevat`, { token })).status === 400;
   },
 
   'category-manufacturers-order-dir-ignored': async (ref, { app: token }) => {
     const root = (await get(ref, '/categories/root', { token })).body.category.id as number;
     const ids = async (dir: string): Promise<number[]> =>
-      ((await get(ref, `/categories/${root}/manufacturers?per=100&order_by=name&order_dir=${dir}`, { token })).body.manufacturers as Json[]).map(
-        (m) => m.id,
-      );
+      ((await get(ref, `/categories/${root}/manufacturers?per=100&order_by=name&order_dir=${dir}`, { token })).body.manufacturers as Json[]).map((m) => m.id);
     const asc = await ids('asc');
     expect(asc.length).toBeGreaterThan(1);
     return (await ids('desc'))[0] === asc[0];
@@ -112,7 +123,12 @@ export const CATALOG_PROBES: ProbeTable = {
   },
 
   'specifications-groups-array-missing': async (ref, { app: token }) => {
-    const { body } = await findLeaf(ref, token, (c) => `/categories/${c}/specifications?include=group`, (b) => b.specifications.length > 0);
+    const { body } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/specifications?include=group`,
+      (b) => b.specifications.length > 0,
+    );
     return !Array.isArray(body.groups);
   },
 
@@ -128,14 +144,24 @@ export const CATALOG_PROBES: ProbeTable = {
   },
 
   'category-skus-favorited-missing': async (ref, { user: token }) => {
-    const { body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => b.skus.length > 0);
+    const { body } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1`,
+      (b) => b.skus.length > 0,
+    );
     return !('favorited' in body.skus[0]);
   },
 
   'sku-filter-ids-ignored': async (ref, { app: token }) => {
     const partial = (b: Json): [string, number] | undefined =>
       Object.entries(b.meta.available_filters.filters as Record<string, number>).find(([, n]) => n > 0 && n < b.meta.pagination.total_results);
-    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => partial(b) !== undefined);
+    const { id, body } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`,
+      (b) => partial(b) !== undefined,
+    );
     const [filterId, count] = partial(body)!;
     const r = await get(ref, `/categories/${id}/skus?per=1&filter_ids[]=${filterId}`, { token });
     return r.body.meta.pagination.total_results !== count;
@@ -145,7 +171,8 @@ export const CATALOG_PROBES: ProbeTable = {
     const mixed = (b: Json): boolean => new Set((b.skus as Json[]).map((s) => s.manufacturer_id)).size > 1;
     const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus`, mixed);
     const manufacturer = (body.skus as Json[])[0].manufacturer_id as number;
-    const others = (query: string) => get(ref, `/categories/${id}/skus?manufacturer_ids[]=${manufacturer}${query}`, { token }).then((r) => (r.body.skus as Json[]).some((s) => s.manufacturer_id !== manufacturer));
+    const others = (query: string) =>
+      get(ref, `/categories/${id}/skus?manufacturer_ids[]=${manufacturer}${query}`, { token }).then((r) => (r.body.skus as Json[]).some((s) => s.manufacturer_id !== manufacturer));
     // Alone the filter works; with an order it is dropped.
     const method = Object.keys(body.meta.order_by_methods as Record<string, unknown>)[0]!;
     return !(await others('')) && (await others(`&order_by=${method}`));
@@ -154,7 +181,12 @@ export const CATALOG_PROBES: ProbeTable = {
   'sku-shop-filter-ignored': async (ref, { app: token }) => {
     const partial = (b: Json): [string, number] | undefined =>
       Object.entries(b.meta.available_filters.shops as Record<string, number>).find(([, n]) => n > 0 && n < b.meta.pagination.total_results);
-    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => partial(b) !== undefined);
+    const { id, body } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`,
+      (b) => partial(b) !== undefined,
+    );
     const [shopId, count] = partial(body)!;
     const r = await get(ref, `/categories/${id}/skus?per=1&shop_ids[]=${shopId}`, { token });
     expect(r.status).toBe(200);
@@ -163,20 +195,35 @@ export const CATALOG_PROBES: ProbeTable = {
 
   'sku-distance-takes-km': async (ref, { app: token }) => {
     // An option id that is no option's km (1 is not 5, 10, 25 or 50).
-    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => b.skus.length > 0);
+    const { id, body } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`,
+      (b) => b.skus.length > 0,
+    );
     const option = (body.meta.available_filters.distances as Json[])[0];
     return (await get(ref, `/categories/${id}/skus?per=1&distance=${option.id}`, { token })).status === 400;
   },
 
   'sku-rating-order-reversed': async (ref, { app: token }) => {
-    const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => b.skus.length > 0 && 'rating' in b.meta.order_by_methods);
+    const { id } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1`,
+      (b) => b.skus.length > 0 && 'rating' in b.meta.order_by_methods,
+    );
     const scores = ((await get(ref, `/categories/${id}/skus?per=100&order_by=rating&order_dir=desc`, { token })).body.skus as Json[]).map((s) => s.reviewscore as number);
     return scores.some((x, i) => i > 0 && x > scores[i - 1]!);
   },
 
   'category-skus-order-dir-ignored': async (ref, { app: token }) => {
     // order_by=price: the fault sku-order-by-pricevat-refused refuses pricevat.
-    const { id } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1`, (b) => b.skus.length > 0 && 'price' in b.meta.order_by_methods);
+    const { id } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1`,
+      (b) => b.skus.length > 0 && 'price' in b.meta.order_by_methods,
+    );
     const prices = ((await get(ref, `/categories/${id}/skus?per=100&order_by=price&order_dir=desc`, { token })).body.skus as Json[]).map((s) => s.price_min as number);
     return prices.some((x, i) => i > 0 && x > prices[i - 1]!);
   },
@@ -198,7 +245,12 @@ export const CATALOG_PROBES: ProbeTable = {
   },
 
   'sku-availability-filter-drops-category': async (ref, { app: token }) => {
-    const { id, body } = await findLeaf(ref, token, (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`, (b) => b.skus.length > 0);
+    const { id, body } = await findLeaf(
+      ref,
+      token,
+      (c) => `/categories/${c}/skus?per=1&include_meta[]=available_filters`,
+      (b) => b.skus.length > 0,
+    );
     const option = (body.meta.available_filters.availabilities as Json[]).at(-1);
     const r = await get(ref, `/categories/${id}/skus?per=1&availability=${option.id}`, { token });
     expect(r.status).toBe(200);

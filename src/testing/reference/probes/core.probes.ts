@@ -5,7 +5,8 @@ import { allCategories, call, get, leavesOf, parseLink, type CategoryRef } from 
 import type { ProbeTable } from './probe.ts';
 
 export const CORE_PROBES: ProbeTable = {
-  'malformed-json-500': async (ref, { user: token }) => (await call(ref, 'POST', '/favorite_lists', { token, raw: '{"favorite_list": {"name": ', headers: { 'Content-Type': 'application/json' } })).status >= 500,
+  'malformed-json-500': async (ref, { user: token }) =>
+    (await call(ref, 'POST', '/favorite_lists', { token, raw: '{"favorite_list": {"name": ', headers: { 'Content-Type': 'application/json' } })).status >= 500,
   'non-integer-id-500': async (ref, { app: token }) => (await get(ref, '/categories/cc-not-an-id', { token })).status >= 500,
   'unknown-route-html-200': async (ref, { app: token }) => (await get(ref, '/cc-no-such-route', { token })).status === 200,
   'leaf-children-count-nonzero': async (ref, { app: token }) => {
@@ -86,4 +87,3 @@ export const CORE_PROBES: ProbeTable = {
   },
   'token-in-query-ignored': async (ref, { app: token }) => (await get(ref, '/categories/root', { token, inQuery: true })).status === 401,
 };
-

@@ -34,7 +34,11 @@ export interface SkuRef {
 /** Every favorite of the user, owned ones included, whatever the version rules. */
 export async function allFavorites(ref: RunningReference, token: string): Promise<Favorite[]> {
   const out = new Map<number, Favorite>();
-  for (const [path, version] of [['/favorites', '3.2'], ['/favorites?owned=true', '3.2'], ['/favorites', '3.1']] as const) {
+  for (const [path, version] of [
+    ['/favorites', '3.2'],
+    ['/favorites?owned=true', '3.2'],
+    ['/favorites', '3.1'],
+  ] as const) {
     for (const f of await collect<Favorite>(ref, token, path, 'favorites', version)) out.set(f.id, f);
   }
   return [...out.values()];
@@ -58,9 +62,7 @@ export interface FreshOptions {
 /** `count` SKUs the user has no favorite of (found through /categories/:category_id/skus). */
 export async function freshSkus(ref: RunningReference, token: string, count: number, opts: FreshOptions = {}): Promise<SkuRef[]> {
   const favorited = new Set((await allFavorites(ref, token)).map((f) => f.sku_id));
-  const autoCategories = new Set(
-    (await allLists(ref, token)).filter((l) => l.type === 'auto').map((l) => l.category_id),
-  );
+  const autoCategories = new Set((await allLists(ref, token)).filter((l) => l.type === 'auto').map((l) => l.category_id));
   const out: SkuRef[] = [];
   for (const leaf of await leafCategories(ref, token)) {
     if (opts.withoutAutoList && autoCategories.has(leaf.id)) continue;

@@ -103,8 +103,7 @@ export const PRODUCT_PROBES: ProbeTable = {
     return false;
   },
 
-  'shop-review-score-not-rounded': async (ref, { app: token }) =>
-    (await someShops(ref, token)).some((s) => Math.abs(s.review_score * 10 - Math.round(s.review_score * 10)) > 1e-9),
+  'shop-review-score-not-rounded': async (ref, { app: token }) => (await someShops(ref, token)).some((s) => Math.abs(s.review_score * 10 - Math.round(s.review_score * 10)) > 1e-9),
 
   'unstructured-address-fields-not-null': async (ref, { app: token }) => {
     for (const shop of await someShops(ref, token)) {

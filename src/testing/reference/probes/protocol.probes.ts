@@ -185,7 +185,12 @@ export const PROTOCOL_PROBES: ProbeTable = {
 
   'app-token-extra-scope': async (ref) => {
     const r = await tokenRequest(ref, 'public favorites');
-    return r.status === 200 && String(r.body?.scope ?? '').split(' ').includes('favorites');
+    return (
+      r.status === 200 &&
+      String(r.body?.scope ?? '')
+        .split(' ')
+        .includes('favorites')
+    );
   },
 
   'authorization-code-reusable': async (ref) => {

@@ -99,8 +99,7 @@ export const REVIEW_PROBES: ProbeTable = {
       const answers = questions.flatMap((q) => q.answers ?? []);
       return r.status === 200 && answers.length > 0 && answers.some((a) => !('selected' in a));
     }),
-  'created-review-rating-string': async (ref, { user }) =>
-    withOwnReview(ref, user, async (_sku, reply) => typeof reply.body?.sku_review?.rating === 'string'),
+  'created-review-rating-string': async (ref, { user }) => withOwnReview(ref, user, async (_sku, reply) => typeof reply.body?.sku_review?.rating === 'string'),
   'review-delete-returns-200-with-body': async (ref, { user }) => {
     const created = await createOwnReview(ref, user);
     const id = created?.reply.body?.sku_review?.id;
@@ -110,7 +109,9 @@ export const REVIEW_PROBES: ProbeTable = {
   },
   'most-helpful-sorted-as-recent': async (ref, { app }) => {
     // A SKU whose most recent order is not its most helpful one.
-    const found = await findSku(ref, app, (rs) => rs.some((r, i) => i > 0 && !r.demoted && !rs[i - 1]!.demoted && (r['helpful_votes_count'] as number) > (rs[i - 1]!['helpful_votes_count'] as number)));
+    const found = await findSku(ref, app, (rs) =>
+      rs.some((r, i) => i > 0 && !r.demoted && !rs[i - 1]!.demoted && (r['helpful_votes_count'] as number) > (rs[i - 1]!['helpful_votes_count'] as number)),
+    );
     if (!found) return false;
     const helpful = (await call(ref, 'GET', `/skus/${found.sku.id}/reviews?per=100&sort=most_helpful`, { token: app })).body?.reviews as Review[] | undefined;
     // Refused (another fault, reviews-most-helpful-refused): no order to judge.
