@@ -94,6 +94,12 @@ describe('the combination property', () => {
     expect(combinationCases([3, 9], [], 1, 2).every((c) => c.orderBy === null)).toBe(true);
   });
 
+  test('combinationCases: a leaf whose SKUs have a single manufacturer gets cases of that one (fast-check threw before)', () => {
+    const cases = combinationCases([7], ['name'], 3, 4);
+    expect(cases).toHaveLength(5);
+    expect(cases.every((c) => c.manufacturers.length === 1 && c.manufacturers[0] === 7)).toBe(true);
+  });
+
   test('combinationQuery and caseLabel: only the parameters a case has, and the seed of a random case', () => {
     const full = combinationQuery({ manufacturers: [3, 9], orderBy: 'price', orderDir: 'asc', per: 2 });
     expect(full).toEqual({ 'manufacturer_ids[]': [3, 9], order_by: 'price', order_dir: 'asc', per: 2 });

@@ -69,7 +69,8 @@ export interface Combination {
  */
 export function combinationCases(manufacturers: readonly number[], methods: readonly string[], seed: number, random: number): Combination[] {
   const arbitrary = fc.record({
-    manufacturers: fc.subarray([...manufacturers], { minLength: 1, maxLength: 2 }),
+    // Up to two manufacturers: a leaf whose SKUs have one gets cases of that one (subarray refuses a longer maximum).
+    manufacturers: fc.subarray([...manufacturers], { minLength: 1, maxLength: Math.min(2, manufacturers.length) }),
     orderBy: methods.length ? fc.option(fc.constantFrom(...methods), { nil: null }) : fc.constant(null),
     orderDir: fc.option(fc.constantFrom<Direction>('asc', 'desc'), { nil: null }),
     per: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }),
