@@ -30,6 +30,7 @@ const LONGEST_FIRST = [
   'src/selftest/cli.test.ts',
   'src/selftest/package.test.ts',
   'src/reference/skus.test.ts',
+  'src/reference/skus-cards.test.ts',
   'src/selftest/versioning-suite.test.ts',
   'src/selftest/observed-suite.test.ts',
   'src/selftest/category-listings-suite.test.ts',
