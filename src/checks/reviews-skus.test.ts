@@ -57,6 +57,13 @@ describe('SKU candidates', () => {
     expect(nextToProbe(found, new Set([2, 3, 4]))?.id).toBe(1);
     expect(nextToProbe(found, new Set([1, 2, 3, 4]))).toBeUndefined();
   });
+
+  test('nextToProbe without othersFirst: a SKU without reviews first, leaving the reviewed ones to the votes and flags', () => {
+    const found = [sku(1, 0), sku(2, 7), sku(3, 2), sku(8, 0)];
+    expect(nextToProbe(found, new Set(), false)?.id).toBe(1);
+    expect(nextToProbe(found, new Set([1]), false)?.id).toBe(8);
+    expect(nextToProbe(found, new Set([1, 8]), false)?.id).toBe(3);
+  });
 });
 
 describe("the user's own review", () => {

@@ -35,12 +35,13 @@ export function mostReviewedOf(found: readonly SkuCandidate[], given: ReadonlySe
 export const unprobed = (found: readonly SkuCandidate[], probed: ReadonlySet<number>): SkuCandidate[] => found.filter((s) => writable(s) && !probed.has(s.id));
 
 /**
- * The next SKU to ask whether the user has reviewed it: few reviews, but some (a vote or a flag
- * that lands on another review of the SKU then shows, while no review but the kit's own is
- * touched), then none; ties: the lowest id.
+ * The next SKU to ask whether the user has reviewed it. With `othersFirst` (the votes and flags):
+ * few reviews, but some, so that a vote or a flag that lands on another review of the SKU shows
+ * while no review but the kit's own is touched; then none. Without (a test that needs no other
+ * review): none first, leaving the reviewed SKUs to the votes. Ties: fewest reviews, lowest id.
  */
-export function nextToProbe(found: readonly SkuCandidate[], probed: ReadonlySet<number>): SkuCandidate | undefined {
-  const none = (s: SkuCandidate) => (s.reviews_count === 0 ? 1 : 0);
+export function nextToProbe(found: readonly SkuCandidate[], probed: ReadonlySet<number>, othersFirst = true): SkuCandidate | undefined {
+  const none = (s: SkuCandidate) => ((s.reviews_count === 0) === othersFirst ? 1 : 0);
   return unprobed(found, probed).sort((a, b) => none(a) - none(b) || a.reviews_count - b.reviews_count || a.id - b.id)[0];
 }
 

@@ -139,11 +139,11 @@ export class ReviewSkus {
   }
 
   /** The next SKU free of the user's review, or null when FREE_SKUS_TRIED candidates have been probed. */
-  async #nextFreeSku(t: ConformanceContext): Promise<number | null> {
+  async #nextFreeSku(t: ConformanceContext, othersFirst: boolean): Promise<number | null> {
     const probed = this.#probedSkus.get(t.api.url('/')) ?? new Set<number>();
     this.#probedSkus.set(t.api.url('/'), probed);
     while (probed.size < FREE_SKUS_TRIED) {
-      const next = nextToProbe(await this.candidates(t, (f) => unprobed(f, probed).length > 0), probed);
+      const next = nextToProbe(await this.candidates(t, (f) => unprobed(f, probed).length > 0), probed, othersFirst);
       if (!next) return null;
       const skuId = next.id;
       probed.add(skuId);
@@ -157,12 +157,13 @@ export class ReviewSkus {
   /**
    * Creates a review of a SKU the user has not reviewed and hands it to `fn`, deleting it afterwards
    * whatever happens (the review's votes and flags go with it). A 422 on one SKU moves on to the next:
-   * validation rules beyond the form are not shown.
+   * validation rules beyond the form are not shown. `othersFirst` (nextToProbe): a SKU that others
+   * have reviewed first, as the votes and flags need; false leaves those to them.
    */
-  async withOwnReview(t: ConformanceContext, fn: (created: Created) => Promise<void>): Promise<void> {
+  async withOwnReview(t: ConformanceContext, fn: (created: Created) => Promise<void>, { othersFirst = true }: { othersFirst?: boolean } = {}): Promise<void> {
     const refusals: string[] = [];
     for (let attempt = 0; attempt < CREATE_TRIES; attempt++) {
-      const skuId = await this.#nextFreeSku(t);
+      const skuId = await this.#nextFreeSku(t, othersFirst);
       if (skuId === null) {
         const probed = this.#probedSkus.get(t.api.url('/'))?.size ?? 0;
         if (attempt === 0) t.skip(`discovery: each of ${probed} reviewable SKUs is reviewed by the user already, or does not say (own_review)`);
