@@ -1,25 +1,13 @@
 // The OAuth endpoints under the API's general rules: rate-limit headers on every response
 // (RATE-4) and the errors body on every 4xx/5xx (ERR-2), beside OAuth 2.0's error fields.
 import { afterEach, describe, expect, it } from 'vitest';
-import { appToken, get, makeClock, post, rateHeaders } from '../testing/reference/testkit.ts';
+import { appToken, get, makeClock, post, rateHeaders, toReply, type Reply } from '../testing/reference/testkit.ts';
 import { closeStarted, creds, start, submit } from '../testing/reference/auth-servers.ts';
 
 afterEach(closeStarted);
 
-/** A reply of any kind (JSON or not) with its parsed JSON body, if any. */
-async function reply(res: Response): Promise<{ status: number; headers: Headers; body: any }> {
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, headers: res.headers, body };
-}
-
 /** OAuth 2.0's error fields and the API's errors envelope, carrying the same code and text. */
-function expectOAuthError(r: { status: number; headers: Headers; body: any }, status: number, error: string, what: string): void {
+function expectOAuthError(r: Reply, status: number, error: string, what: string): void {
   expect(r.status, what).toBe(status);
   expect(r.headers.get('content-type'), what).toBe('application/json; charset=utf-8');
   expect(r.body, what).toEqual(
@@ -75,7 +63,7 @@ describe('OAuth endpoints: rate-limit headers (RATE-4)', () => {
       ['wrong method', await fetch(url)],
     ] as const;
     for (const [what, res] of overs) {
-      const r = await reply(res);
+      const r = await toReply(res);
       expectOAuthError(r, 403, 'access_denied', what);
       expect(r.body.message, what).toEqual(expect.any(String));
       expect(r.headers.get('location'), what).toBeNull();
@@ -93,7 +81,7 @@ describe('OAuth endpoints: rate-limit headers (RATE-4)', () => {
   it('also on a separate auth origin, its 404s included', async () => {
     const ref = await start({ authOrigin: 'separate', authBasePath: '/auth', limits: { perMinute: 50, perDay: 1000 } });
     await appToken(ref);
-    const elsewhere = await reply(await fetch(`${new URL(ref.authUrl).origin}/categories`));
+    const elsewhere = await toReply(await fetch(`${new URL(ref.authUrl).origin}/categories`));
     expect([elsewhere.status, ...rateHeaders(elsewhere.headers).slice(0, 2)]).toEqual([404, '50', '48']);
     expect(elsewhere.body.errors[0].code).toBe('NotFound');
   });
@@ -104,29 +92,28 @@ describe('OAuth endpoints: error bodies (ERR-2 and OAuth 2.0)', () => {
     const clock = makeClock(Date.UTC(2024, 2, 10, 23, 0, 0));
     const ref = await start({ now: clock.now, limits: { perMinute: 1000, perDay: 3 } });
     const url = `${ref.authUrl}/oauth2/token`;
-    const form = (fields: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }> => post(url, fields);
+    const form = (fields: Record<string, string>): Promise<Reply> => post(url, fields);
     const ok = { client_id: ref.client.id, redirect_uri: ref.client.redirectUri, response_type: 'code', scope: 'public' };
-    const authz = async (q: Record<string, string>) => reply(await fetch(`${ref.authUrl}/oauth2/authorizations/new?${new URLSearchParams(q)}`, { redirect: 'manual' }));
+    const authz = async (q: Record<string, string>) => toReply(await fetch(`${ref.authUrl}/oauth2/authorizations/new?${new URLSearchParams(q)}`, { redirect: 'manual' }));
     const wrong = await form({ client_id: ref.client.id, client_secret: 'nope', grant_type: 'client_credentials', scope: 'public' });
     expectOAuthError(wrong, 401, 'invalid_client', 'wrong secret');
     expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /);
-    type R = { status: number; headers: Headers; body: any };
-    const cases: [string, () => Promise<R>, number, string][] = [
+    const cases: [string, () => Promise<Reply>, number, string][] = [
       ['no grant_type', () => form(creds(ref)), 400, 'invalid_request'],
       ['no secret', () => form({ client_id: ref.client.id, grant_type: 'client_credentials', scope: 'public' }), 400, 'invalid_request'],
       // The next three authenticate the client and so count against the daily limit (3).
       ['bad scope', () => form({ ...creds(ref), grant_type: 'client_credentials', scope: 'public favorites' }), 400, 'invalid_scope'],
       ['bad grant', () => form({ ...creds(ref), grant_type: 'password' }), 400, 'unsupported_grant_type'],
       ['bad code', () => form({ ...creds(ref), grant_type: 'authorization_code', code: 'x', redirect_uri: ref.client.redirectUri }), 400, 'invalid_grant'],
-      ['bad JSON', () => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }).then(reply), 400, 'invalid_request'],
-      ['GET token', () => fetch(url).then(reply), 405, 'invalid_request'],
+      ['bad JSON', () => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }).then(toReply), 400, 'invalid_request'],
+      ['GET token', () => fetch(url).then(toReply), 405, 'invalid_request'],
       ['authorize without scope', () => authz({ ...ok, scope: '' }), 400, 'invalid_request'],
       ['authorize unknown client', () => authz({ ...ok, client_id: 'who' }), 400, 'invalid_client'],
       ['authorize response_type', () => authz({ ...ok, response_type: 'token' }), 400, 'unsupported_response_type'],
       ['authorize scope', () => authz({ ...ok, scope: 'admin' }), 400, 'invalid_scope'],
-      ['POST authorize', () => fetch(`${ref.authUrl}/oauth2/authorizations/new`, { method: 'POST', body: 'x=1' }).then(reply), 405, 'invalid_request'],
-      ['decide bad nonce', () => submit(ref, '/oauth2/authorizations', { nonce: 'x', decision: 'approve' }).then(reply), 400, 'invalid_request'],
-      ['GET decide', () => fetch(`${ref.authUrl}/oauth2/authorizations`).then(reply), 405, 'invalid_request'],
+      ['POST authorize', () => fetch(`${ref.authUrl}/oauth2/authorizations/new`, { method: 'POST', body: 'x=1' }).then(toReply), 405, 'invalid_request'],
+      ['decide bad nonce', () => submit(ref, '/oauth2/authorizations', { nonce: 'x', decision: 'approve' }).then(toReply), 400, 'invalid_request'],
+      ['GET decide', () => fetch(`${ref.authUrl}/oauth2/authorizations`).then(toReply), 405, 'invalid_request'],
       // The daily limit's 403 on the token endpoint.
       ['daily limit', () => form({ ...creds(ref), grant_type: 'client_credentials', scope: 'public' }), 403, 'access_denied'],
     ];

@@ -35,7 +35,8 @@ export interface Reply {
   body: any;
 }
 
-async function toReply(res: Response): Promise<Reply> {
+/** A response of any kind (JSON or not) as a Reply: its status, headers, text and parsed JSON body, if any. */
+export async function toReply(res: Response): Promise<Reply> {
   const text = await res.text();
   let body: unknown;
   try {
