@@ -1,4 +1,4 @@
-// Probes of the faults in ./account.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/account.ts: each resolves true when the server shows the bug (test-only code).
 //
 // State: probes restore what they change where the API allows it. One change cannot be undone:
 // notifications-view-not-persisted marks one unviewed notification viewed (on a correct server).

@@ -1,4 +1,4 @@
-// Probes of the faults in ./caching.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/caching.ts: each resolves true when the server shows the bug (test-only code).
 //
 // The enforcement probes cannot exhaust the probed server's window (the fault tests run it with
 // a limit of a million a minute): they start a second server with the same fault and a limit of

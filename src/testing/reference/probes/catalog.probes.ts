@@ -1,4 +1,4 @@
-// Probes of the faults in ./catalog.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/catalog.ts: each resolves true when the server shows the bug (test-only code).
 // Leaves are found by structure (testkit's leafCategories), never by children_count, and every
 // list is read with per=100, so that the other faults do not disturb them.
 

@@ -1,7 +1,7 @@
-// Probes of the faults in ./favorites.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/favorites.ts: each resolves true when the server shows the bug (test-only code).
 // Every probe works on favorites and lists it makes itself (SKUs the user has no favorite of,
 // found through GET /categories and /categories/:category_id/skus; lists named with a fresh
-// prefix) and deletes them again. The helpers are shared with ../favorites.test.ts.
+// prefix) and deletes them again. The helpers are shared with src/reference/favorites.test.ts.
 
 import type { RunningReference } from '../../../reference/server.ts';
 import { call, collect, leafCategories, type Reply } from '../testkit.ts';

@@ -1,4 +1,4 @@
-// Probes of the faults in ./oauth.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/oauth.ts: each resolves true when the server shows the bug (test-only code).
 
 import { appToken, authorize, get, post, userTokens } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';

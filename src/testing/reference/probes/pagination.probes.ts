@@ -1,4 +1,4 @@
-// Probes of the faults in ./pagination.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/pagination.ts: each resolves true when the server shows the bug (test-only code).
 
 import type { RunningReference } from '../../../reference/server.ts';
 import { allCategories, get, leavesOf } from '../testkit.ts';

@@ -1,4 +1,4 @@
-// Probes of the faults in ./products.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/products.ts: each resolves true when the server shows the bug (test-only code).
 //
 // SKUs are found through the category SKU listings (testkit's allSkus, cached per server: probes
 // run one after the other against the same server), shops through shop search.

@@ -1,4 +1,4 @@
-// Probes of the faults in ./protocol.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/protocol.ts: each resolves true when the server shows the bug (test-only code).
 //
 // Versions are compared by whole response bodies (never by ETags or single fields), so a fault
 // that changes one field or the ETag elsewhere does not look like a versioning bug.

@@ -1,4 +1,4 @@
-// Probes of the faults in ./reviews.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/reviews.ts: each resolves true when the server shows the bug (test-only code).
 //
 // SKUs are discovered through the API (testkit's allSkus), once per server. Reviews the probes
 // create are deleted again, which also removes their votes and flags.

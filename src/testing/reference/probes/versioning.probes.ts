@@ -1,4 +1,4 @@
-// Probes of the faults in ./versioning.ts: each resolves true when the server shows the bug (test-only code).
+// Probes of the faults in src/reference/faults/versioning.ts: each resolves true when the server shows the bug (test-only code).
 //
 // Like the version probes of ./protocol.probes.ts, versions are compared by whole response bodies or
 // by one field that only a version mix-up shows, so that no other fault looks like these.
