@@ -7,7 +7,9 @@
 // The file: a JSON array (or {"expectedFailures": [...]}) of
 //   {"requirement": "FAV-29", "reason": "ticket 123", "expires": "2027-01-31"}   or
 //   {"test": "favorites/<test id>", "reason": "..."}
-// A failure is expected when its test is listed, or when every requirement it breaks is.
+// A failure is expected when its test is listed, or when it cites a requirement that is listed (an
+// entry for PAG-1 excuses every test whose MUST findings all cite PAG-1); a consequence of another
+// finding (Finding.follows) goes with its root.
 import type { Finding } from '../results/model.ts';
 import type { RunResults, TestRecord } from './results.ts';
 
@@ -70,13 +72,16 @@ export function parseExpectedFailures(text: string, source: string, knownRequire
 const nameOf = (e: ExpectedFailure) => (e.test !== undefined ? `test ${e.test}` : `requirement ${e.requirement}`);
 const expired = (e: ExpectedFailure, today: string) => e.expires !== undefined && e.expires < today;
 
-/** The entries that excuse `finding` of `test`: its test's, or, when every requirement it breaks is listed, those. */
+/** The entries that excuse `finding` of `test`: its test's, or those naming a requirement the finding cites. */
 function excusing(test: TestRecord, finding: Finding, entries: readonly ExpectedFailure[]): ExpectedFailure[] | null {
   const byTest = entries.filter((e) => e.test === test.id);
   if (byTest.length) return byTest;
-  const byRequirement = finding.requirements.map((id) => entries.filter((e) => e.requirement === id));
-  return byRequirement.length && byRequirement.every((found) => found.length) ? byRequirement.flat() : null;
+  const byRequirement = entries.filter((e) => e.requirement !== undefined && finding.requirements.includes(e.requirement));
+  return byRequirement.length ? byRequirement : null;
 }
+
+/** The findings an entry must excuse for the test to be excused: its MUST findings, a consequence going with its root. */
+const roots = (test: TestRecord): Finding[] => test.failures.filter((f) => f.follows === undefined);
 
 /**
  * Marks the failed tests whose every MUST failure the entries excuse (as of `today`, YYYY-MM-DD)
@@ -89,8 +94,8 @@ export function applyExpectedFailures(results: RunResults, entries: readonly Exp
   const used = new Set<ExpectedFailure>();
   const expiredUsed = new Set<ExpectedFailure>();
   for (const test of results.tests) {
-    if (test.status !== 'failed' || !test.failures.length) continue;
-    const excuses = test.failures.map((f) => excusing(test, f, live));
+    if (test.status !== 'failed' || !roots(test).length) continue;
+    const excuses = roots(test).map((f) => excusing(test, f, live));
     if (excuses.every((e) => e !== null)) {
       const by = [...new Set(excuses.flat() as ExpectedFailure[])];
       by.forEach((e) => used.add(e));
@@ -98,7 +103,7 @@ export function applyExpectedFailures(results: RunResults, entries: readonly Exp
       test.message = `expected failure (${by.map((e) => `${nameOf(e)}: ${e.reason}`).join('; ')}): ${test.message}`;
     } else {
       // A failure an entry would excuse but for its day: said on the failure itself.
-      const stale = test.failures.flatMap(
+      const stale = roots(test).flatMap(
         (f) =>
           excusing(
             test,

@@ -9,6 +9,7 @@ import { formatExchange } from '../http/exchange.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { provenance } from './provenance.ts';
+import { requirementVerdicts } from '../results/model.ts';
 import type { RunResults, Status, TestRecord } from './results.ts';
 import type { RunInfo } from './run-info.ts';
 
@@ -103,8 +104,9 @@ function testHtml(test: TestRecord, authUrl: string): string {
   if (test.status === 'skipped' || test.status === 'expected') parts.push(`<p>${escapeHtml(test.message.split('\n')[0]!)}</p>`);
   for (const f of findings) {
     parts.push(`<p><b>${f.kind}</b> [${f.requirements.map(escapeHtml).join(', ')}] ${escapeHtml(f.message)}</p>`);
+    if (f.follows !== undefined) parts.push(`<p class="reqs">follows from: ${escapeHtml(f.follows)}</p>`);
     if (f.details?.length) parts.push(`<pre>${escapeHtml(f.details.join('\n'))}</pre>`);
-    for (const id of f.requirements) parts.push(quoteOf(id));
+    if (f.follows === undefined) for (const id of f.requirements) parts.push(quoteOf(id));
     if (f.exchange !== undefined && test.exchanges[f.exchange])
       parts.push(`<div class="reqs">the exchange that showed it:</div><pre>${escapeHtml(formatExchange(test.exchanges[f.exchange]!, authUrl))}</pre>`);
   }
@@ -123,11 +125,6 @@ function groupInto(groups: Map<string, TestRecord[]>, key: string, test: TestRec
   const group = groups.get(key);
   if (group) group.push(test);
   else groups.set(key, [test]);
-}
-
-/** The worst status among tests (failed first), for a requirement's row. */
-function worst(tests: readonly TestRecord[]): Status {
-  return STATUSES.find((s) => tests.some((t) => t.status === s)) ?? 'skipped';
 }
 
 /** report.html in pieces: the head and metadata, then the tests suite by suite, then the requirements. */
@@ -173,12 +170,15 @@ export function* htmlReportChunks(results: RunResults, run: RunInfo): Generator<
       yield `<p class="st-passed">${tests.filter((t) => t.status === 'passed').length} passed tests not listed here (${results.tests.length} tests in all): results.json has them.</p>\n`;
   }
   yield '</section>\n<section id="by-requirement"><h2>Requirements</h2><table class="reqs-table"><tr><th>Requirement</th><th>Status</th><th>Tests</th></tr>\n';
-  const byRequirement = new Map<string, TestRecord[]>();
-  for (const test of results.tests) for (const id of test.requirements) groupInto(byRequirement, id, test);
-  for (const id of [...byRequirement.keys()].sort()) {
-    const tests = byRequirement.get(id)!;
-    const status = worst(tests);
-    const linked = [...tests].sort((a, b) => STATUSES.indexOf(a.status) - STATUSES.indexOf(b.status)).slice(0, LINKS_PER_REQUIREMENT);
+  // The verdict by requirement (requirementVerdicts): failed only where a finding names it as
+  // broken; the tests linked are those the verdict rests on, then the others that cite it.
+  const citing = new Map<string, TestRecord[]>();
+  for (const test of results.tests) for (const id of test.requirements) groupInto(citing, id, test);
+  const byId = new Map(results.tests.map((t) => [t.id, t]));
+  for (const { id, status, tests: resting } of requirementVerdicts(results.tests, [...requirements().keys()])) {
+    const first = resting.map((t) => byId.get(t)).filter((t): t is TestRecord => t !== undefined);
+    const tests = [...first, ...(citing.get(id) ?? []).filter((t) => !resting.includes(t.id))];
+    const linked = tests.slice(0, LINKS_PER_REQUIREMENT);
     const more = tests.length > linked.length ? `<br>and ${tests.length - linked.length} more` : '';
     const links = linked.map((t) => `<a href="#${anchor(t.id)}">${LABEL[t.status]} ${escapeHtml(t.title)}</a>`).join('<br>') + more;
     yield secrets.scrub(

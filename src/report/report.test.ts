@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { recordExchange } from '../http/exchange.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
+import { brokenRequirements } from '../results/model.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import { recordFor } from './results.ts';
 import type { TestCase } from 'vitest/node';
@@ -78,7 +79,9 @@ function junitInOneTree(res: RunResults, info: RunInfo): string {
       .time(test.durationMs / 1000);
     for (const id of test.requirements) testCase.property('requirement', id);
     testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
-    if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
+    const broken = test.status === 'failed' || test.status === 'expected' ? brokenRequirements(test) : [];
+    for (const id of broken) testCase.property('broken_requirement', id);
+    if (test.status === 'failed') testCase.failure(test.message, broken.join(' '));
     if (test.status === 'skipped') testCase.skipped().property('skip_reason', test.message);
     const out = systemOutOf(test, info.authUrl);
     if (out) testCase.standardOutput(out);

@@ -5,12 +5,14 @@ import { newestVersion } from '../rules/change-history.ts';
 import { tokenStep, toCurl } from '../http/exchange.ts';
 import { requirements } from '../requirements/catalogue.ts';
 import { redactUrl, secrets } from '../http/redact.ts';
-import type { Finding } from '../results/model.ts';
+import { brokenBy, requirementVerdicts, type Finding } from '../results/model.ts';
 import type { RunResults, TestRecord } from './results.ts';
 import type { RunInfo } from './write.ts';
 
 function findingBlock(test: TestRecord, finding: Finding, label: string, authUrl: string): string[] {
   const lines = [`  ${label} [${finding.requirements.join(', ')}] ${finding.message}`];
+  // A consequence of another finding (one bug, one verdict): said, and its quote left to the root's.
+  if (finding.follows !== undefined) return [...lines, `       follows from: ${finding.follows}`];
   const known = requirements();
   for (const id of finding.requirements) {
     const requirement = known.get(id);
@@ -159,34 +161,26 @@ export function verdictLine(run: Pick<RunInfo, 'interrupted' | 'stopped' | 'exit
 }
 
 /**
- * The MUST findings of the failed tests by requirement, the catalogue's order: its section and the
- * start of its quote, how many tests and findings broke it, and the first exchange that showed it
- * (the others are in the reports).
+ * The requirements the run failed (requirementVerdicts: a finding of a failed test names it as
+ * broken), the catalogue's order: its section and the start of its quote, how many tests and
+ * findings broke it, and the first exchange that showed it (the others are in the reports).
  */
 export function failedRequirements(failed: readonly TestRecord[]): string[] {
-  const byId = new Map<string, { tests: Set<string>; findings: number; first: { test: TestRecord; finding: Finding } }>();
-  for (const test of failed) {
-    for (const finding of test.failures.filter((f) => f.severity === 'MUST')) {
-      for (const id of finding.requirements) {
-        const entry = byId.get(id) ?? { tests: new Set<string>(), findings: 0, first: { test, finding } };
-        entry.tests.add(test.id);
-        entry.findings++;
-        byId.set(id, entry);
-      }
-    }
-  }
-  if (!byId.size) return [];
   const catalogue = requirements();
-  const order = [...catalogue.keys()];
-  const ids = [...byId.keys()].sort((a, b) => (order.indexOf(a) === -1 ? 1e9 : order.indexOf(a)) - (order.indexOf(b) === -1 ? 1e9 : order.indexOf(b)));
+  const ids = requirementVerdicts(failed, [...catalogue.keys()])
+    .filter((v) => v.status === 'failed')
+    .map((v) => v.id);
+  if (!ids.length) return [];
   const out = [`FAILED REQUIREMENTS (${ids.length}):`];
   for (const id of ids) {
-    const { tests, findings, first } = byId.get(id)!;
+    const breaking = failed.flatMap((test) => test.failures.filter((f) => brokenBy(f).includes(id)).map((finding) => ({ test, finding })));
+    const first = breaking[0]!;
+    const tests = new Set(breaking.map((b) => b.test.id));
     const r = catalogue.get(id);
     const quote = r ? ` (${r.section}): "${r.quote[0]!.length > 90 ? `${r.quote[0]!.slice(0, 87)}...` : r.quote[0]}"` : '';
     const exchange = first.finding.exchange !== undefined ? first.test.exchanges[first.finding.exchange] : undefined;
     const shown = exchange ? `; first: ${exchange.method} ${exchange.url} -> ${exchange.status ?? 'no answer'}` : '';
-    out.push(`  ${id}${quote}: ${tests.size} test(s), ${findings} finding(s)${shown} (in ${first.test.suite} > ${first.test.title})`);
+    out.push(`  ${id}${quote}: ${tests.size} test(s), ${breaking.length} finding(s)${shown} (in ${first.test.suite} > ${first.test.title})`);
   }
   return out;
 }

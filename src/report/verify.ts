@@ -16,6 +16,7 @@ import { HarError, harExchanges } from '../har/read.ts';
 import { newestVersion } from '../rules/change-history.ts';
 import { BUNDLE_FORMAT, BUNDLE_HAR, digestOf, MANIFEST, type BundleManifest } from './bundle.ts';
 import { provenance } from './provenance.ts';
+import { requirementVerdicts, type TestRecord } from '../results/model.ts';
 import type { Status } from './results.ts';
 import { LATEST } from './write.ts';
 
@@ -32,7 +33,15 @@ export interface VerifyOutcome {
 /** What verify reads of results.json (src/report/write.ts). */
 interface BundledResults {
   summary: Record<string, number>;
-  tests: { id: string; title: string; status: string; judgedTally?: { rule: string } & RuleCounts }[];
+  tests: {
+    id: string;
+    title: string;
+    status: string;
+    requirements?: string[];
+    findings?: { requirements: string[]; severity: string; message: string; follows?: string }[];
+    judgedTally?: { rule: string } & RuleCounts;
+  }[];
+  requirements?: Record<string, { status: string; tests: string[] }>;
   run: { target: string; authUrl?: string; implements?: string; stopped?: string; observed?: Record<string, RuleCounts> };
 }
 
@@ -103,6 +112,31 @@ function checkSummary(results: BundledResults, problems: string[], lines: string
   if (differing.length)
     problems.push(`results.json: its summary does not count its tests (${differing.map((s) => `${s} ${results.summary?.[s] ?? 0}, counted ${counted[s] ?? 0}`).join('; ')})`);
   else lines.push(`results.json: the summary counts its ${results.tests.length} tests`);
+  checkRequirementVerdicts(results, problems, lines);
+}
+
+/** 2b. The verdict by requirement is the one its tests' findings give (requirementVerdicts). */
+function checkRequirementVerdicts(results: BundledResults, problems: string[], lines: string[]): void {
+  if (!results.requirements) return;
+  const records = results.tests.map((t) => {
+    const findings = (Array.isArray(t.findings) ? t.findings : []).map((f) => ({ ...f, severity: f.severity === 'MUST' ? ('MUST' as const) : ('WARN' as const) }));
+    // results.json keeps a test's findings in one list: a failed (or excused) test's MUST findings are its failures.
+    const failing = t.status === 'failed' || t.status === 'expected';
+    return {
+      id: String(t.id),
+      status: t.status as Status,
+      requirements: Array.isArray(t.requirements) ? t.requirements : [],
+      failures: findings.filter((f) => failing && f.severity === 'MUST'),
+      warnings: findings.filter((f) => !(failing && f.severity === 'MUST')),
+    };
+  });
+  const recomputed = new Map(requirementVerdicts(records as unknown as TestRecord[]).map((v) => [v.id, v.status]));
+  const written = Object.entries(results.requirements);
+  const differing = written.filter(([id, v]) => recomputed.get(id) !== v?.status).map(([id, v]) => `${id} ${v?.status}, its tests give ${recomputed.get(id) ?? 'none'}`);
+  const unwritten = [...recomputed.keys()].filter((id) => !(id in results.requirements!));
+  if (differing.length || unwritten.length)
+    problems.push(`results.json: its verdict by requirement is not the one its tests give (${[...differing, ...unwritten.map((id) => `${id} missing`)].slice(0, 10).join('; ')})`);
+  else lines.push(`results.json: the verdict of its ${written.length} requirements is the one its tests give (${written.filter(([, v]) => v.status === 'failed').length} failed)`);
 }
 
 /** The tally of every rule over the HAR's exchanges the run judged, as the run's observer made it. */

@@ -10,7 +10,8 @@ import { redactUrl, secrets } from '../http/redact.ts';
 import { htmlReportChunks } from './html.ts';
 import { provenance } from './provenance.ts';
 import type { RunInfo } from './run-info.ts';
-import type { Finding } from '../results/model.ts';
+import { brokenRequirements, requirementVerdicts, type Finding, type Status } from '../results/model.ts';
+import { requirements } from '../requirements/catalogue.ts';
 import type { RunResults, TestRecord } from './results.ts';
 
 // A CommonJS module whose default export is a builder: Node's ESM interop hands over
@@ -24,6 +25,8 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
   const { kit, catalogue } = provenance();
   const document = {
     summary: results.summary,
+    // The verdict by requirement: what a certifier signs (the same rule as the terminal's and report.html's).
+    requirements: requirementsByStatus(results),
     tests: TESTS_PLACEHOLDER,
     requests: run.requests,
     run: {
@@ -75,6 +78,7 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
         severity: f.severity,
         message: f.message,
         ...(f.details?.length ? { details: f.details } : {}),
+        ...(f.follows !== undefined ? { follows: f.follows } : {}),
       })),
       requests: t.requests,
       durationMs: t.durationMs,
@@ -89,6 +93,16 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
 
 const TESTS_PLACEHOLDER = '\u0000tests\u0000';
 
+/**
+ * results.json's verdict by requirement, in the catalogue's order: each requirement a test cites
+ * or a finding names, with its status and the tests it rests on (requirementVerdicts).
+ */
+export function requirementsByStatus(results: RunResults): Record<string, { status: Status; tests: string[] }> {
+  const block: Record<string, { status: Status; tests: string[] }> = {};
+  for (const { id, status, tests } of requirementVerdicts(results.tests, [...requirements().keys()])) block[id] = { status, tests };
+  return block;
+}
+
 export function resultsJson(results: RunResults, run: RunInfo): string {
   return [...resultsJsonChunks(results, run)].join('');
 }
@@ -97,7 +111,8 @@ export function resultsJson(results: RunResults, run: RunInfo): string {
 export function systemOut(test: TestRecord, authUrl?: string): string {
   const parts: string[] = [];
   const details = (f: Finding) => (f.details?.length ? `\n${f.details.map((d) => `  - ${d}`).join('\n')}` : '');
-  for (const f of test.failures) parts.push(`FAIL [${f.requirements.join(', ')}] ${f.message}${details(f)}`);
+  const follows = (f: Finding) => (f.follows !== undefined ? `\n  follows from: ${f.follows}` : '');
+  for (const f of test.failures) parts.push(`FAIL [${f.requirements.join(', ')}] ${f.message}${follows(f)}${details(f)}`);
   for (const f of test.warnings) parts.push(`WARN [${f.requirements.join(', ')}] ${f.message}${details(f)}`);
   if (test.status === 'skipped') parts.push(`SKIP ${test.message}`);
   if (test.status === 'expected') parts.unshift(`EXPECTED ${test.message.split('\n')[0]}`);
@@ -160,7 +175,11 @@ function addTestCase(suite: ReturnType<Builder['testSuite']>, test: TestRecord, 
     .time(test.durationMs / 1000);
   for (const id of test.requirements) testCase.property('requirement', id);
   testCase.property('severity', test.severity).property('profile', test.profile).property('status', test.status).property('id', test.id);
-  if (test.status === 'failed') testCase.failure(test.message, test.failures.flatMap((f) => f.requirements).join(' '));
+  // The failure's type and the broken_requirement properties: the requirements the test's findings
+  // name as broken (requirementVerdicts), not every id a finding or the test cites.
+  const broken = test.status === 'failed' || test.status === 'expected' ? brokenRequirements(test) : [];
+  for (const id of broken) testCase.property('broken_requirement', id);
+  if (test.status === 'failed') testCase.failure(test.message, broken.join(' '));
   if (test.status === 'skipped') testCase.skipped().property('skip_reason', test.message);
   if (test.status === 'expected') testCase.skipped().property('skip_reason', test.message.split('\n')[0]!);
   const out = systemOut(test, authUrl);

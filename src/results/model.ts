@@ -46,6 +46,12 @@ export interface Finding {
   details?: string[];
   /** Index into Outcome.exchanges of the exchange the finding is about. */
   exchange?: number;
+  /**
+   * The finding this one follows from (its root, on the same answer): "[PAG-1] total_pages is 3,
+   * but ...". A consequence is shown under its root and names no requirement as broken: one bug,
+   * one verdict (brokenRequirements).
+   */
+  follows?: string;
 }
 
 /** A rule's tally in numbers: what a report keeps of it, and what `verify` re-judges from a HAR (src/report/verify.ts). */
@@ -132,4 +138,62 @@ export function resultsOf(tests: TestRecord[], problems: string[]): RunResults {
   const summary: Record<Status, number> = { passed: 0, failed: 0, warned: 0, skipped: 0, expected: 0 };
   for (const test of tests) summary[test.status]++;
   return { summary, tests, problems };
+}
+
+/**
+ * The requirements a finding names as broken: a MUST finding's own, none for a warning or a
+ * consequence of another finding (Finding.follows).
+ */
+export function brokenBy(finding: Finding): string[] {
+  return finding.severity === 'MUST' && finding.follows === undefined ? finding.requirements : [];
+}
+
+/** The requirements a test's findings name as broken, each once, in the order first named. */
+export function brokenRequirements(test: Pick<TestRecord, 'failures'>): string[] {
+  return [...new Set(test.failures.flatMap(brokenBy))];
+}
+
+/**
+ * A requirement's verdict in a run: failed where a finding of a failed test names it as broken
+ * (not where a failing test merely cites it), expected where only excused tests do, warned where
+ * only a warning names it, passed where a test that cites it passed, else not judged (skipped).
+ */
+export interface RequirementVerdict {
+  id: string;
+  status: Status;
+  /** The tests the status rests on: those whose findings name it (failed, expected, warned), else those that cite it. */
+  tests: string[];
+}
+
+/** Statuses of a requirement, the strongest first. */
+const REQUIREMENT_STATUS_ORDER: readonly Status[] = ['failed', 'expected', 'warned', 'passed', 'skipped'];
+
+/**
+ * Every requirement that a test cites or a finding names, with its verdict: the one rule the
+ * terminal, results.json, junit.xml and report.html all read (one bug fails the statement it
+ * breaks, once). In first-seen order; `order` (the catalogue's ids) sorts them when given.
+ */
+export function requirementVerdicts(tests: readonly TestRecord[], order: readonly string[] = []): RequirementVerdict[] {
+  const byId = new Map<string, Map<Status, string[]>>();
+  const add = (id: string, status: Status, test: string) => {
+    const statuses = byId.get(id) ?? new Map<Status, string[]>();
+    byId.set(id, statuses);
+    const list = statuses.get(status) ?? [];
+    statuses.set(status, list);
+    if (!list.includes(test)) list.push(test);
+  };
+  for (const test of tests) {
+    if (test.status === 'failed' || test.status === 'expected') for (const id of brokenRequirements(test)) add(id, test.status, test.id);
+    for (const finding of test.warnings) for (const id of finding.requirements) add(id, 'warned', test.id);
+    const judged: Status = test.status === 'passed' || test.status === 'warned' ? 'passed' : 'skipped';
+    for (const id of test.requirements) add(id, judged, test.id);
+  }
+  const position = new Map(order.map((id, i) => [id, i]));
+  const ids = [...byId.keys()];
+  if (order.length) ids.sort((a, b) => (position.get(a) ?? order.length) - (position.get(b) ?? order.length));
+  return ids.map((id) => {
+    const statuses = byId.get(id)!;
+    const status = REQUIREMENT_STATUS_ORDER.find((s) => statuses.has(s))!;
+    return { id, status, tests: statuses.get(status)! };
+  });
 }
