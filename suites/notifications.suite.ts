@@ -12,7 +12,7 @@ import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '
 import {
   defaultPageSizeIs25,
   nextAndLastLinksWhileMorePages,
-  paginationIsConsistent,
+  paginationClauses,
   paginationMetaIsWellFormed,
   readPagination,
   smallPageSize,
@@ -64,13 +64,13 @@ describe('GET /notifications', () => {
     async (t) => {
       const first = await listNotifications(t);
       t.must(defaultPageSizeIs25(first.pagination), 'PAG-2');
-      t.must(paginationIsConsistent(first.pagination, first.notifications.length), 'PAG-2', 'NOTIF-8');
-      t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination), 'PAG-5');
+      for (const [check, id] of paginationClauses(first.pagination, first.notifications.length)) t.must(check, id);
+      t.must(nextAndLastLinksWhileMorePages(first.headers, first.pagination, first.notifications.length), 'PAG-5');
       // The pagination suite's per for this collection: the same second page, asked once (issue 17).
       const per = smallPageSize(first.pagination.total_results);
       if (per === null) return;
       const second = await listNotifications(t, { per, page: 2 });
-      t.must(paginationIsConsistent(second.pagination, second.notifications.length, { page: 2, per }), 'PAG-3', 'PAG-4');
+      for (const [check, id] of paginationClauses(second.pagination, second.notifications.length, { page: 2, per })) t.must(check, id);
     },
   );
 

@@ -28,13 +28,14 @@ import {
   defaultPageSizeIs25,
   itemKey,
   linkedPageIs,
+  linkedPageRequirement,
   linkTargets,
   outsideBasePath,
   nextAndLastLinksWhileMorePages,
   noNextLinkOnLastPage,
   pagesAreDisjoint,
   pagesCoverCollection,
-  paginationIsConsistent,
+  paginationClauses,
   paginationMetaIsWellFormed,
   queryDroppedBy,
   readPagination,
@@ -232,10 +233,10 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
 
   // 1. The first page at the default size.
   const p1 = first.pagination;
-  t.must(on(first, paginationIsConsistent(p1, first.keys.length)), 'PAG-1', 'PAG-3');
+  for (const [check, id] of paginationClauses(p1, first.keys.length)) t.must(on(first, check), id);
   t.must(on(first, defaultPageSizeIs25(p1)), 'PAG-2', 'PAG-7');
-  t.must(on(first, nextAndLastLinksWhileMorePages(first.headers, p1)), 'PAG-5');
-  t.warn(on(first, noNextLinkOnLastPage(first.headers, p1)), 'PAG-5');
+  t.must(on(first, nextAndLastLinksWhileMorePages(first.headers, p1, first.keys.length)), 'PAG-5');
+  t.warn(on(first, noNextLinkOnLastPage(first.headers, p1, first.keys.length)), 'PAG-5');
   const total = p1.total_results;
   const per = smallPageSize(total);
   if (per === null) {
@@ -247,9 +248,9 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   // 2. The first page at a small size, then the pages its Link URLs name.
   const sizedUrl = t.api.url(path, { ...query, per });
   const sized = await fetchPage(t, c, sizedUrl, `${c.endpoint} with per=${per}`, ['PAG-4', ...c.ids]);
-  t.must(on(sized, paginationIsConsistent(sized.pagination, sized.keys.length, { page: 1, per })), 'PAG-4', 'PAG-1', 'PAG-3');
-  t.must(on(sized, nextAndLastLinksWhileMorePages(sized.headers, sized.pagination)), 'PAG-5');
-  t.warn(on(sized, noNextLinkOnLastPage(sized.headers, sized.pagination)), 'PAG-5');
+  for (const [check, id] of paginationClauses(sized.pagination, sized.keys.length, { page: 1, per })) t.must(on(sized, check), id);
+  t.must(on(sized, nextAndLastLinksWhileMorePages(sized.headers, sized.pagination, sized.keys.length)), 'PAG-5');
+  t.warn(on(sized, noNextLinkOnLastPage(sized.headers, sized.pagination, sized.keys.length)), 'PAG-5');
 
   const lastPage = Math.ceil(total / per);
   const links = linkTargets(sized.headers, sized.url) ?? new Map<string, string>();
@@ -302,10 +303,11 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
     if (page.pagination.total_results !== total) await skipIfChangedMeanwhile([...answers, page]);
     for (const r of rels) {
       // About the page the Link named (its exchange shown), told as the sized page's Link.
-      t.must(about(page, at(sized.label, linkedPageIs(page.pagination, { rel: r.rel, url, page: r.page, per, total_results: total }, dropped))), 'PAG-5', 'PAG-3', 'PAG-4');
+      const promise = { rel: r.rel, url, page: r.page, per, total_results: total };
+      t.must(about(page, at(sized.label, linkedPageIs(page.pagination, promise, dropped))), linkedPageRequirement(page.pagination, promise));
     }
     // Its own meta holds together, whichever page it is (linkedPageIs judged which).
-    t.must(about(page, at(label, paginationIsConsistent(page.pagination, page.keys.length, { page: page.pagination.page }))), 'PAG-1');
+    for (const [check, id] of paginationClauses(page.pagination, page.keys.length, { page: page.pagination.page })) t.must(about(page, at(label, check)), id);
     answers.push(page);
     // It stands for that page of this size only if it is that page (else that page is asked for below).
     for (const r of rels) if (page.pagination.page === r.page && page.pagination.per === per && !pages.has(r.page)) pages.set(r.page, page);
@@ -314,7 +316,7 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   for (const n of new Set([2, lastPage])) {
     if (pages.has(n)) continue;
     const page = await fetchPage(t, c, t.api.url(path, { ...query, per, page: n }), `${c.endpoint} with page=${n}&per=${per}`, ['PAG-3', ...c.ids]);
-    t.must(on(page, paginationIsConsistent(page.pagination, page.keys.length, { page: n, per })), 'PAG-3', 'PAG-4', 'PAG-1');
+    for (const [check, id] of paginationClauses(page.pagination, page.keys.length, { page: n, per })) t.must(on(page, check), id);
     answers.push(page);
     pages.set(n, page);
   }
@@ -322,8 +324,9 @@ async function pagesOf(t: ConformanceContext, c: Collection): Promise<void> {
   // 3. The pages against each other and against the first page at the default size.
   if (!totalsAgree(answers).ok) t.must(totalsAgree([...answers, await skipIfChangedMeanwhile(answers)]), 'PAG-1');
   const ordered = [...pages.entries()].sort((a, b) => a[0] - b[0]).map(([, page]) => page);
-  t.must(pagesAreDisjoint(ordered), 'PAG-3', 'PAG-4');
-  if (ordered.length === lastPage) t.must(pagesCoverCollection(ordered, total, first.keys), 'PAG-3', 'PAG-4', 'PAG-1');
+  // Pages that overlap: page did not select its page (PAG-3); only pages that do not may be judged
+  // as a whole against total_results (PAG-1), else one bug would fail both.
+  if (t.must(pagesAreDisjoint(ordered), 'PAG-3') && ordered.length === lastPage) t.must(pagesCoverCollection(ordered, total, first.keys), 'PAG-1');
 }
 
 describe('Pagination on every paginated collection', () => {

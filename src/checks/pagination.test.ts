@@ -5,6 +5,9 @@ import type { CheckResult } from './check.ts';
 import {
   itemKey,
   linkedPageIs,
+  linkedPageRequirement,
+  noNextLinkOnLastPage,
+  paginationClauses,
   linkTargets,
   nextAndLastLinksWhileMorePages,
   outsideBasePath,
@@ -50,6 +53,38 @@ describe('paging through a collection', () => {
     expect(nextAndLastLinksWhileMorePages({}, p(3, 1, 1, 25)).ok).toBe(true);
     failsWith(nextAndLastLinksWhileMorePages({}, p(7, 2, 1, 4)), /no Link header on page 1 of 2 \(7 results, 4 per page\)/);
     failsWith(nextAndLastLinksWhileMorePages({ link: '<u2>; rel="next"' }, p(7, 2, 1, 4)), /lacks rel=last on page 1 of 2/);
+  });
+
+  test('whether pages follow is read from the items served: a total_pages one too many asks for no Link (one bug, one verdict)', () => {
+    // 5 results, 25 per page, 5 served: the only page, whatever total_pages says (PAG-1 fails that).
+    expect(nextAndLastLinksWhileMorePages({}, p(5, 2, 1, 25), 5).ok).toBe(true);
+    // A full page with results beyond it: the Link is required.
+    failsWith(nextAndLastLinksWhileMorePages({}, p(9, 3, 1, 4), 4), /no Link header on page 1 of 3 \(9 results, 4 per page, 4 served\)/);
+    // A short page is the last one, even if the meta says more follow.
+    expect(nextAndLastLinksWhileMorePages({}, p(9, 3, 1, 4), 2).ok).toBe(true);
+    // rel=next is only warned about where the items and total_pages both say the page is the last.
+    const next = { link: '<u2>; rel="next"' };
+    expect(noNextLinkOnLastPage(next, p(59, 1, 1, 25), 25).ok).toBe(true);
+    failsWith(noNextLinkOnLastPage(next, p(5, 1, 1, 25), 5), /rel=next on page 1 of 1/);
+  });
+
+  test('paginationClauses: each clause named by the requirement it stands for', () => {
+    const ids = (clauses: ReturnType<typeof paginationClauses>) => clauses.filter(([r]) => !r.ok).map(([, id]) => id);
+    expect(ids(paginationClauses(p(5, 2, 1, 25), 5))).toEqual(['PAG-1']);
+    expect(ids(paginationClauses(p(59, 3, 1, 25), 25, { page: 2 }))).toEqual(['PAG-3']);
+    expect(ids(paginationClauses(p(59, 3, 1, 25), 25, { per: 5 }))).toEqual(['PAG-4']);
+    expect(ids(paginationClauses(p(59, 3, 1, 25), 25, { page: 1, per: 25 }))).toEqual([]);
+  });
+
+  test("linkedPageRequirement: a wrong URL is the Link's (PAG-5); a right URL served wrong is the page's or the per's", () => {
+    const promise = { url: 'https://h/c?per=4&page=2', page: 2, per: 4, total_results: 7 };
+    expect(linkedPageRequirement(p(7, 2, 1, 4), promise)).toBe('PAG-3');
+    expect(linkedPageRequirement(p(7, 1, 2, 25), promise)).toBe('PAG-4');
+    expect(linkedPageRequirement(p(8, 2, 2, 4), promise)).toBe('PAG-1');
+    expect(linkedPageRequirement(p(7, 1, 2, 25), { ...promise, url: 'https://h/c?page=2' })).toBe('PAG-5');
+    expect(linkedPageRequirement(p(7, 2, 1, 4), { ...promise, url: 'https://h/c?per=4&page=1' })).toBe('PAG-5');
+    // A default per left out of the URL asks for it all the same.
+    expect(linkedPageRequirement(p(59, 3, 1, 25), { url: 'https://h/c?page=2', page: 2, per: 25, total_results: 59 })).toBe('PAG-3');
   });
 
   test('linkedPageIs: the page the rel promises, at the size of the request', () => {

@@ -47,9 +47,25 @@ export function paginationMetaIsWellFormed(body: unknown): CheckResult {
   return hard ? fail(`meta.pagination: ${problems.join('; ')}`) : blank(`meta.pagination: ${problems.join('; ')}`);
 }
 
-/** The four fields agree with each other, with the request and with the items on the page. */
+/** A pagination clause one answer shows, and the requirement it stands for: PAG-1 (total_pages and the items), PAG-3 (the page asked), PAG-4 (the per asked). */
+export type PaginationClause = readonly [CheckResult, 'PAG-1' | 'PAG-3' | 'PAG-4'];
+
+/**
+ * The four fields agree with each other and with the items on the page (PAG-1), with the page
+ * asked (PAG-3) and with the per asked (PAG-4): each clause judged alone and named by its own
+ * requirement, so that one wrong value fails the statement it breaks and no other.
+ */
+export function paginationClauses(p: Pagination, itemCount: number, requested: { page?: number; per?: number } = {}): PaginationClause[] {
+  return [
+    [pagesAndItemsAgree(p, itemCount), 'PAG-1'],
+    [pageIsTheOneAsked(p, requested.page), 'PAG-3'],
+    [perIsTheOneAsked(p, requested.per), 'PAG-4'],
+  ];
+}
+
+/** Every clause of paginationClauses in one result (unit tests, and callers with one requirement to cite). */
 export function paginationIsConsistent(p: Pagination, itemCount: number, requested: { page?: number; per?: number } = {}): CheckResult {
-  return allOf([pagesAndItemsAgree(p, itemCount), pageIsTheOneAsked(p, requested.page), perIsTheOneAsked(p, requested.per)]);
+  return allOf(paginationClauses(p, itemCount, requested).map(([result]) => result));
 }
 
 /** total_pages follows from total_results and per, and the page holds the items it should (PAG-1). */
@@ -126,10 +142,22 @@ export function parseLinkHeader(value: string | undefined): Map<string, string> 
   return links;
 }
 
-/** A rel=next on the last page or on a single page points nowhere. */
-export function noNextLinkOnLastPage(headers: Record<string, string>, p: Pagination): CheckResult {
+/**
+ * Whether the answer itself shows pages after this one: a full page (as many items as per), with
+ * results beyond it (page * per < total_results), and total_pages agreeing. Judged on what was
+ * served, so that a total_pages one too many, PAG-1's finding, does not also ask for a Link header
+ * (one bug, one verdict). `itemCount` null: the items could not be counted; the meta alone decides.
+ */
+export function morePagesShown(p: Pagination, itemCount: number | null): boolean {
+  const beyond = p.page * p.per < p.total_results && p.page < p.total_pages;
+  return itemCount === null ? beyond : beyond && itemCount >= p.per;
+}
+
+/** A rel=next on the last page or on a single page points nowhere: the last page by the items served and by total_pages alike. */
+export function noNextLinkOnLastPage(headers: Record<string, string>, p: Pagination, itemCount: number | null = null): CheckResult {
   const links = parseLinkHeader(headers['link']);
-  return links?.has('next') && p.page >= p.total_pages ? fail(`Link header has rel=next on page ${p.page} of ${p.total_pages}`) : pass();
+  const last = p.page >= p.total_pages && (itemCount === null || itemCount < p.per || p.page * p.per >= p.total_results);
+  return links?.has('next') && last ? fail(`Link header has rel=next on page ${p.page} of ${p.total_pages}`) : pass();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,12 +211,14 @@ export function linkTargets(headers: Record<string, string>, requestUrl: string)
  * read as the spec allows: on a page before the last, the header carries both. On the last page
  * (or the only one) nothing is required: there is no next page, and "other pages" may mean the
  * pages after this one, so a server may send rel=last alone or no header there. rel=first and
- * rel=prev are not named by the spec: neither required nor judged.
+ * rel=prev are not named by the spec: neither required nor judged. Whether pages follow is read
+ * from the items served (morePagesShown), not from total_pages alone.
  */
-export function nextAndLastLinksWhileMorePages(headers: Record<string, string>, p: Pagination): CheckResult {
-  if (p.page >= p.total_pages) return pass();
+export function nextAndLastLinksWhileMorePages(headers: Record<string, string>, p: Pagination, itemCount: number | null = null): CheckResult {
+  if (!morePagesShown(p, itemCount)) return pass();
   const links = parseLinkHeader(headers['link']);
-  if (!links) return fail(`no Link header on page ${p.page} of ${p.total_pages} (${p.total_results} results, ${p.per} per page)`);
+  const served = itemCount === null ? '' : `, ${itemCount} served`;
+  if (!links) return fail(`no Link header on page ${p.page} of ${p.total_pages} (${p.total_results} results, ${p.per} per page${served})`);
   const missing = ['next', 'last'].filter((rel) => !links.has(rel));
   return missing.length ? fail(`the Link header lacks rel=${missing.join(' and rel=')} on page ${p.page} of ${p.total_pages}: ${show(headers['link'])}`) : pass();
 }
@@ -206,6 +236,29 @@ export function linkedPageIs(p: Pagination, expected: { rel: string; url: string
   if (!problems.length) return pass();
   const why = dropped.length ? ` (the URL does not carry ${dropped.join(', ')} of the request)` : '';
   return fail(`the rel=${expected.rel} URL ${expected.url} gives a page that is not the ${expected.rel} one: ${problems.join('; ')}${why}`);
+}
+
+/**
+ * Which statement a Link URL that led to another page than it promised breaks: the URL itself
+ * (PAG-5) when it does not ask for the page and the per it promises; else the server, which did
+ * not serve what a right URL asks: the page (PAG-3), the per (PAG-4), or a total that moved
+ * (PAG-1). One bug, one verdict: a server that ignores `page` fails PAG-3, not its Link header too.
+ */
+export function linkedPageRequirement(p: Pagination, expected: { url: string; page: number; per: number; total_results: number }): 'PAG-1' | 'PAG-3' | 'PAG-4' | 'PAG-5' {
+  let query: URLSearchParams;
+  try {
+    query = new URL(expected.url).searchParams;
+  } catch {
+    return 'PAG-5';
+  }
+  const page = query.get('page');
+  const per = query.get('per');
+  const asksPage = page === null ? expected.page === 1 : Number(page) === expected.page;
+  const asksPer = per === null ? expected.per === DEFAULT_PER : Number(per) === expected.per;
+  if (!asksPage || !asksPer) return 'PAG-5';
+  if (p.page !== expected.page) return 'PAG-3';
+  if (p.per !== expected.per) return 'PAG-4';
+  return 'PAG-1';
 }
 
 /**

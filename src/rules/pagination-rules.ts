@@ -86,7 +86,12 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
     requirements: ['PAG-5'],
     severity: 'MUST',
     applies: (v) => paginationOf(v) !== null,
-    check: (v) => checkOutcome(nextAndLastLinksWhileMorePages(v.exchange.responseHeaders, paginationOf(v)!), ['PAG-5'], 'MUST'),
+    check: (v) =>
+      checkOutcome(
+        nextAndLastLinksWhileMorePages(v.exchange.responseHeaders, paginationOf(v)!, collectionItems(v.body as Record<string, unknown>)?.length ?? null),
+        ['PAG-5'],
+        'MUST',
+      ),
   },
   {
     id: 'link-keeps-per',
