@@ -8,7 +8,6 @@
 import { describe } from 'vitest';
 import { allOf, blank, fail, inContext, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { hasNoMatchCount } from '../src/checks/categories.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import {
   defaultPageSizeIs25,
@@ -24,6 +23,7 @@ import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { orderingsOf } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
+import { judgeNotFoundBody } from '../src/engines/not-found.ts';
 
 type Json = Record<string, unknown>;
 type Sub = 'categories' | 'skus';
@@ -94,15 +94,7 @@ async function expectRecordNotFound(t: ConformanceContext, path: string, missing
     }
   }
   if (!t.must(hasStatus(response, 404), 'ERR-9')) return;
-  if (!t.has('normalized-errors')) return; // the error format before 3.1.0 is not shown
-  const body = t.json(response, 'GEN-4');
-  t.must(errorBodyIsWellFormed(body), 'ERR-2');
-  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
-  const messages = JSON.stringify(isPlainObject(body) ? (body['errors'] ?? null) : null);
-  t.warn(
-    messages.includes(String(missing)) || /manufacturer/i.test(messages) ? pass() : fail(`GET ${path}: no message names the missing record (manufacturer ${missing}): ${messages}`),
-    'ERR-14',
-  );
+  judgeNotFoundBody(t, response, `GET ${path}`, { id: missing, kind: 'manufacturer' });
 }
 
 describe('GET /manufacturers', () => {

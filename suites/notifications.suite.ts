@@ -7,7 +7,6 @@
 import { describe } from 'vitest';
 import { bodyIsEmpty, carriesCategoryName, carriesReviewRating, carriesReviewText, embedsReviewer, embedsSku, everyNotification, isViewed } from '../src/checks/account.ts';
 import { blank, fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, isRefused } from '../src/checks/http.ts';
 import {
   defaultPageSizeIs25,
@@ -21,6 +20,7 @@ import {
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import type { Query } from '../src/http/client.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
+import { judgeNotFoundBody } from '../src/engines/not-found.ts';
 
 type Json = Record<string, unknown>;
 
@@ -118,11 +118,7 @@ describe('GET /notifications/:id', () => {
       const response = await t.api.get(pathOf('GET /notifications/:id', { id: missing }), USER);
       if (response.status === 200) t.skip(`the user has a notification with id ${missing}; no unknown id to ask for`);
       t.must(hasStatus(response, 404), 'ERR-9');
-      if (response.status === 404 && t.has('normalized-errors')) {
-        const body = t.json(response, 'GEN-4');
-        t.must(errorBodyIsWellFormed(body), 'ERR-2');
-        t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
-      }
+      judgeNotFoundBody(t, response);
       if (!listed) t.skip('the user has no notification to read by id');
     },
   );

@@ -6,7 +6,6 @@
 // data set is written here.
 import { describe } from 'vitest';
 import { allOf, fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
 import { breakdownCountsAllReviews, locationEmbedsAddress, productsHave, ratingBreakdownConsistent, unstructuredAddressIsNull, type Json } from '../src/checks/products.ts';
@@ -14,6 +13,7 @@ import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { getOk, shopSearchTerm, type Query } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
+import { judgeNotFoundBody } from '../src/engines/not-found.ts';
 
 /** Most shops a test asks for locations before it skips. */
 const SHOPS_SCANNED = 5;
@@ -62,12 +62,7 @@ const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
 function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, what: string, ...requirements: string[]): void {
   t.must(hasStatus(response, 404), 'ERR-9', ...requirements);
-  if (response.status !== 404) return;
-  if (!t.has('normalized-errors')) return; // the normalized error format came with 3.1.0
-  const body = t.json(response, 'GEN-4');
-  t.must(errorBodyIsWellFormed(body), 'ERR-2');
-  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
-  void what;
+  judgeNotFoundBody(t, response, what);
 }
 
 describe('GET /shops/:id', () => {

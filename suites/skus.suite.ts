@@ -7,7 +7,6 @@
 // set is written here.
 import { describe } from 'vitest';
 import { blank, fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
 import {
@@ -34,6 +33,7 @@ import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { getOk, type Query } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
+import { judgeNotFoundBody } from '../src/engines/not-found.ts';
 
 /** Most leaves a test walks to find a SKU of some kind before it skips. */
 const LEAVES_SCANNED = 12;
@@ -171,11 +171,7 @@ const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, path: string): void {
   if (response.status === 200) t.skip(`the deployment answers ${path} with 200: no unknown id to ask for`);
   t.must(hasStatus(response, 404), 'ERR-9');
-  if (response.status !== 404) return;
-  if (!t.has('normalized-errors')) return; // the normalized error format came with 3.1.0
-  const body = t.json(response, 'GEN-4');
-  t.must(errorBodyIsWellFormed(body), 'ERR-2');
-  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+  judgeNotFoundBody(t, response, `GET ${path}`);
 }
 
 describe('GET /skus/:id/products', () => {

@@ -8,7 +8,7 @@
 import { describe } from 'vitest';
 import { avatarFileName, avatarIsPreset, fieldIs, unchangedExcept, hasFields, locationIs, regionIsName, regionsAreNames } from '../src/checks/account.ts';
 import { fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../src/checks/errors.ts';
+import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, paginationClauses, paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
@@ -17,6 +17,7 @@ import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { KIT_PREFIX, runIsOver } from '../src/util/kit-names.ts';
 import type { HttpResponse } from '../src/http/client.ts';
+import { judgeNotFoundBody } from '../src/engines/not-found.ts';
 
 type Json = Record<string, unknown>;
 
@@ -315,11 +316,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
         if (deleted.status === 204) created.splice(created.indexOf(id), 1);
         const twice = await t.api.request('DELETE', pathOf('DELETE /user/addresses/:id', { id }), USER);
         t.must(hasStatus(twice, 404), 'ERR-9', 'USER-23');
-        if (twice.status === 404 && t.has('normalized-errors')) {
-          const body = t.json(twice, 'GEN-4');
-          t.must(errorBodyIsWellFormed(body), 'ERR-2');
-          t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
-        }
+        judgeNotFoundBody(t, twice);
       } finally {
         await removeAddresses(t, created);
       }

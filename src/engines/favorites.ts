@@ -4,7 +4,6 @@
 // the teardown, the 404 of a missing record, and where a favorite's list is seen when its answer
 // does not show favorite_list_id (FAV-8: shown on update only, one reading).
 import { fail, show, typed } from '../checks/check.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../checks/errors.ts';
 import { isInList, listsFavorite, ownership, showsListId, type FavoriteLike, type FavoriteListLike } from '../checks/favorites.ts';
 import { otherLeaves, takeFreeSku, unfavoritedSkus, type Sku } from '../checks/favorites-skus.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../checks/http.ts';
@@ -13,6 +12,7 @@ import type { ConformanceContext } from '../harness/conformance.ts';
 import type { UndoEntry } from '../harness/journal.ts';
 import type { HttpResponse } from '../http/client.ts';
 import { pathIn, pathOf, type PathValues } from '../rules/api-paths.ts';
+import { judgeNotFoundBody } from './not-found.ts';
 
 export type Favorite = FavoriteLike & { id: number };
 export type FavoriteList = FavoriteListLike & { id: number };
@@ -226,10 +226,7 @@ export async function remove(t: ConformanceContext, paths: string[]): Promise<vo
 /** A 404 for a missing record: RecordNotFound in the {errors} format (3.1.0 on). */
 export function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requirements: string[]): void {
   t.require(hasStatus(response, 404), ...requirements);
-  if (!t.has('normalized-errors')) return;
-  const body = t.json(response, 'GEN-4');
-  t.must(errorBodyIsWellFormed(body), 'ERR-2');
-  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+  judgeNotFoundBody(t, response);
 }
 
 /** The first page (100) of a list's favorites: how a favorite's list is seen when its answer does not show favorite_list_id. */

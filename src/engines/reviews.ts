@@ -4,7 +4,6 @@
 // forms (stopping the test unless they are well formed), the read-back of the user's own review and
 // the 404 of a missing record.
 import { fail, isPlainObject, show, typed } from '../checks/check.ts';
-import { errorBodyIsWellFormed, hasErrorCode } from '../checks/errors.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
 import { reviewHas, type Json } from '../checks/reviews.ts';
@@ -24,6 +23,7 @@ import type { Auth } from '../harness/api.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { HttpResponse } from '../http/client.ts';
 import { pathOf } from '../rules/api-paths.ts';
+import { judgeNotFoundBody } from './not-found.ts';
 
 type Query = Record<string, string | number>;
 
@@ -289,8 +289,5 @@ export async function ownReviewListed(t: ConformanceContext, skuId: number, id: 
 /** A 404 for a missing record: RecordNotFound in the {errors} format (3.1.0 on). */
 export function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ...requirements: string[]): void {
   t.must(hasStatus(response, 404), 'ERR-9', ...requirements);
-  if (response.status !== 404 || !t.has('normalized-errors')) return;
-  const body = t.json(response, 'GEN-4');
-  t.must(errorBodyIsWellFormed(body), 'ERR-2');
-  t.must(hasErrorCode(body, 'RecordNotFound'), 'ERR-14');
+  judgeNotFoundBody(t, response);
 }

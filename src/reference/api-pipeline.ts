@@ -47,7 +47,7 @@ export async function handleApi(state: ReferenceState, req: IncomingMessage, res
     // and the rate-limit headers.
     state.onError(err);
     if (res.headersSent || res.destroyed) return void res.destroy();
-    answer.send(errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), fault), answer.limits() ?? state.limiter.consume(`ip:${ip}`));
+    answer.send(errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), fault, state.variants), answer.limits() ?? state.limiter.consume(`ip:${ip}`));
   }
 }
 
@@ -87,7 +87,7 @@ function apiAnswer(state: ReferenceState, req: IncomingMessage, res: ServerRespo
     },
     limits: () => rl,
     send,
-    fail: (err, limits) => send(errorResult(err, fault), limits),
+    fail: (err, limits) => send(errorResult(err, fault, state.variants), limits),
   };
 }
 
@@ -212,9 +212,9 @@ async function runHandler(state: ReferenceState, route: Route, ctx: ApiContext):
   try {
     return await route.handler(ctx);
   } catch (err) {
-    if (err instanceof ApiError) return errorResult(handlerError(state, err), state.fault);
+    if (err instanceof ApiError) return errorResult(handlerError(state, err), state.fault, state.variants);
     state.onError(err);
-    return errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), state.fault);
+    return errorResult(new ApiError(500, 'InternalServerError', ['Internal server error']), state.fault, state.variants);
   }
 }
 

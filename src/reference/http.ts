@@ -55,10 +55,13 @@ export function badRequest(message: string, code = 'BadRequest'): ApiError {
 }
 
 /** Turns an ApiError into a result. */
-export function errorResult(err: ApiError, fault: FaultName | null): ApiResult {
+export function errorResult(err: ApiError, fault: FaultName | null, variants: Variants = NO_VARIANTS): ApiResult {
   const headers = err.headers ? { ...err.headers } : undefined;
   if (fault === 'not-found-wrong-body' && err.code === 'RecordNotFound') {
     return { status: err.status, body: { error: 'not found' }, ...(headers ? { headers } : {}) };
+  }
+  if (variants.has('not-found-empty-array') && err.code === 'RecordNotFound') {
+    return { status: err.status, body: [], ...(headers ? { headers } : {}) };
   }
   if (fault === 'unauthorized-messages-string' && err.status === 401) {
     return { status: 401, body: { errors: [{ code: err.code, messages: err.messages.join(' ') }] }, ...(headers ? { headers } : {}) };

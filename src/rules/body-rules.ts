@@ -4,8 +4,8 @@
 // 4xx and 5xx, and no body on a 304.
 import { fail, isPlainObject, pass, type CheckResult } from '../checks/check.ts';
 import { notModifiedHasNoBody } from '../checks/caching.ts';
-import { errorBodyIsWellFormed } from '../checks/errors.ts';
-import { bodyIsJson } from '../checks/http.ts';
+import { EMPTY_ARRAY_NOT_FOUND, errorBodyIsWellFormed, isEmptyArrayNotFound } from '../checks/errors.ts';
+import { bodyIsJson, REDIRECT_STATUSES } from '../checks/http.ts';
 import { fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../checks/versioning.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { schemaRequirements } from '../schemas/cited-requirements.ts';
@@ -42,6 +42,11 @@ function resourcesOf(responseSchema: string, body: unknown, at: string): { schem
 /** The body as schemas/endpoints.json documents it for the endpoint, status and version, with the conditional presence rules. */
 function documentedBody(v: ExchangeView): RuleOutcome {
   if (v.text === undefined) return skip(v.textNote);
+  // A redirect's body is not the resource's: the client follows Location (General rules 4), and
+  // the redirect rules judge it.
+  if (REDIRECT_STATUSES.has(v.exchange.status!)) return skip(`a ${v.exchange.status} redirect: its body is not the resource's`);
+  // The spec's example of a missing record: the error-body rule warns about it (ERR-16), once.
+  if (isEmptyArrayNotFound(v.exchange.status, v.body)) return skip(EMPTY_ARRAY_NOT_FOUND);
   const registry = SchemaRegistry.shared();
   const status = v.exchange.status!;
   const documented = registry.requirementsFor(v.endpoint!, status);
@@ -76,12 +81,15 @@ function laterFields(v: ExchangeView): RuleOutcome {
   return outcome(findings);
 }
 
-/** ERR-2 on a 4xx/5xx: the {errors} format, save the rate limit's 403 {message} and the documented 404 [] of a category. */
+/**
+ * ERR-2 on a 4xx/5xx: the {errors} format, save the rate limit's 403 {message}. A 404 with an
+ * empty array, the spec's example of a missing category, is judged apart (ERR-16, a warning: see
+ * isEmptyArrayNotFound).
+ */
 export function errorBodyOf(exchange: Exchange, body: unknown, text: string): CheckResult {
   const at = `${exchange.method} ${exchange.url} answered ${exchange.status}`;
   if (body === undefined) return fail(`${at} with a body that is not JSON: expected {errors: [{code, messages}]}${text ? '' : ' (it is empty)'}`);
   if (exchange.status === 403 && isPlainObject(body) && typeof body['message'] === 'string') return pass();
-  if (exchange.status === 404 && Array.isArray(body) && body.length === 0 && /\/categories\//.test(exchange.url)) return pass();
   const result = errorBodyIsWellFormed(body);
   return result.ok ? result : fail(`${at}: ${result.message}`);
 }
@@ -125,7 +133,11 @@ export const ERROR_BODY: ExchangeRule = {
   requirements: ['ERR-2'],
   severity: 'MUST',
   applies: (v) => v.isApi && v.exchange.status! >= 400 && v.exchange.method !== 'HEAD' && v.scope.has('normalized-errors'),
-  check: (v) => (v.text === undefined ? skip(v.textNote) : checkOutcome(errorBodyOf(v.exchange, v.body, v.text), ['ERR-2'], 'MUST')),
+  check: (v) => {
+    if (v.text === undefined) return skip(v.textNote);
+    if (isEmptyArrayNotFound(v.exchange.status, v.body)) return outcome([{ severity: 'WARN', requirements: ['ERR-16'], message: `${where(v)}: ${EMPTY_ARRAY_NOT_FOUND}` }]);
+    return checkOutcome(errorBodyOf(v.exchange, v.body, v.text), ['ERR-2'], 'MUST');
+  },
 };
 
 export const NOT_MODIFIED_NO_BODY: ExchangeRule = {

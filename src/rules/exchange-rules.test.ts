@@ -56,10 +56,22 @@ describe('errorBodyOf (ERR-2)', () => {
     expect(errorBodyOf(exchange(500, '<html>oops</html>'), undefined, '<html>oops</html>')).toMatchObject({ ok: false, message: expect.stringContaining('not JSON') });
   });
 
-  test('what the spec allows besides: 403 {message} (rate limit), 404 [] on a category (documented example)', () => {
+  test('what the spec allows besides: 403 {message} (rate limit); a 404 [] (its example of a missing category) only warns, on any record, and once', () => {
     expect(errorOf(exchange(403, '{"message":"Rate limit exceeded"}'))).toEqual({ ok: true });
-    expect(errorOf(exchange(404, '[]', `${BASE}/categories/9`))).toEqual({ ok: true });
-    expect(errorOf(exchange(404, '[]', `${BASE}/skus/9`))).toMatchObject({ ok: false });
+    for (const url of [`${BASE}/categories/9`, `${BASE}/skus/9`]) {
+      const v = view(exchange(404, '[]', url));
+      expect(exchangeRule('error-body').check(v)).toEqual({
+        kind: 'findings',
+        findings: [{ severity: 'WARN', requirements: ['ERR-16'], message: expect.stringContaining('empty array') }],
+      });
+      // Not failed again as a body that is not {errors}: the every-exchange rules read it one way.
+      expect(exchangeRule('documented-body').check(v)).toMatchObject({ kind: 'skipped' });
+    }
+  });
+
+  test("a redirect's body is not judged as the resource's: the client follows Location", () => {
+    for (const status of [301, 302, 307])
+      expect(exchangeRule('documented-body').check(view(exchange(status, '<html>moved</html>', `${BASE}/categories/9`)))).toMatchObject({ kind: 'skipped' });
   });
 
   test('applies to 4xx and 5xx of the API from 3.1.0 on', () => {

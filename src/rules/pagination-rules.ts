@@ -18,8 +18,9 @@ import {
 import { checkOutcome, json, ok200, skip, type ExchangeRule } from './exchange-rule.ts';
 import type { ExchangeView } from './exchange-view.ts';
 
+/** page or per as asked, when it is a positive integer: what is served for page=0 or per=0 is not shown (the defaults, or a refusal). */
 function positiveInt(value: string | null): number | undefined {
-  return value !== null && /^\d+$/.test(value) ? Number(value) : undefined;
+  return value !== null && /^[1-9]\d*$/.test(value) ? Number(value) : undefined;
 }
 
 /** meta.pagination of a 200, when the body has one. */

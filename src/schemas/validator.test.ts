@@ -47,6 +47,11 @@ describe('violation messages', () => {
     const [violation] = registry.validate('test/reviews.json', { reviews: [{ ...review, review: null }], sentiments: {} }, '3.2');
     expect(violation).toMatchObject({ pointer: '/reviews/0/review', nullValue: true, absent: false });
     expect(formatViolation(violation!)).toBe('/reviews/0/review: expected string, got null');
+    // A null where the schema lists the values (an enum: layout_mode, format) is a blank too.
+    const [inEnum] = registry.validate('test/reviews.json', { reviews: [{ ...review, kind: null }], sentiments: {} }, '3.2');
+    expect(inEnum).toMatchObject({ pointer: '/reviews/0/kind', nullValue: true });
+    const [outOfEnum] = registry.validate('test/reviews.json', { reviews: [{ ...review, kind: 'odd' }], sentiments: {} }, '3.2');
+    expect(outOfEnum).toMatchObject({ pointer: '/reviews/0/kind', nullValue: false });
   });
 
   test('an absent field points at the field itself, escaped as JSON pointers are', () => {

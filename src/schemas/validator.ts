@@ -369,7 +369,13 @@ function describe(error: ErrorObject, data: unknown): Violation {
   } else if ((error.keyword === 'minItems' || error.keyword === 'maxItems') && Array.isArray(actualValue)) {
     actual = `${actualValue.length} items`;
   }
-  const violation: Violation = { pointer: pointer || '/', expected, actual, nullValue: error.keyword === 'type' && actualValue === null, absent: error.keyword === 'required' };
+  const violation: Violation = {
+    pointer: pointer || '/',
+    expected,
+    actual,
+    nullValue: (error.keyword === 'type' || error.keyword === 'enum' || error.keyword === 'const') && actualValue === null,
+    absent: error.keyword === 'required',
+  };
   if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') violation.alternatives = true;
   return violation;
 }

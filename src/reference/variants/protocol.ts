@@ -65,6 +65,12 @@ export const PROTOCOL_VARIANTS = {
     description: 'A creation body lacking a field its form requires (a review rating, an address field, a list name) is answered 400 ParameterMissing instead of 422.',
     requirements: ['ERR-4', 'ERR-11'],
   },
+  'not-found-empty-array': {
+    choice:
+      "A missing record's 404 body: the reference writes the errors format; the spec's one example of a missing category shows an empty array (ERR-16), read here as the answer to every missing record.",
+    description: "Every 404 for a missing record (RecordNotFound) is answered with an empty array body, [], as the spec's example of a missing category.",
+    requirements: ['ERR-16', 'ERR-2', 'ERR-14'],
+  },
   'method-not-allowed-404': {
     choice: 'Wrong method on a known path: the reference answers 405 with Allow.',
     description: 'A method a known path does not take is answered 404 NotFound, as an unknown route, without Allow.',
