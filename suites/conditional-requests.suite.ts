@@ -21,7 +21,12 @@ describe('ETag and If-None-Match', () => {
   conformanceTest(
     'most successful GETs carry an ETag; If-None-Match with it answers 304 without a body, with the rate-limit headers; another tag gets 200',
     // The first GETs may be answers other tests already got (the resources do not change); the conditional ones are always sent.
-    { id: 'etag-304', requirements: ['ETAG-1', 'ETAG-2', 'ERR-3', 'RATE-4', 'RATE-7'], requests: 9 },
+    {
+      id: 'etag-304',
+      requirements: ['ETAG-1', 'ETAG-2', 'ERR-3', 'RATE-4', 'RATE-7'],
+      readings: ['ETAG-1.a-f', 'ETAG-2.a-g', 'ERR-3.a-h', 'RATE-4.a-d', 'RATE-7.a-d'],
+      requests: 9,
+    },
     async (t) => {
       const tagged: { path: string; etag: string }[] = [];
       const answers: { what: string; headers: Record<string, string> }[] = [];
@@ -49,7 +54,7 @@ describe('ETag and If-None-Match', () => {
 
   conformanceTest(
     'after the resource changes, If-None-Match with the old ETag gets it again (200), under a new ETag',
-    { id: 'etag-after-change', reuse: false, requirements: ['ERR-3', 'ETAG-2'], profile: 'write', requests: 5 },
+    { id: 'etag-after-change', reuse: false, requirements: ['ERR-3', 'ETAG-2'], readings: ['ERR-3.a-h', 'ETAG-2.a-g'], profile: 'write', requests: 5 },
     async (t) => {
       const USER = { auth: 'user' as const };
       const before = await t.api.get(pathOf('GET /favorite_lists'), USER);
@@ -80,7 +85,7 @@ describe('ETag and If-None-Match', () => {
 describe('a 304 counts against the rate limit', () => {
   conformanceTest(
     'a 304 lowers X-RateLimit-Remaining by one, on a user token of its own',
-    { id: '304-counts-against-limit', reuse: false, requirements: ['RATE-9', 'RATE-4', 'RATE-6'], requests: 5 },
+    { id: '304-counts-against-limit', reuse: false, requirements: ['RATE-9', 'RATE-4', 'RATE-6'], readings: ['RATE-9.a-c', 'RATE-4.a-d', 'RATE-6.a-d'], requests: 5 },
     async (t) => {
       // No other test uses the token meanwhile (lent to one test at a time).
       const auth = { token: await t.lentUserToken() };

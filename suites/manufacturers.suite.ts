@@ -82,10 +82,15 @@ function unlikelyId(): number {
   return 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 }
 
-/** 404 with the errors body and RecordNotFound; a 200 for the id itself skips (it exists after all). */
-async function expectRecordNotFound(t: ConformanceContext, path: string, missing: number): Promise<void> {
+/**
+ * 404 with the errors body and RecordNotFound; a 200 for the id itself skips (it exists after all).
+ * A collection under the missing manufacturer (`sub`) may be answered 200, as an empty collection,
+ * instead of 404 (as the reviews and shops suites read it): not judged, and the reason is returned.
+ */
+async function expectRecordNotFound(t: ConformanceContext, path: string, missing: number, sub = false): Promise<string | null> {
   const response = await t.api.get(path);
   if (response.status === 200) {
+    if (sub) return `the deployment answers GET ${path} with 200: a collection under a manufacturer that does not exist may be served empty, so no 404 to judge`;
     try {
       const body = JSON.parse(response.text) as { manufacturer?: { id?: unknown } };
       if (body?.manufacturer?.id === missing) t.skip(`the deployment has a manufacturer with id ${missing}; no unknown id to ask for`);
@@ -93,14 +98,19 @@ async function expectRecordNotFound(t: ConformanceContext, path: string, missing
       // judged below
     }
   }
-  if (!t.must(hasStatus(response, 404), 'ERR-9')) return;
-  judgeNotFoundBody(t, response, `GET ${path}`, { id: missing, kind: 'manufacturer' });
+  if (t.must(hasStatus(response, 404), 'ERR-9')) judgeNotFoundBody(t, response, `GET ${path}`, { id: missing, kind: 'manufacturer' });
+  return null;
 }
 
 describe('GET /manufacturers', () => {
   conformanceTest(
     'answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer',
-    { id: 'listing-25-per-page', requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'], requests: 1 },
+    {
+      id: 'listing-25-per-page',
+      requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'],
+      readings: ['MAN-2.a-c', 'MAN-1.a-b', 'GEN-7.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
+      requests: 1,
+    },
     async (t) => {
       const { items, pagination } = await getListing(t, pathOf('GET /manufacturers'), 'manufacturers', {}, 'MAN-2');
       t.schema('responses/manufacturers.json', { manufacturers: items, meta: { pagination } }, 'MAN-1', 'MAN-2');
@@ -112,7 +122,7 @@ describe('GET /manufacturers', () => {
 
   conformanceTest(
     'page and per select a page: meta echoes them, pages do not overlap, a Link header points on',
-    { id: 'page-and-per', requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], requests: 3 },
+    { id: 'page-and-per', requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'], readings: ['MAN-2.a-c', 'PAG-3.a-g', 'PAG-4.a-h', 'PAG-5.a-j'], requests: 3 },
     async (t) => {
       // The pagination suite's per for this collection (smallPageSize of the total): the same pages,
       // asked once in the run and judged by both suites (issue 17).
@@ -135,7 +145,7 @@ describe('GET /manufacturers', () => {
 describe('GET /manufacturers/:id', () => {
   conformanceTest(
     'answers {manufacturer} for the id asked: the manufacturer the listing shows',
-    { id: 'manufacturer-by-id', requirements: ['MAN-3', 'MAN-1', 'GEN-7'], requests: 2 },
+    { id: 'manufacturer-by-id', requirements: ['MAN-3', 'MAN-1', 'GEN-7'], readings: ['MAN-3.a-d', 'MAN-1.a-b', 'GEN-7.a-e'], requests: 2 },
     async (t) => {
       const [listed] = await someManufacturers(t, 1);
       const id = listed!['id'] as number;
@@ -155,12 +165,15 @@ describe('GET /manufacturers/:id', () => {
 
   conformanceTest(
     'a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too',
-    { id: 'unknown-manufacturer-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], requests: 3 },
+    { id: 'unknown-manufacturer-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g'], requests: 3 },
     async (t) => {
       const missing = unlikelyId();
       await expectRecordNotFound(t, pathOf('GET /manufacturers/:id', { id: missing }), missing);
-      await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/categories', { id: missing }), missing);
-      await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/skus', { id: missing }), missing);
+      const notJudged = [
+        await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/categories', { id: missing }), missing, true),
+        await expectRecordNotFound(t, pathOf('GET /manufacturers/:id/skus', { id: missing }), missing, true),
+      ].filter((reason) => reason !== null);
+      if (notJudged.length) t.skip(notJudged.join('; '));
     },
   );
 });
@@ -168,7 +181,12 @@ describe('GET /manufacturers/:id', () => {
 describe('GET /manufacturers/:id/categories', () => {
   conformanceTest(
     'answers {categories, meta}: Categories without match_count, paginated by 25',
-    { id: 'categories-listing', requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES },
+    {
+      id: 'categories-listing',
+      requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'],
+      readings: ['MAN-4.a-j', 'CAT-4.a-g', 'CAT-14.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
+      requests: 2 + CANDIDATES,
+    },
     async (t) => {
       const { id, listing } = await manufacturerWith(t, 'categories', 1);
       const { items, pagination } = listing;
@@ -182,7 +200,7 @@ describe('GET /manufacturers/:id/categories', () => {
 
   conformanceTest(
     'order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir',
-    { id: 'categories-ordering', requirements: ['MAN-4', 'ORD-1'], requests: 2 + CANDIDATES + 3 },
+    { id: 'categories-ordering', requirements: ['MAN-4', 'ORD-1'], readings: ['MAN-4.a-j', 'ORD-1.a-i'], requests: 2 + CANDIDATES + 3 },
     async (t) => {
       const { id } = await manufacturerWith(t, 'categories', 2);
       const path = pathOf('GET /manufacturers/:id/categories', { id });
@@ -216,7 +234,7 @@ describe('GET /manufacturers/:id/categories', () => {
 describe('GET /manufacturers/:id/skus', () => {
   conformanceTest(
     'answers {skus, meta}: SKUs of that manufacturer, paginated by 25',
-    { id: 'skus-listing', requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'], requests: 2 + CANDIDATES },
+    { id: 'skus-listing', requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'], readings: ['MAN-5.a-i', 'SKU-2.a-g', 'PAG-1.a-e', 'PAG-2.a-e'], requests: 2 + CANDIDATES },
     async (t) => {
       const { id, listing } = await manufacturerWith(t, 'skus', 1);
       const { items, pagination } = listing;
@@ -230,7 +248,7 @@ describe('GET /manufacturers/:id/skus', () => {
 
   conformanceTest(
     'order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir',
-    { id: 'skus-ordering', requirements: ['MAN-5', 'ORD-1'], requests: 2 + CANDIDATES + 3 },
+    { id: 'skus-ordering', requirements: ['MAN-5', 'ORD-1'], readings: ['MAN-5.a-i', 'ORD-1.a-i'], requests: 2 + CANDIDATES + 3 },
     async (t) => {
       const { id } = await manufacturerWith(t, 'skus', 2);
       const path = pathOf('GET /manufacturers/:id/skus', { id });

@@ -37,7 +37,13 @@ const MAX_WINDOW_TRIED = 150;
 describe('rate-limit headers', () => {
   conformanceTest(
     'X-RateLimit-Limit, -Remaining and -Reset (epoch seconds, within the coming minute) on a 200 (on a 404, a 401 and a 422: where the categories, oauth and search suites ask them)',
-    { id: 'headers-on-200', reuse: false, requirements: ['RATE-4', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-10'], requests: 1 },
+    {
+      id: 'headers-on-200',
+      reuse: false,
+      requirements: ['RATE-4', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-10'],
+      readings: ['RATE-4.a-d', 'RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
+      requests: 1,
+    },
     async (t) => {
       const ok = await t.api.get(PROBE);
       t.must(hasStatus(ok, 200), 'ERR-1');
@@ -48,7 +54,7 @@ describe('rate-limit headers', () => {
 
   conformanceTest(
     'X-RateLimit-Remaining falls by one per request and Reset stays in the coming minute, on a user token of its own',
-    { id: 'remaining-falls-by-one', reuse: false, requirements: ['RATE-6', 'RATE-7', 'RATE-4'], requests: 5 },
+    { id: 'remaining-falls-by-one', reuse: false, requirements: ['RATE-6', 'RATE-7', 'RATE-4'], readings: ['RATE-6.a-d', 'RATE-7.a-d', 'RATE-4.a-d'], requests: 5 },
     async (t) => {
       // No other test uses the token meanwhile (lent to one test at a time): each request lowers Remaining by one.
       const auth = { token: await t.lentUserToken() };
@@ -72,6 +78,7 @@ describe('rate-limit enforcement (destructive)', () => {
     {
       id: 'per-minute-limit-403',
       requirements: ['RATE-2', 'RATE-8', 'ERR-7', 'ERR-8', 'RATE-4'],
+      readings: ['RATE-2.a-g', 'RATE-8.a-f', 'ERR-7.a-g', 'ERR-8.a-b', 'RATE-4.a-d'],
       profile: 'destructive',
       requests: MAX_WINDOW_TRIED + 8,
       timeoutMs: 10 * 60_000,

@@ -92,7 +92,7 @@ describe('user token', () => {
     expect(await rootStatus(ref, token)).toBe(200);
     // Cached: the second call makes no request.
     const before = ref.requestCount();
-    expect(await tokens.userToken()).toEqual({ token });
+    expect(await tokens.userToken()).toEqual({ token, scopes: ['public', 'favorites', 'notifications', 'publish_sku_review_actions'] });
     expect(ref.requestCount()).toBe(before);
   });
 
@@ -144,8 +144,10 @@ describe('user token', () => {
     expect(refresh_token).toBeTruthy();
 
     const tokens = new TokenManager({ settings: settings(ref, { userRefreshToken: refresh_token, redirectUri: null }), http: http() });
-    const first = (await tokens.userToken()) as { token: string };
+    const first = (await tokens.userToken()) as { token: string; scopes?: string[] };
     expect(await rootStatus(ref, first.token)).toBe(200);
+    // The refresh answer names the scope of the grant.
+    expect(first.scopes).toEqual(['public', 'favorites']);
     // The reference rotates refresh tokens: renewing again works only with the new one.
     tokens.rejected('user', first.token);
     const second = (await tokens.userToken()) as { token: string };
@@ -174,7 +176,8 @@ describe('scopes of the user token', () => {
   test('asks for publish_sku_review_actions (votes and flags need it) when the deployment grants it', async () => {
     const { http: client, scopes } = recordingHttp();
     const tokens = new TokenManager({ settings: settings(ref), http: client });
-    expect(await tokens.userToken()).toHaveProperty('token');
+    // What was granted comes with the token: conditions such as "with publish_sku_review_actions" read it.
+    expect(await tokens.userToken()).toEqual({ token: expect.any(String), scopes: ['public', 'favorites', 'notifications', 'publish_sku_review_actions'] });
     expect(scopes).toEqual(['public favorites notifications publish_sku_review_actions']);
   });
 
@@ -183,8 +186,9 @@ describe('scopes of the user token', () => {
     try {
       const { http: client, scopes } = recordingHttp();
       const tokens = new TokenManager({ settings: settings(strict), http: client });
-      const result = (await tokens.userToken()) as { token: string };
+      const result = (await tokens.userToken()) as { token: string; scopes?: string[] };
       expect(await rootStatus(strict, result.token)).toBe(200);
+      expect(result.scopes).toEqual(['public', 'favorites', 'notifications']);
       expect(await tokens.ownUserToken()).toHaveProperty('token');
       expect(scopes).toEqual(['public favorites notifications publish_sku_review_actions', 'public favorites notifications', 'public favorites notifications']);
     } finally {

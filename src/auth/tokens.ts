@@ -54,7 +54,8 @@ export const USER_SCOPE_SETS = ['public favorites notifications publish_sku_revi
 const APP_LIFETIME_S = 14 * 24 * 3600;
 const USER_LIFETIME_S = 24 * 3600;
 
-export type UserTokenResult = { token: string } | { unavailable: string };
+/** A user token and, when the run knows them, the scopes it was granted (conditions such as "with publish_sku_review_actions" depend on them). */
+export type UserTokenResult = { token: string; scopes?: readonly string[] } | { unavailable: string };
 
 /** What the authorization-code flow ends with: a token response, or why there is none. */
 type CodeFlowResult = { body: Record<string, unknown> } | { unavailable: string };
@@ -67,6 +68,8 @@ export class TokenManager {
   #app: CachedToken | null = null;
   #appPending: Promise<string> | null = null;
   #user: CachedToken | null = null;
+  /** The scopes the user token was granted: the token response's scope, else the set consented to; null when not known (a configured token). */
+  #userScopes: readonly string[] | null = null;
   #userUnavailable: string | null = null;
   #userPending: Promise<UserTokenResult> | null = null;
   #refreshToken: string | null;
@@ -97,7 +100,7 @@ export class TokenManager {
   }
 
   async userToken(): Promise<UserTokenResult> {
-    if (this.#user && this.#now() < this.#user.renewAfter) return { token: this.#user.value };
+    if (this.#user && this.#now() < this.#user.renewAfter) return this.#userResult(this.#user.value);
     if (this.#userUnavailable) return { unavailable: this.#userUnavailable };
     this.#userPending ??= this.#obtainUserToken()
       .then((result) => {
@@ -151,7 +154,7 @@ export class TokenManager {
       return { token: configured };
     }
     try {
-      if (this.#refreshToken) return { token: await this.#refresh(this.#refreshToken) };
+      if (this.#refreshToken) return this.#userResult(await this.#refresh(this.#refreshToken));
       const result = await this.#authorizationCode(this.#interactive !== null);
       if ('unavailable' in result) return result;
       if (typeof result.body['refresh_token'] === 'string') {
@@ -159,7 +162,8 @@ export class TokenManager {
         secrets.add(this.#refreshToken);
       }
       this.#user = this.#cache(result.body, USER_LIFETIME_S);
-      return { token: this.#user.value };
+      this.#userScopes = grantedScopes(result.body) ?? USER_SCOPE_SETS[this.#scopeSet]!.split(' ');
+      return this.#userResult(this.#user.value);
     } catch (error) {
       if (error instanceof AuthError || error instanceof HttpError) return { unavailable: error.message };
       throw error;
@@ -177,7 +181,13 @@ export class TokenManager {
       secrets.add(this.#refreshToken);
     }
     this.#user = this.#cache(body, USER_LIFETIME_S);
+    // A refresh keeps the grant unless its answer names another.
+    this.#userScopes = grantedScopes(body) ?? this.#userScopes;
     return this.#user.value;
+  }
+
+  #userResult(token: string): UserTokenResult {
+    return this.#userScopes ? { token, scopes: this.#userScopes } : { token };
   }
 
   async #authorizationCode(interactive: boolean): Promise<CodeFlowResult> {
@@ -271,6 +281,11 @@ export class TokenManager {
     // Renewed a little early so that a token does not die in the middle of a test.
     return { value, renewAfter: this.#now() + expiresIn * 1000 * 0.95 };
   }
+}
+
+/** The scope a token response names (RFC 6749 5.1: sent when it differs from the one asked), or null. */
+function grantedScopes(body: Record<string, unknown>): string[] | null {
+  return typeof body['scope'] === 'string' ? body['scope'].split(' ').filter((s) => s !== '') : null;
 }
 
 function sameEndpoint(location: URL, redirectUri: string): boolean {

@@ -4,7 +4,10 @@ import type { CheckResult } from './check.ts';
 import {
   avatarFileName,
   unchangedExcept,
-  avatarIsPreset,
+  avatarFollowsPreset,
+  avatarIsPresetUri,
+  avatarStaysForUpload,
+  avatarTakesUpload,
   bodyIsEmpty,
   carriesCategoryName,
   carriesReviewRating,
@@ -45,10 +48,26 @@ describe('user and addresses', () => {
     bad(fieldIs({ birthyear: '1990' }, 'birthyear', 1990, 'PATCH'));
   });
 
-  test('avatarIsPreset accepts any URI ending in the preset file name', () => {
-    ok(avatarIsPreset({ avatar: 'https://cdn.example/p/owl.png' }, 'owl.png'));
-    bad(avatarIsPreset({ avatar: 'https://cdn.example/p/fox.png' }, 'owl.png'));
-    bad(avatarIsPreset({ avatar: null }, 'owl.png'));
+  test('avatar_preset: the preset, or a per-user copy at another address (noted); never the old preset or another one', () => {
+    const presets = ['https://cdn.example/p/owl.png', 'https://cdn.example/p/fox.png'];
+    ok(avatarFollowsPreset({ avatar: 'https://cdn.example/p/owl.png' }, 'owl.png', presets));
+    ok(avatarIsPresetUri({ avatar: 'https://cdn.example/p/owl.png' }, 'owl.png'));
+    // A per-user copy: not a failure, a note saying why it is tolerated.
+    ok(avatarFollowsPreset({ avatar: 'https://cdn.example/users/77/avatar-3f2a.png' }, 'owl.png', presets));
+    bad(avatarIsPresetUri({ avatar: 'https://cdn.example/users/77/avatar-3f2a.png' }, 'owl.png'), 'a per-user copy of the preset');
+    // The old preset kept, or another one: no reading allows it.
+    bad(avatarFollowsPreset({ avatar: 'https://cdn.example/p/fox.png' }, 'owl.png', presets), 'another preset of GET /user/avatars');
+    bad(avatarFollowsPreset({ avatar: null }, 'owl.png', presets));
+  });
+
+  test('an upload: a new URI, or the same per-user address (noted); never a preset', () => {
+    const presets = ['https://cdn.example/p/owl.png'];
+    ok(avatarTakesUpload({ avatar: 'https://cdn.example/uploads/77-ab.png' }, presets));
+    ok(avatarStaysForUpload({ avatar: 'https://cdn.example/uploads/77-ab.png' }, 'https://cdn.example/p/owl.png'));
+    ok(avatarTakesUpload({ avatar: 'https://cdn.example/users/77/avatar.png' }, presets));
+    bad(avatarStaysForUpload({ avatar: 'https://cdn.example/users/77/avatar.png' }, 'https://cdn.example/users/77/avatar.png'), 'a fixed per-user address');
+    bad(avatarTakesUpload({ avatar: 'https://cdn.example/p/owl.png' }, presets), 'a preset of GET /user/avatars');
+    bad(avatarTakesUpload({ avatar: 7 }, presets));
   });
 
   test('regionIsName wants the name mapped to the id sent, not the id', () => {
@@ -157,8 +176,9 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
   });
 
   test('avatar, region, personalization location', () => {
-    isBlank(avatarIsPreset({ avatar: null }, 'a.png'));
-    isHard(avatarIsPreset({ avatar: 5 }, 'a.png'));
+    isBlank(avatarFollowsPreset({ avatar: null }, 'a.png', []));
+    isHard(avatarFollowsPreset({ avatar: 5 }, 'a.png', []));
+    isBlank(avatarTakesUpload({ avatar: null }, []));
     isBlank(regionIsName({ region: null }, { North: 1 }, 1));
     isHard(regionIsName({ region: 1 }, { North: 1 }, 1));
     isBlank(regionsAreNames([{ id: 1, region: null }]));

@@ -45,11 +45,55 @@ export function unchangedExcept(before: unknown, after: unknown, fields: readonl
   return fail(`${what}: ${changed.length ? `only ${changed.join(', ')} was to change, but ` : ''}${detail}`);
 }
 
-/** After PATCH /user {avatar_preset: filename}, the avatar is that preset's URI (same file name). */
-export function avatarIsPreset(user: unknown, fileName: string): CheckResult {
+/**
+ * After PATCH /user {avatar_preset: filename}, what no reading allows: an avatar that is not a URI,
+ * or another preset of GET /user/avatars than the one sent (the old one: the change was not made).
+ * Any other URI may be the preset's own or a per-user copy of it (avatarIsPresetUri notes a copy).
+ */
+export function avatarFollowsPreset(user: unknown, fileName: string, presets: readonly string[]): CheckResult {
   const avatar = isPlainObject(user) ? user['avatar'] : undefined;
-  if (typeof avatar !== 'string') return typed(avatar, false, `avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`);
-  return avatarFileName(avatar) === fileName ? pass() : fail(`avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`);
+  const what = `avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}`;
+  if (typeof avatar !== 'string') return typed(avatar, false, what);
+  if (avatarFileName(avatar) === fileName || !presets.includes(avatar)) return pass();
+  return fail(`${what}: another preset of GET /user/avatars than the one sent`);
+}
+
+/**
+ * After PATCH /user {avatar_preset: filename}, the avatar is the preset's URI (same file name). A
+ * deployment may keep a per-user copy of the preset at an address of its own: the spec does not
+ * say the avatar becomes the preset's URI, so another URI is only noted (avatarFollowsPreset
+ * fails the readings none allows).
+ */
+export function avatarIsPresetUri(user: unknown, fileName: string): CheckResult {
+  const avatar = isPlainObject(user) ? user['avatar'] : undefined;
+  if (typeof avatar !== 'string' || avatarFileName(avatar) === fileName) return pass();
+  return fail(
+    `avatar is ${show(avatar)} after PATCH /user with avatar_preset ${show(fileName)}, not that preset's URI: a per-user copy of the preset at an address of its own, which the spec does not rule out (it does not say the avatar becomes the preset's URI)`,
+  );
+}
+
+/**
+ * After PATCH /user {avatar: base64 image}, what no reading allows: an avatar that is not a URI, or
+ * a preset of GET /user/avatars (an uploaded image is not at a preset's shared address). The URI
+ * left as it was (`previous`, an address of the user's own) is avatarStaysForUpload's note.
+ */
+export function avatarTakesUpload(user: unknown, presets: readonly string[]): CheckResult {
+  const avatar = isPlainObject(user) ? user['avatar'] : undefined;
+  const what = `avatar is ${show(avatar)} after PATCH /user with a base64 image`;
+  if (typeof avatar !== 'string') return typed(avatar, false, what);
+  return presets.includes(avatar) ? fail(`${what}: a preset of GET /user/avatars, not an address for the image uploaded`) : pass();
+}
+
+/**
+ * After an upload, the avatar URI is new. A deployment may serve each user's avatar at one fixed
+ * address whose image changes: the spec does not say the URI changes, so the same URI is only noted.
+ */
+export function avatarStaysForUpload(user: unknown, previous: unknown): CheckResult {
+  const avatar = isPlainObject(user) ? user['avatar'] : undefined;
+  if (typeof avatar !== 'string' || avatar !== previous) return pass();
+  return fail(
+    `PATCH /user with a base64 image answered 200 with the avatar still ${show(avatar)}: a fixed per-user address whose image changed, which the spec does not rule out (it does not say the URI changes)`,
+  );
 }
 
 /** User address: region is the region name (the key of address_form.regions mapping to the id sent). */

@@ -87,11 +87,12 @@ export function pathEndsWithParent(category: CategoryLike): CheckResult {
 
 /**
  * match_count (integer): "only on categories returned by search". Where the condition does not
- * hold the field may still come (a blank null, a serializer shared with search): the suites only
- * warn. Search must carry it (resources/search-category.json).
+ * hold the field may still come as null: blank fields are present with value null (GEN-8), and
+ * "only on" says where it is shown (a serializer shared with search). A value outside search is
+ * what the suites judge; search must carry it (resources/search-category.json).
  */
 export function hasNoMatchCount(category: Record<string, unknown>): CheckResult {
-  return 'match_count' in category
-    ? fail(`category ${show(category['id'])} carries match_count outside search, where the spec shows it only on categories returned by search`)
+  return 'match_count' in category && category['match_count'] !== null
+    ? fail(`category ${show(category['id'])} carries match_count ${show(category['match_count'])} outside search, where the spec shows it only on categories returned by search`)
     : pass();
 }

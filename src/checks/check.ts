@@ -3,8 +3,11 @@
 
 import type { Exchange } from '../http/exchange.ts';
 
-/** `shown`: the exchange the check judged, when it is not the test's latest (see `about`). */
-export type CheckResult = { ok: true } | { ok: false; message: string; blank?: true; shown?: Exchange };
+/**
+ * `shown`: the exchange the check judged, when it is not the test's latest (see `about`).
+ * `follows`: the finding this failure follows from (see `following`): it names nothing broken.
+ */
+export type CheckResult = { ok: true } | { ok: false; message: string; blank?: true; shown?: Exchange; follows?: string };
 
 export const pass = (): CheckResult => ({ ok: true });
 export const fail = (message: string): CheckResult => ({ ok: false, message });
@@ -47,6 +50,14 @@ export function allOf(results: readonly CheckResult[]): CheckResult {
 export function about(answer: { exchanges: readonly Exchange[] }, result: CheckResult): CheckResult {
   const last = answer.exchanges[answer.exchanges.length - 1];
   return result.ok || !last ? result : { ...result, shown: last };
+}
+
+/**
+ * A failure that follows from another already recorded (its root, said in `root`): shown under it,
+ * it names no requirement as broken (one bug, one verdict; Finding.follows).
+ */
+export function following(root: string, result: CheckResult): CheckResult {
+  return result.ok ? result : { ...result, follows: root };
 }
 
 /** A check's failure message prefixed with what was asked ("distance=10: ..."); a blank stays blank. */

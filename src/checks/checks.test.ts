@@ -14,7 +14,7 @@ import {
   pathRunsFromRootToSelf,
 } from './categories.ts';
 import { errorBodyIsWellFormed, hasErrorCode, notAServerError } from './errors.ts';
-import { bodyIsJson, hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from './http.ts';
+import { bodyIsJson, hasCollectionEnvelope, hasSingleEnvelope, hasStatus, refusalJudgement, staysOnHttps } from './http.ts';
 import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, noNextLinkOnLastPage, paginationIsConsistent, paginationMetaIsWellFormed, parseLinkHeader } from './pagination.ts';
 
 const failsWith = (result: ReturnType<typeof pass>, pattern: RegExp) => {
@@ -49,6 +49,27 @@ describe('http', () => {
     expect(hasCollectionEnvelope({ categories: [] }, 'categories').ok).toBe(true);
     failsWith(hasCollectionEnvelope([], 'categories'), /expected an object/);
     failsWith(hasCollectionEnvelope({ categories: {} }, 'categories'), /expected an array/);
+  });
+  test('refusalJudgement: 401 and 403 pass; a 404 (no such resource for the token) only warns, saying why; the rest fails', () => {
+    for (const status of [401, 403]) expect(refusalJudgement(status, 'GET /user')).toEqual({ check: pass(), must: true });
+    const hidden = refusalJudgement(404, 'GET /user with an application token');
+    expect(hidden.must).toBe(false);
+    failsWith(hidden.check, /^GET \/user with an application token answered 404, not a refusal \(401 or 403\): tolerated: the spec names no status for a missing permission/);
+    for (const status of [200, 204, 400, 500]) expect(refusalJudgement(status, 'x').must, String(status)).toBe(true);
+    failsWith(refusalJudgement(200, 'GET /favorites').check, /^GET \/favorites answered 200, expected a refusal \(401 or 403\)$/);
+  });
+  test("staysOnHttps: a target down to http fails, but the client's own: a loopback address, the redirect_uri the request names", () => {
+    const consent = (redirectUri: string) => `https://auth.example.com/oauth2/authorizations/new?client_id=c&redirect_uri=${encodeURIComponent(redirectUri)}&scope=public`;
+    for (const uri of ['http://127.0.0.1:8765/callback', 'http://localhost:9/cb', 'http://[::1]:9/cb', 'http://app.example.net/callback']) {
+      expect(staysOnHttps(consent(uri), { location: `${uri}?code=abc` }).downgrade, uri).toEqual(pass());
+    }
+    expect(staysOnHttps(`${consent('https://app.example.net/cb')}`, { location: 'http://127.0.0.1:8765/cb?error=access_denied' }).downgrade).toEqual(pass());
+    failsWith(
+      staysOnHttps(consent('http://app.example.net/callback'), { location: 'http://app.example.net/other?code=abc' }).downgrade,
+      /points to http:\/\/app\.example\.net\/other/,
+    );
+    failsWith(staysOnHttps(consent('http://app.example.net/callback'), { location: 'http://auth.example.com/login' }).downgrade, /over http$/);
+    failsWith(staysOnHttps('https://api.example.com/categories', { location: 'http://api.example.com/categories' }).downgrade, /over http$/);
   });
 });
 
@@ -151,7 +172,9 @@ describe('category tree', () => {
     failsWith(leafHasNoChildren({ ...child, children_count: 1 }, 0), /taken as a leaf but has children_count 1/);
     failsWith(leafHasNoChildren(child, 2), /lists 2 children/);
     expect(hasNoMatchCount({ id: 1 }).ok).toBe(true);
-    failsWith(hasNoMatchCount({ id: 1, match_count: 0 }), /carries match_count outside search/);
+    failsWith(hasNoMatchCount({ id: 1, match_count: 0 }), /carries match_count 0 outside search/);
+    // Blank fields are present with value null (GEN-8): a null match_count outside search is no value.
+    expect(hasNoMatchCount({ id: 1, match_count: null })).toEqual(pass());
   });
 });
 

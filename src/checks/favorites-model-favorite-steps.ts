@@ -5,12 +5,15 @@
 import { show } from './check.ts';
 import {
   adoptUnknownList,
+  answeredList,
   autoListOf,
   customListNamed,
   errorBody,
   findFavorite,
   findList,
+  isAutoListOf,
   isFailure,
+  listedByCategory,
   maybeAutoListOf,
   moved,
   notFound,
@@ -88,9 +91,12 @@ export function createFavorite(m: FavoritesModel, a: Extract<Action, { type: 'cr
   }
   // Row 1: into the auto list of the SKU's category, created if needed.
   const auto = autoListOf(m, a.categoryId);
-  if (listId === undefined) {
-    // Not shown: the auto list of the category when the model knows it, else awaited.
-    return { model: withFavorite(m, auto ? { ...created, listId: auto.id } : { ...created, awaits: { categoryId: a.categoryId } }) };
+  if (listId === undefined || listedByCategory(read)) {
+    // Not shown, or null (the list following from the category, one reading): the auto list of
+    // the category when the model knows it, else awaited (a null where GET /favorite_lists shows
+    // no auto list of the category is in no list).
+    const awaits = { categoryId: a.categoryId, ...(listId === null ? { unlisted: 'fails' as const } : {}) };
+    return { model: withFavorite(m, auto ? { ...created, listId: auto.id } : { ...created, listId: undefined, awaits }) };
   }
   if (auto) {
     if (listId === auto.id) return { model };
@@ -108,7 +114,7 @@ export function createFavorite(m: FavoritesModel, a: Extract<Action, { type: 'cr
       model,
       failure: {
         requirements: ['FAV-10', 'FAV-9'],
-        message: `${where} without a list, SKU ${a.skuId} of category ${a.categoryId}, which had no auto list: the favorite is in no list (favorite_list_id null); the auto list must be created`,
+        message: `${where} without a list, SKU ${a.skuId} of category ${a.categoryId}, which had no auto list: the favorite is owned (have_it true, favorite_list_id null), in no list; expected the auto list of that category`,
       },
     };
   const known = findList(m, listId);
@@ -196,7 +202,8 @@ export function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'up
     const read = readAnswer(answer, where);
     if (isFailure(read)) return { model: m, failure: read };
     // An answer that shows no favorite_list_id: in that list, as the row says (the listings judge it).
-    const listId = read.favorite_list_id === undefined ? a.favoriteListId : read.favorite_list_id;
+    // A null by category: the auto list of the favorite's category, where the model knows it.
+    const listId = read.favorite_list_id === undefined ? a.favoriteListId : (answeredList(m, before.categoryId, read) ?? null);
     const model = adoptUnknownList(moved(m, before, placed(before, listId, read.have_it)), listId, before.categoryId);
     return listId === a.favoriteListId
       ? { model }
@@ -217,12 +224,24 @@ function readAnswer(answer: Answer, where: string): ReadFavorite | Failure {
   return statusFailure(answer, 200, where, ['FAV-31']) ?? readFavorite(answer.body, where);
 }
 
-/** Where the spec allows several outcomes: the model takes what the deployment answered (a list not shown is not known). */
+/**
+ * Where the spec allows several outcomes: the model takes what the deployment answered (a list not
+ * shown is not known). A null by category is the auto list of the category: the one the model
+ * knows, else awaited, and in no list where GET /favorite_lists shows none.
+ */
 function adopt(m: FavoritesModel, before: ModelFavorite, answer: Answer, where: string): StepResult {
   if (answer.status < 200 || answer.status >= 300) return { model: m };
   const read = readFavorite(answer.body, where);
   if (isFailure(read)) return { model: m, failure: read };
-  return { model: adoptUnknownList(moved(m, before, placed({ ...before, state: 'live' }, read.favorite_list_id, read.have_it)), read.favorite_list_id, before.categoryId) };
+  const live = { ...before, state: 'live' as const };
+  if (listedByCategory(read)) {
+    const auto = autoListOf(m, before.categoryId);
+    const after = auto
+      ? placed(live, auto.id, read.have_it)
+      : { ...placed(live, undefined, read.have_it), awaits: { categoryId: before.categoryId, unlisted: 'allowed' as const } };
+    return { model: moved(m, before, after) };
+  }
+  return { model: adoptUnknownList(moved(m, before, placed(live, read.favorite_list_id, read.have_it)), read.favorite_list_id, before.categoryId) };
 }
 
 export function deleteFavorite(m: FavoritesModel, a: Extract<Action, { type: 'deleteFavorite' }>, answer: Answer, where: string): StepResult {
@@ -262,8 +281,11 @@ export function reconcile(
   requirements: string[],
   context?: number | null,
 ): StepResult {
-  const shown = read.favorite_list_id !== undefined;
-  if (read.have_it !== f.haveIt || (shown && f.listId !== undefined && read.favorite_list_id !== f.listId)) {
+  // A null by category agrees with the auto list of the favorite's category.
+  const byCategory = listedByCategory(read);
+  const shown = read.favorite_list_id !== undefined && !byCategory;
+  const otherList = byCategory ? typeof f.listId === 'number' && !isAutoListOf(m, f.listId, f.categoryId) : shown && f.listId !== undefined && read.favorite_list_id !== f.listId;
+  if (read.have_it !== f.haveIt || otherList) {
     return {
       model: m,
       failure: {
@@ -272,7 +294,7 @@ export function reconcile(
       },
     };
   }
-  const learned = shown ? read.favorite_list_id : context;
+  const learned = shown ? read.favorite_list_id : byCategory ? (typeof context === 'number' ? context : undefined) : context;
   if (f.listId !== undefined || learned === undefined || (learned !== null && !Number.isInteger(learned))) return { model: m };
   return { model: adoptUnknownList(withFavorite(m, placed(f, learned as number | null, f.haveIt)), learned, f.categoryId) };
 }

@@ -2,7 +2,7 @@
 // POST /favorite_lists, DELETE /favorite_lists/:id and GET /favorite_lists, with what the listing
 // of lists teaches the model (the lists favorites await); and how a step names a list in its messages.
 import { show } from './check.ts';
-import { isAutoList } from './favorites.ts';
+import { isAutoList, refusesAutoListDeletion } from './favorites.ts';
 import {
   awaitingLists,
   customListNamed,
@@ -66,6 +66,9 @@ export function deleteList(m: FavoritesModel, a: Extract<Action, { type: 'delete
   if (!list || list.state === 'gone') return { model: m, ...opt(notFound(answer, where, ['FAV-22', 'ERR-10'])) };
   // An auto list its last favorite left may have been dropped: 404 then.
   if (list.state === 'maybe' && answer.status === 404) return { model: withList(m, { ...list, state: 'gone' }) };
+  // Auto lists are managed by the service: deleting one may be refused. It then stays (or goes
+  // once empty: listed or 404 later, as for a list its last favorite left).
+  if (list.kind === 'auto' && refusesAutoListDeletion(answer.status)) return { model: m };
   if (answer.status !== 204) return { model: m, failure: statusFailure(answer, 204, where, ['FAV-21'])! };
   // What becomes of the favorites of a deleted list: not shown. A favorite whose list is not
   // known may have been in it.
@@ -167,12 +170,16 @@ function learnAwaited(m: FavoritesModel, items: readonly Record<string, unknown>
           message: `${where} lists no list named ${show(awaits.name)}, the custom list new_list_name ${show(awaits.name)} put favorite ${f.id} in (its answer showed no favorite_list_id)`,
         },
       };
-    } else if (complete && listsAuto && 'categoryId' in awaits) {
+    } else if (complete && 'categoryId' in awaits && awaits.unlisted === 'allowed') {
+      // A transition whose outcome is not shown: no auto list of the category, so in no list known.
+      model = withFavorite(model, placed(f, undefined, f.haveIt));
+    } else if (complete && 'categoryId' in awaits && (listsAuto || awaits.unlisted === 'fails')) {
+      const shown = awaits.unlisted === 'fails' ? 'favorite_list_id null, which leaves the list to the category only where that auto list is listed' : 'no favorite_list_id';
       return {
         model,
         failure: {
           requirements: ['FAV-9', 'FAV-10', 'FAV-5'],
-          message: `${where} lists auto lists but none of category ${awaits.categoryId}, whose auto list favorite ${f.id}, created without a list, went into (its answer showed no favorite_list_id)`,
+          message: `${where} lists ${listsAuto ? 'auto lists but none' : 'no auto list'} of category ${awaits.categoryId}, whose auto list favorite ${f.id}, created without a list, went into (its answer showed ${shown})`,
         },
       };
     }

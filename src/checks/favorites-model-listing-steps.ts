@@ -2,8 +2,9 @@
 // them): GET /favorites (owned or not, in creation order) and GET /favorite_lists/:id/favorites,
 // each judged against the sequence's favorites the model holds.
 import { fail, pass, show, type CheckResult } from './check.ts';
-import { holdsNoOwnedFavorites, holdsOnlyOwnedFavorites, type FavoriteLike } from './favorites.ts';
+import { allInList, holdsNoOwnedFavorites, holdsOnlyOwnedFavorites, type FavoriteLike } from './favorites.ts';
 import {
+  answeredList,
   findList,
   fromCheck,
   isFailure,
@@ -31,20 +32,24 @@ export function listFavorites(m: FavoritesModel, a: Extract<Action, { type: 'lis
   const read = readCollection(answer.body, 'favorites', where);
   if (isFailure(read)) return { model: m, failure: { ...read, requirements: [...read.requirements, requirement] } };
   const items = read.items as FavoriteLike[];
-  const shape = a.owned
-    ? fromCheck(holdsOnlyOwnedFavorites(items, where), 'FAV-24', 'FAV-6')
-    : m.excludesOwned
-      ? fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-26', 'CHG-2')
-      : undefined;
+  // owned=true and the exclusion of owned favorites came with 3.2.0 (Change history): before it,
+  // owned=true may be ignored (the default listing then answers), and owned favorites are listed.
+  const shape = m.excludesOwned
+    ? a.owned
+      ? fromCheck(holdsOnlyOwnedFavorites(items, where), 'FAV-24', 'FAV-6')
+      : fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-26', 'CHG-2')
+    : undefined;
   if (shape) return { model: m, failure: shape };
   const order = fromCheck(listedInCreationOrder(items, a.orderDir ?? 'desc', where), 'FAV-25');
   if (order) return { model: m, failure: order };
-  // Before 3.2.0 the default listing holds owned favorites too (Change history 3.2.0). Whether a
-  // favorite with have_it true whose list the model does not know is owned: not judged (owned=true
-  // listing it shows it is: no list).
+  // Whether a favorite with have_it true whose list the model does not know is owned: not judged
+  // (owned=true listing it shows it is: no list). Before 3.2.0 owned=true lists the owned
+  // favorites, and perhaps the others.
   const belongs = (f: ModelFavorite) => {
     const owned = ownedModel(f);
-    return owned === undefined ? undefined : a.owned ? owned : !owned || !m.excludesOwned;
+    if (owned === undefined) return undefined;
+    if (a.owned) return owned || (m.excludesOwned ? false : undefined);
+    return !owned || !m.excludesOwned;
   };
   return judgeListed(
     m,
@@ -53,7 +58,7 @@ export function listFavorites(m: FavoritesModel, a: Extract<Action, { type: 'lis
     where,
     belongs,
     (f) => (a.owned ? ['FAV-24'] : isOwnedModel(f) ? (m.excludesOwned ? ['FAV-26', 'CHG-2'] : ['CHG-2']) : ['FAV-23']),
-    a.owned ? null : undefined,
+    a.owned && m.excludesOwned ? null : undefined,
   );
 }
 
@@ -68,19 +73,11 @@ export function listListFavorites(m: FavoritesModel, a: Extract<Action, { type: 
   const read = readCollection(answer.body, 'favorites', where);
   if (isFailure(read)) return { model: m, failure: { ...read, requirements: [...read.requirements, 'FAV-27'] } };
   const items = read.items as FavoriteLike[];
-  const strays = items.filter((f) => f.favorite_list_id !== undefined && f.favorite_list_id !== a.listId);
-  if (strays.length)
-    return {
-      model: m,
-      failure: {
-        requirements: ['FAV-27'],
-        message: `${where} lists favorites of other lists: ${strays
-          .slice(0, 5)
-          .map((f) => `${show(f.id)} (favorite_list_id ${show(f.favorite_list_id)})`)
-          .join(', ')}`,
-      },
-    };
-  const owned = fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-28');
+  // A null on a favorite of an auto list may leave its list to its SKU's category (one reading);
+  // before 3.2.0 an owned favorite may still be listed in its former list (Change history 3.2.0).
+  const inList = allInList(items, a.listId, { autoList: list ? list.kind === 'auto' : a.listId < 0, ownedListed: !m.excludesOwned });
+  if (!inList.ok) return { model: m, failure: { requirements: ['FAV-27'], message: `${where}: ${inList.message}` } };
+  const owned = m.excludesOwned ? fromCheck(holdsNoOwnedFavorites(items, where), 'FAV-28') : undefined;
   if (owned) return { model: m, failure: owned };
   // A favorite whose list the model does not know: listed here, it is in this list.
   return judgeListed(
@@ -88,7 +85,7 @@ export function listListFavorites(m: FavoritesModel, a: Extract<Action, { type: 
     items,
     read.complete,
     where,
-    (f) => (f.listId === undefined ? undefined : f.listId === a.listId && !isOwnedModel(f)),
+    (f) => (f.listId === undefined || (isOwnedModel(f) && !m.excludesOwned) ? undefined : f.listId === a.listId && !isOwnedModel(f)),
     () => ['FAV-27'],
     a.listId,
   );
@@ -138,7 +135,7 @@ function judgeListed(
     const item = listed.get(f.id);
     if (f.state === 'unknown') {
       if (item) {
-        const listId = item.favorite_list_id !== undefined ? (item.favorite_list_id as number | null) : context;
+        const listId = answeredList(model, f.categoryId, item, context);
         model = withFavorite(model, { ...placed(f, listId, (item.have_it ?? null) as boolean | null), state: 'live' });
       }
       continue;

@@ -29,7 +29,15 @@ describe('row 1: POST /favorites without a list', () => {
   });
   test("another category's auto list breaks FAV-9; no list when none existed breaks FAV-10", () => {
     expect(run(base(), [[createInCat(8), 201, fav(1, -1)]]).failed).toContain('FAV-9');
-    expect(run(base(), [[createInCat(8), 201, fav(1, null)]]).failed).toContain('FAV-10');
+    // favorite_list_id null leaves the list to the category (one reading): GET /favorite_lists must show it.
+    const unseen = { favorite_lists: [], meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 100 } } };
+    expect(
+      run(base(), [
+        [createInCat(8), 201, fav(1, null)],
+        [{ type: 'listLists' }, 200, unseen],
+      ]).failed,
+    ).toContain('FAV-10');
+    expect(run(base(), [[createInCat(8), 201, fav(1, null, true)]]).failed).toContain('FAV-10');
   });
 });
 
@@ -238,5 +246,68 @@ describe('readings the spec allows', () => {
     const list = step(base(), { type: 'createList', name: 'cc-a' }, { status: 201, body: { favorite_list: { id: 5, name: 'cc-a', category_id: null, type: null } } });
     expect(list.failure).toMatchObject({ requirements: ['FAV-3'], blank: true });
     expect(step(base(), createInCat(7), { status: 201, body: { favorite: { id: 1, sku_id: 5, favorite_list_id: -1, have_it: null } } }).failure?.blank).toBeUndefined();
+  });
+});
+
+describe('readings the model accepts', () => {
+  const page = (items: unknown[]) => ({ favorites: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
+  const lists = (items: unknown[]) => ({ favorite_lists: items, meta: { pagination: { total_results: items.length, total_pages: 1, page: 1, per: 100 } } });
+  const auto = (id: number, category: number) => ({ id, name: 'Cat', category_id: category, type: 'auto' });
+  const customList = (id: number, name: string) => ({ favorite_list: { id, name, type: 'custom', category_id: null } });
+
+  test('a favorite of an auto list may show favorite_list_id null: the auto list of its category, known or learned', () => {
+    const known = run(base(), [[createInCat(7), 201, fav(1, null)]]);
+    expect(known.failed).toBeUndefined();
+    expect(known.m.favorites[0]).toMatchObject({ listId: -1 });
+    expect(run(known.m, [[{ type: 'listListFavorites', listId: -1 }, 200, page([fav(1, null).favorite])]]).failed).toBeUndefined();
+    expect(run(known.m, [[{ type: 'listFavorites', owned: false }, 200, page([fav(1, null).favorite])]]).failed).toBeUndefined();
+    expect(run(known.m, [[{ type: 'getFavorite', favoriteId: 1 }, 200, fav(1, null)]]).failed).toBeUndefined();
+    const created = run(base(), [[createInCat(8), 201, fav(1, null)]]).m;
+    expect(created.favorites[0]).toMatchObject({ listId: undefined, awaits: { categoryId: 8, unlisted: 'fails' } });
+    const learned = run(created, [[{ type: 'listLists' }, 200, lists([auto(-1, 7), auto(-2, 8)])]]);
+    expect(learned.failed).toBeUndefined();
+    expect(learned.m.favorites[0]).toMatchObject({ listId: -2 });
+    expect(run(created, [[{ type: 'listLists' }, 200, lists([auto(-1, 7)])]]).failed).toEqual(['FAV-9', 'FAV-10', 'FAV-5']);
+  });
+  test('a null by category is judged against the list the model knows', () => {
+    const m = run(base(), [
+      [createInCat(7), 201, fav(1, -1)],
+      [{ type: 'createList', name: 'cc-a' }, 201, customList(5, 'cc-a')],
+    ]).m;
+    // Row 3 into the auto list answered null: in it; into a custom list answered null: not moved.
+    expect(run(m, [[{ type: 'updateFavorite', favoriteId: 1, favoriteListId: -1 }, 200, fav(1, null, false)]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'updateFavorite', favoriteId: 1, favoriteListId: 5 }, 200, fav(1, null, false)]]).failed).toContain('FAV-13');
+    const inCustom = run(m, [[{ type: 'updateFavorite', favoriteId: 1, favoriteListId: 5 }, 200, fav(1, 5, false)]]).m;
+    expect(run(inCustom, [[{ type: 'getFavorite', favoriteId: 1 }, 200, fav(1, null, false)]]).failed).toEqual(['FAV-29']);
+    // A custom list's favorites never leave their list to the category.
+    expect(run(inCustom, [[{ type: 'listListFavorites', listId: 5 }, 200, page([fav(1, null, false).favorite])]]).failed).toEqual(['FAV-27']);
+  });
+  test('deleting an auto list may be refused: it stays; a custom list must go', () => {
+    const m = run(base(), [
+      [createInCat(8), 201, fav(1, -2)],
+      [{ type: 'createList', name: 'cc-a' }, 201, customList(5, 'cc-a')],
+    ]).m;
+    for (const status of [400, 403, 422]) {
+      const refused = run(m, [[{ type: 'deleteList', listId: -2 }, status, errors]]);
+      expect(refused.failed).toBeUndefined();
+      expect(refused.m.lists.find((l) => l.id === -2)?.state).toBe('live');
+    }
+    expect(run(m, [[{ type: 'deleteList', listId: -2 }, 500, errors]]).failed).toEqual(['FAV-21']);
+    expect(run(m, [[{ type: 'deleteList', listId: 5 }, 422, errors]]).failed).toEqual(['FAV-21']);
+  });
+  test('before 3.2.0 owned=true may be ignored, and an owned favorite may stay listed in its list', () => {
+    const owned = (m: FavoritesModel) =>
+      run(m, [
+        [createInCat(7), 201, fav(1, -1)],
+        [{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(1, null, true)],
+      ]).m;
+    const old = owned(initialModel([{ id: -1, name: 'Phones', category_id: 7, type: 'auto' }], { ...FLAGS, excludesOwned: false }));
+    const other = fav(2, -1, null, 5).favorite;
+    expect(run(old, [[{ type: 'listFavorites', owned: true }, 200, page([fav(1, null, true).favorite, other])]]).failed).toBeUndefined();
+    expect(run(old, [[{ type: 'listFavorites', owned: true }, 200, page([other])]]).failed).toEqual(['FAV-24']);
+    expect(run(old, [[{ type: 'listListFavorites', listId: -1 }, 200, page([fav(1, null, true).favorite])]]).failed).toBeUndefined();
+    const now = owned(base());
+    expect(run(now, [[{ type: 'listFavorites', owned: true }, 200, page([fav(1, null, true).favorite, other])]]).failed).toEqual(['FAV-24', 'FAV-6']);
+    expect(run(now, [[{ type: 'listListFavorites', listId: -1 }, 200, page([fav(1, null, true).favorite])]]).failed).toEqual(['FAV-27']);
   });
 });

@@ -15,7 +15,11 @@
 // - favorite_list_id "accepted on update": shown in every answer, or in PUT's only. Where an
 //   answer does not show it the model keeps the list the spec puts the favorite in (listId), or,
 //   when that list is new and its id not known, what it awaits (the auto list of its category, the
-//   custom list of a name), learned from GET /favorite_lists; listings then judge membership.
+//   custom list of a name), learned from GET /favorite_lists; listings then judge membership;
+// - a favorite of an auto list may show favorite_list_id null, its list following from its SKU's
+//   category (listedByCategory): the model reads it as the auto list of that category;
+// - deleting an auto list may be refused (auto lists are managed by the service): it then stays;
+// - before 3.2.0 owned=true may be ignored, and owned favorites listed everywhere;
 // The model knows the user's lists that existed before (to tell the auto list of a category) and
 // tracks only the favorites it created; `ours` marks what the run made (its cleanup).
 import { errorBodyIsWellFormed } from './errors.ts';
@@ -35,8 +39,14 @@ export interface ModelList {
   state: 'live' | 'gone' | 'maybe';
 }
 
-/** While a favorite's list id is not known: the list the spec puts it in (row 1, row 4). */
-export type AwaitedList = { categoryId: number } | { name: string };
+/**
+ * While a favorite's list id is not known: the list the spec puts it in (row 1, row 4). An auto
+ * list missing from a whole GET /favorite_lists fails (`unlisted`): where that listing shows auto
+ * lists (the default: the answer showed no favorite_list_id); always ('fails': it showed null,
+ * which leaves the list to the category only where that list is shown); never ('allowed': a
+ * transition whose outcome is not shown).
+ */
+export type AwaitedList = { categoryId: number; unlisted?: 'fails' | 'allowed' } | { name: string };
 
 export interface ModelFavorite {
   id: number;
@@ -167,6 +177,29 @@ export const liveLists = (m: FavoritesModel) => m.lists.filter((l) => l.state ==
 export const findList = (m: FavoritesModel, id: unknown) => m.lists.find((l) => l.id === id);
 export const findFavorite = (m: FavoritesModel, id: number) => m.favorites.find((f) => f.id === id);
 export const isOwnedModel = (f: ModelFavorite) => f.haveIt === true && f.listId === null;
+/**
+ * favorite_list_id null on a favorite whose have_it is not true: not owned, so in a list. One
+ * reading (FAV-9) shows a favorite of an auto list so, its membership following from its SKU's
+ * category (src/checks/favorites.ts inAutoListByCategory).
+ */
+export const listedByCategory = (read: { favorite_list_id?: unknown; have_it?: unknown }): boolean => read.favorite_list_id === null && read.have_it !== true;
+
+/** Whether list `id` is, as the model knows it, an auto list that may be the one of `categoryId`. */
+export function isAutoListOf(m: FavoritesModel, id: number, categoryId: number): boolean {
+  const list = findList(m, id);
+  return list?.kind === 'auto' && (list.categoryId === null || list.categoryId === categoryId);
+}
+
+/**
+ * The list an answer puts a favorite of category `categoryId` in, as the model knows lists: the id
+ * shown; for a null by category, `context` (the list whose favorites were listed) or the live auto
+ * list of the category; for none shown, `context`; undefined where that is not known.
+ */
+export function answeredList(m: FavoritesModel, categoryId: number, read: { favorite_list_id?: unknown; have_it?: unknown }, context?: number | null): number | null | undefined {
+  if (listedByCategory(read)) return typeof context === 'number' ? context : autoListOf(m, categoryId)?.id;
+  return read.favorite_list_id === undefined ? context : (read.favorite_list_id as number | null);
+}
+
 /** Whether the model knows the favorite is owned (undefined: have_it true, its list not known). */
 export const ownedModel = (f: ModelFavorite): boolean | undefined => (f.haveIt === true && f.listId === undefined ? undefined : isOwnedModel(f));
 

@@ -12,6 +12,7 @@ import {
   holdsNoOwnedFavorites,
   holdsOnlyOwnedFavorites,
   inAnAutoList,
+  inAutoListByCategory,
   inKnownAutoList,
   isAutoList,
   isAutoListOfCategory,
@@ -20,10 +21,12 @@ import {
   listIdSentWithHaveItIgnored,
   listIdsUnshown,
   listsFavorite,
+  namesListId,
   omitsFavorite,
   oneListNamed,
   orderedByCreation,
   ownership,
+  refusesAutoListDeletion,
   showsListId,
 } from './favorites.ts';
 import { isRefused } from './http.ts';
@@ -172,5 +175,37 @@ describe('auto lists not listed by GET /favorite_lists (FAV-18, one reading)', (
     const r = isAutoListOfCategory({ id: -3, category_id: null }, 12);
     expect(r).toMatchObject({ ok: false, blank: true });
     expect(isAutoListOfCategory({ id: -3, category_id: 11 }, 12)).not.toHaveProperty('blank');
+  });
+});
+
+describe('a favorite of an auto list showing favorite_list_id null (FAV-9, one reading)', () => {
+  const byCategory = { id: 8, have_it: null, favorite_list_id: null };
+  test("a null on a favorite whose have_it is not true names no list: its SKU's category does; with have_it true it is owned", () => {
+    expect([byCategory, { ...byCategory, have_it: false }, owned, listed, { id: 9, have_it: null }].map(inAutoListByCategory)).toEqual([true, true, false, false, false]);
+    expect([byCategory, owned, listed, { id: 9, have_it: null }].map(namesListId)).toEqual([false, true, true, false]);
+    expect(ownership(byCategory)).toBe('not owned');
+  });
+  test("allInList: in an auto list's favorites a null by category is in it; in a custom list's it is not", () => {
+    expect(allInList([byCategory, { id: 3, have_it: null, favorite_list_id: -3 }], -3).ok).toBe(true);
+    expect(allInList([byCategory], 7, { autoList: true }).ok).toBe(true);
+    failsWith(allInList([byCategory], 7), /1 in another list: 8 \(favorite_list_id null\)/);
+    failsWith(allInList([owned], -3), /1 in another list: 1 \(favorite_list_id null\)/);
+  });
+  test('autoListsApart: two nulls leave each list to its category', () => {
+    const a = { favorite: byCategory, categoryId: 11 };
+    expect(autoListsApart(a, { favorite: { id: 2, have_it: null, favorite_list_id: null }, categoryId: 12 }).ok).toBe(true);
+  });
+});
+
+describe('before 3.2.0 an owned favorite may stay listed in its list (Change history 3.2.0)', () => {
+  test('allInList with ownedListed passes owned favorites, and only them', () => {
+    expect(allInList([listed, owned], 7, { ownedListed: true }).ok).toBe(true);
+    failsWith(allInList([listed, { id: 3, have_it: null, favorite_list_id: 8 }], 7, { ownedListed: true }), /3 \(favorite_list_id 8\)/);
+  });
+});
+
+describe('deleting an auto list may be refused (FAV-21)', () => {
+  test('400, 403 and 422 are refusals; 404, 500 and 2xx are not', () => {
+    expect([400, 403, 422, 404, 500, 204].map(refusesAutoListDeletion)).toEqual([true, true, true, false, false, false]);
   });
 });

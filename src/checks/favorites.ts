@@ -44,6 +44,30 @@ export function isOwned(favorite: FavoriteLike): boolean {
   return ownership(favorite) === 'owned';
 }
 
+/**
+ * favorite_list_id null on a favorite whose have_it is not true: not owned, so in a list. One
+ * reading (FAV-9) shows a favorite of an auto list so, its membership following from its SKU's
+ * category: the auto list of that category, which GET /favorite_lists and that list's favorites
+ * show.
+ */
+export function inAutoListByCategory(favorite: FavoriteLike): boolean {
+  return favorite.favorite_list_id === null && favorite.have_it !== true;
+}
+
+/**
+ * Whether an answer names the favorite's list itself: favorite_list_id shown, and not a null that
+ * leaves the list to the SKU's category (inAutoListByCategory). A null with have_it true names
+ * no list: owned.
+ */
+export function namesListId(favorite: FavoriteLike): boolean {
+  return showsListId(favorite) && !inAutoListByCategory(favorite);
+}
+
+/** An auto list's deletion refused (400, 403 or 422): auto lists are managed by the service, and deleting one is not shown (FAV-21). */
+export function refusesAutoListDeletion(status: number): boolean {
+  return status === 400 || status === 403 || status === 422;
+}
+
 const ids = (favorites: readonly FavoriteLike[]) =>
   favorites
     .slice(0, 5)
@@ -74,9 +98,17 @@ export function listIdsUnshown(favorites: readonly FavoriteLike[]): number {
   return favorites.filter((f) => !showsListId(f)).length;
 }
 
-/** Every favorite of GET /favorite_lists/:id/favorites is in that list (as far as favorite_list_id is shown). */
-export function allInList(favorites: readonly FavoriteLike[], listId: number): CheckResult {
-  const strays = favorites.filter((f) => showsListId(f) && f.favorite_list_id !== listId);
+/**
+ * Every favorite of GET /favorite_lists/:id/favorites is in that list, as far as favorite_list_id
+ * shows it. In an auto list (`autoList`; by default a negative id) a null on a favorite whose
+ * have_it is not true is membership by category (inAutoListByCategory, one reading); before 3.2.0
+ * (`ownedListed`) an owned favorite may still be listed (Change history 3.2.0).
+ */
+export function allInList(favorites: readonly FavoriteLike[], listId: number, options: { autoList?: boolean; ownedListed?: boolean } = {}): CheckResult {
+  const autoList = options.autoList ?? listId < 0;
+  const strays = favorites.filter(
+    (f) => showsListId(f) && f.favorite_list_id !== listId && !(autoList && inAutoListByCategory(f)) && !(options.ownedListed === true && isOwned(f)),
+  );
   return strays.length === 0
     ? pass()
     : fail(
@@ -171,7 +203,8 @@ export function isAutoListOfCategory(list: FavoriteListLike, categoryId: number)
  */
 export function autoListsApart(first: { favorite: FavoriteLike; categoryId: number }, second: { favorite: FavoriteLike; categoryId: number }): CheckResult {
   const [a, b] = [first.favorite.favorite_list_id, second.favorite.favorite_list_id];
-  if (first.categoryId === second.categoryId || !showsListId(first.favorite) || a !== b) return pass();
+  // Only ids the answers name: two nulls leave each list to its SKU's category (inAutoListByCategory).
+  if (first.categoryId === second.categoryId || typeof a !== 'number' || a !== b) return pass();
   return fail(
     `favorites ${show(first.favorite.id)} and ${show(second.favorite.id)}, created without a list for SKUs of categories ${first.categoryId} and ${second.categoryId}, are both in list ${show(a)}: an auto list is tied to one category`,
   );

@@ -44,6 +44,31 @@ export function isRefused(status: number, what: string): CheckResult {
   return status === 401 || status === 403 ? pass() : fail(`${what} answered ${status}, expected a refusal (401 or 403)`);
 }
 
+/** A check and its weight: a MUST, or a warning where a correct server may answer so (`must` false). */
+export interface Judgement {
+  check: CheckResult;
+  must: boolean;
+}
+
+/**
+ * A token without the permission (or the user) an endpoint needs: 401 or 403 pass. A 404 only
+ * warns: the spec names no status for the refusal, and "no such resource for this token" (no
+ * user behind an application token, a resource hidden from a token without the scope) is a
+ * reading of it. Anything else fails: a 2xx served what the token may not reach.
+ */
+export function refusalJudgement(status: number, what: string): Judgement {
+  if (status !== 404) return { check: isRefused(status, what), must: true };
+  return {
+    check: notARefusal(status, what, 'tolerated: the spec names no status for a missing permission, and 404 may say there is no such resource for this token'),
+    must: false,
+  };
+}
+
+/** The finding of an answer that is no refusal but may be a correct server's, and why. */
+export function notARefusal(status: number, what: string, why: string): CheckResult {
+  return fail(`${what} answered ${status}, not a refusal (401 or 403): ${why}`);
+}
+
 /** The redirect statuses (301, 302, 303, 307, 308): not 304, which names no target. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -72,8 +97,9 @@ export function isLoopbackHost(hostname: string): boolean {
 /**
  * What a single exchange shows of "All access is over HTTPS" (GEN-3): a request over plain http
  * (only noted: a deployment under test may be served so; the service must not be), and, from an
- * https URL, a target that goes down to http (a redirect's Location, a Link URL): a client
- * following it leaves HTTPS, whatever deployment it is.
+ * https URL, a target of the service's that goes down to http (a redirect's Location, a Link
+ * URL): a client following it leaves HTTPS, whatever deployment it is. The client's own targets
+ * (isTheClients) are not the service's.
  */
 export function staysOnHttps(requestUrl: string, headers: Record<string, string>): { downgrade: CheckResult; plainHttp: CheckResult } {
   let url: URL;
@@ -86,11 +112,33 @@ export function staysOnHttps(requestUrl: string, headers: Record<string, string>
   if (url.protocol !== 'https:') return { downgrade: pass(), plainHttp: pass() };
   const targets = [...(headers['location'] ? [headers['location']] : []), ...(linkTargets(headers, requestUrl)?.values() ?? [])];
   for (const target of targets) {
+    let resolved: URL;
     try {
-      if (new URL(target, url).protocol === 'http:') return { downgrade: fail(`${requestUrl} (over HTTPS) points to ${target}, over http`), plainHttp: pass() };
+      resolved = new URL(target, url);
     } catch {
-      // not a URL reference: judged by the redirect and Link rules
+      continue; // not a URL reference: judged by the redirect and Link rules
+    }
+    if (resolved.protocol === 'http:' && !isTheClients(resolved, url)) {
+      return { downgrade: fail(`${requestUrl} (over HTTPS) points to ${target}, over http`), plainHttp: pass() };
     }
   }
   return { downgrade: pass(), plainHttp: pass() };
+}
+
+/**
+ * A target that is the client's, not the service's: a loopback address (RFC 8252's redirect URI
+ * of a native app, as the kit's own interactive consent uses), or the redirect_uri the request
+ * names (the OAuth consent step sends the user back to the client's registered URI, whatever its
+ * scheme).
+ */
+function isTheClients(target: URL, request: URL): boolean {
+  if (isLoopbackHost(target.hostname)) return true;
+  const named = request.searchParams.get('redirect_uri');
+  if (named === null) return false;
+  try {
+    const uri = new URL(named);
+    return uri.origin === target.origin && uri.pathname === target.pathname;
+  } catch {
+    return false;
+  }
 }

@@ -16,9 +16,11 @@ import {
   optionCountMatches,
   orderedByEchoes,
   orderedByIsAMethod,
+  orderMetaIsWellFormed,
   rarestManufacturer,
   shopCountMatches,
   skusInCategory,
+  specificationsInOrderOverallOrByGroup,
 } from './listings.ts';
 
 const failsWith = (result: CheckResult, pattern: RegExp) => {
@@ -94,12 +96,42 @@ describe('category listings', () => {
     );
   });
 
-  test('orderedByIsAMethod: ordered_by is a key of order_by_methods', () => {
+  test('orderMetaIsWellFormed: ordered_by a string, order_by_methods a map (absent allowed before 3.2.0)', () => {
+    expect(orderMetaIsWellFormed({ ordered_by: 'rank', order_by_methods: { rank: 'Relevance', price: 'Price' } }, true)).toEqual(pass());
+    // Before 3.2.0 ("dynamic order_by methods in category SKUs") meta may name no methods.
+    expect(orderMetaIsWellFormed({ ordered_by: 'rank' }, false)).toEqual(pass());
+    failsWith(orderMetaIsWellFormed({ ordered_by: 'rank' }, true), /meta.order_by_methods is undefined/);
+    failsWith(orderMetaIsWellFormed({ order_by_methods: { rank: 'Relevance' } }, true), /meta.ordered_by is undefined/);
+    failsWith(orderMetaIsWellFormed({ ordered_by: 'rank', order_by_methods: ['rank'] }, false), /order_by_methods is \["rank"\]/);
+    failsWith(orderMetaIsWellFormed(null, true), /meta is null/);
+  });
+
+  test('orderedByIsAMethod: ordered_by is a key of order_by_methods, the message says why that is open', () => {
     expect(orderedByIsAMethod({ ordered_by: 'rank', order_by_methods: { rank: 'Relevance', price: 'Price' } })).toEqual(pass());
-    failsWith(orderedByIsAMethod({ ordered_by: 'name', order_by_methods: { rank: 'Relevance', price: 'Price' } }), /"name" is not a key of meta.order_by_methods \(rank, price\)/);
-    failsWith(orderedByIsAMethod({ order_by_methods: { rank: 'Relevance' } }), /meta.ordered_by is undefined/);
-    failsWith(orderedByIsAMethod({ ordered_by: 'rank', order_by_methods: ['rank'] }), /order_by_methods is \["rank"\]/);
-    failsWith(orderedByIsAMethod(null), /meta is null/);
+    failsWith(
+      orderedByIsAMethod({ ordered_by: 'name', order_by_methods: { rank: 'Relevance', price: 'Price' } }),
+      /"name" is not a key of meta.order_by_methods \(rank, price\): the spec does not say whether the current \(default\) method must be one a client can choose/,
+    );
+    // What orderMetaIsWellFormed judges is not judged again.
+    expect(orderedByIsAMethod({ ordered_by: 'rank' })).toEqual(pass());
+    expect(orderedByIsAMethod(null)).toEqual(pass());
+  });
+
+  test('specificationsInOrderOverallOrByGroup: in order overall, or group by group with the groups in their order', () => {
+    const spec = (id: number, order: number, group_id: number) => ({ id, order, group_id });
+    const groups = [
+      { id: 1, name: 'General', order: 1 },
+      { id: 2, name: 'Display', order: 2 },
+    ];
+    expect(specificationsInOrderOverallOrByGroup([spec(1, 1, 2), spec(2, 2, 1), spec(3, 3, 2)], groups)).toEqual(pass());
+    // Group by group: the order restarts in each group.
+    expect(specificationsInOrderOverallOrByGroup([spec(1, 2, 1), spec(2, 5, 1), spec(3, 1, 2), spec(4, 3, 2)], groups)).toEqual(pass());
+    failsWith(
+      specificationsInOrderOverallOrByGroup([spec(1, 5, 1), spec(2, 2, 1), spec(3, 1, 2)], groups),
+      /in order neither overall \(specification 2 \(order 2\) comes after specification 1 \(order 5\)\) nor group by group \(in group 1, specification 2/,
+    );
+    failsWith(specificationsInOrderOverallOrByGroup([spec(1, 2, 1), spec(2, 1, 2), spec(3, 3, 1)], groups), /the specifications of group 1 are not together/);
+    failsWith(specificationsInOrderOverallOrByGroup([spec(1, 2, 2), spec(2, 1, 1)], groups), /group 1 \(order 1\) comes after group 2 \(order 2\)/);
   });
 
   test('orderedByEchoes: meta.ordered_by is the method sent', () => {
@@ -214,10 +246,10 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
   });
 
   test('meta.ordered_by and meta.order_by_methods', () => {
-    isBlank(orderedByIsAMethod(null));
-    isBlank(orderedByIsAMethod({ order_by_methods: null, ordered_by: 'price' }));
-    isBlank(orderedByIsAMethod({ order_by_methods: { price: 'Price' }, ordered_by: null }));
-    isHard(orderedByIsAMethod({ order_by_methods: { price: 'Price' }, ordered_by: 5 }));
+    isBlank(orderMetaIsWellFormed(null, true));
+    isBlank(orderMetaIsWellFormed({ order_by_methods: null, ordered_by: 'price' }, true));
+    isBlank(orderMetaIsWellFormed({ order_by_methods: { price: 'Price' }, ordered_by: null }, true));
+    isHard(orderMetaIsWellFormed({ order_by_methods: { price: 'Price' }, ordered_by: 5 }, true));
     isHard(orderedByIsAMethod({ order_by_methods: { price: 'Price' }, ordered_by: 'name' }));
     isBlank(orderedByEchoes(null, 'price'));
     isBlank(orderedByEchoes({ ordered_by: null }, 'price'));

@@ -29,6 +29,51 @@ export function noGroupIdWithoutInclude(specifications: readonly unknown[]): Che
   );
 }
 
+/** The first place where `orders` decreases, as a message, or null when they never do. */
+function firstStepDown(specifications: readonly Json[], orders: readonly number[]): string | null {
+  const i = orders.findIndex((o, j) => j > 0 && o < orders[j - 1]!);
+  if (i < 0) return null;
+  return `specification ${show(specifications[i]!['id'])} (order ${orders[i]}) comes after specification ${show(specifications[i - 1]!['id'])} (order ${orders[i - 1]})`;
+}
+
+/**
+ * "order on specifications (returned in order)" with include=group: in order overall, or group by
+ * group (the spec does not say which), each group's specifications together and in order, the
+ * groups in their own order (their order field in the top-level groups array, where it gives one).
+ */
+export function specificationsInOrderOverallOrByGroup(specifications: readonly Json[], groups: unknown): CheckResult {
+  const orders = specifications.map((s) => s['order']);
+  if (orders.some((o) => typeof o !== 'number')) return pass(); // the schema judges types
+  const overall = firstStepDown(specifications, orders as number[]);
+  if (overall === null) return pass();
+  // Runs of one group_id: each group once, in order within it.
+  const runs: { groupId: unknown; items: Json[] }[] = [];
+  for (const s of specifications) {
+    const last = runs[runs.length - 1];
+    if (last && last.groupId === s['group_id']) last.items.push(s);
+    else runs.push({ groupId: s['group_id'], items: [s] });
+  }
+  const problems: string[] = [];
+  const seen = new Set<unknown>();
+  for (const run of runs) {
+    if (seen.has(run.groupId)) problems.push(`the specifications of group ${show(run.groupId)} are not together`);
+    seen.add(run.groupId);
+    const within = firstStepDown(
+      run.items,
+      run.items.map((s) => s['order'] as number),
+    );
+    if (within !== null) problems.push(`in group ${show(run.groupId)}, ${within}`);
+  }
+  const groupOrder = new Map((Array.isArray(groups) ? groups.filter(isPlainObject) : []).map((g) => [g['id'], g['order']]));
+  const runOrders = runs.map((r) => groupOrder.get(r.groupId));
+  if (runOrders.every((o) => typeof o === 'number')) {
+    const i = (runOrders as number[]).findIndex((o, j) => j > 0 && o < (runOrders[j - 1] as number));
+    if (i > 0) problems.push(`group ${show(runs[i]!.groupId)} (order ${runOrders[i]}) comes after group ${show(runs[i - 1]!.groupId)} (order ${runOrders[i - 1]})`);
+  }
+  if (problems.length === 0) return pass();
+  return fail(`specifications are in order neither overall (${overall}) nor group by group (${problems.slice(0, 3).join('; ')})`);
+}
+
 /** Every listed SKU belongs to the category asked for ("A SKU always belongs to a leaf category"). */
 export function skusInCategory(skus: readonly unknown[], categoryId: number): CheckResult {
   return allOf(
@@ -49,14 +94,32 @@ export function noSkuInInnerCategory(skus: readonly unknown[], categoryId: numbe
   );
 }
 
-/** meta.ordered_by (the current method) is one of the keys of meta.order_by_methods. */
-export function orderedByIsAMethod(meta: unknown): CheckResult {
+/**
+ * "meta holds ordered_by (current method) and order_by_methods (map from method to human label)":
+ * ordered_by a string, order_by_methods an object. `methodsRequired`: order_by_methods came with
+ * 3.2.0 ("dynamic order_by methods in category SKUs"); before, it may be absent.
+ */
+export function orderMetaIsWellFormed(meta: unknown, methodsRequired: boolean): CheckResult {
   if (!isPlainObject(meta)) return typed(meta, false, `meta is ${show(meta)}, expected an object`);
   const methods = meta['order_by_methods'];
-  if (!isPlainObject(methods)) return typed(methods, false, `meta.order_by_methods is ${show(methods)}, expected a map from method to label`);
+  const methodsAllowedAbsent = methods === undefined && !methodsRequired;
+  if (!methodsAllowedAbsent && !isPlainObject(methods)) return typed(methods, false, `meta.order_by_methods is ${show(methods)}, expected a map from method to label`);
   const current = meta['ordered_by'];
-  if (typeof current !== 'string') return typed(current, false, `meta.ordered_by is ${show(current)}, expected a string`);
-  return current in methods ? pass() : fail(`meta.ordered_by ${show(current)} is not a key of meta.order_by_methods (${Object.keys(methods).join(', ')})`);
+  return typed(current, typeof current === 'string', `meta.ordered_by is ${show(current)}, expected a string`);
+}
+
+/**
+ * meta.ordered_by (the current method) is one of the keys of meta.order_by_methods. The current
+ * method is not tied to the map: a default order (relevance, say) need not be one a client can
+ * choose, so callers only warn. Not judged without both (orderMetaIsWellFormed judges those).
+ */
+export function orderedByIsAMethod(meta: unknown): CheckResult {
+  const methods = isPlainObject(meta) ? meta['order_by_methods'] : undefined;
+  const current = isPlainObject(meta) ? meta['ordered_by'] : undefined;
+  if (!isPlainObject(methods) || typeof current !== 'string' || current in methods) return pass();
+  return fail(
+    `meta.ordered_by ${show(current)} is not a key of meta.order_by_methods (${Object.keys(methods).join(', ')}): the spec does not say whether the current (default) method must be one a client can choose`,
+  );
 }
 
 /** meta.ordered_by names the method asked for with order_by. */

@@ -12,6 +12,7 @@ import {
   notServed,
   readConsentRedirect,
   refreshTokenIs,
+  scopeNotDefaulted,
   scopeUnstated,
   tokenRefused,
 } from './oauth.ts';
@@ -71,6 +72,15 @@ describe('scopes and refusals', () => {
     expect(scopeUnstated(200, { scope: 'public' }).ok).toBe(true);
     failsWith(scopeUnstated(200, { access_token: 't' }), /without a scope field/);
   });
+  test('scopeNotDefaulted: a token issued without scope is tolerated, and the warning says why; other answers as tokenRefused', () => {
+    expect(scopeNotDefaulted(400, { error: 'invalid_request' }).ok).toBe(true);
+    failsWith(
+      scopeNotDefaulted(200, { access_token: 't' }),
+      /without scope answered 200 with an access_token, .*\(tolerated: "all parameters are required" may bind the client only.*RFC 6749 3\.3\)$/,
+    );
+    failsWith(scopeNotDefaulted(500, {}), /answered 500, expected a refusal \(4xx, no token\)$/);
+  });
+
   test('tokenRefused: 4xx and no token', () => {
     expect(tokenRefused(400, { error: 'invalid_grant' }, 'x').ok).toBe(true);
     failsWith(tokenRefused(200, { access_token: 't' }, 'a second exchange'), /a second exchange answered 200 with an access_token/);

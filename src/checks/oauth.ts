@@ -75,6 +75,17 @@ export function tokenRefused(status: number, body: unknown, what: string): Check
   return fail(`${what} answered ${status}${issued ? ' with an access_token' : ''}, expected a refusal (4xx, no token)`);
 }
 
+/**
+ * A client-credentials request without scope was refused (for a warning): a token issued for it
+ * says it is tolerated, since "all parameters are required" may bind the client only and OAuth
+ * 2.0 lets a server apply a default scope (RFC 6749 3.3).
+ */
+export function scopeNotDefaulted(status: number, body: unknown): CheckResult {
+  const refused = tokenRefused(status, body, 'a client-credentials request without scope');
+  if (refused.ok || status !== 200) return refused;
+  return fail(`${refused.message} (tolerated: "all parameters are required" may bind the client only, and OAuth 2.0 lets a server apply a default scope, RFC 6749 3.3)`);
+}
+
 export interface ConsentRedirect {
   /** The redirect URI's endpoint was the target (origin and path). */
   toRedirectUri: boolean;

@@ -3,6 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import type { CheckResult } from './check.ts';
 import {
+  countedItemKeys,
+  countedUnitsHidden,
   itemKey,
   linkedPageIs,
   linkedPageRequirement,
@@ -13,6 +15,7 @@ import {
   outsideBasePath,
   pageIsTheOneAsked,
   pagesAndItemsAgree,
+  pagesAndCountedItemsAgree,
   perIsTheOneAsked,
   linkQueryDropped,
   pagesAreDisjoint,
@@ -36,6 +39,35 @@ describe('paging through a collection', () => {
     expect(itemKey({ id: 5, name: 'x' })).toBe('id 5');
     expect(itemKey({ order_code: 'CO1', date: 'x' })).toBe('order_code CO1');
     expect(itemKey({ cards: [] })).toBe('{"cards":[]}');
+  });
+
+  // Two entries (colors): the first with two cards (shops) of 2 and 1 products, the second with one card of 1 product.
+  const productCards = [{ cards: [{ products: [{ id: 1 }, { id: 2 }] }, { products: [{ id: 3 }] }] }, { cards: [{ products: [{ id: 4 }] }] }];
+  test('countedItemKeys: product cards may count their entries, cards or products; other collections their items', () => {
+    expect(countedItemKeys('skus', [{ id: 7 }, { id: 8 }], p(2, 1, 1, 25))).toEqual(['id 7', 'id 8']);
+    expect(countedItemKeys('product_cards', productCards, p(2, 1, 1, 25))).toEqual(['products 1,2,3', 'products 4']);
+    expect(countedItemKeys('product_cards', productCards, p(3, 1, 1, 25))).toEqual(['products 1,2', 'products 3', 'products 4']);
+    expect(countedItemKeys('product_cards', productCards, p(4, 1, 1, 25))).toEqual(['products 1', 'products 2', 'products 3', 'products 4']);
+    // Page 1 of 2 at per=3, counting products.
+    expect(countedItemKeys('product_cards', productCards.slice(0, 1), p(4, 2, 1, 3))).toHaveLength(3);
+    // A product wrapped alone in its card and entry has one key whatever is counted.
+    expect(countedItemKeys('product_cards', productCards.slice(1), p(1, 1, 1, 25))).toEqual(['products 4']);
+    // None agrees: the entries, for the failure to name.
+    expect(countedItemKeys('product_cards', productCards, p(9, 1, 1, 25))).toHaveLength(2);
+  });
+  test('countedUnitsHidden: product_cards entries or cards without their cards or products (a sparse fieldset) hide what may be counted', () => {
+    expect(countedUnitsHidden('product_cards', productCards)).toBe(false);
+    expect(countedUnitsHidden('product_cards', [{}, ...productCards])).toBe(true);
+    expect(countedUnitsHidden('product_cards', [{ cards: [{ shop: null }] }])).toBe(true);
+    expect(countedUnitsHidden('skus', [{}])).toBe(false);
+  });
+  test('pagesAndCountedItemsAgree: any of the three counts of product cards; one that none gives fails, naming each', () => {
+    for (const total of [2, 3, 4]) expect(pagesAndCountedItemsAgree(p(total, 1, 1, 25), 'product_cards', productCards)).toEqual({ ok: true });
+    failsWith(
+      pagesAndCountedItemsAgree(p(5, 1, 1, 25), 'product_cards', productCards),
+      /page 1 of 1 holds 2 items, expected 5 .*\(the 2 product_cards entries, their 3 cards and 4 products were each tried as what is counted\)/,
+    );
+    failsWith(pagesAndCountedItemsAgree(p(3, 1, 1, 25), 'skus', [{ id: 1 }, { id: 2 }]), /page 1 of 1 holds 2 items, expected 3/);
   });
 
   test('linkTargets resolves relative URLs against the request URL', () => {
@@ -66,6 +98,12 @@ describe('paging through a collection', () => {
     const next = { link: '<u2>; rel="next"' };
     expect(noNextLinkOnLastPage(next, p(59, 1, 1, 25), 25).ok).toBe(true);
     failsWith(noNextLinkOnLastPage(next, p(5, 1, 1, 25), 5), /rel=next on page 1 of 1/);
+  });
+
+  test('pageIsTheOneAsked: a page past the last may be clamped to the last page', () => {
+    expect(pageIsTheOneAsked(p(59, 3, 3, 25), 7).ok).toBe(true);
+    failsWith(pageIsTheOneAsked(p(59, 3, 1, 25), 7), /page is 1, but page 7 was asked for/);
+    failsWith(pageIsTheOneAsked(p(59, 3, 1, 25), 2), /page is 1, but page 2 was asked for/);
   });
 
   test('paginationClauses: each clause named by the requirement it stands for', () => {

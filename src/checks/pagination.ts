@@ -85,9 +85,68 @@ export function pagesAndItemsAgree(p: Pagination, itemCount: number): CheckResul
   return problems.length ? fail(problems.join('; ')) : pass();
 }
 
+/** Where a collection's items hold the units its pagination may count instead (see countedItemKeys). */
+const PRODUCT_CARDS = 'product_cards';
+
+const listIn = (value: unknown, key: string): unknown[] => (isPlainObject(value) && Array.isArray(value[key]) ? (value[key] as unknown[]) : []);
+
+/** A unit of product cards keyed by the ids of the products it holds, so that one product has one key however it is wrapped. */
+function productsKey(products: readonly unknown[], whole: unknown): string {
+  const ids = products.map((p) => (isPlainObject(p) && Number.isInteger(p['id']) ? String(p['id']) : null));
+  return ids.length && ids.every((id) => id !== null) ? `products ${ids.join(',')}` : (JSON.stringify(whole) ?? String(whole));
+}
+
+/** The keys of the product_cards entries, of the cards in them and of the products in those: each a unit pagination may count. */
+function productCardUnits(entries: readonly unknown[]): [entries: string[], cards: string[], products: string[]] {
+  const cards = entries.flatMap((entry) => listIn(entry, 'cards'));
+  const products = cards.flatMap((card) => listIn(card, 'products'));
+  return [
+    entries.map((entry) =>
+      productsKey(
+        listIn(entry, 'cards').flatMap((card) => listIn(card, 'products')),
+        entry,
+      ),
+    ),
+    cards.map((card) => productsKey(listIn(card, 'products'), card)),
+    products.map((product) => productsKey([product], product)),
+  ];
+}
+
+/**
+ * The keys (itemKey) of the units a page's meta.pagination counts. "product_cards is an array of
+ * objects, each with cards", each card holding products: whether pagination counts the entries,
+ * the cards or the products is not shown, so the first of these whose count agrees with `p` is
+ * taken (the entries when none does). Every other collection counts its items.
+ */
+export function countedItemKeys(key: string, items: readonly unknown[], p: Pagination | null): string[] {
+  if (key !== PRODUCT_CARDS) return items.map(itemKey);
+  const units = productCardUnits(items);
+  return (p && units.find((keys) => pagesAndItemsAgree(p, keys.length).ok)) || units[0];
+}
+
+/**
+ * Whether a page hides units its pagination may count: product_cards entries without their cards
+ * array, or cards without their products (a sparse fieldset left them out). Those counts cannot
+ * then be told from the page.
+ */
+export function countedUnitsHidden(key: string, items: readonly unknown[]): boolean {
+  if (key !== PRODUCT_CARDS) return false;
+  return items.some((entry) => !isPlainObject(entry) || !Array.isArray(entry['cards']) || entry['cards'].some((card) => !isPlainObject(card) || !Array.isArray(card['products'])));
+}
+
+/** pagesAndItemsAgree on the units the page counts (countedItemKeys), saying which were tried for product cards. */
+export function pagesAndCountedItemsAgree(p: Pagination, key: string, items: readonly unknown[]): CheckResult {
+  const result = pagesAndItemsAgree(p, countedItemKeys(key, items, p).length);
+  if (result.ok || key !== PRODUCT_CARDS) return result;
+  const [entries, cards, products] = productCardUnits(items);
+  return fail(`${result.message} (the ${entries.length} product_cards entries, their ${cards.length} cards and ${products.length} products were each tried as what is counted)`);
+}
+
 /** `page` (1-based, default 1) selects the page (PAG-3). */
 export function pageIsTheOneAsked(p: Pagination, page: number | undefined): CheckResult {
   const asked = page ?? 1;
+  // A page past the last: what is served is not shown (an empty page, a 404, or the last page, clamped).
+  if (asked > p.total_pages && p.total_pages >= 1 && p.page === p.total_pages) return pass();
   return p.page === asked ? pass() : fail(`page is ${p.page}, but page ${asked} was asked for${page === undefined ? ' (no page sent: the default)' : ''}`);
 }
 

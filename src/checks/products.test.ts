@@ -24,6 +24,8 @@ import {
   productsHave,
   ratingBreakdownConsistent,
   reviewScoreRounded,
+  shopUidsContain,
+  shopUidsEqual,
   sizeFilterKeepsExactly,
   specificationsInOrder,
   unstructuredAddressIsNull,
@@ -150,6 +152,21 @@ describe('products and embedding', () => {
     passes(productsHave([{ id: 1, sku_id: 7 }], 'sku_id', 7));
     failsWith(productsHave([{ id: 1, sku_id: 8 }], 'sku_id', 7), /product 1 has sku_id 8, expected 7/);
   });
+  test('shopUidsContain and shopUidsEqual: a search by shop_uid may match partially, which only warns', () => {
+    const found = [
+      { id: 1, shop_uid: '123' },
+      { id: 2, shop_uid: '1234' },
+      { id: 3, shop_uid: 'A-123' },
+    ];
+    passes(shopUidsContain(found, '123'));
+    passes(shopUidsEqual([found[0]!], '123'));
+    failsWith(
+      shopUidsEqual(found, '123'),
+      /also found product 2 \(shop_uid "1234"\), product 3 \(shop_uid "A-123"\), whose shop_uid only contains it: a partial match, tolerated because the endpoint is a search/,
+    );
+    failsWith(shopUidsContain([...found, { id: 4, shop_uid: '99' }], '123'), /product 4 has shop_uid "99", which does not contain the shop_uid searched \("123"\)/);
+    expect(shopUidsContain([{ id: 5, shop_uid: null }], '123')).toMatchObject({ ok: false, blank: true });
+  });
   test('embedsItsShop', () => {
     passes(embedsItsShop({ id: 1, shop_id: 5, shop: { id: 5 } }));
     failsWith(embedsItsShop({ id: 1, shop_id: 5 }), /embed=shop: product 1 has shop undefined \(absent\)/);
@@ -197,10 +214,28 @@ describe('price history', () => {
     failsWith(historyDatesAreDays([{ date: '2026-05-25T00:00:00Z' }]), /not YYYY-MM-DD/);
     failsWith(historyDatesAreDays([{ date: '2026-02-30' }]), /not a calendar date/);
   });
-  test('historyWithinSixMonths: from 6 months back (a day of slack) to today', () => {
+  test('historyWithinSixMonths: from 6 months back (184 days at most, a day of slack) to today', () => {
     passes(historyWithinSixMonths([{ date: '2026-05-21' }, { date: '2026-05-20' }, { date: '2026-11-21' }, { date: '2026-11-22' }], now));
-    failsWith(historyWithinSixMonths([{ date: '2026-03-26' }], now), /point on 2026-03-26, older than the last 6 months \(before 2026-05-20\)/);
+    failsWith(
+      historyWithinSixMonths([{ date: '2026-03-26' }], now),
+      /point on 2026-03-26, older than the last 6 months \(184 days at most, and a day of slack: before 2026-05-20\)/,
+    );
+    failsWith(historyWithinSixMonths([{ date: '2026-05-19' }], now), /older than the last 6 months/);
     failsWith(historyWithinSixMonths([{ date: '2026-11-24' }], now), /after today/);
+  });
+  test('historyWithinSixMonths: a window of 183 or 184 days, or six calendar months clamped to the month end, is the last 6 months', () => {
+    // 183 days back (half a year rounded up): a day before 6 calendar months back (26 February) and its day of slack.
+    passes(historyWithinSixMonths([{ date: '2025-02-25' }], new Date('2025-08-27T12:00:00Z')));
+    // Rails' 6.months.ago and dateutil on 31 August: 28 February (JavaScript's month arithmetic rolls over to 3 March).
+    passes(historyWithinSixMonths([{ date: '2025-02-28' }, { date: '2025-03-01' }], new Date('2025-08-31T12:00:00Z')));
+    // 184 days over a span with February.
+    passes(historyWithinSixMonths([{ date: '2025-01-28' }], new Date('2025-07-31T00:30:00Z')));
+    failsWith(
+      historyWithinSixMonths([{ date: '2025-02-22' }], new Date('2025-08-27T12:00:00Z')),
+      /point on 2025-02-22, older than the last 6 months \(184 days at most, and a day of slack: before 2025-02-23\)/,
+    );
+    // The fault's 240 days stay far beyond.
+    failsWith(historyWithinSixMonths([{ date: '2024-12-30' }], new Date('2025-08-27T12:00:00Z')), /older than the last 6 months/);
   });
   test('historyNotOfAFewDays', () => {
     passes(historyNotOfAFewDays([]));

@@ -201,6 +201,31 @@ export function productsHave(products: readonly Json[], field: string, value: un
   return allOf(products.map((p) => typed(p[field], p[field] === value, `product ${show(p['id'])} has ${field} ${show(p[field])}, expected ${show(value)}`)));
 }
 
+/**
+ * GET /shops/:shop_id/products/search by shop_uid: every product found has a shop_uid containing
+ * the one searched (case aside). The endpoint is a search, and whether it matches exactly or
+ * partially is not stated: a shop_uid that merely contains it is `shopUidsEqual`'s warning.
+ */
+export function shopUidsContain(products: readonly Json[], uid: string): CheckResult {
+  return allOf(
+    products.map((p) => {
+      const found = p['shop_uid'];
+      const message = `product ${show(p['id'])} has shop_uid ${show(found)}, which does not contain the shop_uid searched (${show(uid)})`;
+      return typed(found, typeof found === 'string' && found.toLowerCase().includes(uid.toLowerCase()), message);
+    }),
+  );
+}
+
+/** Every product found has exactly the shop_uid searched; a partial match only warns (see shopUidsContain). */
+export function shopUidsEqual(products: readonly Json[], uid: string): CheckResult {
+  const partial = products.filter((p) => typeof p['shop_uid'] === 'string' && p['shop_uid'] !== uid && p['shop_uid'].toLowerCase().includes(uid.toLowerCase()));
+  if (!partial.length) return pass();
+  const listed = partial.slice(0, 5).map((p) => `product ${show(p['id'])} (shop_uid ${show(p['shop_uid'])})`);
+  return fail(
+    `shop_uid=${uid} also found ${listed.join(', ')}${partial.length > 5 ? ', ...' : ''}, whose shop_uid only contains it: a partial match, tolerated because the endpoint is a search and the spec does not say that it matches exactly`,
+  );
+}
+
 /** embed=shop: the product carries its shop, the one shop_id names. */
 export function embedsItsShop(product: Json): CheckResult {
   const shop = product['shop'];
@@ -262,12 +287,21 @@ export function historyDatesAreDays(average: readonly Json[]): CheckResult {
 }
 
 /**
- * "Data covers up to the last 6 months": no point older than 6 calendar months before today, none
- * after today (a day of slack each way for the server's time zone).
+ * The longest "last 6 months" back from today, in days: six calendar months clamped to the
+ * month's end (Rails' 6.months.ago, dateutil: 31 August back to 28 February) reach 184 days back
+ * at most, and a fixed half year is counted as 180 to 184 days.
+ */
+export const SIX_MONTHS_MAX_DAYS = 184;
+
+/**
+ * "Data covers up to the last 6 months": no point older than the longest reading of 6 months
+ * before today (SIX_MONTHS_MAX_DAYS), none after today (a day of slack each way for the server's
+ * time zone).
  */
 export function historyWithinSixMonths(average: readonly Json[], now: Date): CheckResult {
-  const oldest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, now.getUTCDate()) - DAY_MS;
-  const newest = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS;
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const oldest = today - (SIX_MONTHS_MAX_DAYS + 1) * DAY_MS;
+  const newest = today + DAY_MS;
   const limit = new Date(oldest).toISOString().slice(0, 10);
   return allOf(
     average.map((point) => {
@@ -275,7 +309,7 @@ export function historyWithinSixMonths(average: readonly Json[], now: Date): Che
       if (typeof date !== 'string') return pass();
       const t = Date.parse(`${date}T00:00:00Z`);
       if (Number.isNaN(t)) return pass();
-      if (t < oldest) return fail(`price history has a point on ${date}, older than the last 6 months (before ${limit})`);
+      if (t < oldest) return fail(`price history has a point on ${date}, older than the last 6 months (${SIX_MONTHS_MAX_DAYS} days at most, and a day of slack: before ${limit})`);
       if (t > newest) return fail(`price history has a point on ${date}, after today (${now.toISOString().slice(0, 10)})`);
       return pass();
     }),

@@ -67,10 +67,12 @@ describe('SKU candidates', () => {
 });
 
 describe("the user's own review", () => {
-  test('showsNoOwnReview: no review at all, or own_review null on the first review or in meta', () => {
+  test('showsNoOwnReview: no review at all, or own_review null on the first review, in meta or at the top level', () => {
     expect(showsNoOwnReview({ reviews: [] })).toBe(true);
     expect(showsNoOwnReview({ reviews: [{ id: 1, own_review: null }] })).toBe(true);
     expect(showsNoOwnReview({ reviews: [{ id: 1 }], meta: { own_review: null } })).toBe(true);
+    expect(showsNoOwnReview({ reviews: [{ id: 1 }], meta: {}, own_review: null })).toBe(true);
+    expect(showsNoOwnReview({ reviews: [{ id: 1 }], meta: {}, own_review: { id: 9 } })).toBe(false);
     // On the review, it wins over meta.
     expect(showsNoOwnReview({ reviews: [{ id: 1, own_review: { id: 9 } }], meta: { own_review: null } })).toBe(false);
     expect(showsNoOwnReview({ reviews: [{ id: 1 }], meta: { own_review: { id: 9 } } })).toBe(false);
@@ -80,10 +82,12 @@ describe("the user's own review", () => {
     expect(showsNoOwnReview({ reviews: 'none' })).toBe(false);
   });
 
-  test('ownReviewIn: the review among the listed ones, else meta.own_review with its id, else null', () => {
+  test('ownReviewIn: the review among the listed ones, else own_review with its id (in meta or at the top level), else null', () => {
     expect(ownReviewIn({ reviews: [{ id: 1 }, { id: 2, rating: 4 }] }, 2)).toEqual({ id: 2, rating: 4 });
     expect(ownReviewIn({ reviews: [{ id: 1 }], meta: { own_review: { id: 2, rating: 3 } } }, 2)).toEqual({ id: 2, rating: 3 });
     expect(ownReviewIn({ reviews: [{ id: 1 }], meta: { own_review: { id: 3 } } }, 2)).toBeNull();
+    expect(ownReviewIn({ reviews: [{ id: 1 }], meta: {}, own_review: { id: 2, rating: 5 } }, 2)).toEqual({ id: 2, rating: 5 });
+    expect(ownReviewIn({ reviews: [{ id: 1 }], meta: {}, own_review: { id: 3 } }, 2)).toBeNull();
     expect(ownReviewIn({ reviews: [{ id: '2' }] }, 2)).toBeNull();
     expect(ownReviewIn([{ id: 2 }], 2)).toBeNull();
     expect(ownReviewIn(null, 2)).toBeNull();

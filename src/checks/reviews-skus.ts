@@ -46,15 +46,25 @@ export function nextToProbe(found: readonly SkuCandidate[], probed: ReadonlySet<
 }
 
 /**
- * Whether a review listing's body (GET /skus/:id/reviews?per=1, user token) shows that the user has
- * no review of the SKU: no review at all, or own_review null, on the first review or once in meta
- * (REV-5 reads both ways). False when it is not a listing or does not say.
+ * own_review of a review listing's body, wherever the deployment puts it (REV-5 does not say): on
+ * the first review, once in meta, or once at the top level beside reviews and meta; undefined
+ * when none carries it.
  */
-export function showsNoOwnReview(body: { reviews?: unknown; meta?: unknown }): boolean {
+function listingOwnReview(body: { reviews?: unknown; meta?: unknown; own_review?: unknown }): unknown {
+  const first: unknown = Array.isArray(body.reviews) ? body.reviews[0] : undefined;
+  if (isPlainObject(first) && 'own_review' in first) return first['own_review'];
+  if (isPlainObject(body.meta) && 'own_review' in body.meta) return body.meta['own_review'];
+  return 'own_review' in body ? body.own_review : undefined;
+}
+
+/**
+ * Whether a review listing's body (GET /skus/:id/reviews?per=1, user token) shows that the user has
+ * no review of the SKU: no review at all, or own_review null (on the first review, in meta or at
+ * the top level). False when it is not a listing or does not say.
+ */
+export function showsNoOwnReview(body: { reviews?: unknown; meta?: unknown; own_review?: unknown }): boolean {
   if (!Array.isArray(body.reviews)) return false;
-  const first: unknown = body.reviews[0];
-  const own = isPlainObject(first) && 'own_review' in first ? first['own_review'] : isPlainObject(body.meta) && 'own_review' in body.meta ? body.meta['own_review'] : undefined;
-  return first === undefined || own === null;
+  return body.reviews[0] === undefined || listingOwnReview(body) === null;
 }
 
 /** The first answer of each question: one answer per question suits both question types. */
@@ -81,13 +91,13 @@ export function createdId(response: JsonAnswer): unknown {
   }
 }
 
-/** Review `id` in a review listing's body: among its reviews, or as meta.own_review; null when neither shows it. */
+/** Review `id` in a review listing's body: among its reviews, or as its own_review (in meta or at the top level); null when none shows it. */
 export function ownReviewIn(body: unknown, id: number): Json | null {
   if (!isPlainObject(body)) return null;
   const listed = Array.isArray(body['reviews']) ? body['reviews'].find((r) => isPlainObject(r) && r['id'] === id) : undefined;
   if (isPlainObject(listed)) return listed;
-  const own = isPlainObject(body['meta']) ? body['meta']['own_review'] : undefined;
-  return isPlainObject(own) && own['id'] === id ? own : null;
+  const own = [isPlainObject(body['meta']) ? body['meta']['own_review'] : undefined, body['own_review']].find((o) => isPlainObject(o) && o['id'] === id);
+  return isPlainObject(own) ? own : null;
 }
 
 /** The reviews of a listing's answer (none when it is not one). */

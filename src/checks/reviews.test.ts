@@ -19,6 +19,7 @@ import {
   voteEmbedsReview,
   voteMatches,
   votePermissionMatchesFlag,
+  ownReviewVoteRefused,
 } from './reviews.ts';
 
 const passes = (result: CheckResult) => expect(result).toEqual({ ok: true });
@@ -133,7 +134,16 @@ describe('votes', () => {
     // Other refusals (a rule on one's own review, say) say nothing about the permission.
     passes(votePermissionMatchesFlag(201, 422));
     failsWith(votePermissionMatchesFlag(201, 401), /accepted for voting \(201\) but refused for flagging \(401\)/);
-    failsWith(votePermissionMatchesFlag(403, 201), /refused for voting \(403\) but accepted for flagging \(201\)/);
+    failsWith(votePermissionMatchesFlag(401, 201), /refused for voting \(401\) but accepted for flagging \(201\)/);
+    // A 403 for a vote on one's own review, the flag accepted: a rule on own reviews, only noted.
+    passes(votePermissionMatchesFlag(403, 201));
+  });
+
+  test("a vote on one's own review refused with 403 while the flag is accepted is noted", () => {
+    failsWith(ownReviewVoteRefused(403, 201), /the 403 refuses a vote on one's own review, which the spec neither allows nor forbids/);
+    passes(ownReviewVoteRefused(201, 201));
+    passes(ownReviewVoteRefused(403, 403));
+    passes(ownReviewVoteRefused(401, 201));
   });
 });
 

@@ -9,6 +9,7 @@ import {
   carriesMatchCount,
   highlightIndexIsInKey,
   namesAreOrdered,
+  nonsenseAnswerDiffers,
   notInReverseOrder,
   orderedByOneOf,
   pricesAreOrdered,
@@ -53,8 +54,14 @@ describe('search', () => {
     expect(highlightIndexIsInKey({ k: 'Acme Echo', i: 0 })).toEqual(pass());
     expect(highlightIndexIsInKey({ k: 'Acme Echo', i: 5 })).toEqual(pass());
     expect(highlightIndexIsInKey({ k: '', i: 0 })).toEqual(pass());
-    failsWith(highlightIndexIsInKey({ k: 'Acme', i: 4 }), /has i 4, outside the keyphrase \(length 4\)/);
-    failsWith(highlightIndexIsInKey({ k: 'Acme', i: -1 }), /outside the keyphrase/);
+    // Just after the typed text, where the completion starts: k's end when k is what was typed.
+    expect(highlightIndexIsInKey({ k: 'Acme', i: 4 })).toEqual(pass());
+    failsWith(highlightIndexIsInKey({ k: 'Acme', i: 5 }), /has i 5, outside the keyphrase \(length 4, 4 bytes in UTF-8, its end included\)/);
+    // -1, as indexOf says it: q does not occur in k (a corrected suggestion); -2 is no index.
+    expect(highlightIndexIsInKey({ k: 'Acme', i: -1 })).toEqual(pass());
+    failsWith(highlightIndexIsInKey({ k: 'Acme', i: -2 }), /outside the keyphrase/);
+    // Counted in UTF-8 bytes, an index may pass the length in UTF-16 units.
+    expect(highlightIndexIsInKey({ k: 'Θήκες iPhone', i: 17 })).toEqual(pass());
     failsWith(highlightIndexIsInKey({ k: 'Acme', i: 1.5 }), /expected an integer/);
     failsWith(highlightIndexIsInKey({ k: 'Acme' }), /has i undefined/);
     failsWith(highlightIndexIsInKey({ k: 3, i: 0 }), /has k 3/);
@@ -89,6 +96,26 @@ describe('search finds what the catalogue holds', () => {
     ).toBe(true);
     expect(someSuggestionMatches([], 'lap').ok).toBe(true);
   });
+  test('someSuggestionMatches: i just after the typed text, where the completion starts', () => {
+    expect(someSuggestionMatches([{ k: 'Laptops', i: 3 }], 'Lap').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: 'Gaming Laptops', i: 10 }], 'lap').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: 'Lap', i: 3 }], 'lap').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: 'Gaming Laptops', i: 9 }], 'lap').ok).toBe(false);
+  });
+  test('someSuggestionMatches: i counted in code points as well as UTF-16 units', () => {
+    // '😀' is one code point, two UTF-16 units: 'Laptops' starts at code point 2, unit 3.
+    expect(someSuggestionMatches([{ k: '😀 Laptops', i: 2 }], 'lap').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: '😀 Laptops', i: 3 }], 'lap').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: '😀 Laptops', i: 5 }], 'lap').ok).toBe(true); // after it, in code points
+    expect(someSuggestionMatches([{ k: '😀 Laptops', i: 1 }], 'lap').ok).toBe(false);
+  });
+
+  test('someSuggestionMatches: i counted in UTF-8 bytes (a server that indexes bytes)', () => {
+    // 'Θήκες για ' is 10 characters and 18 bytes in UTF-8.
+    expect(someSuggestionMatches([{ k: 'Θήκες για iPhone', i: 18 }], 'iph').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: 'Θήκες για iPhone', i: 10 }], 'iph').ok).toBe(true);
+    expect(someSuggestionMatches([{ k: 'Θήκες για iPhone', i: 17 }], 'iph').ok).toBe(false);
+  });
   test('someSuggestionMatches: suggestions that do not begin with q anywhere i points fail', () => {
     expect(
       someSuggestionMatches(
@@ -99,6 +126,20 @@ describe('search finds what the catalogue holds', () => {
         'lap',
       ).ok,
     ).toBe(false);
+  });
+});
+
+describe('a search for letters no catalogue holds', () => {
+  const named = { q: 'Laptops', ids: [4, 3, 1], total: 3 };
+  test('nonsenseAnswerDiffers: another answer than a catalogue name gets (a fuzzy match) passes', () => {
+    expect(nonsenseAnswerDiffers({ q: 'qxzjvqkx', ids: [7, 9], total: 2 }, named)).toEqual(pass());
+    expect(nonsenseAnswerDiffers({ q: 'qxzjvqkx', ids: [1, 3, 4], total: 3 }, named)).toEqual(pass());
+  });
+  test('nonsenseAnswerDiffers: the very answer a catalogue name gets fails: q is not applied', () => {
+    failsWith(
+      nonsenseAnswerDiffers({ q: 'qxzjvqkx', ids: [4, 3, 1], total: 3 }, named),
+      /q="qxzjvqkx".*and q="Laptops".*both find the same 3 categories \(ids 4, 3, 1\): q is not applied/,
+    );
   });
 });
 

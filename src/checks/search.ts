@@ -42,16 +42,25 @@ export function appliedQueryIsTheSentOne(sent: string, applied: unknown): CheckR
   return normaliseQuery(applied) === normaliseQuery(sent) ? pass() : fail(`meta.q is ${show(applied)}, but q=${show(sent)} was sent`);
 }
 
-/** Autocomplete item: "i (integer index usable as the highlight start)" — an index into k. */
+/**
+ * Autocomplete item: "i (integer index usable as the highlight start)": an index into k, its end
+ * included. Where i points is not shown: the start of the typed text in k, or just after it where
+ * the completion starts (k's end when k is the typed text); in UTF-16 units or in code points,
+ * which are never more than the units.
+ */
 export function highlightIndexIsInKey(item: unknown): CheckResult {
   if (!isPlainObject(item)) return fail(`autocomplete item is ${show(item)}, expected an object`);
   const { k, i } = item;
   if (typeof k !== 'string') return typed(k, false, `autocomplete item has k ${show(k)}, expected a string`);
   if (!Number.isInteger(i)) return typed(i, false, `autocomplete item ${show(k)} has i ${show(i)}, expected an integer`);
   const index = i as number;
-  // An empty keyphrase has only the start to highlight from.
-  const ok = k.length === 0 ? index === 0 : index >= 0 && index < k.length;
-  return ok ? pass() : fail(`autocomplete item ${show(k)} has i ${index}, outside the keyphrase (length ${k.length})`);
+  // -1: q does not occur in k (a corrected suggestion), as indexOf says it: nothing to highlight, no fault.
+  if (index === -1) return pass();
+  // In UTF-8 bytes (a server that indexes bytes, as Go's strings do) an index may pass k.length.
+  const bytes = Buffer.byteLength(k, 'utf8');
+  return index >= 0 && index <= Math.max(k.length, bytes)
+    ? pass()
+    : fail(`autocomplete item ${show(k)} has i ${index}, outside the keyphrase (length ${k.length}, ${bytes} bytes in UTF-8, its end included)`);
 }
 
 /** Lower-cased, accent-free text (what a search may ignore). */
@@ -90,28 +99,71 @@ export function findsTheSku(
   return { result: fail(message), onLaterPage: morePages };
 }
 
+/** The offsets in k (UTF-16 units) an index i may stand for: i units, or i code points. */
+function offsetsInKey(k: string, i: number): number[] {
+  const points = [...k];
+  const byCodePoint = i <= points.length ? [points.slice(0, i).join('').length] : [];
+  // i counted in UTF-8 bytes: the UTF-16 offset of the character that starts at that byte.
+  const byByte: number[] = [];
+  let bytes = 0;
+  let offset = 0;
+  for (const point of [...points, '']) {
+    if (bytes === i) byByte.push(offset);
+    if (bytes >= i || point === '') break;
+    bytes += Buffer.byteLength(point, 'utf8');
+    offset += point.length;
+  }
+  return [...new Set([i, ...byCodePoint, ...byByte])].filter((offset) => offset >= 0 && offset <= k.length);
+}
+
 /**
  * Autocomplete items suggest what begins with q: at least one item has q (ignoring case and
- * accents) where its i points, whether i counts characters of k or words of k (the spec says
- * only "index usable as the highlight start"). An empty list is not judged.
+ * accents) where its i points. The spec says only "index usable as the highlight start", so i may
+ * count characters of k (UTF-16 units, code points or UTF-8 bytes) and mark where q starts or where the
+ * completion after q starts, or count words of k. An empty list is not judged.
  */
 export function someSuggestionMatches(items: readonly unknown[], q: string): CheckResult {
   const keys = items.filter(isPlainObject).filter((item) => typeof item['k'] === 'string' && Number.isInteger(item['i']));
   if (keys.length === 0) return pass();
   const wanted = folded(q.trim());
   const matches = (item: Record<string, unknown>): boolean => {
-    const k = folded(item['k'] as string);
+    const k = item['k'] as string;
     const i = item['i'] as number;
-    const byCharacter = k.startsWith(wanted, i);
-    const word = k.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '')[i];
+    const byCharacter = offsetsInKey(k, i).some((offset) => folded(k.slice(offset)).startsWith(wanted) || folded(k.slice(0, offset)).endsWith(wanted));
+    const word = folded(k)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== '')[i];
     return byCharacter || (word !== undefined && word.startsWith(wanted.split(/\s+/)[0]!));
   };
   if (keys.some(matches)) return pass();
   return fail(
-    `none of the ${keys.length} suggestions for q=${show(q)} has q where its i points (as a character or a word index): ${keys
+    `none of the ${keys.length} suggestions for q=${show(q)} has q where its i points (q starting or ending there, counted in characters, code points or UTF-8 bytes, or as a word index): ${keys
       .slice(0, 5)
       .map((item) => `${show(item['k'], 40)} (i ${show(item['i'])})`)
       .join(', ')}`,
+  );
+}
+
+/** What one search answered: its query, the ids of the categories of its first page and total_results. */
+export interface SearchShown {
+  q: string;
+  ids: readonly unknown[];
+  total: number;
+}
+
+/**
+ * Letters no catalogue holds found categories. A fuzzy engine may match them (then no match
+ * cannot be asked for), but a search that applies q does not give them the very answer it gives
+ * to a name of the catalogue: the same categories in the same order, and the same total_results.
+ */
+export function nonsenseAnswerDiffers(nonsense: SearchShown, named: SearchShown): CheckResult {
+  const same = nonsense.total === named.total && nonsense.ids.length === named.ids.length && nonsense.ids.every((id, i) => id === named.ids[i]);
+  if (!same) return pass();
+  return fail(
+    `q=${show(nonsense.q)}, letters no catalogue holds, and q=${show(named.q)}, a name of the catalogue, both find the same ${nonsense.total} categories (ids ${nonsense.ids
+      .slice(0, 8)
+      .map((id) => show(id))
+      .join(', ')}): q is not applied`,
   );
 }
 

@@ -210,6 +210,8 @@ export class CategoryWalker {
   async children(id: number): Promise<Category[]> {
     const path = pathOf('GET /categories/:id/children', { id });
     const response = await this.api.get(path);
+    // A leaf may have no children resource at all (404): what its listing answers is not shown.
+    if (response.status === 404) return [];
     if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
     const body = response.json<{ categories?: unknown }>();
     if (!Array.isArray(body?.categories)) throw new DiscoveryError(`GET ${path} has no categories array`);

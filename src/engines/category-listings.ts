@@ -23,9 +23,19 @@ export interface Listing {
 /** An id far above any a catalogue hands out. */
 export const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
 
+/**
+ * What a category with children may answer on its SKU listing instead of a list: "A SKU always
+ * belongs to a leaf category", and what a non-leaf gives is not shown, so a refusal is a reading.
+ */
+export const INNER_CATEGORY_REFUSALS: readonly number[] = [400, 404, 422];
+
 /** GET a paginated collection under `key`; stops the test unless it is 200 {key, meta.pagination}. */
 export async function getListing(t: ConformanceContext, path: string, key: string, query: Query, ...requirements: string[]): Promise<Listing> {
-  const response = await t.api.get(path, { query });
+  return readListing(t, await t.api.get(path, { query }), key, ...requirements);
+}
+
+/** A paginated collection's answer under `key`; stops the test unless it is 200 {key, meta.pagination}. */
+export function readListing(t: ConformanceContext, response: HttpResponse, key: string, ...requirements: string[]): Listing {
   t.require(hasStatus(response, 200), ...requirements);
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, key), 'GEN-7', ...requirements);

@@ -11,6 +11,8 @@ import type { CheckResult } from '../checks/check.ts';
 import { readPagination } from '../checks/pagination.ts';
 import { scaledToBudget } from '../budget/budget.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
+import { firstLargePage, LARGE_PER } from '../harness/large-pages.ts';
+import type { HttpResponse } from '../http/client.ts';
 import { pathOf } from '../rules/api-paths.ts';
 import { commandArbitraries, ModelFailure, openingCommand, Session, type Box } from './favorites-model.ts';
 
@@ -50,32 +52,50 @@ const CATEGORIES_TRIED = 3;
 
 type Json = Record<string, unknown>;
 
-/** The user's lists (two pages of 100 at most); null when there are more. */
-async function userLists(t: ConformanceContext, counter: { spent: number }): Promise<Json[] | null> {
-  const lists: Json[] = [];
-  for (let page = 1; page <= 2; page++) {
-    counter.spent++;
-    const response = await t.api.get(pathOf('GET /favorite_lists'), { ...USER, query: { per: 100, page } });
-    if (response.status !== 200) t.skip(`GET /favorite_lists answered ${response.status}: the model needs the user's lists (suites/favorites.suite.ts judges that)`);
-    const body = response.json<{ favorite_lists?: unknown }>();
-    const items = Array.isArray(body?.favorite_lists) ? (body.favorite_lists as Json[]) : [];
-    lists.push(...items);
+/**
+ * Up to `most` items of a collection (the user token): pages of 100, or of the default size where
+ * the deployment refuses per=100 (its largest per is not stated, PAG-4). null when a page does not
+ * answer 200, or there are more; `refused` says which status a page answered.
+ */
+async function itemsOf(
+  t: ConformanceContext,
+  counter: { spent: number },
+  path: string,
+  key: string,
+  most: number,
+  query: Record<string, string> = {},
+): Promise<{ items: Json[] } | { items: null; status: number }> {
+  const first = await firstLargePage(t.api, path, { ...USER, query });
+  counter.spent += first.query['per'] === undefined ? 2 : 1;
+  const items: Json[] = [];
+  let response: HttpResponse = first.response;
+  for (let page = 1; ; page++) {
+    if (response.status !== 200) return { items: null, status: response.status };
+    const body = response.json<Record<string, unknown>>();
+    const listed = Array.isArray(body?.[key]) ? (body[key] as Json[]) : [];
+    items.push(...listed);
     const pagination = readPagination(body);
-    if (!pagination || page >= pagination.total_pages || items.length === 0) return lists;
+    if (!pagination || page >= pagination.total_pages || listed.length === 0) return { items };
+    if (items.length >= most) return { items: null, status: 200 };
+    counter.spent++;
+    response = await t.api.get(path, { ...USER, query: { ...first.query, page: page + 1 } });
   }
-  return null;
+}
+
+/** The user's lists (200 at most); null when there are more. */
+async function userLists(t: ConformanceContext, counter: { spent: number }): Promise<Json[] | null> {
+  const read = await itemsOf(t, counter, pathOf('GET /favorite_lists'), 'favorite_lists', 2 * LARGE_PER);
+  if (read.items === null && read.status !== 200) t.skip(`GET /favorite_lists answered ${read.status}: the model needs the user's lists (suites/favorites.suite.ts judges that)`);
+  return read.items;
 }
 
 /** SKU ids the user has favorited, when the SKU listing has no favorited field (before 3.1.0). */
 async function favoritedSkuIds(t: ConformanceContext, counter: { spent: number }): Promise<Set<number> | null> {
   const ids = new Set<number>();
-  for (const query of [{ per: 100 }, { per: 100, owned: 'true' }] as Record<string, string | number>[]) {
-    counter.spent++;
-    const response = await t.api.get(pathOf('GET /favorites'), { ...USER, query });
-    if (response.status !== 200) return null;
-    const body = response.json<{ favorites?: Json[] }>();
-    if ((readPagination(body)?.total_pages ?? 1) > 1) return null;
-    for (const f of body?.favorites ?? []) if (typeof f['sku_id'] === 'number') ids.add(f['sku_id']);
+  for (const query of [{}, { owned: 'true' }] as Record<string, string>[]) {
+    const { items } = await itemsOf(t, counter, pathOf('GET /favorites'), 'favorites', LARGE_PER, query);
+    if (items === null) return null;
+    for (const f of items) if (typeof f['sku_id'] === 'number') ids.add(f['sku_id']);
   }
   return ids;
 }
@@ -88,8 +108,8 @@ async function favoritedSkuIds(t: ConformanceContext, counter: { spent: number }
 async function autoListsOf(t: ConformanceContext, counter: { spent: number }, skus: readonly Sku[]): Promise<{ id: number; category_id: number; type: string }[]> {
   const found: { id: number; category_id: number; type: string }[] = [];
   for (const categoryId of new Set(skus.map((s) => s.categoryId))) {
-    counter.spent++;
-    const response = await t.api.get(pathOf('GET /categories/:id/favorites', { id: categoryId }), { ...USER, query: { per: 100 } });
+    const { response, query } = await firstLargePage(t.api, pathOf('GET /categories/:id/favorites', { id: categoryId }), USER);
+    counter.spent += query['per'] === undefined ? 2 : 1;
     const favorites = response.status === 200 ? response.json<{ favorites?: unknown }>()?.favorites : undefined;
     const id = Array.isArray(favorites) ? autoListInFavorites(favorites as FavoriteLike[]) : null;
     if (id !== null && !found.some((l) => l.id === id)) found.push({ id, category_id: categoryId, type: 'auto' });
@@ -106,8 +126,8 @@ async function freeSkus(t: ConformanceContext, counter: { spent: number }, autoC
   if (!t.has('favorited-on-category-skus') && !favorited)
     t.skip('the SKU listing has no favorited field before 3.1.0 and the user has more than 100 favorites: cannot tell which SKUs are free');
   const leafId = await t.discover('leafCategory');
-  counter.spent++;
-  const categories = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
+  const { response: categories, query } = await firstLargePage(t.api, pathOf('GET /categories'));
+  counter.spent += query['per'] === undefined ? 2 : 1;
   const listed = categories.status === 200 ? (categories.json<{ categories?: Json[] }>()?.categories ?? []) : [];
   const leaves = listed.filter((c) => c['children_count'] === 0 && Number.isInteger(c['id']) && c['id'] !== leafId).map((c) => c['id'] as number);
   const candidates = [leafId, ...leaves.filter((id) => !autoCategories.has(id)), ...leaves.filter((id) => autoCategories.has(id))];

@@ -4,12 +4,24 @@
 // the teardown, the 404 of a missing record, and where a favorite's list is seen when its answer
 // does not show favorite_list_id (FAV-8: shown on update only, one reading).
 import { fail, show, typed } from '../checks/check.ts';
-import { isInList, listsFavorite, ownership, showsListId, type FavoriteLike, type FavoriteListLike } from '../checks/favorites.ts';
+import {
+  holdsNoOwnedFavorites,
+  inAutoListByCategory,
+  isAutoList,
+  isInList,
+  listsFavorite,
+  ownership,
+  refusesAutoListDeletion,
+  showsListId,
+  type FavoriteLike,
+  type FavoriteListLike,
+} from '../checks/favorites.ts';
 import { otherLeaves, takeFreeSku, unfavoritedSkus, type Sku } from '../checks/favorites-skus.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { UndoEntry } from '../harness/journal.ts';
+import { firstLargePage, LARGE_PER } from '../harness/large-pages.ts';
 import type { HttpResponse } from '../http/client.ts';
 import { pathIn, pathOf, type PathValues } from '../rules/api-paths.ts';
 import { judgeNotFoundBody } from './not-found.ts';
@@ -18,7 +30,7 @@ export type Favorite = FavoriteLike & { id: number };
 export type FavoriteList = FavoriteListLike & { id: number };
 
 const USER = { auth: 'user' as const };
-/** Pages of 100 of GET /favorite_lists read at most (allLists). */
+/** Pages of GET /favorite_lists read at most (allLists): of 100, or of the default size where per=100 is refused. */
 export const LIST_PAGES = 5;
 const SKU_CATEGORIES_TRIED = 6;
 
@@ -34,6 +46,11 @@ export async function getFavorites<E extends FavoritesListing>(
   ...requirements: string[]
 ): Promise<{ favorites: Favorite[]; pagination: Pagination }> {
   const response = await t.api.get(pathIn(endpoint, params), { ...USER, query });
+  return judgeFavorites(t, endpoint, response, ...requirements);
+}
+
+/** A favorites listing's answer: stops the test unless it is 200 {favorites, meta.pagination}. */
+function judgeFavorites(t: ConformanceContext, endpoint: FavoritesListing, response: HttpResponse, ...requirements: string[]): { favorites: Favorite[]; pagination: Pagination } {
   t.require(hasStatus(response, 200), ...requirements);
   const body = t.json<{ favorites: Favorite[] }>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'favorites'), 'GEN-7', ...requirements);
@@ -43,8 +60,35 @@ export async function getFavorites<E extends FavoritesListing>(
 }
 
 /**
- * Every favorite list of the user (up to LIST_PAGES pages of 100). The default page first: it is
- * what the read tests asked for, and holds every list of most users (issue 17).
+ * The first `most` favorites of a listing (all of them, when fewer), newest first unless `query`
+ * says otherwise: pages of 100, or, where the deployment refuses per=100 (its largest per is not
+ * stated, PAG-4), of its default size. `complete`: whether they are the whole listing.
+ */
+export async function firstFavorites<E extends FavoritesListing>(
+  t: ConformanceContext,
+  endpoint: E,
+  params: PathValues<E>,
+  query: Record<string, string | number>,
+  most: number,
+  ...requirements: string[]
+): Promise<{ favorites: Favorite[]; complete: boolean }> {
+  const path = pathIn(endpoint, params);
+  const first = await firstLargePage(t.api, path, { ...USER, query });
+  const favorites: Favorite[] = [];
+  let response = first.response;
+  for (let page = 1; ; page++) {
+    const listed = judgeFavorites(t, endpoint, response, ...requirements);
+    favorites.push(...listed.favorites);
+    if (page >= listed.pagination.total_pages || listed.favorites.length === 0) return { favorites, complete: true };
+    if (favorites.length >= most) return { favorites, complete: false };
+    response = await t.api.get(path, { ...USER, query: { ...first.query, page: page + 1 } });
+  }
+}
+
+/**
+ * Every favorite list of the user (up to LIST_PAGES pages of 100, or of the default size where
+ * the deployment refuses per=100: its largest per is not stated, PAG-4). The default page first:
+ * it is what the read tests asked for, and holds every list of most users (issue 17).
  */
 export async function allLists(t: ConformanceContext): Promise<{ lists: FavoriteList[]; complete: boolean }> {
   const first = await t.api.get(pathOf('GET /favorite_lists'), USER);
@@ -57,8 +101,10 @@ export async function allLists(t: ConformanceContext): Promise<{ lists: Favorite
     }
   }
   const lists: FavoriteList[] = [];
+  const large = await firstLargePage(t.api, pathOf('GET /favorite_lists'), USER);
+  let response = large.response;
   for (let page = 1; page <= LIST_PAGES; page++) {
-    const response = await t.api.get(pathOf('GET /favorite_lists'), { ...USER, query: { per: 100, page } });
+    if (page > 1) response = await t.api.get(pathOf('GET /favorite_lists'), { ...USER, query: { ...large.query, page } });
     t.require(hasStatus(response, 200), 'FAV-18');
     const body = t.json<{ favorite_lists: FavoriteList[] }>(response, 'GEN-4');
     t.require(hasCollectionEnvelope(body, 'favorite_lists'), 'GEN-7', 'FAV-18');
@@ -79,13 +125,13 @@ export function single<T>(t: ConformanceContext, response: HttpResponse, key: st
 
 /**
  * SKU ids the user has favorited, when the SKU listing does not say (favorited came with 3.1.0):
- * the first page of 100 of GET /favorites and of GET /favorites?owned=true.
+ * the first 100 of GET /favorites and of GET /favorites?owned=true.
  */
 async function favoritedSkuIds(t: ConformanceContext): Promise<Set<number>> {
   const ids = new Set<number>();
-  for (const query of [{ per: 100 }, { per: 100, owned: 'true' }] as Record<string, string | number>[]) {
-    const { favorites, pagination } = await getFavorites(t, 'GET /favorites', [], query, 'FAV-23');
-    if (pagination.total_pages > 1) t.skip('the user has more than 100 favorites and the SKU listing has no favorited field: cannot tell which SKUs are free');
+  for (const query of [{}, { owned: 'true' }] as Record<string, string>[]) {
+    const { favorites, complete } = await firstFavorites(t, 'GET /favorites', [], query, LARGE_PER, 'FAV-23');
+    if (!complete) t.skip(`the user has more than ${LARGE_PER} favorites and the SKU listing has no favorited field: cannot tell which SKUs are free`);
     for (const f of favorites) if (typeof f.sku_id === 'number') ids.add(f.sku_id);
   }
   return ids;
@@ -127,7 +173,7 @@ export class FreeSkus {
 
   /**
    * A SKU the user has not favorited: from the discovered leaf category, else from other leaf
-   * categories of GET /categories (first page of 100); `preferNot` names categories to avoid when
+   * categories of GET /categories (its first page of 100, or of the default size); `preferNot` names categories to avoid when
    * possible. `preferred` says whether the SKU avoids them.
    */
   async find(t: ConformanceContext, preferNot: Avoid = new Set()): Promise<{ sku: Sku; preferred: boolean }> {
@@ -135,7 +181,7 @@ export class FreeSkus {
     const leafId = await t.discover('leafCategory');
     const candidates = [leafId];
     const known = typeof preferNot === 'function' ? new Set<unknown>() : preferNot;
-    const categories = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
+    const { response: categories } = await firstLargePage(t.api, pathOf('GET /categories'));
     if (categories.status === 200)
       candidates.push(...otherLeaves(categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [], leafId, known));
     const avoided = new Map<number, boolean>();
@@ -209,12 +255,17 @@ export async function alsoDelete(t: ConformanceContext, cleanup: string[], listI
   await t.undoable({ method: 'DELETE', path }, `the favorite list ${String(listId)} the server created along with a favorite`);
 }
 
-/** Teardown: deletes what a test created, whatever happened; leftovers become a warning. */
-export async function remove(t: ConformanceContext, paths: string[]): Promise<void> {
+/**
+ * Teardown: deletes what a test created, whatever happened; leftovers become a warning. The
+ * deletion of an auto list (`autoLists`: their paths) may be refused (refusesAutoListDeletion):
+ * the list then stays, or goes when empty, which is the service's to decide.
+ */
+export async function remove(t: ConformanceContext, paths: string[], autoLists: ReadonlySet<string> = new Set()): Promise<void> {
   const left: string[] = [];
   for (const path of paths) {
     try {
       const response = await t.api.request('DELETE', path, USER);
+      if (autoLists.has(path) && refusesAutoListDeletion(response.status)) continue;
       if (response.status !== 204 && response.status !== 404) left.push(`${path} (${response.status})`);
     } catch (error) {
       left.push(`${path} (${error instanceof Error ? error.message : String(error)})`);
@@ -229,9 +280,9 @@ export function mustBeNotFound(t: ConformanceContext, response: HttpResponse, ..
   judgeNotFoundBody(t, response);
 }
 
-/** The first page (100) of a list's favorites: how a favorite's list is seen when its answer does not show favorite_list_id. */
+/** The first 100 of a list's favorites: how a favorite's list is seen when its answer does not name it (namesListId). */
 export async function listFavorites(t: ConformanceContext, listId: number): Promise<Favorite[]> {
-  return (await getFavorites(t, 'GET /favorite_lists/:id/favorites', [listId], { per: 100 }, 'FAV-27')).favorites;
+  return (await firstFavorites(t, 'GET /favorite_lists/:id/favorites', [listId], {}, LARGE_PER, 'FAV-27')).favorites;
 }
 
 /**
@@ -261,4 +312,60 @@ export function warnOwnershipUnseen(t: ConformanceContext, favorites: readonly F
       ...requirements,
     );
   }
+}
+
+/**
+ * Row 1, where the POST answer does not name the favorite's list: favorite_list_id not shown (FAV-8,
+ * "accepted on update": shown there only, one reading), or null (FAV-9: the list following from
+ * the SKU's category, one reading). The favorite must then be among the favorites of the auto list
+ * of the SKU's category as GET /favorite_lists shows it after the POST (`lists`); returns that
+ * list's id, or null where no such list is listed. A null where no auto list is listed at all is in
+ * no list a client can see; a favorite_list_id not shown there is not judged (a warning).
+ */
+export async function autoListOfUnnamed(
+  t: ConformanceContext,
+  favorite: Favorite,
+  sku: Sku,
+  lists: readonly FavoriteList[],
+  autoListsListed: boolean,
+  newAutoList: boolean,
+): Promise<number | null> {
+  const inAuto = ['FAV-9', 'FAV-2', ...(newAutoList ? ['FAV-10'] : [])];
+  const auto = lists.find((l) => isAutoList(l) && l.category_id === sku.category_id);
+  if (auto) {
+    const what = `POST /favorites without a list, SKU ${sku.id} of category ${sku.category_id}`;
+    t.must(listsFavorite(await listFavorites(t, auto.id), favorite.id, auto.id, what), 'FAV-9', 'FAV-5');
+    return auto.id;
+  }
+  const shown = showsListId(favorite) ? 'favorite_list_id null' : 'no favorite_list_id';
+  if (autoListsListed) {
+    const message = `POST /favorites shows ${shown}, and GET /favorite_lists lists auto lists but none of the SKU's category ${sku.category_id}`;
+    t.must(fail(message), 'FAV-9', ...(newAutoList ? ['FAV-10'] : []), 'FAV-5');
+  } else if (inAutoListByCategory(favorite)) {
+    const message = `favorite ${favorite.id} created without a list has favorite_list_id null, and GET /favorite_lists lists no auto list: expected the (negative) id of the auto list of the SKU's category ${sku.category_id}`;
+    t.must(fail(message), ...inAuto);
+  } else {
+    const message = 'POST /favorites shows no favorite_list_id and GET /favorite_lists lists no auto list: the list the favorite went into cannot be observed';
+    t.warn(fail(message), 'FAV-9', 'FAV-8', 'FAV-18');
+  }
+  return null;
+}
+
+/**
+ * Owned favorites in GET /categories/:id/favorites (from 3.2.0): only a warning. The exclusion is
+ * stated for GET /favorites and GET /favorite_lists/:id/favorites, the listings that take
+ * owned=true; whether the Change history's "favorites listings" takes in this one is open.
+ */
+export function warnOwnedInCategoryListing(t: ConformanceContext, favorites: readonly Favorite[], categoryId: number): void {
+  const where = `GET /categories/${categoryId}/favorites`;
+  const owned = holdsNoOwnedFavorites(favorites, where);
+  t.warn(
+    owned.ok
+      ? owned
+      : fail(
+          `${owned.message}; tolerated: the exclusion of owned favorites is stated for GET /favorites and GET /favorite_lists/:id/favorites (the listings that take owned=true), not for this one`,
+        ),
+    'CHG-2',
+  );
+  warnOwnershipUnseen(t, favorites, where, 'CHG-2', 'FAV-8');
 }

@@ -4,12 +4,13 @@
 // permission probes of reads use, the judging of a probe's refusal, and the 401 with the errors
 // body. The pure parts are in src/checks/oauth-cases.ts.
 import { errorBodyIsWellFormed } from '../checks/errors.ts';
-import { hasStatus } from '../checks/http.ts';
+import { hasStatus, type Judgement } from '../checks/http.ts';
 import { readConsentRedirect } from '../checks/oauth.ts';
-import { refusalJudgement, type ConsentOutcome, type RealIdKind, type RealIds } from '../checks/oauth-cases.ts';
+import type { ConsentOutcome, RealIdKind, RealIds } from '../checks/oauth-cases.ts';
 import type { ConformanceContext, DiscoveryRole } from '../harness/conformance.ts';
 import { joinUrl, type HttpResponse } from '../http/client.ts';
 import { secrets } from '../http/redact.ts';
+import { pathOf } from '../rules/api-paths.ts';
 
 /** A request the run's token handling must not renew on a 401. */
 export const NO_RENEW = { renewOn401: false } as const;
@@ -65,6 +66,25 @@ async function askConsent(t: ConformanceContext, redirectUri: string): Promise<C
 export class OAuthSession {
   #consent: Promise<ConsentOutcome> | null = null;
   #realIds: RealIds | null = null;
+  /** The suite was granted an application token of its own since the run's was last shown to work. */
+  #appTokenReplaced = false;
+
+  /** A client-credentials request of the suite was granted a token. */
+  appTokenIssued(): void {
+    this.#appTokenReplaced = true;
+  }
+
+  /**
+   * Before requests with the run's application token that are not renewed on a 401 (NO_RENEW):
+   * a server may revoke a client's earlier application tokens when it issues a new one (the fate
+   * of the earlier token is not shown, AUTH-26), so after the suite was granted one, a request
+   * that is renewed on a 401 makes sure the run's token is in force, whatever the order of tests.
+   */
+  async appTokenInForce(t: ConformanceContext): Promise<void> {
+    if (!this.#appTokenReplaced) return;
+    this.#appTokenReplaced = false;
+    await t.api.get(pathOf('GET /categories/root'), { auth: 'app', fresh: true });
+  }
 
   /** The consent answer; the first test that needs it asks. */
   consentOnce(t: ConformanceContext, redirectUri: string): Promise<ConsentOutcome> {
@@ -103,9 +123,8 @@ export function needsRedirectUri(t: ConformanceContext): string {
   return uri;
 }
 
-/** Judges the answer to a permission probe (refusalJudgement): a MUST, or a warning where a placeholder id leaves it open. */
-export function judgeRefusal(t: ConformanceContext, status: number, what: string, placeholder: boolean, ids: string[]): void {
-  const { check, must } = refusalJudgement(status, what, placeholder);
+/** Records the judgement of a refusal (refusalJudgement, probeJudgement): a MUST, or a warning where a correct server may answer so. */
+export function judgeRefusal(t: ConformanceContext, { check, must }: Judgement, ...ids: string[]): void {
   if (must) t.must(check, ...ids);
   else t.warn(check, ...ids);
 }

@@ -90,6 +90,8 @@ export interface Created {
 export class ReviewSkus {
   readonly #leafScans = new Map<string, LeafScan>();
   readonly #probedSkus = new Map<string, Set<number>>();
+  /** A SKU found free of the user's review and lent to a test that writes nothing (the new-review form): the next writer takes it. */
+  readonly #spareSkus = new Map<string, number>();
   /** Reviews the tests deleted themselves: teardown leaves them. */
   readonly #deleted = new Set<string>();
 
@@ -138,8 +140,31 @@ export class ReviewSkus {
     }
   }
 
+  /**
+   * A reviewable SKU the user has not reviewed, for a test that writes nothing (a deployment may
+   * refuse the new-review form for a SKU the user has reviewed, REV-21); null when none of
+   * FREE_SKUS_TRIED candidates is free. The SKU stays free: the next test that writes a review
+   * (without othersFirst) takes it.
+   */
+  async unreviewedSku(t: ConformanceContext): Promise<number | null> {
+    const key = t.api.url('/');
+    const spare = this.#spareSkus.get(key) ?? (await this.#nextFreeSku(t, false));
+    if (spare !== null) this.#spareSkus.set(key, spare);
+    return spare;
+  }
+
+  /** How many SKUs were asked whether the user has reviewed them. */
+  probedCount(t: ConformanceContext): number {
+    return this.#probedSkus.get(t.api.url('/'))?.size ?? 0;
+  }
+
   /** The next SKU free of the user's review, or null when FREE_SKUS_TRIED candidates have been probed. */
   async #nextFreeSku(t: ConformanceContext, othersFirst: boolean): Promise<number | null> {
+    const spare = othersFirst ? undefined : this.#spareSkus.get(t.api.url('/'));
+    if (spare !== undefined) {
+      this.#spareSkus.delete(t.api.url('/'));
+      return spare;
+    }
     const probed = this.#probedSkus.get(t.api.url('/')) ?? new Set<number>();
     this.#probedSkus.set(t.api.url('/'), probed);
     while (probed.size < FREE_SKUS_TRIED) {
@@ -165,8 +190,7 @@ export class ReviewSkus {
     for (let attempt = 0; attempt < CREATE_TRIES; attempt++) {
       const skuId = await this.#nextFreeSku(t, othersFirst);
       if (skuId === null) {
-        const probed = this.#probedSkus.get(t.api.url('/'))?.size ?? 0;
-        if (attempt === 0) t.skip(`discovery: each of ${probed} reviewable SKUs is reviewed by the user already, or does not say (own_review)`);
+        if (attempt === 0) t.skip(`discovery: each of ${this.probedCount(t)} reviewable SKUs is reviewed by the user already, or does not say (own_review)`);
         break;
       }
       const { form } = await newForm(t, skuId);
@@ -272,7 +296,8 @@ export async function newForm(t: ConformanceContext, skuId: number): Promise<{ f
 
 /**
  * The user's own review `id` as the first page of the SKU's listing shows it to the user (newest
- * first, so a review just written is there), or as meta.own_review; null when neither shows it.
+ * first, so a review just written is there), or as its own_review (in meta or at the top level);
+ * null when none shows it.
  */
 export async function ownReviewListed(t: ConformanceContext, skuId: number, id: number): Promise<Json | null> {
   const response = await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), USER);

@@ -66,7 +66,7 @@ export type AppliedFilters = unknown;
 export type AutocompleteItem = {
   /** keyphrase */
   k: string;
-  /** index usable as the highlight start; since 3.0.23 */
+  /** index usable as the highlight start; -1 (as indexOf writes it) when the typed text is not in the keyphrase; since 3.0.23 */
   i?: number;
   /** optional (SRCH-6) */
   d?: {
@@ -135,8 +135,8 @@ export type Category = {
   unit_price_label?: string;
   reviewable?: boolean;
   comparable?: boolean;
-  /** only on categories returned by search (CAT-14): not required here; resources/search-category.json requires it */
-  match_count?: number;
+  /** only on categories returned by search (CAT-14): not required here, and null here is its blank value (a serializer shared with search); resources/search-category.json requires an integer */
+  match_count?: number | null;
 };
 
 /** Entry of a user's email_notifications (Resources and their fields > User) (schemas/resources/email-notification.json) */
@@ -347,7 +347,7 @@ export type ProductCard = {
   cards: {
     products: (Product & Required<Pick<Product, "color">>)[];
     shop: Shop;
-    blp: Blp;
+    blp?: Blp;
   }[];
 };
 
@@ -363,7 +363,7 @@ export type ProductFilterMeta = {
 export type ProductListMeta = {
   ordered_by: string;
   pagination: Pagination;
-  personalization: Personalization;
+  personalization?: Personalization;
   /** only with include_meta[]=filters */
   filters?: ProductFilterMeta;
 };
@@ -453,7 +453,10 @@ export type SearchAlternative = {
 };
 
 /** Category as returned by search: a listed Category plus match_count (Resources and their fields > Category; Endpoints > Search) (schemas/resources/search-category.json) */
-export type SearchCategory = Category & Required<Pick<Category, "match_count">>;
+export type SearchCategory = Category & {
+  /** only on categories returned by search (CAT-14): required here, an integer (minimum 0 in category.json, which allows null outside search) */
+  match_count: number;
+};
 
 /** meta of GET /search: {q, alternatives, strong_matches, pagination} (Endpoints > Search; Resources and their fields > Search result meta) (schemas/resources/search-meta.json) */
 export type SearchMeta = {
@@ -653,8 +656,8 @@ export type TokenResponse = {
   token_type: string;
   /** seconds */
   expires_in: number;
-  /** user tokens only (AUTH-19, AUTH-11) */
-  refresh_token?: string;
+  /** user tokens only (AUTH-19, AUTH-11); null says there is none, as absent does (no refresh token is used for application tokens, AUTH-11): that a user token carries one is for the suites */
+  refresh_token?: string | null;
   /** space-separated set of permissions; optional */
   scope?: string;
 };
@@ -729,13 +732,18 @@ export type CategoriesResponse = {
   };
 };
 
+/** {category}: GET /categories/root, /categories/:id/parent (schemas/responses/category-in-tree.json) */
+export type CategoryInTreeResponse = {
+  category: Category;
+};
+
 /** {skus, meta}: GET /categories/:category_id/skus (Endpoints > Categories, 'Ordering, filters and meta of the category SKU listing') (schemas/responses/category-skus.json) */
 export type CategorySkusResponse = {
   skus: Sku[];
   meta: {
-    /** the current method, a key of order_by_methods (CAT-37) */
+    /** the current method (CAT-37) */
     ordered_by: string;
-    /** method -> human label; at least the current method (CAT-37) */
+    /** method -> human label (CAT-37); from 3.2.0 (x-since) */
     order_by_methods: Record<string, string>;
     pagination: Pagination;
     available_filters?: AvailableFilters;
@@ -753,7 +761,7 @@ export type CategorySpecificationsResponse = {
   groups?: Group[];
 };
 
-/** {category}: GET /categories/:id, /categories/root, /categories/:id/parent (schemas/responses/category.json) */
+/** {category}: GET /categories/:id, the single-category response (GET /categories/root and /categories/:id/parent: responses/category-in-tree.json) (schemas/responses/category.json) */
 export type CategoryResponse = {
   category: CategoryDetail;
 };
@@ -867,8 +875,8 @@ export type ProductCardsResponse = {
 /** {product, meta: {personalization}}: GET /products/:id (Endpoints > SKUs and their products) (schemas/responses/product.json) */
 export type ProductResponse = {
   product: Product;
-  meta: {
-    personalization: Personalization;
+  meta?: {
+    personalization?: Personalization;
   };
 };
 
@@ -933,12 +941,16 @@ export type SkuReviewResponse = {
 /** {reviews, meta}: GET /skus/:id/reviews (Endpoints > SKU reviews) (schemas/responses/sku-reviews.json) */
 export type SkuReviewsResponse = {
   reviews: SkuReview[];
+  /** the current user's review, once for the listing (REV-5); null when the user has no review of the SKU; since 3.1.3 */
+  own_review?: SkuReview | null;
   meta: {
     pagination: Pagination;
     /** only with include_meta=sku_reviews_aggregation (REV-17); from 3.1.3 */
     sku_reviews_aggregation?: ReviewAggregationItem[];
     /** only with include_meta=sku_rating_breakdown (REV-17); total votes per star, shape not shown (REV-15) */
     sku_rating_breakdown?: unknown;
+    /** the current user's review, once for the listing (REV-5); null when the user has no review of the SKU */
+    own_review?: SkuReview | null;
   };
 };
 
@@ -947,8 +959,8 @@ export type SkuSpecificationsResponse = {
   specifications: Specification[];
   /** only with include=group (LINK-5) */
   groups?: Group[];
-  meta: {
-    /** present if available (SKU-9) */
+  meta?: {
+    /** present if available (SKU-9), from 3.2.0 */
     full_description?: string;
   };
 };

@@ -177,7 +177,7 @@ export class ApiClient {
     // An Accept of the request's own is part of the key (a versioning test asking the run's version shares the answer).
     const reusable = this.#options.reuse === true && method === 'GET' && onApiOrigin && paced !== false && renewOn401 !== false && fresh !== true && Object.keys(http).length === 0;
     const key = reusable ? ReusedAnswers.key(auth, accept === undefined ? this.#accept : (accept ?? '(none)'), url) : undefined;
-    const { token, writes, kept, asking } = await this.#tokenAndWrites(auth, key, key === undefined ? null : readsFrom(url, this.#options.baseUrl));
+    const { token, scopes, writes, kept, asking } = await this.#tokenAndWrites(auth, key, key === undefined ? null : readsFrom(url, this.#options.baseUrl));
     if (kept) {
       const last = kept.exchanges[kept.exchanges.length - 1];
       if (last) this.#options.onReuse?.(last);
@@ -186,7 +186,7 @@ export class ApiClient {
     // Which token the answer is for: conditions such as "authorized user only" depend on it.
     let response: HttpResponse | undefined;
     try {
-      response = { ...(await send(token)), tokenKind: onApiOrigin ? auth : null };
+      response = { ...(await send(token)), tokenKind: onApiOrigin ? auth : null, ...(onApiOrigin && scopes ? { tokenScopes: scopes } : {}) };
     } finally {
       // The asker reports every outcome, also none: others may be waiting for this answer.
       if (asking === true && key !== undefined && writes !== undefined) {
@@ -197,10 +197,10 @@ export class ApiClient {
     if (response.status !== 401 || renewOn401 === false || !onApiOrigin) return response;
     // The token may have expired during the run: renew once; a second 401 is the server's answer.
     await this.#options.services.tokenRejected(auth, token);
-    const renewed = await this.#token(auth);
-    if (renewed === token) return response;
-    const retried = await send(renewed);
-    return { ...retried, tokenKind: auth, exchanges: [...response.exchanges, ...retried.exchanges] };
+    const renewed = await this.#tokenAndWrites(auth);
+    if (renewed.token === token) return response;
+    const retried = await send(renewed.token);
+    return { ...retried, tokenKind: auth, ...(renewed.scopes ? { tokenScopes: renewed.scopes } : {}), exchanges: [...response.exchanges, ...retried.exchanges] };
   }
 
   /** A write: its undo action journalled before it is sent, and what its answer creates or takes back after. */
@@ -246,10 +246,6 @@ export class ApiClient {
     return response;
   }
 
-  async #token(kind: TokenKind): Promise<string> {
-    return (await this.#tokenAndWrites(kind)).token;
-  }
-
   /** The Accept header the client sends (part of a kept answer's key). */
   get #accept(): string {
     return `${this.#options.mediaType ?? MEDIA_TYPE}; version=${this.#options.apiVersion}`;
@@ -259,10 +255,10 @@ export class ApiClient {
     kind: TokenKind,
     reuseKey?: string,
     reads: readonly WriteReach[] | null = null,
-  ): Promise<{ token: string; writes: number | undefined; kept: PlainResponse | undefined; asking: boolean | undefined }> {
+  ): Promise<{ token: string; scopes: readonly string[] | undefined; writes: number | undefined; kept: PlainResponse | undefined; asking: boolean | undefined }> {
     const result = await this.#options.services.token(kind, reuseKey, reads);
     if ('unavailable' in result) throw new PrerequisiteMissing(result.unavailable);
     secrets.add(result.token);
-    return { token: result.token, writes: result.writes, kept: result.kept, asking: result.asking };
+    return { token: result.token, scopes: result.scopes, writes: result.writes, kept: result.kept, asking: result.asking };
   }
 }

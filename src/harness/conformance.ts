@@ -16,7 +16,7 @@ import type { RunServices } from '../coordinator/services.ts';
 import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
-import { assertKnownRequirements } from '../requirements/catalogue.ts';
+import { assertKnownRequirements, expandReadings } from '../requirements/catalogue.ts';
 import { SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { ExchangeContext } from '../schemas/presence.ts';
 import { askedVersion, exchangeRule, viewOf } from '../rules/exchange-rules.ts';
@@ -45,6 +45,12 @@ export interface TestDeclaration {
    */
   id: string;
   requirements: string[];
+  /**
+   * The readings of those requirements the test's checks accept (catalogue ids, "SRCH-6.a" or a
+   * range "SRCH-6.a-c"): every one (src/selftest/readings.test.ts holds the kit's suites to it), so
+   * that a reading added to the catalogue names each test to look at again.
+   */
+  readings?: string[];
   /** Default MUST. */
   severity?: Severity;
   /** Default read. */
@@ -162,6 +168,7 @@ export class ConformanceContext {
     const message = result.blank ? `null where the spec gives a non-null type: ${result.message}` : result.message;
     const finding: Finding = { requirements, severity: effective, message: secrets.scrub(message) };
     if (details?.length) finding.details = details.map((d) => secrets.scrub(d));
+    if (!result.ok && result.follows !== undefined) finding.follows = secrets.scrub(result.follows);
     const shown = showing(this.#outcome, result.shown);
     if (shown !== undefined) finding.exchange = shown;
     (effective === 'MUST' ? this.#outcome.failures : this.#outcome.warnings).push(finding);
@@ -376,7 +383,7 @@ export class ConformanceContext {
   }
 }
 
-/** What the exchange shows besides its body: the query of the request that was answered, and the kind of token it carried. */
+/** What the exchange shows besides its body: the query of the request that was answered, the kind of token it carried and the scopes that token was granted. */
 function contextOf(response: HttpResponse): ExchangeContext {
   let query: URLSearchParams | undefined;
   try {
@@ -384,7 +391,7 @@ function contextOf(response: HttpResponse): ExchangeContext {
   } catch {
     query = undefined;
   }
-  return { ...(query ? { query } : {}), token: response.tokenKind ?? null };
+  return { ...(query ? { query } : {}), token: response.tokenKind ?? null, tokenScopes: response.tokenScopes ?? null };
 }
 
 /**
@@ -420,6 +427,7 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
   const meta: ConformanceMeta = {
     id: declaration.id,
     requirements: declaration.requirements,
+    ...(declaration.readings ? { readings: expandReadings(declaration.readings) } : {}),
     severity: declaration.severity ?? 'MUST',
     profile: declaration.profile ?? 'read',
     requests: declaration.requests ?? 5,

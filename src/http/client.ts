@@ -65,6 +65,8 @@ export interface HttpResponse {
   json<T = unknown>(): T;
   /** The kind of the run's token the request carried ('app', 'user'); absent or null: none, or one the run does not manage. */
   tokenKind?: 'app' | 'user' | null;
+  /** The scopes that token was granted, when the run knows them; absent or null: not known. */
+  tokenScopes?: readonly string[] | null;
 }
 
 /** An answer as plain data (what crosses from a worker to the run's main process and back). */

@@ -25,6 +25,7 @@ export async function handleApi(state: ReferenceState, req: IncomingMessage, res
     const auth = state.auth.authenticate(req.headers.authorization, target.query, fault);
     const limits = answer.count(auth.ok ? `token:${auth.token.value}` : `ip:${ip}`);
     if (limits.exceeded && fault !== 'ratelimit-not-enforced') return answer.send(rateLimited(fault), limits);
+    if (!auth.ok && auth.limit) return answer.send({ status: auth.status, body: { message: auth.message } }, limits);
     if (!auth.ok) return answer.fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), limits);
 
     const negotiation = negotiateVersion(req.headers.accept, fault, state.variants);

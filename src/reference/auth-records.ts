@@ -20,6 +20,8 @@ export interface TokenRecord {
   expiresAt: number;
   /** Set when the token was expired early (daily limit). */
   expiredReason?: string;
+  /** The authorization code the token descends from (by exchange or refresh). */
+  grant?: string;
 }
 
 export interface CodeRecord {
@@ -45,6 +47,8 @@ export interface RefreshRecord {
   clientId: string;
   scopes: readonly string[];
   revoked: boolean;
+  /** The authorization code the refresh token descends from. */
+  grant?: string;
 }
 
 export const APP_TOKEN_LIFETIME_S = 14 * 24 * 60 * 60; // 2 weeks
@@ -80,7 +84,10 @@ export interface OAuthResponse {
   headers?: HeaderMap;
 }
 
-export type AuthOutcome = { ok: true; token: TokenRecord } | { ok: false; status: 400 | 401 | 403; code: string; message: string; headers?: HeaderMap };
+export type AuthOutcome =
+  | { ok: true; token: TokenRecord }
+  /** `limit`: the body is {message}, the limits' answer, rather than the errors format. */
+  | { ok: false; status: 400 | 401 | 403; code: string; message: string; headers?: HeaderMap; limit?: true };
 
 /**
  * The error body of the OAuth endpoints: OAuth 2.0's `error` and `error_description`, which

@@ -13,13 +13,14 @@
 // - Refresh rotates: the response carries a new refresh token and the old refresh token stops
 //   working; the previous access token stays valid until it expires.
 // - The daily limit counts every API call made with any of the client's tokens and every token
-//   request whose client authenticated. The call that would exceed it gets 401 and expires all
-//   of the client's access tokens for good; until the next UTC day of the clock the token
+//   request whose client authenticated. The call that would exceed it gets 401 (variant
+//   daily-limit-403: 403 {message}) and expires all of the client's access tokens for good; until the next UTC day of the clock the token
 //   endpoint answers 403 {"error":"access_denied"}. Refresh tokens survive the lock-out.
 // - A token whose scope lacks what a route needs gets 401 (403 is kept for the rate limit, the
 //   only meaning the spec's error table gives it).
 // - Authorization codes live 10 minutes and work once; a second exchange is invalid_grant (the
 //   tokens already issued from the code stay valid).
+// - Issuing an application token leaves the client's earlier ones valid until they expire.
 // - Consent page: names the client by its client_id and lists the requested scopes with the
 //   spec's meaning of each. The form carries client_id, redirect_uri, response_type, scope and
 //   state in hidden fields plus a single-use nonce (10 minutes) bound to them; a POST with an
@@ -31,9 +32,11 @@
 //   the access_denied redirects of the consent step stay plain redirects.
 //
 // Legal variants (variants.ts): client-credentials-same-token (a repeated client-credentials
-// request returns the client's valid token), refresh-keeps-refresh-token (no new refresh token;
-// the one used stays valid), both-placements-accepted (the same token in the header and the
-// query is served); oauth-plain-errors and refused-scope-403 live in the pipelines
+// request returns the client's valid token), app-token-replaces-earlier (a new application token
+// revokes the client's earlier ones), code-reuse-revokes-tokens (a second exchange of a code
+// revokes the tokens issued from it, RFC 6749 4.1.2), refresh-keeps-refresh-token (no new refresh
+// token; the one used stays valid), both-placements-accepted (the same token in the header and
+// the query is served); oauth-plain-errors and refused-scope-403 live in the pipelines
 // (oauth-pipeline.ts, api-pipeline.ts).
 //
 // The records, lifetimes and scopes are auth-records.ts; the consent page is consent-page.ts.
@@ -167,17 +170,20 @@ export class AuthService {
 
   // --- issuing ---------------------------------------------------------------------------------
 
-  /** A new access token (and, for a user token unless `withRefresh` is false, a refresh token). */
-  private issue(clientId: string, kind: TokenKind, scopes: readonly string[], fault: FaultName | null, withRefresh = true): OAuthResponse {
+  /**
+   * A new access token (and, for a user token unless `withRefresh` is false, a refresh token);
+   * `grant` is the authorization code a user token descends from.
+   */
+  private issue(clientId: string, kind: TokenKind, scopes: readonly string[], fault: FaultName | null, withRefresh = true, grant?: string): OAuthResponse {
     const now = this.opts.now();
     const lifetime = kind === 'app' ? APP_TOKEN_LIFETIME_S : USER_TOKEN_LIFETIME_S;
     const value = newToken();
-    const token: TokenRecord = { value, kind, clientId, scopes, issuedAt: now, expiresAt: now + lifetime * 1000 };
+    const token: TokenRecord = { value, kind, clientId, scopes, issuedAt: now, expiresAt: now + lifetime * 1000, ...(grant ? { grant } : {}) };
     this.tokens.set(value, token);
     const body = this.tokenBody(token, fault, lifetime);
     if (kind === 'user' && withRefresh) {
       const refresh = newToken();
-      this.refreshTokens.set(refresh, { clientId, scopes, revoked: false });
+      this.refreshTokens.set(refresh, { clientId, scopes, revoked: false, ...(grant ? { grant } : {}) });
       body['refresh_token'] = refresh;
     }
     return { status: 200, body };
@@ -262,6 +268,12 @@ export class AuthService {
     if (held) return { status: 200, body: this.tokenBody({ ...held, value: newToken() }, fault) };
     const existing = this.variants.has('client-credentials-same-token') ? this.validAppToken(client.id) : undefined;
     if (existing) return { status: 200, body: this.tokenBody(existing, fault) };
+    // The variant's server keeps one application token per client: a new one ends the earlier ones.
+    if (this.variants.has('app-token-replaces-earlier')) {
+      for (const token of this.tokens.values()) {
+        if (token.kind === 'app' && token.clientId === client.id) this.revoke(token.value, 'The access token was replaced by a newer application token of its client');
+      }
+    }
     return this.issue(client.id, 'app', [APP_SCOPE], fault);
   }
 
@@ -273,13 +285,23 @@ export class AuthService {
     }
     const rec = this.codes.get(code);
     if (!rec || rec.clientId !== client.id) return oauthError(400, 'invalid_grant', 'Unknown authorization code');
-    if (rec.used && fault !== 'authorization-code-reusable') return oauthError(400, 'invalid_grant', 'The authorization code was already used');
+    if (rec.used && fault !== 'authorization-code-reusable') {
+      // The variant's server follows RFC 6749 4.1.2's SHOULD: the tokens issued from the code end too.
+      if (this.variants.has('code-reuse-revokes-tokens')) this.revokeGrant(code);
+      return oauthError(400, 'invalid_grant', 'The authorization code was already used');
+    }
     if (this.opts.now() >= rec.expiresAt) return oauthError(400, 'invalid_grant', 'The authorization code expired');
     if (rec.redirectUri !== redirectUri && fault !== 'code-exchange-redirect-uri-not-compared') {
       return oauthError(400, 'invalid_grant', 'redirect_uri does not match the one used in the authorization request');
     }
     rec.used = true;
-    return this.issue(client.id, 'user', rec.scopes, fault);
+    return this.issue(client.id, 'user', rec.scopes, fault, true, code);
+  }
+
+  /** Ends every access and refresh token that descends from the authorization code `grant`. */
+  private revokeGrant(grant: string): void {
+    for (const token of this.tokens.values()) if (token.grant === grant) this.revoke(token.value, 'The access token was revoked: its authorization code was used again');
+    for (const refresh of this.refreshTokens.values()) if (refresh.grant === grant) refresh.revoked = true;
   }
 
   private refresh(client: ClientRecord, params: Record<string, unknown>, fault: FaultName | null): OAuthResponse {
@@ -290,9 +312,9 @@ export class AuthService {
       return oauthError(400, 'invalid_grant', 'Unknown or already used refresh token');
     }
     // The variant's refresh token is long-lived: it stays valid and no new one is issued.
-    if (this.variants.has('refresh-keeps-refresh-token')) return this.issue(client.id, 'user', rec.scopes, fault, false);
+    if (this.variants.has('refresh-keeps-refresh-token')) return this.issue(client.id, 'user', rec.scopes, fault, false, rec.grant);
     rec.revoked = true;
-    return this.issue(client.id, 'user', rec.scopes, fault);
+    return this.issue(client.id, 'user', rec.scopes, fault, true, rec.grant);
   }
 
   /**
@@ -453,6 +475,9 @@ export class AuthService {
     const lifetimeIgnored = fault === 'token-expiry-not-checked' && token.expiredReason === undefined;
     if (this.opts.now() >= token.expiresAt && !lifetimeIgnored) return unauthorized(token.expiredReason ?? 'The access token expired', true);
     if (!this.chargeDaily(token.clientId, fault)) {
+      // Variant daily-limit-403: the call that exceeds the limit is refused as over it, 403
+      // {message}; the tokens are expired all the same, so later calls get 401.
+      if (this.variants.has('daily-limit-403')) return { ok: false, status: 403, code: 'Forbidden', message: `Daily call limit of ${this.opts.perDay} exceeded`, limit: true };
       return unauthorized(token.expiredReason ?? 'The access token expired: daily call limit exceeded', true);
     }
     return { ok: true, token };

@@ -12,11 +12,11 @@ export const DEFAULT_PER = 25;
 /**
  * Choice (the spec gives no maximum): per is capped at 100. A larger per is clamped, not
  * rejected, and meta.pagination.per reports the value actually used (100). Variant per-cap-50:
- * capped at 50.
+ * capped at 50; variant per-over-max-refused: a per above 50 is 422 InvalidParameter.
  */
 export const MAX_PER = 100;
 
-/** The cap of variant per-cap-50. */
+/** The cap of variant per-cap-50, and the largest per variant per-over-max-refused accepts. */
 export const MAX_PER_50 = 50;
 
 export interface Pagination {
@@ -72,7 +72,10 @@ export function paginate<T>(req: PageRequest, all: readonly T[]): Page<T> {
   const lenient = variants.has('bad-paging-defaults');
   const defaultPer = req.fault === 'default-per-not-25' ? 20 : DEFAULT_PER;
   const page = req.fault === 'page-param-ignored' ? 1 : positiveIntParam(req.query, 'page', 1, lenient);
-  const per = Math.min(positiveIntParam(req.query, 'per', defaultPer, lenient), variants.has('per-cap-50') ? MAX_PER_50 : MAX_PER);
+  const asked = positiveIntParam(req.query, 'per', defaultPer, lenient);
+  // Variant per-over-max-refused: a per above 50 is refused, not clamped.
+  if (asked > MAX_PER_50 && variants.has('per-over-max-refused')) throw new ApiError(422, 'InvalidParameter', [`per must be at most ${MAX_PER_50}, got ${asked}`]);
+  const per = Math.min(asked, variants.has('per-cap-50') ? MAX_PER_50 : MAX_PER);
   const total = all.length;
   let totalPages = Math.ceil(total / per);
   // Page 1 of an empty collection exists (and is empty).

@@ -18,7 +18,8 @@ export interface CategoryOptions extends SerializeOptions {
    * 'detail': a single-category response (/categories/:id, /root, /:id/parent), which adds
    * family_id, show_manufacturers_filter, adult, onclick_behaviour, show_spec_summary,
    * unit_price_label, reviewable, comparable. 'list': category collections.
-   * match_count (search only) is added by the search serializer, never here.
+   * match_count (search only) is added by the search serializer, never here (variant
+   * match-count-null-outside-search: null here, the search serializer's value there).
    */
   view: 'list' | 'detail';
 }
@@ -50,6 +51,8 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
   };
   // 3.0.18 says layout_mode replaces fashion: a deployment may have dropped it.
   if (variants.has('no-fashion')) delete out['fashion'];
+  // A serializer shared with search, whose blank match_count is present with value null (search sets it).
+  if (variants.has('match-count-null-outside-search')) out['match_count'] = null;
   if (c.imageUrl === null && fault === 'null-field-omitted') delete out['image_url'];
   if (opts.view === 'detail') {
     Object.assign(out, {

@@ -265,6 +265,62 @@ describe('favorites', () => {
     expect(updated.status).toBe(200);
     expect(updated.body.favorite.favorite_list_id).toBe(listId);
   });
+
+  it("auto-list-favorites-null-list-id: a favorite of an auto list shows favorite_list_id null; a custom list's its id", async () => {
+    const variant = 'auto-list-favorites-null-list-id';
+    const s = await server(variant);
+    const [sku] = await freshSkus(s.ref, s.user, 1);
+    const created = await as(variant, 'POST', '/favorites', { body: { favorite: { sku_id: sku!.id } } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.favorite.favorite_list_id).toBeNull();
+    // The auto list of the SKU's category is listed, and lists it.
+    const listId = (await allLists(s.ref, s.user)).find((l) => l.type === 'auto' && l.category_id === sku!.category_id)!.id;
+    const inList = (await as(variant, 'GET', `/favorite_lists/${listId}/favorites?per=100`)).body.favorites as Json[];
+    expect(inList.find((f) => f.id === created.body.favorite.id)).toMatchObject({ favorite_list_id: null, have_it: null });
+    const custom = await as(variant, 'POST', '/favorite_lists', { body: { favorite_list: { name: uniqueName('Shown') } } });
+    const moved = await as(variant, 'PUT', `/favorites/${created.body.favorite.id}`, { body: { favorite: { favorite_list_id: custom.body.favorite_list.id } } });
+    expect(moved.body.favorite.favorite_list_id).toBe(custom.body.favorite_list.id);
+    const back = await as(variant, 'PUT', `/favorites/${created.body.favorite.id}`, { body: { favorite: { favorite_list_id: listId } } });
+    expect(back.body.favorite.favorite_list_id).toBeNull();
+  });
+
+  it('auto-list-delete-refused: deleting an auto list is 422 RecordInvalid; a custom list is deleted', async () => {
+    const variant = 'auto-list-delete-refused';
+    const autoId = (await allLists(base.ref, base.user)).find((l) => l.type === 'auto')!.id;
+    const [plain, refused] = await both(variant, 'DELETE', `/favorite_lists/${autoId}`);
+    expect(plain.status).toBe(204);
+    expectError(refused, 422, 'RecordInvalid');
+    expect((await allLists((await server(variant)).ref, (await server(variant)).user)).some((l) => l.id === autoId)).toBe(true);
+    const custom = await as(variant, 'POST', '/favorite_lists', { body: { favorite_list: { name: uniqueName('Gone') } } });
+    expect((await as(variant, 'DELETE', `/favorite_lists/${custom.body.favorite_list.id}`)).status).toBe(204);
+  });
+
+  it('category-favorites-list-owned: GET /categories/:id/favorites lists owned favorites (default: from 3.2.0 left out)', async () => {
+    for (const variant of [null, 'category-favorites-list-owned'] as const) {
+      const s = await server(variant);
+      const [sku] = await freshSkus(s.ref, s.user, 1);
+      const created = await as(variant, 'POST', '/favorites', { body: { favorite: { sku_id: sku!.id } } });
+      expect((await as(variant, 'PUT', `/favorites/${created.body.favorite.id}`, { body: { favorite: { have_it: true } } })).status).toBe(200);
+      const listed = (await as(variant, 'GET', `/categories/${sku!.category_id}/favorites?per=100`)).body.favorites as Json[];
+      expect(
+        listed.some((f) => f.id === created.body.favorite.id),
+        String(variant),
+      ).toBe(variant !== null);
+      const owned = (await as(variant, 'GET', '/favorites?owned=true&per=100')).body.favorites as Json[];
+      expect(owned.some((f) => f.id === created.body.favorite.id)).toBe(true);
+    }
+  });
+
+  it('owned-param-since-3-2: below 3.2.0 owned=true is ignored (default: honoured in every version)', async () => {
+    const variant = 'owned-param-since-3-2';
+    const [plain, varied] = await both(variant, 'GET', '/favorites?owned=true&per=100', { version: '3.1' });
+    expect(plain.body.favorites.every((f: Json) => f.have_it === true && f.favorite_list_id === null)).toBe(true);
+    expect(varied.body.favorites.some((f: Json) => f.have_it !== true)).toBe(true);
+    expect(varied.body.favorites).toEqual((await as(variant, 'GET', '/favorites?per=100', { version: '3.1' })).body.favorites);
+    const latest = (await as(variant, 'GET', '/favorites?owned=true&per=100')).body.favorites as Json[];
+    expect(latest.length).toBeGreaterThan(0);
+    expect(latest.every((f) => f.have_it === true && f.favorite_list_id === null)).toBe(true);
+  });
 });
 
 describe('user and personalization', () => {

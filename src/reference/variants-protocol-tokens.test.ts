@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningReference } from './server.ts';
-import { appToken, call, get, makeClock, post, userTokens } from '../testing/reference/testkit.ts';
+import { appToken, authorize, call, get, makeClock, post, userTokens } from '../testing/reference/testkit.ts';
 import { compare, ok, start, type Server } from '../testing/reference/variants-protocol-setup.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -85,6 +85,44 @@ describe('token and limit variants', () => {
       { now: clock.now },
     );
   });
+
+  it('app-token-replaces-earlier: a new application token revokes the earlier ones (default: they stay valid)', () =>
+    compare(['app-token-replaces-earlier'], async (plain, varied) => {
+      const newer = await appToken(plain.ref);
+      expect((await get(plain.ref, '/test/things', plain)).status).toBe(200);
+      expect((await get(plain.ref, '/test/things', { token: newer })).status).toBe(200);
+      const replacing = await appToken(varied.ref);
+      const earlier = await get(varied.ref, '/test/things', varied);
+      expect([earlier.status, earlier.body.errors[0].messages]).toEqual([401, ['The access token was replaced by a newer application token of its client']]);
+      expect((await ok(get(varied.ref, '/test/things', { token: replacing }))).status).toBe(200);
+    }));
+
+  it('code-reuse-revokes-tokens: a second exchange of a code is refused and ends the tokens issued from it (default: they stay valid)', () =>
+    compare(['code-reuse-revokes-tokens'], async (plain, varied) => {
+      const exchangeTwice = async (ref: RunningReference) => {
+        const { code } = await authorize(ref);
+        const exchange = () =>
+          post(`${ref.authUrl}/oauth2/token`, {
+            grant_type: 'authorization_code',
+            client_id: ref.client.id,
+            client_secret: ref.client.secret,
+            redirect_uri: ref.client.redirectUri,
+            code,
+          });
+        const first = await exchange();
+        const refresh = (token: string) =>
+          post(`${ref.authUrl}/oauth2/token`, { grant_type: 'refresh_token', client_id: ref.client.id, client_secret: ref.client.secret, refresh_token: token });
+        const refreshed = await refresh(first.body.refresh_token);
+        const second = await exchange();
+        expect([second.status, second.body.error]).toEqual([400, 'invalid_grant']);
+        const works = async (token: string) => (await get(ref, '/test/user-only', { token })).status;
+        return { first: await works(first.body.access_token), refreshed: await works(refreshed.body.access_token), refresh: (await refresh(refreshed.body.refresh_token)).status };
+      };
+      expect(await exchangeTwice(plain.ref)).toEqual({ first: 200, refreshed: 200, refresh: 200 });
+      expect(await exchangeTwice(varied.ref)).toEqual({ first: 401, refreshed: 401, refresh: 400 });
+      // Tokens of another code stay valid.
+      expect((await get(varied.ref, '/test/user-only', { token: (await userTokens(varied.ref)).access })).status).toBe(200);
+    }));
 
   it('refresh-keeps-refresh-token: a refresh gives a new access token and no refresh token; the refresh token stays valid (default: rotated)', () =>
     compare(['refresh-keeps-refresh-token'], async (plain, varied) => {

@@ -21,6 +21,15 @@ describe('pagination variants', () => {
       expect((await ok(get(plain.ref, '/test/many?per=500', plain))).body.meta.pagination.per).toBe(100);
     }));
 
+  it('per-over-max-refused: per above 50 is 422 InvalidParameter (default: capped at 100)', () =>
+    compare(['per-over-max-refused'], async (plain, varied) => {
+      expect((await ok(get(plain.ref, '/test/many?per=80', plain))).body.meta.pagination.per).toBe(80);
+      const refused = await get(varied.ref, '/test/many?per=80', varied);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toEqual({ errors: [{ code: 'InvalidParameter', messages: [expect.stringContaining('at most 50')] }] });
+      expect((await ok(get(varied.ref, '/test/many?per=50', varied))).body.meta.pagination.per).toBe(50);
+    }));
+
   it('empty-collection-one-page: an empty collection has total_pages 1 (default: 0)', () =>
     compare(['empty-collection-one-page'], async (plain, varied) => {
       expect((await ok(get(plain.ref, '/test/empty', plain))).body.meta.pagination).toEqual({ total_results: 0, total_pages: 0, page: 1, per: 25 });

@@ -4,6 +4,28 @@ import { readFileSync } from 'node:fs';
 
 export type Level = 'MUST' | 'OPEN';
 
+/** What a reading turns on: the plain words, or the class of doubt that allows another behaviour. */
+export const READING_KINDS = ['plain', 'meaning', 'scope', 'dated', 'example', 'blank', 'gap', 'type', 'order', 'version', 'other'] as const;
+export type ReadingKind = (typeof READING_KINDS)[number];
+
+/**
+ * One server behaviour the words of a requirement allow, written from the quote, its section and
+ * the Change history alone (issue 37). The kit accepts every reading of a requirement: a check
+ * FAILs only what breaks them all. Each is served by the reference (`default`), by a legal variant
+ * that names it (src/reference/variants/, VariantInfo.readings), or says why none can (`reason`).
+ */
+export interface Reading {
+  /** `<requirement id>.<letter>`: SRCH-6.a is the plain reading, .b, .c ... the others. */
+  id: string;
+  /** One sentence: what a server does under this reading. */
+  text: string;
+  kind: ReadingKind;
+  /** The reference server, with no variant switched on, behaves so. */
+  default?: boolean;
+  /** Why no legal variant serves it (no check judges the point, a person would be needed, ...). */
+  reason?: string;
+}
+
 export interface Requirement {
   id: string;
   section: string;
@@ -13,11 +35,11 @@ export interface Requirement {
   quote: string[];
   summary: string;
   /**
-   * Where the statement admits two meanings, or disagrees with another: each reading, one
-   * sentence. The kit accepts every one (a FAIL breaks them all); the reference's legal variants
-   * prove it (src/reference/variants/).
+   * Every behaviour the statement allows (for a testable MUST, at least its plain reading): the
+   * kit accepts every one (a FAIL breaks them all); the reference's default or a legal variant
+   * serves each (src/reference/variants/), or it says why none can.
    */
-  readings?: string[];
+  readings?: Reading[];
   testable: boolean;
   untestableReason?: string;
 }
@@ -43,4 +65,70 @@ export function requirement(id: string): Requirement {
 /** Throws on the first id the catalogue does not know. */
 export function assertKnownRequirements(ids: readonly string[]): void {
   for (const id of ids) requirement(id);
+}
+
+/** Every reading of the catalogue, by id. */
+export function readings(): Map<string, Reading> {
+  return new Map([...requirements().values()].flatMap((r) => (r.readings ?? []).map((reading) => [reading.id, reading] as const)));
+}
+
+/** The requirement id of a reading id ("SRCH-6.b" -> "SRCH-6"). */
+export const requirementOfReading = (id: string): string => id.replace(/\.[a-z]+$/, '');
+
+/** The letter of the n-th reading (0 -> a, 25 -> z, 26 -> aa). */
+export function readingLetter(n: number): string {
+  return n < 26 ? String.fromCharCode(97 + n) : `${readingLetter(Math.floor(n / 26) - 1)}${readingLetter(n % 26)}`;
+}
+
+/** The position of a reading letter (a -> 0, z -> 25, aa -> 26). */
+export function readingIndex(letter: string): number {
+  return [...letter].reduce((n, c) => n * 26 + (c.charCodeAt(0) - 96), 0) - 1;
+}
+
+/**
+ * Reading ids as a declaration writes them, expanded: "SRCH-6.a", or a range of one requirement's
+ * readings, "SRCH-6.a-c" (a, b and c). Throws on a form it cannot read.
+ */
+export function expandReadings(declared: readonly string[]): string[] {
+  return declared.flatMap((entry) => {
+    const range = /^(.+)\.([a-z]+)-([a-z]+)$/.exec(entry);
+    if (!range) {
+      if (!/^.+\.[a-z]+$/.test(entry)) throw new Error(`reading "${entry}" is not <requirement>.<letter> nor <requirement>.<letter>-<letter>`);
+      return [entry];
+    }
+    const [, requirement, from, to] = range as unknown as [string, string, string, string];
+    const letters: string[] = [];
+    for (let n = 0; n < 27 * 26; n++) {
+      const letter = readingLetter(n);
+      if (letter === from || letters.length) letters.push(letter);
+      if (letter === to) break;
+    }
+    if (!letters.length || letters[letters.length - 1] !== to) throw new Error(`reading range "${entry}" does not run from ${from} to ${to}`);
+    return letters.map((letter) => `${requirement}.${letter}`);
+  });
+}
+
+/**
+ * What a declaration must accept but does not: every reading of every requirement it cites
+ * (`requirementIds`), against the readings it declares. Empty when it accepts them all.
+ */
+export function readingsNotAccepted(requirementIds: readonly string[], declared: readonly string[]): string[] {
+  const accepted = new Set(expandReadings(declared));
+  return requirementIds.flatMap((id) => (requirements().get(id)?.readings ?? []).map((r) => r.id)).filter((id) => !accepted.has(id));
+}
+
+/** The compact form of reading ids for a declaration: one range per requirement ("SRCH-6.a-c"). */
+export function compactReadings(ids: readonly string[]): string[] {
+  const byRequirement = new Map<string, string[]>();
+  for (const id of ids) byRequirement.set(requirementOfReading(id), [...(byRequirement.get(requirementOfReading(id)) ?? []), id.slice(requirementOfReading(id).length + 1)]);
+  return [...byRequirement].flatMap(([requirement, letters]) => {
+    const contiguous = letters.every((letter, i) => readingIndex(letter) === readingIndex(letters[0]!) + i);
+    if (letters.length === 1 || !contiguous) return letters.map((letter) => `${requirement}.${letter}`);
+    return [`${requirement}.${letters[0]}-${letters[letters.length - 1]}`];
+  });
+}
+
+/** Every reading of the requirements named, compact (a declaration that accepts them all). */
+export function readingsOf(requirementIds: readonly string[]): string[] {
+  return compactReadings(requirementIds.flatMap((id) => (requirements().get(id)?.readings ?? []).map((r) => r.id)));
 }

@@ -32,6 +32,8 @@ export interface ConformanceMeta {
   /** The declared id, unique in its suite file: the test's id is <suite>/<this> (testId), whatever its title says. */
   id: string;
   requirements: string[];
+  /** The readings of those requirements the test accepts, expanded (TestDeclaration.readings). */
+  readings?: string[];
   severity: Severity;
   profile: Profile;
   /** Estimated requests, reserved from the budget before the test starts. */

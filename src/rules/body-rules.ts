@@ -98,6 +98,7 @@ export const DOCUMENTED_BODY: ExchangeRule = {
   id: 'documented-body',
   title: 'the body is as the spec documents it for the endpoint, status and version (fields, types, blank fields null, fields shown under a condition where it holds)',
   requirements: ['GEN-7', 'GEN-8'],
+  readings: ['GEN-7.a-e', 'GEN-8.a-h'],
   // And every statement the schemas encode: a violation cites its node's ids (violationRequirements).
   cites: schemaRequirements,
   severity: 'MUST',
@@ -112,6 +113,7 @@ export const JSON_CONTENT_TYPE: ExchangeRule = {
   title: 'a JSON body comes with a JSON Content-Type',
   // "a JSON API" (GEN-1) and "all data is sent and received as JSON" (GEN-4).
   requirements: ['GEN-4', 'GEN-1'],
+  readings: ['GEN-4.a-f', 'GEN-1.a-e'],
   severity: 'MUST',
   applies: (v) => v.isApi && v.text !== undefined && v.text.trim() !== '' && v.exchange.status !== 304 && (v.exchange.status! < 300 || v.exchange.status! >= 400),
   check: (v) => checkOutcome(bodyIsJson({ status: v.exchange.status!, headers: v.exchange.responseHeaders, text: v.text! }), ['GEN-4', 'GEN-1'], 'MUST'),
@@ -121,6 +123,7 @@ export const NO_LATER_FIELDS: ExchangeRule = {
   id: 'no-later-fields',
   title: 'no field newer than the version asked (an addition of a later version only warns)',
   requirements: ['VER-9'],
+  readings: ['VER-9.a-b'],
   severity: 'WARN',
   titleFor: (v) => `no field newer than the version asked (version=${v.scope.asked})`,
   applies: (v) => v.isApi && v.endpoint !== null && v.exchange.status! >= 200 && v.exchange.status! < 300 && v.scope.asked !== null && v.body !== undefined,
@@ -131,6 +134,7 @@ export const ERROR_BODY: ExchangeRule = {
   id: 'error-body',
   title: 'every 4xx and 5xx answer of the API has the body {errors: [{code, messages}]} (403 {message} for the rate limit)',
   requirements: ['ERR-2'],
+  readings: ['ERR-2.a-h'],
   severity: 'MUST',
   applies: (v) => v.isApi && v.exchange.status! >= 400 && v.exchange.method !== 'HEAD' && v.scope.has('normalized-errors'),
   check: (v) => {
@@ -144,6 +148,7 @@ export const NOT_MODIFIED_NO_BODY: ExchangeRule = {
   id: 'not-modified-no-body',
   title: '304 Not Modified has no body',
   requirements: ['ERR-3'],
+  readings: ['ERR-3.a-h'],
   severity: 'MUST',
   applies: (v) => v.isApi && v.exchange.status === 304,
   check: (v) =>

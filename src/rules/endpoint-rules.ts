@@ -30,6 +30,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
     id: 'filter-groups-cache',
     title: 'filter groups carry Cache-Control: max-age=300, private',
     requirements: ['CAT-25', 'CHG-28'],
+    readings: ['CAT-25.a-d', 'CHG-28.a-d'],
     severity: 'MUST',
     applies: (v) => v.isApi && v.exchange.status === 200 && v.endpoint === 'GET /categories/:category_id/filter_groups' && v.scope.has('filter-groups-cached'),
     check: (v) => checkOutcome(cachedPrivatelyFor300(v.exchange.responseHeaders), ['CAT-25', 'CHG-28'], 'MUST'),
@@ -38,6 +39,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
     id: 'match-count-only-in-search',
     title: 'no match_count on categories outside search (only warns: the spec shows it on search results)',
     requirements: ['CAT-14'],
+    readings: ['CAT-14.a-e'],
     severity: 'WARN',
     applies: (v) => ok200(v) && v.endpoint !== 'GET /search' && CATEGORY_KEYS.some((k) => k in json(v)),
     check: (v) => {
@@ -50,6 +52,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
     id: 'root-parent-id',
     title: 'the root category has parent_id 0',
     requirements: ['CAT-18', 'CAT-6'],
+    readings: ['CAT-18.a-e', 'CAT-6.a-d'],
     severity: 'MUST',
     applies: (v) => ok200(v) && v.endpoint === 'GET /categories/root' && isPlainObject(json(v)['category']) && 'parent_id' in (json(v)['category'] as Record<string, unknown>),
     check: (v) => {
@@ -61,6 +64,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
     id: 'review-score-rounded',
     title: 'review_score rounded to 1 decimal',
     requirements: ['SHOP-3', 'CHG-7'],
+    readings: ['SHOP-3.a-e', 'CHG-7.a-h'],
     severity: 'MUST',
     // A shop anywhere it is given whole: GET /shops/:id and /shops/search, and embedded in products (embed=shop).
     applies: (v) => ok200(v) && SHOWS_SHOPS.includes(v.endpoint ?? '') && v.scope.has('review-score-rounded') && shopsIn(json(v)).length > 0,
@@ -70,6 +74,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
     id: 'specifications-not-paginated',
     title: 'SKU specifications are not paginated: no meta.pagination',
     requirements: ['SKU-14'],
+    readings: ['SKU-14.a-c'],
     severity: 'MUST',
     applies: (v) => ok200(v) && v.endpoint === 'GET /skus/:id/specifications',
     check: (v) => checkOutcome(specificationsNotPaginated(v.body), ['SKU-14'], 'MUST'),
@@ -78,6 +83,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
     id: 'include-group',
     title: 'include=group: a top-level groups array and a group_id on each specification',
     requirements: ['LINK-5', 'LINK-3'],
+    readings: ['LINK-5.a-g', 'LINK-3.a-h'],
     severity: 'MUST',
     applies: (v) =>
       ok200(v) &&
@@ -95,6 +101,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
     id: 'price-history-window',
     title: 'price history lies within the 6 months before the answer',
     requirements: ['HIST-3', 'HIST-6'],
+    readings: ['HIST-3.a-e', 'HIST-6.a-g'],
     severity: 'MUST',
     applies: (v) =>
       ok200(v) &&

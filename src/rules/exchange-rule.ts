@@ -36,9 +36,13 @@ export function checkOutcome(result: CheckResult, requirements: readonly string[
 
 /**
  * Schema violations as findings: a null where the schema types non-null warns (GEN-8), the rest is
- * MUST (GEN-8 too when a field is absent). Each finding cites `requirements` and what its
- * violations' schema parts name; an absent field of a later version also the Versioning rule that
- * chose the version (`versionRule`). The live suites (ConformanceContext) and the judge share it.
+ * MUST (GEN-8 too when a field is absent: blank fields are never omitted). Each violation cites
+ * the statement its schema node names (its x-requirements; a field a later version added, that
+ * version's Change history row and the Versioning rule that chose the version, `versionRule`),
+ * and only where the node names none the `requirements` of the body as a whole (the endpoint's
+ * row): one wrong field fails its own statement, not every statement of the endpoint. Violations
+ * citing the same statements make one finding, its message the first, its details all. The live
+ * suites (ConformanceContext) and the judge share it.
  */
 export function violationFindings(
   schemaId: string,
@@ -47,20 +51,28 @@ export function violationFindings(
   requirements: readonly string[],
   versionRule?: string,
 ): RuleFinding[] {
-  const hard = violations.filter((v) => !v.nullValue);
-  const nulls = violations.filter((v) => v.nullValue);
-  const cited = (vs: Violation[], extra: string[]): string[] => [
-    ...new Set([...requirements, ...violationRequirements(vs), ...(versionRule && vs.some((v) => v.since) ? [versionRule] : []), ...extra]),
-  ];
-  const finding = (vs: Violation[], ids: string[], severity: 'MUST' | 'WARN', prefix = ''): RuleFinding => {
-    const lines = vs.map((v) => formatViolation(v, where));
-    const more = vs.length > 1 ? `; ${vs.length - 1} more in the report` : '';
-    return { severity, requirements: ids, message: `${prefix}${lines[0]} (${schemaId}${more})`, ...(vs.length > 1 ? { details: lines } : {}) };
+  const citedBy = (v: Violation): string[] => {
+    const own = violationRequirements([v]);
+    return [...new Set([...(own.length ? own : requirements), ...(versionRule && v.since ? [versionRule] : []), ...(v.absent || v.nullValue ? ['GEN-8'] : [])])];
   };
-  return [
-    ...(hard.length ? [finding(hard, cited(hard, hard.some((v) => v.absent) ? ['GEN-8'] : []), 'MUST')] : []),
-    ...(nulls.length ? [finding(nulls, cited(nulls, ['GEN-8']), 'WARN', 'null where the spec gives a non-null type: ')] : []),
-  ];
+  const groups = new Map<string, { ids: string[]; severity: 'MUST' | 'WARN'; violations: Violation[] }>();
+  for (const v of violations) {
+    const ids = citedBy(v);
+    const severity = v.nullValue ? 'WARN' : 'MUST';
+    const key = `${severity} ${ids.join(' ')}`;
+    const group = groups.get(key) ?? { ids, severity, violations: [] };
+    group.violations.push(v);
+    groups.set(key, group);
+  }
+  // MUST findings first, as before: the first violation of a body leads its report.
+  return [...groups.values()]
+    .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'MUST' ? -1 : 1))
+    .map(({ ids, severity, violations: vs }) => {
+      const lines = vs.map((v) => formatViolation(v, where));
+      const more = vs.length > 1 ? `; ${vs.length - 1} more in the report` : '';
+      const prefix = severity === 'WARN' ? 'null where the spec gives a non-null type: ' : '';
+      return { severity, requirements: ids, message: `${prefix}${lines[0]} (${schemaId}${more})`, ...(vs.length > 1 ? { details: lines } : {}) };
+    });
 }
 
 /** Findings as an outcome: passed when there are none. */
@@ -86,6 +98,8 @@ export interface ExchangeRule {
    * the short list above.
    */
   cites?: () => readonly string[];
+  /** The readings of `requirements` the rule accepts ("PAG-5.a-c"): every one (src/selftest/readings.test.ts). */
+  readings?: readonly string[];
   severity: 'MUST' | 'WARN';
   /** The title with what the view shows (the endpoint, status, version), for a record of one exchange. */
   titleFor?(view: ExchangeView): string;

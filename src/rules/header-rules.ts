@@ -19,6 +19,7 @@ export const REDIRECT_LOCATION: ExchangeRule = {
   id: 'redirect-location',
   title: 'a redirect (301, 302, 303, 307, 308) names its target in the Location header',
   requirements: ['RED-3'],
+  readings: ['RED-3.a-d'],
   severity: 'MUST',
   // Any redirect the run meets, the API's, a moved base URL's or the OAuth consent step's.
   anyExchange: true,
@@ -28,11 +29,13 @@ export const REDIRECT_LOCATION: ExchangeRule = {
 
 export const HTTPS: ExchangeRule = {
   id: 'https',
-  title: 'all access is over HTTPS: no answer over HTTPS points to http (a deployment reached over http is noted)',
+  title: "all access is over HTTPS: no answer over HTTPS points to http (but to the client's own redirect URI or loopback address; a deployment reached over http is noted)",
   requirements: ['GEN-3'],
+  readings: ['GEN-3.a-d'],
   severity: 'MUST',
   // The service's exchanges, the API's, the OAuth endpoints' and redirects, but those with the
-  // machine itself: a deployment under test there is not the service.
+  // machine itself: a deployment under test there is not the service. The consent step's redirect
+  // to the client's redirect URI (an http loopback one, RFC 8252) leaves the service: not judged.
   anyExchange: true,
   applies: (v) => v.exchange.status !== null && (v.isApi || isOAuthUrl(v.exchange.url) || REDIRECT_STATUSES.has(v.exchange.status)),
   check: (v) => {
@@ -49,6 +52,7 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
     id: 'rate-limit-headers',
     title: 'every answer of the API, 2xx, 304 and 4xx alike, carries X-RateLimit-Limit, -Remaining and -Reset',
     requirements: ['RATE-4'],
+    readings: ['RATE-4.a-d'],
     severity: 'MUST',
     applies: isAnswer,
     check: (v) => checkOutcome(rateLimitHeadersPresent(v.exchange.responseHeaders, described(v)), ['RATE-4'], 'MUST'),
@@ -57,6 +61,7 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
     id: 'rate-limit-values',
     title: 'X-RateLimit-Limit and -Remaining are whole numbers (Remaining at most Limit) and -Reset is UTC epoch seconds within the coming minute',
     requirements: ['RATE-5', 'RATE-6', 'RATE-7'],
+    readings: ['RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
     severity: 'MUST',
     applies: (v) => isAnswer(v) && rateLimitHeadersPresent(v.exchange.responseHeaders).ok,
     check: (v) => {
@@ -70,6 +75,7 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
     id: 'rate-limit-status',
     title: 'over the rate limit the answer is 403: no answer is 429',
     requirements: ['RATE-8', 'ERR-7'],
+    readings: ['RATE-8.a-f', 'ERR-7.a-g'],
     severity: 'MUST',
     // 429 Too Many Requests is a rate-limit answer by its definition (RFC 6585): the spec's is 403.
     applies: isAnswer,

@@ -4,12 +4,14 @@
 // the request's per and its other parameters.
 import { fail, isPlainObject, pass } from '../checks/check.ts';
 import {
+  countedItemKeys,
+  countedUnitsHidden,
   defaultPageSizeIs25,
   linkQueryDropped,
   linkTargets,
   nextAndLastLinksWhileMorePages,
   pageIsTheOneAsked,
-  pagesAndItemsAgree,
+  pagesAndCountedItemsAgree,
   paginationMetaIsWellFormed,
   perIsTheOneAsked,
   readPagination,
@@ -30,10 +32,16 @@ function paginationOf(v: ExchangeView): Pagination | null {
   return isPlainObject(meta) && meta['pagination'] !== undefined ? readPagination(v.body) : null;
 }
 
-/** The collection array of a paginated body: its one top-level array (besides meta); null when not exactly one. */
-function collectionItems(body: Record<string, unknown>): unknown[] | null {
+/** The collection of a paginated body: its one top-level array (besides meta), and its key; null when not exactly one. */
+function collectionOf(body: Record<string, unknown>): { key: string; items: unknown[] } | null {
   const arrays = Object.entries(body).filter(([key, value]) => key !== 'meta' && Array.isArray(value));
-  return arrays.length === 1 ? (arrays[0]![1] as unknown[]) : null;
+  return arrays.length === 1 ? { key: arrays[0]![0], items: arrays[0]![1] as unknown[] } : null;
+}
+
+/** How many units the page holds, as its pagination counts them (countedItemKeys: product cards may count their cards or products); null when not countable. */
+function countedItems(v: ExchangeView): number | null {
+  const collection = collectionOf(v.body as Record<string, unknown>);
+  return collection && countedItemKeys(collection.key, collection.items, paginationOf(v)).length;
 }
 
 /** meta.pagination and the Link header, in the order of the table. */
@@ -42,6 +50,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
     id: 'pagination-meta',
     title: 'meta.pagination is well formed',
     requirements: ['PAG-1'],
+    readings: ['PAG-1.a-e'],
     severity: 'MUST',
     applies: (v) => ok200(v) && isPlainObject(json(v)['meta']) && (json(v)['meta'] as Record<string, unknown>)['pagination'] !== undefined,
     check: (v) => checkOutcome(paginationMetaIsWellFormed(v.body), ['PAG-1'], 'MUST'),
@@ -50,17 +59,24 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
     id: 'pagination-arithmetic',
     title: 'meta.pagination agrees with itself and the items',
     requirements: ['PAG-1'],
+    readings: ['PAG-1.a-e'],
     severity: 'MUST',
     applies: (v) => paginationOf(v) !== null,
     check: (v) => {
-      const items = collectionItems(v.body as Record<string, unknown>);
-      return items === null ? skip('the body has no single collection array to count') : checkOutcome(pagesAndItemsAgree(paginationOf(v)!, items.length), ['PAG-1'], 'MUST');
+      const collection = collectionOf(v.body as Record<string, unknown>);
+      if (collection === null) return skip('the body has no single collection array to count');
+      const result = pagesAndCountedItemsAgree(paginationOf(v)!, collection.key, collection.items);
+      // Product cards may count their cards or products, which a sparse fieldset can leave out.
+      if (!result.ok && countedUnitsHidden(collection.key, collection.items))
+        return skip('the product_cards entries do not show all their cards and products: what meta.pagination counts cannot be told');
+      return checkOutcome(result, ['PAG-1'], 'MUST');
     },
   },
   {
     id: 'pagination-page',
     title: 'meta.pagination.page is the page asked (1 by default)',
     requirements: ['PAG-3'],
+    readings: ['PAG-3.a-g'],
     severity: 'MUST',
     applies: (v) => paginationOf(v) !== null,
     check: (v) => checkOutcome(pageIsTheOneAsked(paginationOf(v)!, positiveInt(v.query.get('page'))), ['PAG-3'], 'MUST'),
@@ -69,6 +85,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
     id: 'pagination-per',
     title: "meta.pagination.per is the per asked (above 25, a cap of the deployment's is accepted)",
     requirements: ['PAG-4'],
+    readings: ['PAG-4.a-h'],
     severity: 'MUST',
     applies: (v) => paginationOf(v) !== null && positiveInt(v.query.get('per')) !== undefined,
     check: (v) => checkOutcome(perIsTheOneAsked(paginationOf(v)!, positiveInt(v.query.get('per'))), ['PAG-4'], 'MUST'),
@@ -77,6 +94,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
     id: 'default-per',
     title: '25 items per page when no per is sent',
     requirements: ['PAG-2'],
+    readings: ['PAG-2.a-e'],
     severity: 'MUST',
     applies: (v) => paginationOf(v) !== null && v.query.get('per') === null,
     check: (v) => checkOutcome(defaultPageSizeIs25(paginationOf(v)!), ['PAG-2'], 'MUST'),
@@ -85,19 +103,16 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
     id: 'link-while-more-pages',
     title: 'a Link header with rel=next and rel=last while other pages exist',
     requirements: ['PAG-5'],
+    readings: ['PAG-5.a-j'],
     severity: 'MUST',
     applies: (v) => paginationOf(v) !== null,
-    check: (v) =>
-      checkOutcome(
-        nextAndLastLinksWhileMorePages(v.exchange.responseHeaders, paginationOf(v)!, collectionItems(v.body as Record<string, unknown>)?.length ?? null),
-        ['PAG-5'],
-        'MUST',
-      ),
+    check: (v) => checkOutcome(nextAndLastLinksWhileMorePages(v.exchange.responseHeaders, paginationOf(v)!, countedItems(v)), ['PAG-5'], 'MUST'),
   },
   {
     id: 'link-keeps-per',
     title: 'the Link URLs keep per (the size asked, the size a cap gave, or a default 25 left out)',
     requirements: ['PAG-5'],
+    readings: ['PAG-5.a-j'],
     severity: 'MUST',
     applies: (v) => paginationOf(v) !== null && !!linkTargets(v.exchange.responseHeaders, v.exchange.url)?.size,
     check: (v) => {
@@ -114,6 +129,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
     id: 'link-keeps-query',
     title: "the Link URLs keep the request's other parameters",
     requirements: ['PAG-5'],
+    readings: ['PAG-5.a-j'],
     severity: 'WARN',
     applies: (v) => paginationOf(v) !== null && !!linkTargets(v.exchange.responseHeaders, v.exchange.url)?.size,
     check: (v) => {

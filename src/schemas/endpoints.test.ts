@@ -29,8 +29,10 @@ function statusProblems(where: string, statuses: StatusMap): string[] {
       if (!rule.fields.length) problems.push(`${where}: no field`);
       if (!rule.because) problems.push(`${where}: no because (the spec's words that state the condition)`);
       const when = rule.when ?? {};
-      for (const key of Object.keys(when)) if (!['token', 'query', 'since'].includes(key)) problems.push(`${where}: unknown condition ${key}`);
+      for (const key of Object.keys(when)) if (!['token', 'query', 'since', 'tokenScope'].includes(key)) problems.push(`${where}: unknown condition ${key}`);
       if (when.token !== undefined && when.token !== 'user') problems.push(`${where}: token must be user`);
+      if (when.tokenScope !== undefined && (when.token !== 'user' || !['public', 'favorites', 'notifications', 'publish_sku_review_actions'].includes(when.tokenScope)))
+        problems.push(`${where}: tokenScope must be a user token's scope`);
       if (when.since !== undefined && !changeRow(when.since)) problems.push(`${where}: since ${when.since} is not a version of the Change history`);
       for (const id of rule.requirements) {
         const known = requirements().get(id);

@@ -70,15 +70,56 @@ describe('the rules of schemas/endpoints.json', () => {
     expect(absent('GET /skus/:id/reviews/new', 200, form, {})).toEqual([]);
   });
 
-  test('own_review for a user token: on each review or once in meta', () => {
+  test('own_review for a user token: on each review, once in meta or once at the top level', () => {
     const review = { id: 1 };
     const onEach = { reviews: [{ ...review, own_review: null, voted: false, flagged: false, helpful: false }], meta: {} };
     const inMeta = { reviews: [{ ...review, voted: false, flagged: false, helpful: false }], meta: { own_review: null } };
+    const atTop = { reviews: [{ ...review, voted: false, flagged: false, helpful: false }], meta: {}, own_review: null };
     const neither = { reviews: [{ ...review, voted: false, flagged: false, helpful: false }], meta: {} };
     expect(absent('GET /skus/:id/reviews', 200, onEach, { token: 'user' })).not.toContain('/reviews/0/own_review');
     expect(absent('GET /skus/:id/reviews', 200, inMeta, { token: 'user' })).not.toContain('/reviews/0/own_review');
+    expect(absent('GET /skus/:id/reviews', 200, atTop, { token: 'user' })).not.toContain('/reviews/0/own_review');
     expect(absent('GET /skus/:id/reviews', 200, neither, { token: 'user' })).toContain('/reviews/0/own_review');
     expect(absent('GET /skus/:id/reviews', 200, { reviews: [review], meta: {} }, { token: 'app' })).not.toContain('/reviews/0/voted');
+  });
+
+  test('own_review at the top level is the user review or null, never a flag or an id', () => {
+    const review = {
+      id: 1,
+      sku_id: 2,
+      user_id: 3,
+      review: 'r',
+      rating: 4,
+      created_at: '2020-01-01T00:00:00Z',
+      demoted: false,
+      votes_count: 0,
+      helpful_votes_count: 0,
+      sentiments: {},
+    };
+    const typedAt = (own: unknown) =>
+      registry
+        .validateExchange(
+          'GET /skus/:id/reviews',
+          200,
+          JSON.stringify({ reviews: [], meta: { pagination: { total_results: 0, total_pages: 0, page: 1, per: 25 } }, own_review: own }),
+          latest,
+          { token: 'user' },
+        )
+        .violations.filter((v) => v.pointer.startsWith('/own_review') && !v.nullValue);
+    expect(typedAt(review)).toEqual([]);
+    expect(typedAt(null)).toEqual([]);
+    expect(typedAt(true)).not.toEqual([]);
+    expect(typedAt(8812)).not.toEqual([]);
+  });
+
+  test('voted, flagged and helpful: required for a user token granted publish_sku_review_actions, not for one without it or whose scopes are not known', () => {
+    const listing = { reviews: [{ id: 1, own_review: null }], meta: {} };
+    const withScope = { token: 'user' as const, tokenScopes: ['public', 'favorites', 'notifications', 'publish_sku_review_actions'] };
+    const withoutScope = { token: 'user' as const, tokenScopes: ['public', 'favorites', 'notifications'] };
+    const userOnly = (context: Parameters<typeof absent>[3]) => absent('GET /skus/:id/reviews', 200, listing, context).filter((p) => /\/(voted|flagged|helpful)$/.test(p));
+    expect(userOnly(withScope)).toEqual(['/reviews/0/voted', '/reviews/0/flagged', '/reviews/0/helpful']);
+    expect(userOnly(withoutScope)).toEqual([]);
+    expect(userOnly({ token: 'user' })).toEqual([]);
   });
 
   test('type of a favorite list only in the create answer, favorite_list_id of a favorite only in the update answer', () => {

@@ -14,6 +14,11 @@ export interface PresenceCondition {
   query?: Record<string, string>;
   /** The version that added the fields (a row of the Change history). */
   since?: string;
+  /**
+   * The request's token was granted this scope (the fields describe what only it permits). A live
+   * run knows what its user token was granted; where that is not known the rule never applies.
+   */
+  tokenScope?: string;
 }
 
 export interface PresenceRule {
@@ -35,12 +40,22 @@ export interface ExchangeContext {
   query?: URLSearchParams;
   /** 'user' or 'app' when the run knows which token the request carried; null or absent: not known. */
   token?: 'user' | 'app' | null;
+  /** The scopes that token was granted, when the run knows them; null or absent: not known. */
+  tokenScopes?: readonly string[] | null;
 }
 
-/** Whether the query parameter `name` (or `name[]`) names `value` (comma-separated or repeated). */
+/**
+ * Whether the query parameter `name` (or `name[]`) names `value` (comma-separated or repeated). A
+ * `name` written with its brackets ("include_meta[]") is that form alone: where the spec writes
+ * only it, a server may recognise only it, and an answer to the other form is not judged.
+ */
 export function queryNames(query: URLSearchParams | undefined, name: string, value: string): boolean {
   if (!query) return false;
-  return [...query.getAll(name), ...query.getAll(`${name}[]`)].flatMap((v) => v.split(',')).some((v) => v.trim() === value);
+  const forms = name.endsWith('[]') ? [name] : [name, `${name}[]`];
+  return forms
+    .flatMap((form) => query.getAll(form))
+    .flatMap((v) => v.split(','))
+    .some((v) => v.trim() === value);
 }
 
 /** Whether the request asked for sparse fieldsets (General conventions 7): then what it left out is not judged here. */
@@ -53,6 +68,7 @@ export function ruleApplies(rule: PresenceRule, context: ExchangeContext, scope:
   const when = rule.when ?? {};
   if (asksFieldsets(context.query)) return false;
   if (when.token === 'user' && context.token !== 'user') return false;
+  if (when.tokenScope && !context.tokenScopes?.includes(when.tokenScope)) return false;
   if (when.since && !scope.serves(when.since)) return false;
   return Object.entries(when.query ?? {}).every(([name, value]) => queryNames(context.query, name, value));
 }

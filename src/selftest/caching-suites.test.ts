@@ -120,11 +120,12 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
     expect(daily.message).toMatch(/daily call limit was not reached within the run's request budget/);
   });
 
-  test("daily-limit-not-enforced: told the deployment's daily limit, the destructive profile fails naming RATE-3; a correct deployment told the same passes", async () => {
+  test("daily-limit-not-enforced: told the deployment's daily limit, the destructive profile fails naming RATE-3; a correct deployment told the same passes, also one that answers the call past the limit 403 {message}", async () => {
     const env = { ...DESTRUCTIVE, CATALOGUE_DAILY_LIMIT: String(LOW.perDay) };
-    const [faulty, correct] = await Promise.all([
+    const [faulty, correct, limit403] = await Promise.all([
       runSuites({ fault: 'daily-limit-not-enforced', basePath: '/api', limits: LOW }, env, ['daily-limit']),
       runSuites({ limits: LOW }, env, ['daily-limit']),
+      runSuites({ limits: LOW, variants: ['daily-limit-403'] }, env, ['daily-limit']),
     ]);
     expect(faulty.run.code, runSummary(faulty.run)).toBe(1);
     const failed = byTitle(faulty.run, 'past the daily call limit');
@@ -135,6 +136,8 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
     expect(failed.message).toMatch(/more than twice the daily limit of \d+ \(CATALOGUE_DAILY_LIMIT\)/);
     expect(correct.run.code, runSummary(correct.run)).toBe(0);
     expect(byTitle(correct.run, 'past the daily call limit').status).toBe('passed');
+    expect(limit403.run.code, runSummary(limit403.run)).toBe(0);
+    expect(byTitle(limit403.run, 'past the daily call limit').status).toBe('passed');
   });
 
   // Each fault of CAUGHT failing this suite, naming its requirement: src/selftest/mutation.test.ts.

@@ -181,12 +181,6 @@ export interface FaultSetup {
   env?: Record<string, string>;
   /** The run's base URL is the reference's moved one (movedBaseUrl), which redirects to the base path. */
   movedBase?: boolean;
-  /**
-   * Why every test of the suites runs, not only those that declare the fault's requirement (the
-   * mutation test's default): the failure comes from a check every test makes, or from a test
-   * that needs what an earlier test of its file obtained.
-   */
-  everyTest?: string;
 }
 
 /**
@@ -256,12 +250,6 @@ export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
 ]);
 
 export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
-  // A blank field omitted: the schema check every answer gets (t.response) finds it, in any test.
-  'null-field-omitted': { everyTest: 'every test judges its answers against the schemas (GEN-8)' },
-  // The refresh test renews the refresh token the authorization-code test got; the permission
-  // test's token of scope public alone is the one the refresh test got.
-  'refresh-grant-unsupported': { everyTest: 'the refresh test uses the refresh token of the authorization-code test' },
-  'notification-read-without-permission': { everyTest: "the permission test uses the refresh test's token of scope public" },
   // Viewing an unviewed notification cannot be undone: the destructive profile only.
   'notifications-view-not-persisted': { env: { CATALOGUE_PROFILES: 'read,write,destructive' } },
   // The bug is in what 3.1 serves.

@@ -31,7 +31,7 @@ export interface ResultsFile {
     severity: string;
     status: string;
     message: string;
-    findings: { requirements: string[]; severity: string; message: string; details?: string[] }[];
+    findings: { requirements: string[]; severity: string; message: string; details?: string[]; follows?: string }[];
   }[];
   requests: { total: number; budget: number };
   problems: string[];

@@ -4,8 +4,9 @@
 // Profile 'destructive' only. It ends every token of the client, so it runs in the run's last
 // pass (suites/lockout/), after every other suite, suites/last/ included, has finished.
 import { describe } from 'vitest';
-import { readRateLimit } from '../../src/checks/caching.ts';
-import { fail, isPlainObject, pass } from '../../src/checks/check.ts';
+import { rateLimitBodyHasMessage, readRateLimit } from '../../src/checks/caching.ts';
+import { fail, inContext, isPlainObject, pass, show } from '../../src/checks/check.ts';
+import { errorBodyIsWellFormed } from '../../src/checks/errors.ts';
 import { hasStatus } from '../../src/checks/http.ts';
 import { BudgetExhaustedError } from '../../src/budget/budget.ts';
 import { conformanceTest, type ConformanceContext } from '../../src/harness/conformance.ts';
@@ -23,7 +24,8 @@ describe('the daily call limit (destructive)', () => {
     {
       id: 'daily-limit-lockout',
       reuse: false,
-      requirements: ['RATE-3', 'RATE-1', 'ERR-6'],
+      requirements: ['RATE-3', 'RATE-1', 'ERR-6', 'RATE-8', 'ERR-7'],
+      readings: ['RATE-3.a-h', 'RATE-1.a-g', 'ERR-6.a-i', 'RATE-8.a-f', 'ERR-7.a-g'],
       profile: 'destructive',
       // The rest is drawn from what no test reserved; when that runs out first, the test is skipped.
       requests: 10,
@@ -38,12 +40,19 @@ describe('the daily call limit (destructive)', () => {
       // Past twice the limit, served without a break, no reading holds: a new day beginning during
       // the test resets the count once at most, and other traffic of the client only uses it up sooner.
       const surelyOver = 2 * t.run.dailyLimit;
+      /** The call that crossed the limit, when it was refused with 403 (the limit's answer) rather than 401. */
+      let crossing: HttpResponse | null = null;
       try {
         for (;;) {
           const response = await t.api.get(PROBE, { auth, renewOn401: false });
           sent++;
-          // The lock-out: the call past the limit, or the first after it, is refused as expired.
+          // The lock-out: the call past the limit, or the first after it, is refused as expired
+          // (401), or the call past it is refused as over the limit (403 with a message, RATE-8).
           if (response.status === 401) break;
+          if (response.status === 403) {
+            crossing = response;
+            break;
+          }
           t.require(hasStatus(response, 200), 'ERR-1');
           if (sent > surelyOver) {
             return t.require(
@@ -67,6 +76,18 @@ describe('the daily call limit (destructive)', () => {
         if (!(error instanceof BudgetExhaustedError)) throw error;
         t.skip(
           `the daily call limit was not reached within the run's request budget (${sent} calls sent by this test; the spec's limit is 1000 a day per client, and CATALOGUE_MAX_REQUESTS is at most 1000; a test deployment with a lower limit names it in CATALOGUE_DAILY_LIMIT): ${error.message}`,
+        );
+      }
+      if (crossing) {
+        judgeLimitAnswer(t, crossing);
+        // The tokens are expired now: the next call with the same token is 401.
+        const later = await t.api.get(PROBE, { auth, renewOn401: false });
+        t.must(
+          later.status === 401
+            ? pass()
+            : fail(`the call past the daily limit answered 403, but the next call with the same token answered ${later.status}, expected 401 (expired)`),
+          'RATE-3',
+          'ERR-6',
         );
       }
       // Every other token this test used, the run's application token first, is expired too.
@@ -98,6 +119,21 @@ describe('the daily call limit (destructive)', () => {
     },
   );
 });
+
+/** A 403 to the call past the limit: "403 (limit exceeded) {message}"; the API-wide errors format instead is noted, as for the per-minute limit. */
+function judgeLimitAnswer(t: ConformanceContext, answer: HttpResponse): void {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    body = answer.text;
+  }
+  if (!rateLimitBodyHasMessage(body).ok && errorBodyIsWellFormed(body).ok) {
+    t.warn(fail(`the daily limit's 403 has the errors format ${show(body)} instead of the {message} body the 403 row names`), 'ERR-8');
+  } else {
+    t.must(inContext("the daily limit's 403", rateLimitBodyHasMessage(body)), 'ERR-7', 'RATE-8');
+  }
+}
 
 /** A user token of the test's own, or null when none can be had (the lock-out may refuse it). */
 async function ownToken(t: ConformanceContext): Promise<string | null> {

@@ -8,7 +8,10 @@
 // - Specifications: only leaf categories have definitions; a non-leaf category answers 200 with
 //   an empty array. Ordered by `order`, then id. Not paginated: the body is `{specifications}`
 //   (or `{groups, specifications}` with include=group) without meta. include=group puts each
-//   group once, in order of first appearance. Served from 3.1.1 (older versions: 404 NotFound).
+//   group once, in order of first appearance (variant specifications-by-group: order counts
+//   within the group, 1, 2, ... in each, and with include=group the specifications come group by
+//   group, the groups by their order).
+//   Served from 3.1.1 (older versions: 404 NotFound).
 // - Category manufacturers: the manufacturers of the SKUs in the category and below it.
 //   Default order name asc (variant manufacturers-default-popularity: popularity desc). order_by
 //   without order_dir: name asc, popularity desc. Name order is case-insensitive by code point;
@@ -21,7 +24,7 @@
 // - Category SKU listing: see category-skus.ts.
 
 import type { ApiResult } from '../http.ts';
-import type { FilterGroupRecord, ManufacturerRecord } from '../model.ts';
+import type { FilterGroupRecord, ManufacturerRecord, SpecificationRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
@@ -34,14 +37,30 @@ import { enumParam } from './params.ts';
 
 type Json = Record<string, unknown>;
 
+/** Each specification's place within its group (1, 2, ... by order, then id). */
+function orderWithinGroup(defs: readonly SpecificationRecord[]): (s: SpecificationRecord) => number {
+  const place = new Map<number, number>();
+  const byGroup = new Map<number, SpecificationRecord[]>();
+  for (const s of defs) byGroup.set(s.groupId, [...(byGroup.get(s.groupId) ?? []), s]);
+  for (const members of byGroup.values()) [...members].sort((a, b) => a.order - b.order || a.id - b.id).forEach((s, i) => place.set(s.id, i + 1));
+  return (s) => place.get(s.id) ?? s.order;
+}
+
 function categorySpecifications(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['id']);
   const defs = c.childIds.length === 0 ? (catalogIndex(ctx.data).specsByCategory.get(c.id) ?? []) : [];
   // "order on specifications (returned in order)" (3.0.23).
   const sign = ctx.fault === 'specifications-out-of-order' ? -1 : 1;
-  const ordered = [...defs].sort((a, b) => sign * (a.order - b.order) || a.id - b.id);
+  // Variant specifications-by-group: order counts within the group, and include=group lists the
+  // specifications group by group (the groups by their order).
+  const perGroup = ctx.variants.has('specifications-by-group');
+  const orderOf = perGroup ? orderWithinGroup(defs) : (s: SpecificationRecord) => s.order;
+  const grouped = perGroup && (ctx.query.get('include') ?? '').split(',').includes('group');
+  const groupKey = (s: SpecificationRecord): number[] => (grouped ? [ctx.data.specGroups.get(s.groupId)?.order ?? 0, s.groupId] : []);
+  const byGroup = (a: SpecificationRecord, b: SpecificationRecord): number => groupKey(a).reduce((d, v, i) => d || v - groupKey(b)[i]!, 0);
+  const ordered = [...defs].sort((a, b) => byGroup(a, b) || sign * (orderOf(a) - orderOf(b)) || a.id - b.id);
   // Definitions: the values belong to SKUs.
-  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification(s, [], ctx.version), {
+  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification({ ...s, order: orderOf(s) }, [], ctx.version), {
     links: [specGroupLink(ctx)],
     paginate: false,
   });

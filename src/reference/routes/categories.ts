@@ -10,6 +10,12 @@
 // - Fields (serializers.ts): onclick_behaviour, the field table's spelling (variant
 //   onclick-behavior-spelling: onclick_behavior, the Change history's); fashion is still sent,
 //   although 3.0.18 says layout_mode replaces it (variant no-fashion: left out).
+// - /root and /:id/parent answer as /:id, with the single-category fields (variant
+//   root-parent-plain-category: the fields of a listing only).
+// - A leaf's children listing is 200 with an empty list (variant leaf-children-404: 404
+//   RecordNotFound). Adult categories are listed in every version, so children_count and the
+//   listing agree (variant adult-children-hidden-before-3-2: left out of children listings before
+//   3.2.0, "adult content shown in Category and Search", and still counted by children_count).
 
 import { childrenOf, type CategoryRecord } from '../data.ts';
 import { ApiError, recordNotFound, type ApiResult } from '../http.ts';
@@ -17,6 +23,7 @@ import { parseId } from './params.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeCategory } from '../serializers.ts';
 import { respondMany, respondOne } from '../shape.ts';
+import { versionAtLeast } from '../versioning.ts';
 
 function findCategory(ctx: ApiContext, raw: string | undefined): CategoryRecord {
   const id = parseId(raw, 'Category');
@@ -29,6 +36,12 @@ function detail(ctx: ApiContext, c: CategoryRecord): ApiResult {
   return respondOne(ctx, 'category', c, (x) => serializeCategory(x, { view: 'detail', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
 }
 
+/** A category of the tree's single answers (root, parent): as /:id, or (variant) as a listing gives it. */
+function treeNode(ctx: ApiContext, c: CategoryRecord): ApiResult {
+  if (!ctx.variants.has('root-parent-plain-category')) return detail(ctx, c);
+  return respondOne(ctx, 'category', c, (x) => serializeCategory(x, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
+}
+
 function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
   return respondMany(ctx, 'categories', items, (c) => serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
 }
@@ -36,7 +49,7 @@ function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
 export const categoryRoutes: RouteModule = (router) => {
   router.get('/categories', (ctx) => list(ctx, ctx.data.categoryList));
 
-  router.get('/categories/root', (ctx) => detail(ctx, ctx.data.categories.get(ctx.data.rootId)!));
+  router.get('/categories/root', (ctx) => treeNode(ctx, ctx.data.categories.get(ctx.data.rootId)!));
 
   router.get('/categories/:id', (ctx) => detail(ctx, findCategory(ctx, ctx.params['id'])));
 
@@ -46,12 +59,16 @@ export const categoryRoutes: RouteModule = (router) => {
     if (!parent) {
       throw new ApiError(404, 'RecordNotFound', [`Couldn't find Category with id=${c.parentId} (Category ${c.id} is the root and has no parent)`]);
     }
-    return detail(ctx, parent);
+    return treeNode(ctx, parent);
   });
 
   router.get('/categories/:id/children', (ctx) => {
     const c = findCategory(ctx, ctx.params['id']);
+    if (c.childIds.length === 0 && ctx.variants.has('leaf-children-404')) {
+      throw new ApiError(404, 'RecordNotFound', [`Category ${c.id} is a leaf category: it has no children`]);
+    }
     let items = childrenOf(ctx.data, c.id);
+    if (ctx.variants.has('adult-children-hidden-before-3-2') && !versionAtLeast(ctx.version, '3.2.0')) items = items.filter((child) => !child.adult);
     if (ctx.fault === 'children-includes-grandchildren') {
       items = [...items, ...items.flatMap((child) => childrenOf(ctx.data, child.id))].sort((a, b) => a.id - b.id);
     }

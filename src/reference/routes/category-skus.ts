@@ -3,10 +3,14 @@
 //
 // Choices where the spec is silent or says "not shown":
 // - A non-leaf category answers 200 with an empty skus array and the full meta (variant
-//   nonleaf-skus-descendants: the SKUs of every leaf below it).
+//   nonleaf-skus-descendants: the SKUs of every leaf below it; nonleaf-skus-refused: 404
+//   RecordNotFound).
 // - order_by_methods (3.2.0+, "dynamic") is a per-category subset of pricevat, rank, rating,
 //   popularity, price; before 3.2.0 every category offers the same rank, price, rating,
-//   popularity (variant order-by-methods-all: all five, everywhere, in every version).
+//   popularity (variant order-by-methods-all: all five, everywhere, in every version), and
+//   meta names them (variant order-by-methods-from-3-2: no order_by_methods before 3.2.0). The
+//   default method is among them (variant ordered-by-default-unlisted: left out of
+//   order_by_methods when there are others, still accepted as order_by and named by ordered_by).
 //   Labels: "Price incl. VAT", "Relevance", "Rating", "Popularity", "Price".
 // - The default order_by is per category (one of its methods); the default order_dir follows
 //   the method: asc for price, pricevat and rank (rank 1 is the best match), desc for rating
@@ -45,7 +49,7 @@
 // - favorited: see serializers/sku.ts (user tokens, 3.1.0+; variant favorited-everywhere).
 
 import type { CategoryRecord } from '../data.ts';
-import type { ApiResult } from '../http.ts';
+import { ApiError, type ApiResult } from '../http.ts';
 import type { ProductRecord, SkuRecord } from '../model.ts';
 import type { ApiContext } from '../router.ts';
 import { favoritedSkuIds, serializeSku } from '../serializers/sku.ts';
@@ -319,8 +323,17 @@ function appliedFilterList(f: SkuFilters): Json[] {
     .map(([name, value]) => ({ name, value }));
 }
 
+/** meta.order_by_methods: method -> label; the default method left out under a variant (when there are others). */
+function orderByMethods(ctx: ApiContext, methods: readonly SkuOrderMethod[], defaultMethod: SkuOrderMethod): Json {
+  const shown = ctx.variants.has('ordered-by-default-unlisted') && methods.length > 1 ? methods.filter((m) => m !== defaultMethod) : methods;
+  return Object.fromEntries(shown.map((m) => [m, METHOD_LABELS[m]]));
+}
+
 export function categorySkus(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['category_id']);
+  if (c.childIds.length > 0 && ctx.variants.has('nonleaf-skus-refused')) {
+    throw new ApiError(404, 'RecordNotFound', [`Couldn't find a leaf Category with id=${c.id}: only leaf categories hold SKUs`]);
+  }
   const { methods, defaultMethod } = skuOrdering(ctx, c);
   const rawOrderBy = ctx.query.get('order_by');
   // The bug: the order_by check uses the fixed list of before 3.2.0, not the category's methods.
@@ -351,10 +364,8 @@ export function categorySkus(ctx: ApiContext): ApiResult {
   const key = skuKey(orderBy, ctx.variants);
   const ordered = sortBy(result, (a, b) => key(a) - key(b), dir);
 
-  const meta: Json = {
-    ordered_by: orderBy,
-    order_by_methods: Object.fromEntries(methods.map((m) => [m, METHOD_LABELS[m]])),
-  };
+  const meta: Json = { ordered_by: orderBy, order_by_methods: orderByMethods(ctx, methods, defaultMethod) };
+  if (ctx.variants.has('order-by-methods-from-3-2') && !versionAtLeast(ctx.version, '3.2.0')) delete meta['order_by_methods'];
   if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result, filters);
   if (includeMeta.includes('applied_filters')) {
     meta['applied_filters'] = ctx.variants.has('applied-filters-list') ? appliedFilterList(filters) : appliedFilters(filters);

@@ -20,15 +20,18 @@
 //   existing custom list -> 422 RecordInvalid ("Name has already been taken"). Variant
 //   duplicate-list-400: an existing name is 400 InvalidParameter; variant validation-as-400: a
 //   missing (absent or null) name is 400 ParameterMissing.
-// - DELETE /favorite_lists/:id deletes custom and auto lists alike, with their favorites.
+// - DELETE /favorite_lists/:id deletes custom and auto lists alike, with their favorites
+//   (variant auto-list-delete-refused: an auto list's deletion is 422 RecordInvalid).
 //   An auto list that becomes empty stays until deleted (variant auto-list-dropped-when-empty:
 //   it goes when its last favorite is deleted or moves away).
 // - An invalid new_list_name (not a string, blank, longer than 100) -> 400 InvalidParameter.
 // - Owned favorites (have_it true, favorite_list_id null): from 3.2.0, GET /favorites and
 //   GET /categories/:id/favorites leave them out unless owned=true; in 3.0 and 3.1 they are
-//   listed. owned=true gives only owned favorites in every version; owned=false is the same as
+//   listed. owned=true gives only owned favorites in every version (variant
+//   owned-param-since-3-2: from 3.2.0 on, the Change history's row); owned=false is the same as
 //   no owned parameter; owned is not read by GET /favorite_lists/:id/favorites (a list never
-//   holds owned favorites).
+//   holds owned favorites). Variant category-favorites-list-owned: GET /categories/:id/favorites
+//   lists owned favorites in every version (the exclusion is stated for the other two).
 // - The three favorites listings are ordered by creation time, newest first (ties: higher id
 //   first); order_dir=asc reverses that; another order_dir value -> 400 InvalidParameter.
 // - GET /categories/:id/favorites: favorites whose SKU is in that category or below it.
@@ -48,7 +51,8 @@
 //   of its SKU's category (created if needed), so every favorite that is not owned is in a list.
 //   updated_at is set on every successful PUT, even when nothing else changes.
 // - favorite_list_id is in every answer (variant favorite-list-id-on-update-only: only in the
-//   answer of PUT /favorites/:id).
+//   answer of PUT /favorites/:id). Variant auto-list-favorites-null-list-id: a favorite of an
+//   auto list shows favorite_list_id null (its SKU's category says which list).
 // - Favorites and lists link no resources (the spec names none): embed / embed_ids / include
 //   give 400 InvalidParameter; sparse fieldsets apply as everywhere.
 
@@ -212,7 +216,8 @@ function skuCategory(ctx: ApiContext, skuId: number): CategoryRecord | null {
 /** owned=true / the 3.2.0 exclusion of owned favorites (GET /favorites, GET /categories/:id/favorites). */
 function ownedFilter(ctx: ApiContext, favorites: FavoriteRecord[]): FavoriteRecord[] {
   const owned = toBoolean(ctx.query.get('owned') ?? undefined, 'owned');
-  if (owned === true && ctx.fault !== 'owned-param-ignored') return favorites.filter(isOwned);
+  const ownedParamKnown = versionAtLeast(ctx.version, '3.2.0') || !ctx.variants.has('owned-param-since-3-2');
+  if (owned === true && ownedParamKnown && ctx.fault !== 'owned-param-ignored') return favorites.filter(isOwned);
   const excludes = versionAtLeast(ctx.version, '3.2.0') || ctx.fault === 'owned-excluded-before-3-2';
   if (!excludes || ctx.fault === 'owned-favorites-listed') return favorites;
   return favorites.filter((f) => !isOwned(f));
@@ -243,16 +248,22 @@ function dropEmptyAutoList(ctx: ApiContext, id: number | null): void {
   ctx.data.favoriteLists.delete(id);
 }
 
+/** Variant auto-list-favorites-null-list-id: a favorite of an auto list as shown, with favorite_list_id null. */
+function asShown(ctx: ApiContext, f: FavoriteRecord): FavoriteRecord {
+  if (f.favorite_list_id === null || !ctx.variants.has('auto-list-favorites-null-list-id')) return f;
+  return ctx.data.favoriteLists.get(f.favorite_list_id)?.type === 'auto' ? { ...f, favorite_list_id: null } : f;
+}
+
 function favoriteList(ctx: ApiContext, favorites: FavoriteRecord[]): ApiResult {
   const withListId = listIdShown(ctx);
-  const result = respondMany(ctx, 'favorites', ordered(ctx, favorites), (f) => serializeFavorite(f, ctx.version, withListId));
+  const result = respondMany(ctx, 'favorites', ordered(ctx, favorites), (f) => serializeFavorite(asShown(ctx, f), ctx.version, withListId));
   // Fault favorites-link-missing: the favorites listings drop the paging headers.
   if (ctx.fault === 'favorites-link-missing' && result.headers) delete result.headers['Link'];
   return result;
 }
 
 function oneFavorite(ctx: ApiContext, f: FavoriteRecord, status = 200, withListId = listIdShown(ctx)): ApiResult {
-  return respondOne(ctx, 'favorite', f, (x) => serializeFavorite(x, ctx.version, withListId), { status });
+  return respondOne(ctx, 'favorite', f, (x) => serializeFavorite(asShown(ctx, x), ctx.version, withListId), { status });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,6 +407,8 @@ export const favoriteRoutes: RouteModule = (router) => {
     '/favorite_lists/:id',
     (ctx) => {
       const list = findList(ctx, parseListId(ctx.params['id']));
+      if (list.type === 'auto' && ctx.variants.has('auto-list-delete-refused'))
+        throw recordInvalid(`Favorite list ${list.id} is an auto list: auto lists are managed by the service`);
       // The bug: the delete is answered but never applied.
       if (ctx.fault === 'favorite-list-delete-not-stored') return { status: 204 };
       for (const f of userFavorites(ctx)) if (f.favorite_list_id === list.id) ctx.data.favorites.delete(f.id);
@@ -447,7 +460,7 @@ export const favoriteRoutes: RouteModule = (router) => {
     (ctx) => {
       const c = findCategory(ctx, ctx.params['id']);
       const inCategory = userFavorites(ctx).filter((f) => skuCategory(ctx, f.sku_id)?.pathIds.includes(c.id) ?? false);
-      return favoriteList(ctx, ownedFilter(ctx, inCategory));
+      return favoriteList(ctx, ctx.variants.has('category-favorites-list-owned') ? inCategory : ownedFilter(ctx, inCategory));
     },
     FAVORITES,
   );

@@ -2,7 +2,9 @@
 // (spec "Endpoints > Manufacturers").
 //
 // Choices where the spec is silent:
-// - Unknown or non-integer ids: 404 RecordNotFound naming the Manufacturer.
+// - Unknown or non-integer ids: 404 RecordNotFound naming the Manufacturer (variant
+//   missing-manufacturer-empty-collections: the categories and SKUs of an unknown integer id are
+//   200 with an empty collection).
 // - GET /manufacturers is ordered by id (variant manufacturers-default-popularity: popularity
 //   desc, then id, as a manufacturer listing without order_by).
 // - /manufacturers/:id/categories: the leaf categories holding the manufacturer's SKUs. Default
@@ -32,8 +34,18 @@ function manufacturerSkus(ctx: ApiContext, manufacturerId: number): readonly Sku
   return catalogIndex(ctx.data).skusByManufacturer.get(manufacturerId) ?? [];
 }
 
+/**
+ * The manufacturer id of a sub-collection's path; variant missing-manufacturer-empty-collections:
+ * an unknown integer id too, whose collections are empty.
+ */
+function parentId(ctx: ApiContext): number {
+  const raw = ctx.params['id'] ?? '';
+  if (ctx.variants.has('missing-manufacturer-empty-collections') && /^\d{1,15}$/.test(raw)) return Number(raw);
+  return findManufacturer(ctx, raw).id;
+}
+
 function categories(ctx: ApiContext): ApiResult {
-  const m = findManufacturer(ctx, ctx.params['id']);
+  const m = { id: parentId(ctx) };
   const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? 'name';
   // The bug: order_dir is never read; each method keeps its default direction.
   const asked = ctx.fault === 'manufacturer-categories-order-dir-ignored' ? null : orderDirParam(ctx);
@@ -54,7 +66,7 @@ function allManufacturers(ctx: ApiContext): ManufacturerRecord[] {
 }
 
 function skus(ctx: ApiContext): ApiResult {
-  const m = findManufacturer(ctx, ctx.params['id']);
+  const m = { id: parentId(ctx) };
   const orderBy = enumParam(ctx, 'order_by', ['price', 'popularity'] as const) ?? 'popularity';
   const chosen: Dir = orderDirParam(ctx) ?? (orderBy === 'price' ? 'asc' : 'desc');
   // The bug: the price comparator is written the wrong way round.

@@ -10,18 +10,24 @@
 // - After PUT the location is taken from the address: type address, label = the address's
 //   label, lat/lng = its coordinates, country_code unchanged (addresses carry no country).
 //   payment_method is unchanged.
+// - Served in every version (variant personalization-endpoints-from-3.2.0: from 3.2.0, which
+//   brought blp, computed from the personalization; older versions get 404).
 
-import { recordNotFound } from '../http.ts';
+import { ApiError, recordNotFound } from '../http.ts';
 import type { PersonalizationRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializePersonalization } from '../serializers/user.ts';
 import { respondOne } from '../shape.ts';
 import { bodyObject, parameterMissing, toInteger } from './params.ts';
 import { geocode, recordInvalid, userIdOf } from './user.ts';
+import { versionAtLeast } from '../versioning.ts';
 
 const USER_ONLY = { scope: null, user: true } as const;
 
 function personalizationOf(ctx: ApiContext): PersonalizationRecord {
+  if (ctx.variants.has('personalization-endpoints-from-3.2.0') && !versionAtLeast(ctx.version, '3.2.0')) {
+    throw new ApiError(404, 'NotFound', [`${ctx.method} /personalization is served from version 3.2.0; this request got ${ctx.version.label}`]);
+  }
   const uid = userIdOf(ctx);
   const p = ctx.data.personalization.get(uid);
   if (!p) throw recordNotFound('Personalization', uid);

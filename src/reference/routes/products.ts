@@ -3,7 +3,8 @@
 // /skus/:id/product_cards share (ordering, filters, meta).
 //
 // Choices where the spec is silent:
-// - Personalization: blp and meta.personalization use the requesting user's personalization; an
+// - Personalization: blp and meta.personalization use the requesting user's personalization (in
+//   every version; variant blp-and-personalization-from-3-2: only from 3.2.0, with blp); an
 //   application token, or a user who has none, gets defaultPersonalization (serializers/
 //   product.ts: a quick_address labelled "Map centre" at the centroid of the dataset's shop
 //   locations, address_id null, country_code the locations' country, payment method spot_cash).
@@ -33,7 +34,8 @@
 // - Product lists are paginated (meta.pagination, Link) and offer embed / embed_ids / include
 //   of shop. meta key order: ordered_by, personalization, filters, pagination.
 // - GET /shops/:shop_id/products/search: shop_uid is matched as a string, exactly (surrounding
-//   spaces ignored), against the products of that shop (Product.shop_uid is a string); a
+//   spaces ignored; variant shop-uid-substring-match: every shop_uid containing it), against the
+//   products of that shop (Product.shop_uid is a string); a
 //   non-integer shop_uid is accepted and simply matches what it matches (often nothing: 200 with
 //   an empty list; variant shop-uid-non-integer-400: 400 InvalidParameter). A missing or
 //   blank shop_uid is 400 ParameterMissing; an unknown shop is 404.
@@ -213,7 +215,7 @@ export function productListing(ctx: ApiContext, products: readonly ProductRecord
     entries = entries.filter((e) => ctx.data.shops.get(e.product.shop_id)?.zeroCommissionInstallments === true);
   }
   entries.sort(compareEntries(order, ctx));
-  const meta: Json = { ordered_by: order, personalization: serializePersonalization(pers) };
+  const meta: Json = { ordered_by: order, ...personalizationMeta(ctx, pers) };
   if (metas.has('filters')) {
     meta['filters'] = filterMeta(ctx, ctx.variants.has('product-filter-meta-filtered') ? entries.map((e) => e.product) : products);
   }
@@ -243,6 +245,20 @@ export function respondProducts(ctx: ApiContext, products: readonly ProductRecor
   return respondMany(ctx, 'products', entries, (e) => productJson(ctx, e), { links: [shopLink(ctx)], meta });
 }
 
+/**
+ * Whether what goes with blp on Product (3.2.0) is left out of this answer: a product card's blp
+ * and the personalization blp is computed from (variant blp-and-personalization-from-3-2, before
+ * 3.2.0); the reference sends them in every version.
+ */
+export function blpCompanionsLeftOut(ctx: ApiContext): boolean {
+  return ctx.variants.has('blp-and-personalization-from-3-2') && !versionAtLeast(ctx.version, '3.2.0');
+}
+
+/** meta's personalization, the one blp is computed from (none where blpCompanionsLeftOut). */
+function personalizationMeta(ctx: ApiContext, pers: ReturnType<typeof personalizationOf>): Json {
+  return blpCompanionsLeftOut(ctx) ? {} : { personalization: serializePersonalization(pers) };
+}
+
 /** Whose personalization the costs are computed from (the bug: nobody's, the default one). */
 function userForCosts(ctx: ApiContext): number | null {
   return ctx.fault === 'products-ignore-user-personalization' ? null : ctx.userId;
@@ -253,9 +269,11 @@ export const productRoutes: RouteModule = (router) => {
     const product = findById(ctx.data.products, ctx.params['id'], 'Product');
     const pers = personalizationOf(ctx.data, userForCosts(ctx));
     const entry: ProductEntry = { product, blp: computeBlp(ctx.data, product, pers, ctx.fault) };
+    const meta = personalizationMeta(ctx, pers);
+    // meta holds only personalization: none where it is left out (blpCompanionsLeftOut).
     const result = respondOne(ctx, 'product', entry, (e) => productJson(ctx, e), {
       links: [shopLink(ctx)],
-      meta: { personalization: serializePersonalization(pers) },
+      ...(Object.keys(meta).length ? { meta } : {}),
     });
     if (ctx.fault === 'product-embed-shop-ignored') delete ((result.body as Json)['product'] as Json)['shop'];
     return result;
@@ -269,7 +287,11 @@ export const productRoutes: RouteModule = (router) => {
     if (ctx.variants.has('shop-uid-non-integer-400') && !/^\d{1,18}$/.test(uid.trim())) {
       throw invalidParameter(`shop_uid must be an integer, got "${uid.trim().slice(0, 64)}"`);
     }
-    const matches = [...ctx.data.products.values()].filter((p) => p.shop_id === shop.id && p.shop_uid === uid.trim());
+    // Variant shop-uid-substring-match: a search that matches partially.
+    const matchesUid = ctx.variants.has('shop-uid-substring-match')
+      ? (shopUid: string) => shopUid.toLowerCase().includes(uid.trim().toLowerCase())
+      : (shopUid: string) => shopUid === uid.trim();
+    const matches = [...ctx.data.products.values()].filter((p) => p.shop_id === shop.id && matchesUid(p.shop_uid));
     return respondProducts(ctx, matches);
   });
 };

@@ -21,6 +21,8 @@ export function voteOnReview(ctx: ApiContext): ApiResult {
   requestedLinks(ctx, links);
   const helpful = helpfulOf(ctx);
   const userId = currentUser(ctx);
+  // Variant own-review-vote-refused: no vote on one's own review (403); flagging it is allowed.
+  if (review.user_id === userId && ctx.variants.has('own-review-vote-refused')) throw new ApiError(403, 'Forbidden', ['You cannot vote on your own review']);
   const earlier = [...ctx.data.votes.values()].some((v) => v.sku_review_id === review.id && v.user_id === userId);
   if (earlier && ctx.variants.has('second-vote-refused')) throw validationFailed(['You have already voted on this review']);
   let votesCount = review.votes_count;
@@ -47,7 +49,9 @@ export function voteOnReview(ctx: ApiContext): ApiResult {
   review = { ...review, votes_count: Math.max(0, votesCount) + added, helpful_votes_count: Math.max(0, helpfulCount) + (helpful ? added : 0) };
   ctx.data.skuReviews.set(review.id, review);
   if (!replaced) adjustAuthorStats(ctx, review.user_id, 0, +1);
-  return respondOne(ctx, 'sku_review_vote', vote, serializeVote, { status: 201, links });
+  // Variant second-vote-updated-200: a repeated vote, which replaces the first, is answered 200.
+  const status = replaced && ctx.variants.has('second-vote-updated-200') ? 200 : 201;
+  return respondOne(ctx, 'sku_review_vote', vote, serializeVote, { status, links });
 }
 
 export function flagReview(ctx: ApiContext): ApiResult {

@@ -22,13 +22,15 @@ export function listReviews(ctx: ApiContext): ApiResult {
   const meta: Json = {};
   if (metaNames.has('sku_reviews_aggregation')) meta['sku_reviews_aggregation'] = reviewsAggregation(all, ctx.fault);
   if (metaNames.has('sku_rating_breakdown')) meta['sku_rating_breakdown'] = ratingBreakdown(all);
-  const viewer = reviewViewer(ctx.data, ctx.userId);
+  const viewer = reviewViewer(ctx.data, ctx.userId, ctx.token.scopes);
   const own = ownReviewOf(ctx, all);
-  const inMeta = ownReviewInMeta(ctx);
+  const once = ownReviewOnce(ctx);
   const base = { version: ctx.version, fault: ctx.fault, variants: ctx.variants, viewer };
-  if (inMeta) meta['own_review'] = own ? serializeSkuReview(own, base) : null;
-  const ownReview = inMeta ? undefined : own;
-  return respondMany(ctx, 'reviews', all, (r) => serializeSkuReview(r, { ...base, ownReview }), { meta });
+  if (once === 'meta') meta['own_review'] = own ? serializeSkuReview(own, base) : null;
+  const ownReview = once ? undefined : own;
+  const result = respondMany(ctx, 'reviews', all, (r) => serializeSkuReview(r, { ...base, ownReview }), { meta });
+  if (once === 'top' && result.body) (result.body as Json)['own_review'] = own ? serializeSkuReview(own, base) : null;
+  return result;
 }
 
 function listParam(query: URLSearchParams, name: string): string[] {
@@ -117,7 +119,13 @@ function ownReviewOf(ctx: ApiContext, reviews: readonly SkuReviewRecord[]): SkuR
   return reviews.find((r) => r.user_id === ctx.userId) ?? null;
 }
 
-/** Variant own-review-in-meta: own_review goes once into the meta of a user's listing (3.1.3+). */
-function ownReviewInMeta(ctx: ApiContext): boolean {
-  return ctx.userId !== null && ctx.variants.has('own-review-in-meta') && versionAtLeast(ctx.version, '3.1.3');
+/**
+ * Where a user's listing carries own_review once instead of on each review (3.1.3+): variant
+ * own-review-in-meta, in meta; variant own-review-top-level, at the top level beside reviews and
+ * meta; null: on each review (the reference).
+ */
+function ownReviewOnce(ctx: ApiContext): 'meta' | 'top' | null {
+  if (ctx.userId === null || !versionAtLeast(ctx.version, '3.1.3')) return null;
+  if (ctx.variants.has('own-review-in-meta')) return 'meta';
+  return ctx.variants.has('own-review-top-level') ? 'top' : null;
 }

@@ -61,6 +61,6 @@ export function adjustAuthorStats(ctx: ApiContext, userId: number, reviews: numb
   stats.received_votes = Math.max(0, stats.received_votes + votes);
 }
 
-export function serializer(ctx: ApiContext, viewer: ReviewViewer = reviewViewer(ctx.data, ctx.userId)): (r: SkuReviewRecord) => Json {
+export function serializer(ctx: ApiContext, viewer: ReviewViewer = reviewViewer(ctx.data, ctx.userId, ctx.token.scopes)): (r: SkuReviewRecord) => Json {
   return (r) => serializeSkuReview(r, { version: ctx.version, fault: ctx.fault, variants: ctx.variants, viewer });
 }

@@ -18,17 +18,22 @@
 // - voted, flagged, helpful: sent only for user tokens (absent for application tokens); helpful
 //   is the user's own vote, false when they have not voted. Variant
 //   review-user-fields-false-for-app: false for application tokens (and own_review null).
+//   Variant review-user-fields-need-actions-scope: absent too for a user token without
+//   publish_sku_review_actions (the permission for votes and flags), which the authorization
+//   step then refuses.
 // - own_review: a field of every review in a listing for a user token: the user's review of this
 //   SKU (without its own own_review) or null; absent for application tokens and outside
 //   listings. Like sentiments it arrived in 3.1.3. Variant own-review-in-meta: meta.own_review
-//   once per listing (user tokens, 3.1.3+), not on the reviews.
+//   once per listing (user tokens, 3.1.3+), not on the reviews; variant own-review-top-level:
+//   own_review once at the top level of the body, beside reviews and meta.
 // - sentiments: the arrays the review has, an empty one left out (variant sentiments-always-three:
 //   all three, [] when empty; see serializers/review.ts).
 // - Review forms (new, edit) and create / update / delete need a user token (application token:
 //   401) with the public scope, and are served from 3.2.0 (older versions: 404), the version
 //   that brought review create / update / delete.
 // - requires_body is true for every SKU. The questions are the dataset's (the same for every
-//   SKU). The new form is served even when the user has reviewed the SKU already.
+//   SKU). The new form is served even when the user has reviewed the SKU already (variant
+//   review-form-refused-when-reviewed: 422 RecordInvalid then, and for a SKU that is not reviewable).
 // - Only the author may open the edit form, update or delete a review; another user's review
 //   (or a review of another SKU than the path's) is 404 RecordNotFound, as if it did not exist
 //   (403 is the rate limit in this API).
@@ -50,22 +55,24 @@
 //   taken from the body ({vote: {helpful}} / {flag: {reason}}) when present, else from the query
 //   (vote[helpful] / flag[reason]). Missing -> 400 ParameterMissing; helpful not true/false (or
 //   1/0), or an unknown reason -> 400 InvalidParameter. Users may vote on and flag their own
-//   reviews.
+//   reviews (variant own-review-vote-refused: a vote on one's own review is 403 Forbidden).
 // - A second vote by the same user on a review replaces the first (the old vote is removed, a
-//   new one with a new id is created: 201; variant second-vote-refused: 422 RecordInvalid).
+//   new one with a new id is created: 201; variant second-vote-refused: 422 RecordInvalid;
+//   variant second-vote-updated-200: 200).
 //   votes_count / helpful_votes_count count current votes.
 // - A flag answers 201 with the flag record {flag: {...}} (variant flag-empty-body: no body;
 //   flag-bare-record: the record itself). A second flag by the same user on a review updates
 //   that record (same id, new reason and updated_at), also 201 (variant second-flag-refused:
 //   422 RecordInvalid).
-// - GET /flags is not paginated (no meta).
+// - GET /flags is not paginated (no meta), and served in every version (variant
+//   flags-from-3.0.21: from 3.0.21, the version that brought flagging).
 // - Mutating requests check embed / include / embed_ids names before changing anything.
 //
 // The routes are here; the listing in review-listing.ts, the body of a create or update in
 // review-input.ts, votes and flags in review-actions.ts, what they share in review-records.ts.
 
 import { sentimentsFromAnswers, type SkuReviewRecord } from '../data.ts';
-import { formatTimestamp, type ApiResult } from '../http.ts';
+import { ApiError, formatTimestamp, type ApiResult } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeReviewForm } from '../serializers/review.ts';
 import { requestedLinks, respondMany, respondOne } from '../shape.ts';
@@ -74,6 +81,7 @@ import { flagReview, voteOnReview } from './review-actions.ts';
 import { readReviewInput, REQUIRES_BODY } from './review-input.ts';
 import { listReviews } from './review-listing.ts';
 import { adjustAuthorStats, currentUser, findOwnReview, findSku, reviewsOf, serializer, syncSku, validationFailed } from './review-records.ts';
+import { versionAtLeast } from '../versioning.ts';
 
 export const reviewRoutes: RouteModule = (router) => {
   router.get('/skus/:id/reviews', listReviews);
@@ -90,6 +98,12 @@ export const reviewRoutes: RouteModule = (router) => {
 
 function showNewReviewForm(ctx: ApiContext): ApiResult {
   const sku = findSku(ctx, ctx.params['id']);
+  // Variant review-form-refused-when-reviewed: no new form where a review could not be created.
+  if (ctx.variants.has('review-form-refused-when-reviewed')) {
+    const userId = currentUser(ctx);
+    if (reviewsOf(ctx.data, sku.id).some((r) => r.user_id === userId)) throw validationFailed(['You have already reviewed this SKU: edit that review instead']);
+    if (!sku.reviewable) throw validationFailed(['This SKU does not accept reviews (reviewable is false)']);
+  }
   return respondOne(ctx, 'review_form', sku, () => serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: REQUIRES_BODY, fault: ctx.fault }));
 }
 
@@ -178,5 +192,9 @@ function deleteReview(ctx: ApiContext): ApiResult {
 }
 
 function listFlagReasons(ctx: ApiContext): ApiResult {
+  // Variant flags-from-3.0.21: the catalogue comes with flagging (3.0.21); an older version gets 404, as for an unknown route.
+  if (ctx.variants.has('flags-from-3.0.21') && !versionAtLeast(ctx.version, '3.0.21')) {
+    throw new ApiError(404, 'NotFound', [`GET /flags is served from version 3.0.21; this request got ${ctx.version.label}`]);
+  }
   return respondMany(ctx, 'flags', ctx.data.flagReasons, (f) => ({ reason: f.reason, description: f.description }), { paginate: false });
 }

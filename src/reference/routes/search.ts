@@ -38,10 +38,13 @@
 //   {term, important: false, count}: the names of the categories found, then of their parents
 //   (not the root), other than q, the first three. Variant
 //   alternatives-without-count: no alternative carries count.
+// - A q that matches nothing finds no category (variant search-fuzzy-fallback: the three
+//   categories whose name words are nearest to the words of q, by edit distance, match_count 0).
 // - Autocomplete: a missing or blank q gives an empty list. Suggestions are category names
 //   (all but the root; d = that category), manufacturer names (no d) and SKU display names
-//   (d = the SKU's category) in which q begins a word; i is that word's index in k. Categories first,
-//   then manufacturers, then SKUs, each by i, then name, then id; duplicates of k (ignoring
+//   (d = the SKU's category) in which q begins a word; i is that word's index in k (variant
+//   autocomplete-i-after-typed: the index just after q there, where the completion starts).
+//   Categories first, then manufacturers, then SKUs, each by i, then name, then id; duplicates of k (ignoring
 //   case) are dropped; at most 10 items (variant autocomplete-five: 5, and d null rather than
 //   absent). Not paginated.
 
@@ -174,6 +177,23 @@ function noMatchAlternatives(ctx: ApiContext, tokens: readonly string[], found: 
   return [{ term: kept.join(' '), important: false, count, drop: base.map((t) => ({ token: t, dropped: !kept.includes(t) })) }];
 }
 
+/** Variant search-fuzzy-fallback: categories listed when nothing matches. */
+const FUZZY_FALLBACK_HITS = 3;
+
+/** The categories (not the root) whose name words are nearest to a word of q, by edit distance, then id; match_count 0. */
+function nearestCategories(ctx: ApiContext, tokens: readonly string[]): Hit[] {
+  if (tokens.length === 0) return [];
+  const index = catalogIndex(ctx.data);
+  const visible = visibility(ctx);
+  const distance = (c: CategoryRecord): number => Math.min(...(index.categoryWords.get(c.id) ?? []).flatMap((w) => tokens.map((t) => editDistance(t, w))), Number.MAX_SAFE_INTEGER);
+  return ctx.data.categoryList
+    .filter((c) => c.id !== ctx.data.rootId && visible(c.id))
+    .map((c) => ({ category: c, count: 0, distance: distance(c) }))
+    .sort((a, b) => a.distance - b.distance || a.category.id - b.category.id)
+    .slice(0, FUZZY_FALLBACK_HITS)
+    .map(({ category, count }) => ({ category, count }));
+}
+
 function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
   if (needle.length === 0 || needle.length > haystack.length) return false;
   for (let i = 0; i + needle.length <= haystack.length; i++) {
@@ -193,6 +213,7 @@ function searchCategory(ctx: ApiContext, c: CategoryRecord, count: number, stron
   const out = serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants });
   if (familyIdShown(ctx, strong)) out['family_id'] = c.familyId;
   if (ctx.fault !== 'search-match-count-missing') out['match_count'] = count;
+  else delete out['match_count'];
   return applyVersion('category', out, ctx.version);
 }
 
@@ -231,7 +252,8 @@ function search(ctx: ApiContext): ApiResult {
   const queryWords = words(q);
   const tokens = [...new Set(queryWords)];
   // The bugs: an empty index finds nothing; a query builder that drops q (every word begins with '') finds everything.
-  const outcome = ctx.fault === 'search-finds-nothing' ? { hits: [], skus: [] } : runSearch(ctx, ctx.fault === 'search-matches-everything' ? [''] : tokens);
+  const found = ctx.fault === 'search-finds-nothing' ? { hits: [], skus: [] } : runSearch(ctx, ctx.fault === 'search-matches-everything' ? [''] : tokens);
+  const outcome = found.hits.length === 0 && ctx.variants.has('search-fuzzy-fallback') ? { hits: nearestCategories(ctx, tokens), skus: [] } : found;
   if (ctx.fault === 'search-no-match-404' && outcome.hits.length === 0) {
     throw new ApiError(404, 'RecordNotFound', [`No category matches "${q.slice(0, 64)}"`]);
   }
@@ -273,7 +295,9 @@ function autocomplete(ctx: ApiContext): ApiResult {
     const suggest = (k: string, id: number, d: Suggestion['d']): Suggestion[] => {
       // The bug: q is not applied; every name is suggested from its start.
       const i = ctx.fault === 'autocomplete-ignores-q' ? 0 : wordStart(k, q);
-      return i < 0 ? [] : [{ k, i, d, id }];
+      if (i < 0) return [];
+      // Where the completion starts, just after the typed text.
+      return [{ k, i: ctx.variants.has('autocomplete-i-after-typed') ? i + q.length : i, d, id }];
     };
     const categories = ctx.data.categoryList.filter((c) => c.id !== ctx.data.rootId && visible(c.id)).flatMap((c) => suggest(c.name, c.id, { n: c.name, id: c.id }));
     const manufacturers = [...ctx.data.manufacturers.values()].flatMap((m) => suggest(m.name, m.id, null));

@@ -7,7 +7,8 @@
 // - Versions: PATCH /user, POST/PUT/DELETE /user/addresses and GET /user/saved_orders are
 //   served from 3.2.0 (Change history: profile update, address create/update/delete, saved
 //   orders list); older versions get 404. GET /user, /user/avatars, /user/addresses and
-//   /user/addresses/new are served in every version.
+//   /user/addresses/new are served in every version (variant address-form-from-3.2.0: the form
+//   from 3.2.0, with address create).
 // - Validation failures are 422 with code RecordInvalid and one message per problem; a body
 //   with none of the updatable fields is 400 ParameterMissing. Fields not named below are
 //   ignored (like Rails strong parameters), so read-only fields such as email are not changed.
@@ -17,7 +18,9 @@
 //   PNG, JPEG or GIF of at most 1 MiB; whitespace ignored). "" means null for sex and
 //   birthyear (form bodies cannot send null). avatar and avatar_preset together: 422. All or
 //   nothing: one invalid field means no change.
-// - An uploaded avatar gets the URI <origin of the avatar presets>/avatars/uploads/<user id>-<hash>.<ext>.
+// - An uploaded avatar gets the URI <origin of the avatar presets>/avatars/uploads/<user id>-<hash>.<ext>,
+//   a preset chosen the preset's URI (variant avatar-per-user-address: both are served at
+//   <origin>/avatars/users/<user id>/avatar, the one address of the user's avatar).
 // - GET /user/addresses is not paginated (the spec shows no meta): every address of the user,
 //   ordered by id; page and per are ignored.
 // - Address bodies are flat (as the address_form describes them). Text fields must be non-empty
@@ -52,6 +55,7 @@ import { serializeAddress, serializeSavedOrder, serializeUser } from '../seriali
 import { respondMany, respondOne } from '../shape.ts';
 import { parseId } from './params.ts';
 import { refuseMissingFields } from './validation.ts';
+import { versionAtLeast } from '../versioning.ts';
 
 const USER_ONLY = { scope: null, user: true } as const;
 const USER_ONLY_32 = { ...USER_ONLY, since: '3.2.0' } as const;
@@ -89,6 +93,19 @@ const USER_FIELDS = ['sex', 'birthyear', 'avatar_preset', 'avatar'] as const;
 const MIN_BIRTHYEAR = 1900;
 /** Largest decoded avatar (the spec gives no limit). */
 export const MAX_AVATAR_BYTES = 1024 * 1024;
+
+/** Where uploaded avatars are served: the origin of the presets. */
+function avatarOrigin(ctx: ApiContext, user: UserRecord): string {
+  return originOf(ctx.data.avatars[0]) ?? originOf(user.avatar) ?? 'https://img.catalogue.example';
+}
+
+/**
+ * Variant avatar-per-user-address: the user's avatar is served at one address of their own, where
+ * a preset chosen is copied and an uploaded image stored; null: the reference's URIs.
+ */
+function ownAvatarAddress(ctx: ApiContext, user: UserRecord): string | null {
+  return ctx.variants.has('avatar-per-user-address') ? `${avatarOrigin(ctx, user)}/avatars/users/${user.id}/avatar` : null;
+}
 
 /** File name of an avatar URI: its last path segment. */
 export function avatarFileName(uri: string): string {
@@ -155,14 +172,13 @@ function patchUser(ctx: ApiContext): UserRecord {
     const v = body['avatar_preset'];
     const preset = typeof v === 'string' && v !== '' ? ctx.data.avatars.find((uri) => avatarFileName(uri) === v) : undefined;
     if (preset === undefined) errors.push('avatar_preset must be a file name from GET /user/avatars');
-    else changes.avatar = preset;
+    else changes.avatar = ownAvatarAddress(ctx, user) ?? preset;
   } else if (has(body, 'avatar')) {
     const decoded = decodeAvatar(body['avatar']);
     if (typeof decoded === 'string') errors.push(decoded);
     else {
-      const origin = originOf(ctx.data.avatars[0]) ?? originOf(user.avatar) ?? 'https://img.catalogue.example';
       const hash = createHash('sha256').update(decoded.bytes).digest('hex').slice(0, 16);
-      changes.avatar = `${origin}/avatars/uploads/${user.id}-${hash}.${decoded.ext}`;
+      changes.avatar = ownAvatarAddress(ctx, user) ?? `${avatarOrigin(ctx, user)}/avatars/uploads/${user.id}-${hash}.${decoded.ext}`;
     }
   }
   if (errors.length > 0) throw recordInvalid(errors);
@@ -300,6 +316,10 @@ function listAddresses(ctx: ApiContext): ApiResult {
 }
 
 function showAddressForm(ctx: ApiContext): ApiResult {
+  // Variant address-form-from-3.2.0: the form comes with address create (3.2.0); an older version gets 404, as for an unknown route.
+  if (ctx.variants.has('address-form-from-3.2.0') && !versionAtLeast(ctx.version, '3.2.0')) {
+    throw new ApiError(404, 'NotFound', [`GET /user/addresses/new is served from version 3.2.0; this request got ${ctx.version.label}`]);
+  }
   return respondOne(ctx, 'address_form', null, () => ({
     required: [...ADDRESS_REQUIRED],
     optional: [...ADDRESS_OPTIONAL],

@@ -20,9 +20,11 @@ export interface ReviewViewer {
   readonly votes: ReadonlyMap<number, VoteRecord>;
   /** Ids of the reviews this user has flagged. */
   readonly flagged: ReadonlySet<number>;
+  /** The token was granted publish_sku_review_actions (the permission for votes and flags). */
+  readonly mayActOnReviews: boolean;
 }
 
-export function reviewViewer(data: Dataset, userId: number | null): ReviewViewer {
+export function reviewViewer(data: Dataset, userId: number | null, scopes: readonly string[] = []): ReviewViewer {
   const votes = new Map<number, VoteRecord>();
   const flagged = new Set<number>();
   if (userId !== null) {
@@ -31,7 +33,7 @@ export function reviewViewer(data: Dataset, userId: number | null): ReviewViewer
       if (f.user_id === userId && f.flaggable_type === 'SkuReview') flagged.add(f.flaggable_id);
     }
   }
-  return { userId, votes, flagged };
+  return { userId, votes, flagged, mayActOnReviews: scopes.includes('publish_sku_review_actions') };
 }
 
 export interface ReviewSerializeOptions {
@@ -75,7 +77,9 @@ export function serializeSkuReview(r: SkuReviewRecord, opts: ReviewSerializeOpti
   const appToken = viewer.userId === null;
   // The bug: an application token's reviews are read with a stand-in vote, as if someone had voted helpful.
   const claimsForApp = appToken && fault === 'review-user-claims-for-app-token';
-  if (!appToken || claimsForApp || variants.has('review-user-fields-false-for-app')) {
+  // Variant review-user-fields-need-actions-scope: a user token without the votes-and-flags permission gets none either.
+  const userFields = appToken ? claimsForApp || variants.has('review-user-fields-false-for-app') : viewer.mayActOnReviews || !variants.has('review-user-fields-need-actions-scope');
+  if (userFields) {
     const vote = claimsForApp ? { helpful: true } : viewer.votes.get(r.id);
     out['voted'] = vote !== undefined;
     out['flagged'] = viewer.flagged.has(r.id);

@@ -14,6 +14,8 @@ export interface VariantInfo {
   description: string;
   /** Ids of the requirements (src/requirements/catalogue.json) whose open point or reading this is. */
   requirements: string[];
+  /** Ids of the catalogue's readings this variant serves ("SRCH-6.b"): the proof that the kit accepts them (src/selftest/readings.test.ts). */
+  readings?: string[];
   /** Variants that answer the same point another way: never switched on together. */
   conflicts?: string[];
   /** What a certifier tells the kit about such a deployment (CATALOGUE_* keys), e.g. the patch level it implements. */
