@@ -146,7 +146,8 @@ describe('Application token (client credentials)', () => {
       const access = (body as Record<string, unknown>)['access_token'];
       if (typeof access === 'string' && access !== '') {
         const used = await t.api.get(PUBLIC_ENDPOINT, { auth: { token: access } });
-        t.must(labelled(hasStatus(used, 200), `GET ${PUBLIC_ENDPOINT} with the token of the repeated client-credentials request`), 'AUTH-10', 'AUTH-22');
+        // AUTH-10 alone: the run's token is valid still, so this repeat is not the renewal after expiry (AUTH-22).
+        t.must(labelled(hasStatus(used, 200), `GET ${PUBLIC_ENDPOINT} with the token of the repeated client-credentials request`), 'AUTH-10');
       }
       t.must(expiresInIsIntegerSeconds(body), 'AUTH-7');
       t.must(refreshTokenIs(body, 'absent'), 'AUTH-11');
@@ -203,7 +204,7 @@ describe('User token (authorization code) and renewal', () => {
       const exchange = (uri: string, c: string) => exchangeCode(t, uri, c);
 
       const wrong = await exchange(otherRedirectUri(redirectUri), code);
-      t.must(tokenRefused(wrong.response.status, wrong.body, 'the code exchange with another redirect_uri than the authorization request'), 'AUTH-18', 'AUTH-3');
+      t.must(tokenRefused(wrong.response.status, wrong.body, 'the code exchange with another redirect_uri than the authorization request'), 'AUTH-18');
 
       let granted = await exchange(redirectUri, code);
       if (granted.response.status !== 200) {
@@ -356,6 +357,9 @@ describe('Sending the token', () => {
   );
 });
 
+/** An answer that served the request (2xx): no token, or no valid one, was needed after all. */
+const servedAnyway = (response: HttpResponse): boolean => response.status >= 200 && response.status < 300;
+
 describe('Missing, invalid and expired tokens', () => {
   conformanceTest(
     'no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint',
@@ -368,7 +372,8 @@ describe('Missing, invalid and expired tokens', () => {
     async (t) => {
       for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
         const response = await t.api.get(path, { auth: 'none' });
-        unauthorized(t, response, `GET ${path} without a token`, 'ERR-6', 'GEN-5', 'AUTH-3');
+        // Refused with another status, the request still needed a token (GEN-5, AUTH-3): only the 401 row (ERR-6) is broken.
+        unauthorized(t, response, `GET ${path} without a token`, 'ERR-6', ...(servedAnyway(response) ? ['GEN-5', 'AUTH-3'] : []));
         mustCarryRateLimit(t, response.headers, `the ${response.status} to GET ${path} without a token`);
       }
     },
@@ -381,7 +386,7 @@ describe('Missing, invalid and expired tokens', () => {
       const token = `conformance-invalid-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
       for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
         const response = await t.api.get(path, { auth: { token } });
-        unauthorized(t, response, `GET ${path} with an invalid token`, 'ERR-6', 'AUTH-3');
+        unauthorized(t, response, `GET ${path} with an invalid token`, 'ERR-6', ...(servedAnyway(response) ? ['AUTH-3'] : []));
       }
     },
   );

@@ -38,11 +38,14 @@ function intoNamedList(m: FavoritesModel, name: string, listId: number | null, w
   const existing = customListNamed(m, name);
   if (existing) {
     if (listId === existing.id) return { model: m };
+    // A list the model does not know is one made anew though one of that name exists (FAV-15): its
+    // name is not seen, so that it is not a list of that name (FAV-14) is not said.
+    const madeAnew = typeof listId === 'number' && Number.isInteger(listId) && findList(m, listId) === undefined;
     const model = adoptUnknownList(m, listId, null);
     return {
       model,
       failure: {
-        requirements: ['FAV-14', 'FAV-15'],
+        requirements: madeAnew ? ['FAV-15'] : ['FAV-14', 'FAV-15'],
         message: `${where} with new_list_name ${show(name)}: the favorite is in list ${show(listId)}, not in the existing custom list ${existing.id} of that name`,
       },
     };
@@ -157,7 +160,7 @@ export function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'up
   if (a.haveIt === true) {
     // Row 2: owned (have_it true, favorite_list_id null); a favorite_list_id sent is ignored. An
     // answer that shows no favorite_list_id is judged by have_it (the listings show the rest).
-    const read = readAnswer(answer, where);
+    const read = readAnswer(answer, where, before.id, 'FAV-11');
     if (isFailure(read)) return { model: m, failure: read };
     const model = adoptUnknownList(
       moved(m, before, placed(live, read.favorite_list_id === undefined ? null : read.favorite_list_id, read.have_it)),
@@ -182,7 +185,7 @@ export function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'up
   }
   if (a.newListName !== undefined) {
     // Row 4 through PUT.
-    const read = readAnswer(answer, where);
+    const read = readAnswer(answer, where, before.id, 'FAV-14');
     if (isFailure(read)) return { model: m, failure: read };
     const haveItNull =
       read.have_it === null
@@ -199,7 +202,7 @@ export function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'up
     // Row 3: into that list, when have_it is not true. A favorite whose have_it is true, or one
     // whose state is not known, is not covered by the row: its answer is adopted.
     if (before.state === 'unknown' || before.haveIt === true) return adopt(m, before, answer, where);
-    const read = readAnswer(answer, where);
+    const read = readAnswer(answer, where, before.id, 'FAV-13');
     if (isFailure(read)) return { model: m, failure: read };
     // An answer that shows no favorite_list_id: in that list, as the row says (the listings judge it).
     // A null by category: the auto list of the favorite's category, where the model knows it.
@@ -219,9 +222,18 @@ export function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'up
   return adopt(m, before, answer, where);
 }
 
-/** A 200 {favorite} answer, or the failure of PUT /favorites/:id. */
-function readAnswer(answer: Answer, where: string): ReadFavorite | Failure {
-  return statusFailure(answer, 200, where, ['FAV-31']) ?? readFavorite(answer.body, where);
+/** A 200 {favorite} answer, or the failure of PUT /favorites/:id (`row`: the requirement of the row the request takes). */
+function readAnswer(answer: Answer, where: string, asked: number, row: string): ReadFavorite | Failure {
+  const read = statusFailure(answer, 200, where, ['FAV-31']) ?? readFavorite(answer.body, where);
+  return isFailure(read) ? read : (otherFavorite(read, asked, where, ['FAV-31', row]) ?? read);
+}
+
+/**
+ * An answer about another favorite than the one asked: the change (or the read) went to it, so the
+ * model, which would take it for the one asked, stops here, where the wrong record shows.
+ */
+function otherFavorite(read: ReadFavorite, asked: number, where: string, requirements: string[]): Failure | undefined {
+  return read.id === asked ? undefined : { requirements, message: `${where} answered favorite ${read.id}, not the one asked (${asked})` };
 }
 
 /**
@@ -229,10 +241,12 @@ function readAnswer(answer: Answer, where: string): ReadFavorite | Failure {
  * shown is not known). A null by category is the auto list of the category: the one the model
  * knows, else awaited, and in no list where GET /favorite_lists shows none.
  */
-function adopt(m: FavoritesModel, before: ModelFavorite, answer: Answer, where: string): StepResult {
+function adopt(m: FavoritesModel, before: ModelFavorite, answer: Answer, where: string, requirements = ['FAV-31']): StepResult {
   if (answer.status < 200 || answer.status >= 300) return { model: m };
   const read = readFavorite(answer.body, where);
   if (isFailure(read)) return { model: m, failure: read };
+  const other = otherFavorite(read, before.id, where, requirements);
+  if (other) return { model: m, failure: other };
   const live = { ...before, state: 'live' as const };
   if (listedByCategory(read)) {
     const auto = autoListOf(m, before.categoryId);
@@ -259,7 +273,7 @@ export function getFavorite(m: FavoritesModel, a: Extract<Action, { type: 'getFa
   if (before.state === 'gone') return { model: m, ...opt(notFound(answer, where, ['ERR-9'])) };
   if (before.state === 'unknown') {
     if (answer.status === 404) return { model: withFavorite(m, { ...before, state: 'gone' }) };
-    return adopt(m, before, answer, where);
+    return adopt(m, before, answer, where, ['FAV-29']);
   }
   const status = statusFailure(answer, 200, where, ['FAV-29']);
   if (status) return { model: m, failure: status };

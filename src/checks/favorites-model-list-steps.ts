@@ -51,6 +51,13 @@ export function createList(m: FavoritesModel, a: Extract<Action, { type: 'create
         }
       : { model: m, failure: errorBody(m, answer) };
   }
+  // Refused as a name conflict, with the name of a list this sequence deleted (204): the list
+  // stayed, which is the deletion's fault (as where the listing still shows it), not the create's.
+  const deleted = m.lists.find((l) => l.ours && l.kind === 'custom' && l.state === 'gone' && l.name === a.name);
+  if (deleted && [400, 409, 422].includes(answer.status)) {
+    const message = `${where} with the name ${show(a.name)} answered ${answer.status}: ${describeList(m, deleted.id)}, gone earlier in this sequence, still holds its name`;
+    return { model: m, failure: { requirements: ['FAV-21'], message } };
+  }
   const failure =
     statusFailure(answer, 201, where, ['FAV-19']) ??
     (made ? undefined : { requirements: ['GEN-7', 'FAV-19'], message: `${where} answered no {favorite_list} object: ${show(answer.body)}` }) ??

@@ -60,6 +60,12 @@ describe('rows 2 to 4: PUT /favorites/:id', () => {
     expect(named.failed).toBeUndefined();
     expect(named.m.lists.find((l) => l.id === 9)).toMatchObject({ kind: 'custom', name: 'cc-b', ours: true });
     expect(run(named.m, [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(1, 10)]]).failed).toContain('FAV-15');
+    // An answer about another favorite: the change went to it; the model stops there, at the PUT.
+    expect(run(named.m, [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(2, 9)]]).failed).toEqual(['FAV-31', 'FAV-14']);
+    expect(run(named.m, [[{ type: 'updateFavorite', favoriteId: 1, haveIt: true }, 200, fav(2, null, true)]]).failed).toEqual(['FAV-31', 'FAV-11']);
+    // A list made anew (its name not seen) fails the reuse (FAV-15); a known list of another name, the row's list too (FAV-14).
+    expect(run(named.m, [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(1, 10)]]).failed).toEqual(['FAV-15']);
+    expect(run(named.m, [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(1, -1)]]).failed).toEqual(['FAV-14', 'FAV-15']);
     expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: 'cc-b' }, 200, fav(1, 9, true)]]).failed).toContain('FAV-16');
     expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: '' }, 400, errors]]).failed).toBeUndefined();
     expect(run(start(), [[{ type: 'updateFavorite', favoriteId: 1, newListName: '' }, 422, errors]]).failed).toContain('FAV-17');
@@ -76,6 +82,17 @@ describe('lists, deletes and listings', () => {
     const dup = run(m, [[{ type: 'createList', name: 'cc-a' }, 201, list(6, 'cc-a')]]);
     expect(dup.failed).toContain('FAV-20');
     expect(dup.m.lists.find((l) => l.id === 6)?.ours).toBe(true);
+  });
+  test('the name of a list deleted with 204 still taken: the deletion is blamed (FAV-21), not the create', () => {
+    const m = run(base(), [
+      [{ type: 'createList', name: 'cc-a' }, 201, list(5, 'cc-a')],
+      [{ type: 'deleteList', listId: 5 }, 204, undefined],
+    ]).m;
+    const taken = run(m, [[{ type: 'createList', name: 'cc-a' }, 400, errors]]);
+    expect(taken.failed).toContain('FAV-21');
+    expect(taken.failed).not.toContain('FAV-19');
+    expect(run(m, [[{ type: 'createList', name: 'cc-a' }, 201, list(6, 'cc-a')]]).failed).toBeUndefined();
+    expect(run(m, [[{ type: 'createList', name: 'cc-a' }, 500, errors]]).failed).toContain('FAV-19');
   });
   test('deleting twice: 204 then 404; the favorites of a deleted list may be gone or not', () => {
     const m = run(base(), [

@@ -1,6 +1,6 @@
 // Which SKUs the favorites suite may favorite (src/checks/favorites-skus.ts).
 import { describe, expect, test } from 'vitest';
-import { otherLeaves, takeFreeSku, unfavoritedSkus } from './favorites-skus.ts';
+import { heldSkuIds, otherLeaves, takeFreeSku, unfavoritedSkus } from './favorites-skus.ts';
 
 describe('unfavoritedSkus', () => {
   const body = {
@@ -55,4 +55,11 @@ test('takeFreeSku hands a SKU out once: it leaves the kept ones', () => {
   expect(kept).toEqual([a]);
   expect(takeFreeSku(kept, a)).toBe(a);
   expect(kept).toEqual([]);
+});
+
+test('heldSkuIds: the integer sku_ids of the favorites of every body; a body without favorites adds none', () => {
+  const listed = { favorites: [{ id: 1, sku_id: 10 }, { id: 2, sku_id: '11' }, { id: 3 }, 'x'] };
+  const owned = { favorites: [{ id: 4, sku_id: 12, have_it: true }] };
+  expect([...heldSkuIds([listed, owned, null, { favorites: {} }])].sort()).toEqual([10, 12]);
+  expect(heldSkuIds([])).toEqual(new Set());
 });

@@ -1,5 +1,6 @@
 // Which SKUs the favorites suite may favorite (suites/favorites.suite.ts, through
-// src/engines/favorites.ts): pure readings of a category SKU listing and of GET /categories.
+// src/engines/favorites.ts): pure readings of a category SKU listing, of GET /categories and of GET /favorites.
+import { isPlainObject } from './check.ts';
 
 /** A SKU of a category listing: its id and its category. */
 export interface Sku {
@@ -17,6 +18,16 @@ export function unfavoritedSkus(body: { skus?: unknown } | null | undefined, fav
     .filter((s) => Number.isInteger(s['id']) && Number.isInteger(s['category_id']))
     .filter((s) => (favorited ? !favorited.has(s['id'] as number) : s['favorited'] === false))
     .map((s) => ({ id: s['id'] as number, category_id: s['category_id'] as number }));
+}
+
+/** The SKU ids of the favorites in GET /favorites bodies (a body without a favorites array adds none). */
+export function heldSkuIds(bodies: readonly unknown[]): Set<number> {
+  const ids = new Set<number>();
+  for (const body of bodies) {
+    const favorites: unknown[] = isPlainObject(body) && Array.isArray(body['favorites']) ? body['favorites'] : [];
+    for (const f of favorites) if (isPlainObject(f) && Number.isInteger(f['sku_id'])) ids.add(f['sku_id'] as number);
+  }
+  return ids;
 }
 
 /** The leaf categories of GET /categories but `leafId`, in their order, those in `avoid` last. */

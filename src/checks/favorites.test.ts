@@ -16,6 +16,7 @@ import {
   inKnownAutoList,
   isAutoList,
   isAutoListOfCategory,
+  autoListIdIsNegative,
   isErrorStatus,
   isInList,
   listIdSentWithHaveItIgnored,
@@ -76,7 +77,10 @@ describe('lists', () => {
     failsWith(inAnAutoList({ id: 1, favorite_list_id: 5 }), /favorite_list_id 5/);
     expect(isAutoListOfCategory({ id: -3, category_id: 12 }, 12).ok).toBe(true);
     failsWith(isAutoListOfCategory({ id: -3, category_id: 11 }, 12), /auto list -3 of category 11, expected .* category 12/);
-    failsWith(isAutoListOfCategory({ id: 3, category_id: 12 }, 12), /negative id/);
+    // The id is another clause (FAV-2), judged apart.
+    expect(isAutoListOfCategory({ id: 3, category_id: 12 }, 12).ok).toBe(true);
+    failsWith(autoListIdIsNegative({ id: 3, category_id: 12 }), /auto list 3 of category 12 does not have a negative id/);
+    expect(autoListIdIsNegative({ id: -3, category_id: 11 }).ok).toBe(true);
   });
   test('oneListNamed', () => {
     expect(

@@ -183,17 +183,20 @@ export function inAnAutoList(favorite: FavoriteLike): CheckResult {
     : fail(`favorite ${show(favorite.id)} created without a list has favorite_list_id ${show(id)}, expected the (negative) id of an auto list`);
 }
 
-/** Row 1: the auto list is the one of the SKU's category. */
+/** Row 1: the auto list is the one of the SKU's category (whether its id is negative is autoListIdIsNegative's). */
 export function isAutoListOfCategory(list: FavoriteListLike, categoryId: number): CheckResult {
-  if (list.category_id !== categoryId) {
-    // A null category_id ("integer or null") names no category: blank, not another category.
-    return typed(
-      list.category_id,
-      false,
-      `the favorite landed in auto list ${show(list.id)} of category ${show(list.category_id)}, expected the auto list of the SKU's category ${categoryId}`,
-    );
-  }
-  return typed(list.id, typeof list.id === 'number' && list.id < 0, `auto list ${show(list.id)} of category ${categoryId} does not have a negative id`);
+  if (list.category_id === categoryId) return pass();
+  // A null category_id ("integer or null") names no category: blank, not another category.
+  return typed(
+    list.category_id,
+    false,
+    `the favorite landed in auto list ${show(list.id)} of category ${show(list.category_id)}, expected the auto list of the SKU's category ${categoryId}`,
+  );
+}
+
+/** "negative for auto lists": the id of the auto list a favorite went into without a list. */
+export function autoListIdIsNegative(list: FavoriteListLike): CheckResult {
+  return typed(list.id, typeof list.id === 'number' && list.id < 0, `auto list ${show(list.id)} of category ${show(list.category_id)} does not have a negative id`);
 }
 
 /**

@@ -75,9 +75,13 @@ describe('embed', () => {
   test('fields[shop] trims the embedded objects: exactly the listed fields pass, an unlisted one fails', () => {
     const trimmed = { products: EMBEDDED.map((p) => ({ ...p, shop: trim(p['shop'] as Json, ['id']) })) };
     expect(judge({ assoc: { only: ['id'] } }, trimmed).must).toEqual([]);
+    // Complete objects: the association is not honoured as a target (FIELDS-3), the inclusion's rule not seen.
     const verdict = judge({ assoc: { only: ['id'] } }, { products: EMBEDDED });
-    expect(verdict.must[0]!.ids).toEqual(['FIELDS-1', 'FIELDS-3']);
+    expect(verdict.must[0]!.ids).toEqual(['FIELDS-3']);
     expect(message(verdict.must[0])).toMatch(/name is still there \(fields\[shop\] does not list it\)/);
+    // Trimmed, but not to the fields listed: the inclusion's rule (FIELDS-1).
+    const wrong = judge({ assoc: { only: ['id'] } }, { products: EMBEDDED.map((p) => ({ ...p, shop: trim(p['shop'] as Json, ['id', 'name']) })) });
+    expect(wrong.must.map((f) => f.ids)).toEqual([['FIELDS-1']]);
   });
 
   test('a root fieldset that does not name the association leaves it complete (FIELDS-5), and keeps the key it lists', () => {
@@ -117,7 +121,7 @@ describe('include', () => {
   test('fields[shop] trims the included objects', () => {
     expect(judge({ mode: 'include', assoc: { except: ['phone'] } }, { products: PLAIN, shops: SHOPS.map((s) => trim(s, ['id', 'name'])) }).must).toEqual([]);
     const verdict = judge({ mode: 'include', assoc: { except: ['phone'] } }, { products: PLAIN, shops: SHOPS });
-    expect(verdict.must[0]!.ids).toEqual(['FIELDS-2', 'FIELDS-3']);
+    expect(verdict.must[0]!.ids).toEqual(['FIELDS-3']);
     expect(message(verdict.must[0])).toMatch(/^the included shop \(shop 10\), .*phone is still there/);
   });
 });

@@ -20,7 +20,21 @@ import {
   type Fieldset,
   type Json,
 } from './fieldsets.ts';
-import { add, describeQuery, idOf, idsForSet, judgeFieldset, labelOf, noFinding, readAnswer, type Answer, type Request, type Resource, type Verdict } from './fieldsets-oracle.ts';
+import {
+  add,
+  addByClause,
+  describeQuery,
+  idOf,
+  idsForSet,
+  judgeFieldset,
+  labelOf,
+  noFinding,
+  readAnswer,
+  type Answer,
+  type Request,
+  type Resource,
+  type Verdict,
+} from './fieldsets-oracle.ts';
 import type { HttpResponse } from '../http/client.ts';
 
 export type LinkMode = 'embed' | 'embed_ids' | 'include';
@@ -167,7 +181,20 @@ function judgeObjects(j: Judging, pairs: readonly PairedObject[]): void {
   const { s, verdict, root, assoc } = j;
   if (assoc) {
     const entries = pairs.map(({ o, f, label }) => ({ label, problems: fieldsetProblems(o, f, s.link, assoc, s.linkDocumented) }));
-    add(verdict.must, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.broken }))), idsForSet(assoc, ['FIELDS-3']));
+    if (pairs.every(({ o, f }) => missingFields(o, f).length === 0)) {
+      // Not one field removed: the association is not honoured as a target (FIELDS-3); how the
+      // inclusion and the exclusion trim (FIELDS-1, 2, 4) is not seen here.
+      add(verdict.must, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.broken }))), ['FIELDS-3']);
+    } else {
+      addByClause(
+        verdict.must,
+        pairs.map(({ o, f, label }) => ({ label, got: o, full: f })),
+        s.link,
+        assoc,
+        s.linkDocumented,
+        new Set(),
+      );
+    }
     add(verdict.warn, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.noted }))), idsForSet(assoc, ['FIELDS-3']));
     return;
   }

@@ -6,12 +6,14 @@ import { blank, fail, pass } from './check.ts';
 import type { Json } from './fieldsets.ts';
 import {
   add,
+  exclusionOrOrder,
   goneMeanwhile,
   idsOf,
   isBlank,
   judgeRootAnswer,
   lostFields,
   messagesOf,
+  namedByBoth,
   noFinding,
   readAnswer,
   servedFields,
@@ -81,8 +83,24 @@ describe('fields[root] / fields_except[root] against the answer without them', (
 
   test('a field both lists name fails as FIELDS-4 (the exclusion comes after the inclusion)', () => {
     const verdict = judgeRootAnswer(ROW, FULL, { only: ['id', 'name'], except: ['name'] }, { body: {}, items: items('id', 'name') });
-    expect(verdict.must[0]!.ids).toEqual(['FIELDS-4', 'FIELDS-1', 'FIELDS-2']);
+    expect(verdict.must.map((f) => f.ids)).toEqual([['FIELDS-4']]);
+    // A field fields[root] does not list, still there as well: the inclusion's own finding.
+    const both = judgeRootAnswer(ROW, FULL, { only: ['id', 'name'], except: ['name'] }, { body: {}, items: items('id', 'name', 'path') });
+    expect(both.must.map((f) => f.ids)).toEqual([['FIELDS-4'], ['FIELDS-1']]);
     expect(message(verdict.must[0]!)).toMatch(/name is still there \(fields\[root\] lists it, but fields_except\[root\] lists it too/);
+  });
+
+  test('a field both name, still there, is the order (FIELDS-4) only when the exclusion alone removes it; else the exclusion is not applied (FIELDS-2)', () => {
+    const set = { only: ['id', 'name'], except: ['name'] };
+    expect(namedByBoth(set)).toEqual(['name']);
+    expect(namedByBoth({ only: ['id'] })).toEqual([]);
+    const verdict = judgeRootAnswer(ROW, FULL, set, { body: {}, items: items('id', 'name') });
+    const removed = judgeRootAnswer(ROW, FULL, { except: ['name'] }, { body: {}, items: items('id', 'path', 'extra') });
+    expect(exclusionOrOrder(verdict, removed, 'fields_except[root]=name')).toBe(verdict);
+    const ignored = judgeRootAnswer(ROW, FULL, { except: ['name'] }, { body: {}, items: FULL });
+    const again = exclusionOrOrder(verdict, ignored, 'fields_except[root]=name');
+    expect(again.must.map((f) => f.ids)).toEqual([['FIELDS-2']]);
+    expect(message(again.must[0]!)).toMatch(/fields_except\[root\]=name alone leaves them too: the exclusion is not applied$/);
   });
 
   test('a requested field missing fails; an excluded one still there fails as FIELDS-2', () => {

@@ -165,9 +165,50 @@ export function judgeFieldset(
   }
   // Items of a shared row may come and go meanwhile: only those of the same id in both answers are compared.
   const pairs: [Json, Json | undefined][] = r.shared ? got.map((g) => [g, 'id' in g ? full.find((f) => f['id'] === g['id']) : undefined]) : pairById(got, full);
-  const entries = pairs.flatMap(([g, f], i) => (f ? [{ label: labelOf(r, g, i), problems: fieldsetProblems(g, f, target, set, documented, ignore) }] : []));
-  add(verdict.must, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.broken }))), ids);
-  add(verdict.warn, byObject(entries.map((e) => ({ label: e.label, problems: e.problems.noted }))), ids);
+  const objects = pairs.flatMap(([g, f], i) => (f ? [{ label: labelOf(r, g, i), got: g, full: f }] : []));
+  addByClause(verdict.must, objects, target, set, documented, ignore);
+  const entries = objects.map((o) => ({ label: o.label, problems: fieldsetProblems(o.got, o.full, target, set, documented, ignore).noted }));
+  add(verdict.warn, byObject(entries), ids);
+}
+
+/**
+ * The statement a field's fate under a fieldset judges: a field both parameters list, the
+ * exclusion after the inclusion (FIELDS-4); else, when fields[t] is sent, the inclusion, which
+ * keeps the fields it lists and only those (FIELDS-1); else the exclusion (FIELDS-2).
+ */
+export function clauseOf(set: Fieldset, field: string): 'FIELDS-1' | 'FIELDS-2' | 'FIELDS-4' {
+  if (set.only?.includes(field) && set.except?.includes(field)) return 'FIELDS-4';
+  return set.only ? 'FIELDS-1' : 'FIELDS-2';
+}
+
+/** An object under a fieldset paired with the same object without it, labelled for messages. */
+export interface FieldsetPair {
+  label: string;
+  got: Json;
+  full: Json;
+}
+
+/**
+ * The documented fields the fieldset kept or removed wrongly, one finding per statement their
+ * fate judges (clauseOf), each citing that statement (and `extra`) only: a field both lists that
+ * stays breaks the order of the two (FIELDS-4), not the inclusion or the exclusion alone.
+ */
+export function addByClause(
+  list: PropertyFinding[],
+  objects: readonly FieldsetPair[],
+  target: string,
+  set: Fieldset,
+  documented: ReadonlySet<string>,
+  ignore: ReadonlySet<string>,
+  extra: string[] = [],
+): void {
+  for (const clause of ['FIELDS-4', 'FIELDS-1', 'FIELDS-2'] as const) {
+    const entries = objects.map(({ label, got, full }) => {
+      const others = [...Object.keys(full), ...Object.keys(got)].filter((k) => clauseOf(set, k) !== clause);
+      return { label, problems: fieldsetProblems(got, full, target, set, documented, new Set([...ignore, ...others])).broken };
+    });
+    add(list, byObject(entries), [clause, ...extra]);
+  }
 }
 
 /** A single shared row answered 404: another test of the run deleted it meanwhile, not judged. */
@@ -194,6 +235,25 @@ export function judgeRootAnswer(s: Served, full: readonly Json[], set: Fieldset,
   }
   judgeFieldset(verdict, s, answer.items, full, 'root', set, s.documented, ids);
   return verdict;
+}
+
+/** The fields both parameters name: asked with fields_except alone, they tell an exclusion not applied (FIELDS-2) from one applied first (FIELDS-4). */
+export function namedByBoth(set: Fieldset): string[] {
+  return set.only && set.except ? set.only.filter((f) => set.except!.includes(f)) : [];
+}
+
+/**
+ * A verdict's FIELDS-4 findings (fields both parameters name, still there), judged again by the
+ * verdict of the same row under fields_except alone of those fields (`asked`): when that leaves
+ * them too, the exclusion is not applied at all (FIELDS-2), and the order of the two is not seen.
+ */
+export function exclusionOrOrder(verdict: Verdict, alone: Verdict, asked: string): Verdict {
+  if (!alone.must.some((f) => f.ids.includes('FIELDS-2') && !isBlank(f))) return verdict;
+  const must = verdict.must.map((f): PropertyFinding => {
+    if (f.result.ok || f.ids[0] !== 'FIELDS-4') return f;
+    return { result: { ...f.result, message: `${f.result.message}; ${asked} alone leaves them too: the exclusion is not applied` }, ids: ['FIELDS-2'] };
+  });
+  return { ...verdict, must };
 }
 
 /** Per item, the fields it lost against the same item answered without the fieldset (one that must be ignored), for byObject. */

@@ -6,6 +6,7 @@ import {
   caseLabel,
   combinationCases,
   combinationQuery,
+  countMismatchCites,
   directionFields,
   favoriteSkuSets,
   favoritesPageOf,
@@ -18,6 +19,7 @@ import {
   methodsBothWays,
   orderMethodsOf,
   priceMethodOf,
+  reversedCites,
   sameTotalBothWays,
   totalResultsSent,
   visibleOrders,
@@ -50,11 +52,25 @@ describe('the orders of the SKU listing', () => {
     expect(methodsBothWays({}, null)).toEqual([]);
   });
 
-  test('directionFields: reviewscore for rating (with CHG-22), the prices for the price method, nothing else', () => {
-    expect(directionFields('rating', 'price')).toEqual({ fields: ['reviewscore'], ids: ['CAT-28', 'CHG-22'] });
-    expect(directionFields('pricevat', 'pricevat')).toEqual({ fields: ['price_min', 'price_max'], ids: ['CAT-28'] });
-    expect(directionFields('price', 'pricevat')).toEqual({ fields: [], ids: ['CAT-28'] });
-    expect(directionFields('name', undefined)).toEqual({ fields: [], ids: ['CAT-28'] });
+  test('directionFields: reviewscore for rating, the prices for the price method, nothing else', () => {
+    expect(directionFields('rating', 'price')).toEqual({ fields: ['reviewscore'] });
+    expect(directionFields('pricevat', 'pricevat')).toEqual({ fields: ['price_min', 'price_max'] });
+    expect(directionFields('price', 'pricevat')).toEqual({ fields: [] });
+    expect(directionFields('name', undefined)).toEqual({ fields: [] });
+  });
+
+  test('countMismatchCites: a filter listing the whole leaf where its count says fewer took no effect (its own); else the count or the filter', () => {
+    const listing = (total_results: number) => ({ pagination: { total_results } });
+    expect(countMismatchCites('CAT-31', 3, listing(6), listing(6))).toEqual(['CAT-31']);
+    expect(countMismatchCites('CAT-32', 1, listing(4), listing(6))).toEqual(['CAT-32', 'FILT-3']);
+    expect(countMismatchCites('CAT-32', 6, listing(5), listing(6))).toEqual(['CAT-32', 'FILT-3']);
+  });
+
+  test('reversedCites: one way only order_dir (CAT-28); both ways the rating order itself (CHG-22), a price method still CAT-28', () => {
+    expect(reversedCites('rating', false)).toEqual(['CAT-28']);
+    expect(reversedCites('rating', true)).toEqual(['CHG-22']);
+    expect(reversedCites('pricevat', true)).toEqual(['CAT-28']);
+    expect(reversedCites('pricevat', false)).toEqual(['CAT-28']);
   });
 
   test('totalResultsSent: an integer or null as sent, undefined for anything else', () => {

@@ -33,11 +33,32 @@ export function methodsBothWays(visible: { priceMethod?: string; rating?: string
   return tried;
 }
 
-/** The fields whose order shows a method's direction (none for a method that shows none), and the requirements judging it. */
-export function directionFields(method: string, priceMethod: string | undefined): { fields: string[]; ids: string[] } {
-  const fields = method === 'rating' ? ['reviewscore'] : method === priceMethod ? ['price_min', 'price_max'] : [];
-  return { fields, ids: method === 'rating' ? ['CAT-28', 'CHG-22'] : ['CAT-28'] };
+/** The fields whose order shows a method's direction (none for a method that shows none). */
+export function directionFields(method: string, priceMethod: string | undefined): { fields: string[] } {
+  return { fields: method === 'rating' ? ['reviewscore'] : method === priceMethod ? ['price_min', 'price_max'] : [] };
 }
+
+/**
+ * The statement a list the other way breaks: asked one way only, order_dir (CAT-28); asked both
+ * ways, order_dir is honoured and the method's own order is reversed: for rating, the rating
+ * ordering of its Change history row (CHG-22); a price method has no statement of its own (CAT-28).
+ */
+export function reversedCites(method: string, bothWays: boolean): string[] {
+  return method === 'rating' && bothWays ? ['CHG-22'] : ['CAT-28'];
+}
+
+/**
+ * The statements a filter's count (meta.available_filters) against the SKUs the filter lists cites:
+ * a filter that lists every SKU of the leaf, as without it, where its count says fewer match, took
+ * no effect (the filter's own statement); another mismatch may be the count's (FILT-3) or the filter's.
+ */
+export function countMismatchCites(filter: string, count: number, filtered: Totalled, unfiltered: Totalled): string[] {
+  const [filteredTotal, total] = [filtered.pagination.total_results, unfiltered.pagination.total_results];
+  return filteredTotal === total && count < total ? [filter] : [filter, 'FILT-3'];
+}
+
+/** A listing as countMismatchCites reads it: its total. */
+type Totalled = { pagination: { total_results: number } };
 
 /** meta.pagination.total_results as sent: an integer or null (a blank), undefined for anything else. */
 export function totalResultsSent(meta: unknown): unknown {

@@ -16,10 +16,12 @@ import {
   noUserClaimsForAppToken,
   nonDemotedNewestFirst,
   reviewHas,
+  selectionUnchanged,
   voteEmbedsReview,
   voteMatches,
   votePermissionMatchesFlag,
   ownReviewVoteRefused,
+  permissionMismatchBreaks,
 } from './reviews.ts';
 
 const passes = (result: CheckResult) => expect(result).toEqual({ ok: true });
@@ -52,6 +54,9 @@ describe('user-only fields', () => {
     passes(noUserClaimsForAppToken([{ id: 1, voted: false, flagged: false, helpful: false, own_review: null }]));
     failsWith(noUserClaimsForAppToken([{ id: 1, voted: true, flagged: false, helpful: true }]), /review 1 carries voted=true, helpful=true for an application token/);
     failsWith(noUserClaimsForAppToken([{ id: 1, own_review: { id: 9 } }]), /own_review=/);
+    // Only the fields asked about: voted, flagged, helpful (REV-3) apart from own_review (REV-5).
+    passes(noUserClaimsForAppToken([{ id: 1, voted: true, own_review: null }], ['own_review']));
+    passes(noUserClaimsForAppToken([{ id: 1, own_review: { id: 9 } }], ['voted', 'flagged', 'helpful']));
   });
 });
 
@@ -105,11 +110,21 @@ describe('review forms', () => {
     failsWith(editFormSelects(form, [1, 2, 3]), /answers 2 were sent but are not selected/);
     failsWith(editFormSelects({ questions: [question([{ id: 1 }])] }, []), /answer 1 has selected undefined/);
   });
+
+  test('an update without answer_ids leaves the selection as the edit form showed it before', () => {
+    const form = (selected: (boolean | undefined)[]) => ({ questions: [question(selected.map((s, i) => (s === undefined ? { id: i + 1 } : { id: i + 1, selected: s })))] });
+    passes(selectionUnchanged(form([true, false]), form([true, false])));
+    // No selected before and after: nothing changed (the missing field is editFormSelects').
+    passes(selectionUnchanged(form([undefined, undefined]), form([undefined, undefined])));
+    failsWith(selectionUnchanged(form([true, false]), form([false, true])), /answers 1 no longer selected; answers 2 selected anew/);
+  });
 });
 
-test('a created or updated review has the rating (an integer) and text sent', () => {
+test('a created or updated review has the rating and text sent (the rating by its value)', () => {
   passes(reviewHas({ rating: 4, review: 'x' }, { rating: 4, review: 'x' }, 'POST'));
-  failsWith(reviewHas({ rating: '4', review: 'x' }, { rating: 4 }, 'POST /skus/1/reviews'), /POST \/skus\/1\/reviews answered a review with rating "4", sent 4/);
+  failsWith(reviewHas({ rating: '5', review: 'x' }, { rating: 4 }, 'POST /skus/1/reviews'), /POST \/skus\/1\/reviews answered a review with rating "5", sent 4/);
+  // The value sent with the wrong type: the type is the field table's (REV-2, the schema), not this check's.
+  passes(reviewHas({ rating: '4', review: 'x' }, { rating: 4 }, 'POST /skus/1/reviews'));
   failsWith(reviewHas({ rating: 4, review: 'y' }, { review: 'x' }, 'PUT'), /review "y", sent "x"/);
 });
 
@@ -125,6 +140,9 @@ describe('votes', () => {
     failsWith(voteEmbedsReview({ id: 1, sku_review: { id: 5 } }, 5, false), /without embed=sku_review/);
     failsWith(voteEmbedsReview({ id: 1 }, 5, true), /expected the review object/);
     failsWith(voteEmbedsReview({ id: 1, sku_review: { id: 6 } }, 5, true), /embeds review 6, voted on 5/);
+    // A vote stored on review 6 embeds review 6: the wrong review is voteMatches' failure.
+    passes(voteEmbedsReview({ id: 1, sku_review_id: 6, sku_review: { id: 6 } }, 5, true));
+    failsWith(voteEmbedsReview({ id: 1, sku_review_id: 6, sku_review: { id: 5 } }, 5, true), /embeds review 5, the vote's sku_review_id being 6/);
   });
 
   test('one token may vote and flag, or neither', () => {
@@ -137,6 +155,15 @@ describe('votes', () => {
     failsWith(votePermissionMatchesFlag(401, 201), /refused for voting \(401\) but accepted for flagging \(201\)/);
     // A 403 for a vote on one's own review, the flag accepted: a rule on own reviews, only noted.
     passes(votePermissionMatchesFlag(403, 201));
+  });
+
+  test('a vote and a flag that disagree break the permission row, and the endpoint that answered against the scopes known', () => {
+    const granted = ['public', 'publish_sku_review_actions'];
+    expect(permissionMismatchBreaks(201, 401, undefined)).toEqual(['SCOPE-5']);
+    expect(permissionMismatchBreaks(201, 401, ['public', 'favorites'])).toEqual(['SCOPE-5', 'REV-27']);
+    expect(permissionMismatchBreaks(201, 401, granted)).toEqual(['SCOPE-5', 'REV-28']);
+    expect(permissionMismatchBreaks(401, 201, ['public'])).toEqual(['SCOPE-5', 'REV-28']);
+    expect(permissionMismatchBreaks(401, 201, granted)).toEqual(['SCOPE-5', 'REV-27']);
   });
 
   test("a vote on one's own review refused with 403 while the flag is accepted is noted", () => {
@@ -174,7 +201,7 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
 
   test('a created review, a vote and its embedded review', () => {
     isBlank(reviewHas({ rating: null, review: 'text' }, { rating: 4, review: 'text' }, 'POST'));
-    isHard(reviewHas({ rating: '4', review: 'text' }, { rating: 4, review: 'text' }, 'POST'));
+    isHard(reviewHas({ rating: '5', review: 'text' }, { rating: 4, review: 'text' }, 'POST'));
     isHard(reviewHas({ rating: null, review: 'other' }, { rating: 4, review: 'text' }, 'POST'));
     isBlank(voteMatches({ sku_review_id: null, helpful: true }, 5, true));
     isBlank(voteMatches({ sku_review_id: 5, helpful: null }, 5, true));

@@ -79,12 +79,13 @@ export function mostHelpfulFirst(reviews: readonly Json[]): CheckResult {
  * voted, flagged, helpful and own_review are "authorized user only" / "for logged-on users": for
  * an application token there is no user. Both readings of the condition are legal: the fields
  * absent, or shown with the value of nobody (false, null). What no reading allows is a claim about a
- * user who is not there: voted, flagged or helpful true, or an own_review object.
+ * user who is not there: voted, flagged or helpful true, or an own_review object. `fields`: those
+ * judged (voted, flagged and helpful are REV-3's, own_review REV-5's).
  */
-export function noUserClaimsForAppToken(reviews: readonly Json[]): CheckResult {
+export function noUserClaimsForAppToken(reviews: readonly Json[], fields: readonly string[] = [...USER_ONLY_FIELDS, 'own_review']): CheckResult {
   return allOf(
     reviews.map((r) => {
-      const claims = [...USER_ONLY_FIELDS.filter((f) => r[f] === true), ...(isPlainObject(r['own_review']) ? ['own_review'] : [])];
+      const claims = fields.filter((f) => (f === 'own_review' ? isPlainObject(r[f]) : r[f] === true));
       return claims.length
         ? fail(`review ${show(r['id'])} carries ${claims.map((f) => `${f}=${show(r[f], 40)}`).join(', ')} for an application token, which has no user (authorized user only)`)
         : pass();
@@ -181,12 +182,37 @@ export function editFormSelects(form: Json, answerIds: readonly number[]): Check
   return problems.length ? fail(`the edit form: ${problems.join('; ')}`) : pass();
 }
 
-/** A review returned by create or update has the values sent (rating as the integer sent). */
+/**
+ * An update that sent no answer_ids leaves the answers selected as they were: the edit form after
+ * it selects what the edit form before it did (whether that was right is editFormSelects').
+ */
+export function selectionUnchanged(before: Json, after: Json): CheckResult {
+  const selected = (form: Json) =>
+    answersOf(form)
+      .filter((a) => a['selected'] === true)
+      .map((a) => a['id']);
+  const [was, now] = [selected(before), selected(after)];
+  const lost = was.filter((id) => !now.includes(id));
+  const gained = now.filter((id) => !was.includes(id));
+  if (!lost.length && !gained.length) return pass();
+  const changes = [
+    ...(lost.length ? [`answers ${lost.map((id) => show(id)).join(', ')} no longer selected`] : []),
+    ...(gained.length ? [`answers ${gained.map((id) => show(id)).join(', ')} selected anew`] : []),
+  ];
+  return fail(`the edit form: ${changes.join('; ')}, against the edit form before the update`);
+}
+
+/**
+ * A review returned by create or update has the values sent. The rating is judged by its value: a
+ * rating "4" for 4 sent is the value sent with the wrong type, the field table's (REV-2, the schema).
+ */
 export function reviewHas(review: Json, sent: { rating?: number; review?: string }, what: string): CheckResult {
   const problems: string[] = [];
   // Blank only when every difference is a null (GEN-8).
   let hard = false;
-  if (sent.rating !== undefined && review['rating'] !== sent.rating) {
+  const rating = review['rating'];
+  const sameRating = rating === sent.rating || (typeof rating === 'string' && rating.trim() !== '' && Number(rating) === sent.rating);
+  if (sent.rating !== undefined && !sameRating) {
     problems.push(`rating ${show(review['rating'])}, sent ${sent.rating}`);
     hard ||= review['rating'] !== null;
   }
@@ -217,12 +243,19 @@ export function voteMatches(vote: Json, reviewId: number, helpful: boolean): Che
   return hard ? fail(message) : blank(message);
 }
 
-/** sku_review on a vote: present (the review voted on) with embed=sku_review, absent without. */
+/**
+ * sku_review on a vote: present with embed=sku_review, absent without; the review embedded is the
+ * vote's own, as its sku_review_id says (the review voted on where it says none): a vote stored on
+ * another review than the one voted on is voteMatches' failure, not the embedding's.
+ */
 export function voteEmbedsReview(vote: Json, reviewId: number, embedded: boolean): CheckResult {
   if (!embedded) return 'sku_review' in vote ? fail(`the vote carries sku_review ${show(vote['sku_review'], 60)} without embed=sku_review`) : pass();
   const review = vote['sku_review'];
   if (!isPlainObject(review)) return typed(review, false, `the vote has sku_review ${show(review, 60)} with embed=sku_review, expected the review object`);
-  return typed(review['id'], review['id'] === reviewId, `the vote embeds review ${show(review['id'])}, voted on ${reviewId}`);
+  const own = vote['sku_review_id'];
+  const votedOn = Number.isInteger(own) ? (own as number) : reviewId;
+  const expected = votedOn === reviewId ? `voted on ${reviewId}` : `the vote's sku_review_id being ${votedOn}`;
+  return typed(review['id'], review['id'] === votedOn, `the vote embeds review ${show(review['id'])}, ${expected}`);
 }
 
 const refused = (s: number) => s === 401 || s === 403;
@@ -247,6 +280,19 @@ export function votePermissionMatchesFlag(voteStatus: number, flagStatus: number
     );
   }
   return pass();
+}
+
+/**
+ * What a vote and a flag that disagree on the permission (votePermissionMatchesFlag) break: the
+ * permission's row (SCOPE-5: it grants both) always; where the run knows the token's scopes, the
+ * endpoint that answered against them too (voting REV-27, flagging REV-28): with
+ * publish_sku_review_actions the one that refused, without it the one that accepted.
+ */
+export function permissionMismatchBreaks(voteStatus: number, flagStatus: number, scopes: readonly string[] | null | undefined): string[] {
+  if (!scopes) return ['SCOPE-5'];
+  const granted = scopes.includes('publish_sku_review_actions');
+  const against = (s: number) => (granted ? refused(s) : created(s));
+  return ['SCOPE-5', ...(against(voteStatus) ? ['REV-27'] : []), ...(against(flagStatus) ? ['REV-28'] : [])];
 }
 
 /**

@@ -3,9 +3,9 @@
 // test unless they are well formed), the discovered leaf with its SKUs or its available filters,
 // a category whose manufacturers can be ordered by name, the SKUs a user token sees, and the
 // user's favorites. The pure parts are in src/checks/listings-cases.ts.
-import { isPlainObject, show, typed } from '../checks/check.ts';
+import { about, following, inContext, isPlainObject, show, typed } from '../checks/check.ts';
 import { hasCollectionEnvelope, hasStatus } from '../checks/http.ts';
-import { favoriteSkuSets, favoritesPageOf, type FavoritesPage } from '../checks/listings-cases.ts';
+import { caseLabel, favoriteSkuSets, favoritesPageOf, type FavoritesPage } from '../checks/listings-cases.ts';
 import type { Json } from '../checks/listings.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
@@ -44,9 +44,32 @@ export function readListing(t: ConformanceContext, response: HttpResponse, key: 
   return { body, items, meta: body['meta'] as Json, pagination: readPagination(body)!, response };
 }
 
-/** GET /categories/:id/skus; stops unless 200 {skus, meta.pagination}. */
+/**
+ * GET /categories/:id/skus; stops unless 200 {skus, meta.pagination}, failing `requirements`: the
+ * statements of the parameters asked (a refused filter is the filter's), CAT-26 when none is given.
+ */
 export function skusOf(t: ConformanceContext, categoryId: number, query: Query = {}, ...requirements: string[]): Promise<Listing> {
-  return getListing(t, pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), 'skus', query, 'CAT-26', ...requirements);
+  return getListing(t, pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), 'skus', query, ...(requirements.length ? requirements : ['CAT-26']));
+}
+
+/**
+ * GET /categories/:id/skus with an order_by among other parameters, as skusOf; null, the test going
+ * on, when the answer is a refusal that order_by=<method> alone gets too: that is the method's
+ * refusal (CAT-27, judged by the order_by test), shown here following from it and naming nothing.
+ */
+export async function orderedSkusOf(t: ConformanceContext, categoryId: number, query: Query, ...requirements: string[]): Promise<Listing | null> {
+  const path = pathOf('GET /categories/:category_id/skus', { category_id: categoryId });
+  const response = await t.api.get(path, { query });
+  const method = query['order_by'];
+  if (response.status !== 200 && typeof method === 'string') {
+    const alone = await t.api.get(path, { query: { order_by: method } });
+    if (alone.status !== 200) {
+      const root = `order_by=${method} alone answers ${alone.status} too: a refusal of the method (CAT-27), not of the other parameters`;
+      t.must(following(root, about(response, inContext(caseLabel(query, 0, 0), hasStatus(response, 200)))), ...requirements);
+      return null;
+    }
+  }
+  return readListing(t, response, 'skus', ...requirements);
 }
 
 /** The discovered leaf and its first page of SKUs; skips when the leaf lists none. */

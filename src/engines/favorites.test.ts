@@ -24,7 +24,7 @@ describe('listMadeAlong', () => {
 });
 
 /** A deployment's category listings: leaf 7 (discovered) and 8, 9 in GET /categories. */
-function fakeContext(target: string, skus: Record<number, unknown[]>) {
+function fakeContext(target: string, skus: Record<number, unknown[]>, favorites: unknown[] = []) {
   const gets: string[] = [];
   const t = {
     api: {
@@ -40,6 +40,7 @@ function fakeContext(target: string, skus: Record<number, unknown[]>) {
               { id: 7, children_count: 0 },
             ],
           });
+        if (path === '/favorites') return response(200, { favorites });
         const id = Number(/^\/categories\/(\d+)\/skus$/.exec(path)?.[1]);
         return response(200, { skus: skus[id] ?? [] });
       },
@@ -79,6 +80,15 @@ describe('FreeSkus', () => {
     // Another target keeps its own SKUs.
     const other = fakeContext('http://b', listings);
     expect(await skus.find(other.t)).toEqual({ sku: { id: 70, category_id: 7 }, preferred: true });
+  });
+
+  test("a SKU among the user's favorites is not handed out, whatever the listing's favorited says; the favorites read once per target", async () => {
+    const skus = new FreeSkus();
+    const { t, gets } = fakeContext('http://a', listings, [{ id: 1, sku_id: 70 }]);
+    expect(await skus.find(t)).toEqual({ sku: { id: 72, category_id: 7 }, preferred: true });
+    expect(await skus.find(t)).toEqual({ sku: { id: 80, category_id: 8 }, preferred: true });
+    // GET /favorites and GET /favorites?owned=true, once.
+    expect(gets.filter((g) => g === '/favorites')).toHaveLength(2);
   });
 
   test('categories to avoid come last; when every free SKU is of one, it is handed out, not preferred', async () => {

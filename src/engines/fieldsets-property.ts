@@ -40,6 +40,8 @@ export interface PropertyOptions<C> {
   ids: string[];
   /** The seed, when the caller drew examples from it too. */
   seed?: { seed: number; given: boolean };
+  /** The shrunk counterexample's verdict, judged further (it may ask once more): which statements its findings break. */
+  attribute?: (c: C, verdict: Verdict) => Promise<Verdict>;
 }
 
 const ask = (t: ConformanceContext, request: Request): Promise<HttpResponse> => t.api.get(request.path, { query: request.query, auth: request.auth ?? 'app' });
@@ -84,7 +86,8 @@ export async function checkProperty<C>(t: ConformanceContext, name: string, arbi
   // The shrunk counterexample, asked once more: its exchange is the finding's evidence.
   const counterexample = details.counterexample[0];
   const request = options.request(counterexample);
-  const again = await options.judge(counterexample, await ask(t, request));
+  const judged = await options.judge(counterexample, await ask(t, request));
+  const again = options.attribute ? await options.attribute(counterexample, judged) : judged;
   const where =
     `${name}: failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s) ` +
     `(fast-check seed ${details.seed}${given ? ', from CATALOGUE_SEED' : ''}, path ${details.counterexamplePath}; CATALOGUE_SEED=${details.seed} replays it). ` +

@@ -3,10 +3,22 @@
 // the generator (src/checks/fieldsets-arbitraries.ts) and judged by the oracle
 // (src/checks/fieldsets-oracle.ts, fieldsets-links.ts). The runs scale with the run's request budget.
 import { fail } from '../checks/check.ts';
-import { fieldsetQuery } from '../checks/fieldsets.ts';
+import { describeFieldset, fieldsetQuery, type Fieldset } from '../checks/fieldsets.ts';
 import { linkArbitrary, linkExamples, rootArbitrary, rootExamples } from '../checks/fieldsets-arbitraries.ts';
 import { embeddedObjects, includedMembers, judgeLink, keysAdded, linkRequest, linksSomething, type LinkedResource, type LinkServed } from '../checks/fieldsets-links.ts';
-import { goneMeanwhile, judgeRootAnswer, noFinding, readAnswer, servedFields, showsWhatStays, type Answer, type Resource, type Served } from '../checks/fieldsets-oracle.ts';
+import {
+  exclusionOrOrder,
+  goneMeanwhile,
+  judgeRootAnswer,
+  namedByBoth,
+  noFinding,
+  readAnswer,
+  servedFields,
+  showsWhatStays,
+  type Answer,
+  type Resource,
+  type Served,
+} from '../checks/fieldsets-oracle.ts';
 import { DEFAULT_MAX_REQUESTS, scaledToBudget } from '../budget/budget.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import { SchemaRegistry } from '../schemas/validator.ts';
@@ -34,8 +46,8 @@ const ROOT_SETUP = 1; // a products listing (then one answer without fieldsets p
 const LINK_RUNS = runsFor(LINK_RANDOM);
 const LINK_SETUP = 25; // a products listing, up to 3 location listings, 21 answers without fieldsets
 
-/** The requests the root property reserves: its setup, each row without fieldsets and as an example, the examples of both rules, its runs and shrinking. */
-export const ROOT_PROPERTY_REQUESTS = ROOT_SETUP + 2 * ROOT_ROWS + 4 + ROOT_RUNS + SHRINK_REQUESTS;
+/** The requests the root property reserves: its setup, each row without fieldsets and as an example, the examples of both rules, its runs, shrinking and the exclusion alone (attribute). */
+export const ROOT_PROPERTY_REQUESTS = ROOT_SETUP + 2 * ROOT_ROWS + 4 + ROOT_RUNS + SHRINK_REQUESTS + 1;
 /** The requests the link property reserves: its setup, its 5 examples, its runs and shrinking. */
 export const LINK_PROPERTY_REQUESTS = LINK_SETUP + LINK_RUNS + 5 + SHRINK_REQUESTS;
 
@@ -126,6 +138,15 @@ export async function rootFieldsetProperty(t: ConformanceContext, served: Served
         s.full = full.items;
       }
       return judgeRootAnswer(s, s.full, c.set, answer);
+    },
+    // A field both parameters name, still there: the exclusion alone on the same row tells whether it is applied at all.
+    attribute: async (c, verdict) => {
+      const s = served[c.r]!;
+      const alone: Fieldset = { except: namedByBoth(c.set) };
+      if (s.full === null || alone.except!.length === 0 || !verdict.must.some((f) => f.ids[0] === 'FIELDS-4')) return verdict;
+      const answer = readAnswer(await t.api.get(s.path, { query: { ...s.query, ...fieldsetQuery('root', alone) }, auth: s.auth ?? 'app' }), s);
+      if (typeof answer === 'string') return verdict;
+      return exclusionOrOrder(verdict, judgeRootAnswer(s, s.full, alone, answer), describeFieldset('root', alone));
     },
   });
 }

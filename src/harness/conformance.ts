@@ -473,7 +473,9 @@ export function conformanceTest(title: string, declaration: TestDeclaration, fn:
         // JSON), so the test's requirements are not met. Anything else is an error in the test,
         // most often from a body of an unexpected shape: reported, never hidden.
         const message = error instanceof HttpError ? error.message : `the test itself failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
-        const finding: Finding = { requirements: meta.requirements, severity: meta.severity, message: secrets.scrub(message) };
+        // A redirect without a usable target breaks RED-3 ("the target is in the Location header"), not what the answer it hid states.
+        const requirements = error instanceof HttpError && error.kind === 'bad-redirect' ? ['RED-3'] : meta.requirements;
+        const finding: Finding = { requirements, severity: meta.severity, message: secrets.scrub(message) };
         // The request that got no usable answer, not a later one (a cleanup's DELETE).
         const shown = showing(outcome, error instanceof HttpError ? error.exchanges[error.exchanges.length - 1] : undefined);
         if (shown !== undefined) finding.exchange = shown;

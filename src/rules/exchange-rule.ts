@@ -38,11 +38,12 @@ export function checkOutcome(result: CheckResult, requirements: readonly string[
  * Schema violations as findings: a null where the schema types non-null warns (GEN-8), the rest is
  * MUST (GEN-8 too when a field is absent: blank fields are never omitted). Each violation cites
  * the statement its schema node names (its x-requirements; a field a later version added, that
- * version's Change history row and the Versioning rule that chose the version, `versionRule`),
- * and only where the node names none the `requirements` of the body as a whole (the endpoint's
- * row): one wrong field fails its own statement, not every statement of the endpoint. Violations
- * citing the same statements make one finding, its message the first, its details all. The live
- * suites (ConformanceContext) and the judge share it.
+ * version's Change history row and the Versioning rule that chose the version, `versionRule`:
+ * given one, such a field absent cites these and its own, not GEN-8, and a failed choice of alternatives that
+ * only such fields explain is left out), and only where the node names none the `requirements`
+ * of the body as a whole (the endpoint's row): one wrong field fails its own statement, not every
+ * statement of the endpoint. Violations citing the same statements make one finding, its message
+ * the first, its details all. The live suites (ConformanceContext) and the judge share it.
  */
 export function violationFindings(
   schemaId: string,
@@ -53,10 +54,20 @@ export function violationFindings(
 ): RuleFinding[] {
   const citedBy = (v: Violation): string[] => {
     const own = violationRequirements([v]);
+    // A field a later version added, absent where the version chosen has it: the answer lacks the
+    // field its own row states (its x-requirements) and its version's field (the Change history
+    // row), or is of an earlier version (the rule that chose it). A blank omitted (GEN-8) it
+    // does not show: the field may not be of this version's answer at all.
+    if (versionRule && v.since && v.absent) return [...new Set([...(own.length ? own : requirements), versionRule])];
     return [...new Set([...(own.length ? own : requirements), ...(versionRule && v.since ? [versionRule] : []), ...(v.absent || v.nullValue ? ['GEN-8'] : [])])];
   };
+  // A failed choice of alternatives that only such fields explain says nothing more than they do.
+  const byVersion = (v: Violation): boolean => {
+    const below = violations.filter((o) => explains(v, o) && !o.alternatives);
+    return versionRule !== undefined && v.alternatives === true && below.length > 0 && below.every((o) => o.absent && o.since);
+  };
   const groups = new Map<string, { ids: string[]; severity: 'MUST' | 'WARN'; violations: Violation[] }>();
-  for (const v of violations) {
+  for (const v of violations.filter((x) => !byVersion(x))) {
     const ids = citedBy(v);
     const severity = v.nullValue ? 'WARN' : 'MUST';
     const key = `${severity} ${ids.join(' ')}`;
@@ -78,9 +89,11 @@ export function violationFindings(
 /** Findings as an outcome: passed when there are none. */
 export const outcome = (findings: RuleFinding[]): RuleOutcome => (findings.length ? { kind: 'findings', findings } : PASSED);
 
+/** Whether `o` is at or below the place of `v` (another violation): one that may explain a failed choice of alternatives there. */
+const explains = (v: Violation, o: Violation): boolean => o !== v && (o.pointer === v.pointer || o.pointer.startsWith(`${v.pointer === '/' ? '' : v.pointer}/`));
+
 /** The violations left when absent fields are allowed: no absent field, and no failed choice of alternatives that only absent fields explain. */
 export function withoutAbsence(violations: readonly Violation[]): Violation[] {
-  const explains = (v: Violation, o: Violation) => o !== v && (o.pointer === v.pointer || o.pointer.startsWith(`${v.pointer === '/' ? '' : v.pointer}/`));
   return violations.filter((v) => !v.absent && !(v.alternatives && !violations.some((o) => explains(v, o) && !o.absent && !o.alternatives)));
 }
 

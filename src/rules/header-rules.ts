@@ -4,7 +4,7 @@
 import { pass } from '../checks/check.ts';
 import { isRateLimitStatus, rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
 import { isLoopbackHost, redirectHasLocation, REDIRECT_STATUSES, staysOnHttps } from '../checks/http.ts';
-import { checkOutcome, described, isAnswer, skip, where, type ExchangeRule } from './exchange-rule.ts';
+import { checkOutcome, described, isAnswer, outcome, skip, where, type ExchangeRule } from './exchange-rule.ts';
 import { isOAuthUrl } from './exchange-view.ts';
 
 const hostOf = (url: string): string => {
@@ -64,11 +64,14 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
     readings: ['RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
     severity: 'MUST',
     applies: (v) => isAnswer(v) && rateLimitHeadersPresent(v.exchange.responseHeaders).ok,
+    // Each value under its own statement: Limit and Remaining (RATE-5, RATE-6), Reset (RATE-7).
     check: (v) => {
-      const values = rateLimitValuesAreWellFormed(v.exchange.responseHeaders, described(v));
-      if (!values.ok) return checkOutcome(values, ['RATE-5', 'RATE-6', 'RATE-7'], 'MUST');
-      if (Number.isNaN(v.atMs) && !('date' in v.exchange.responseHeaders)) return skip('no time to judge X-RateLimit-Reset by (no Date header, no time of the exchange)');
-      return checkOutcome(resetIsEpochSecondsWithinAMinute(v.exchange.responseHeaders, v.atMs, described(v)), ['RATE-5', 'RATE-6', 'RATE-7'], 'MUST');
+      const values = checkOutcome(rateLimitValuesAreWellFormed(v.exchange.responseHeaders, described(v)), ['RATE-5', 'RATE-6'], 'MUST');
+      const found = values.kind === 'findings' ? values.findings : [];
+      if (Number.isNaN(v.atMs) && !('date' in v.exchange.responseHeaders))
+        return found.length ? values : skip('no time to judge X-RateLimit-Reset by (no Date header, no time of the exchange)');
+      const reset = checkOutcome(resetIsEpochSecondsWithinAMinute(v.exchange.responseHeaders, v.atMs, described(v)), ['RATE-7'], 'MUST');
+      return outcome([...found, ...(reset.kind === 'findings' ? reset.findings : [])]);
     },
   },
   {

@@ -128,6 +128,30 @@ describe('errors that only echo others are dropped', () => {
   });
 });
 
+describe('of a failed choice, only the alternative the value meant speaks', () => {
+  const record = { type: 'object', properties: { id: { type: 'integer' }, reason: { enum: ['spam'], 'x-requirements': ['REV-10'] } }, required: ['id', 'reason'] };
+  const choices = new SchemaRegistry([
+    { $id: `${SCHEMA_BASE}test/record.json`, 'x-requirements': ['REV-11'], ...record },
+    {
+      $id: `${SCHEMA_BASE}test/created.json`,
+      'x-requirements': ['REV-11'],
+      anyOf: [{ type: 'object', properties: { flag: { $ref: 'record.json' } }, required: ['flag'] }, { $ref: 'record.json' }],
+    },
+    { $id: `${SCHEMA_BASE}test/nullable.json`, type: 'object', properties: { user: { anyOf: [{ $ref: 'record.json' }, { type: 'null' }] } } },
+  ]);
+  const found = (id: string, data: unknown) => choices.validate(id, data, '3.2').map((v) => `${v.pointer} ${v.requirements?.join(',') ?? ''}`);
+
+  test("the closest alternative's errors alone: not the other's absent fields, nor the failed choice", () => {
+    expect(found('test/created.json', { flag: { id: 1, reason: 'other' } })).toEqual(['/flag/reason REV-10']);
+    expect(found('test/nullable.json', { user: { id: 'x', reason: 'spam' } })).toEqual(['/user/id REV-11']);
+  });
+
+  test('no alternative stands out (a tie, a wrong type): every error stays', () => {
+    expect(found('test/created.json', { id: 1, reason: 'other' })).toEqual(['/flag REV-11', '/reason REV-10', '/ REV-11']);
+    expect(found('test/nullable.json', { user: 5 }).length).toBeGreaterThan(0);
+  });
+});
+
 describe('validateExchange: the schema by endpoint and status (schemas/endpoints.json)', () => {
   const real = SchemaRegistry.load();
   const check = (endpoint: string, status: number, body: string) => real.validateExchange(endpoint, status, body, '3.2');

@@ -135,7 +135,50 @@ export class SchemaRegistry {
       this.#compiled.set(key, validateFn);
     }
     if (validateFn(data)) return [];
-    return withoutEchoes(validateFn.errors ?? []).map((e) => this.#cited(e, describe(e, data)));
+    return withoutEchoes(this.#closestAlternatives(scope, validateFn.errors ?? [], data)).map((e) => this.#cited(e, describe(e, data)));
+  }
+
+  /**
+   * Of a failed anyOf or oneOf, only the alternative the value meant speaks: among those that take
+   * the value's type (no type error at the choice itself), the one with the fewest errors, when it
+   * is one. The other alternatives' errors, and the failed choice that they and it echo, go: a flag
+   * record under `flag` with an unknown reason is that reason's violation, not the bare record's
+   * absent fields. Where no alternative stands out (a tie, a wrong type), every error stays.
+   */
+  #closestAlternatives(scope: VersionScope, errors: readonly ErrorObject[], data: unknown): ErrorObject[] {
+    const key = (e: ErrorObject, at = '') => `${at}${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`;
+    const dropped = new Set<string>();
+    for (const choice of errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
+      const node = choice.parentSchema as Record<string, unknown> | undefined;
+      const doc = node ? this.#owners.get(node)?.doc : undefined;
+      const count = Array.isArray(node?.[choice.keyword]) ? (node[choice.keyword] as unknown[]).length : 0;
+      if (!doc || !choice.schemaPath.startsWith('#/') || count < 2) continue;
+      const value = valueAt(data, choice.instancePath);
+      const branches: { keys: Set<string>; typed: boolean }[] = [];
+      for (let i = 0; i < count; i++) {
+        const branch = this.#branch(scope, `${doc.$id}${choice.schemaPath}/${i}`);
+        if (!branch || branch(value)) break;
+        const found = branch.errors ?? [];
+        branches.push({ keys: new Set(found.map((e) => key(e, choice.instancePath))), typed: !found.some((e) => e.keyword === 'type' && e.instancePath === '') });
+      }
+      if (branches.length < count) continue;
+      const meant = branches.filter((b) => b.typed);
+      const fewest = Math.min(...meant.map((b) => b.keys.size));
+      const closest = meant.filter((b) => b.keys.size === fewest);
+      if (closest.length !== 1) continue;
+      for (const b of branches) if (b !== closest[0]) for (const k of b.keys) if (!closest[0]!.keys.has(k)) dropped.add(k);
+      dropped.add(key(choice));
+    }
+    return dropped.size ? errors.filter((e) => !dropped.has(key(e))) : [...errors];
+  }
+
+  /** The compiled alternative at `ref` (a schema id and the JSON pointer of a branch); undefined when it does not compile alone. */
+  #branch(scope: VersionScope, ref: string): ValidateFunction | undefined {
+    try {
+      return this.#ajv(scope).getSchema(ref);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The violation with the requirements and version its schema node names. */

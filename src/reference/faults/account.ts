@@ -5,6 +5,9 @@ import type { FaultInfo } from './types.ts';
 export const ACCOUNT_FAULTS = {
   'user-email-missing-in-3-2': {
     requirement: 'CHG-2',
+    // The User table lists email; the field is omitted where blank fields are null, never
+    // omitted; and what version=3.2 returns is not 3.2's User (the version rule, VER-9).
+    consequences: ['USER-2', 'GEN-8', 'VER-9'],
     description: 'GET /user in version 3.2 has no email, which the Change history adds to User in 3.2.0.',
   },
   'address-region-as-id': {
@@ -53,18 +56,28 @@ export const ACCOUNT_FAULTS = {
   },
   'notifications-view-returns-body': {
     requirement: 'NOTIF-10',
+    // The States and transitions row says it again: status 204.
+    consequences: ['NOTIF-6'],
     description: 'POST /notifications/view answers 200 with a JSON body instead of 204 with an empty body.',
   },
   'notifications-view-not-persisted': {
     requirement: 'EVT-13',
+    // The States and transitions row EVT-13 refers to: is_viewed false -> true.
+    consequences: ['NOTIF-6'],
     description: 'POST /notifications/view answers 204 but the notifications keep is_viewed false.',
   },
   'price-drop-notification-without-category-name': {
     requirement: 'EVT-11',
+    // The Notification table says it again (category_name for price notifications), the Change
+    // history row 3.0.10 dates it, and the key is omitted where blank fields are never omitted.
+    consequences: ['NOTIF-2', 'CHG-20', 'GEN-8'],
     description: 'price_drop notifications carry no category_name key; only price_up ones get the category name.',
   },
   'sku-review-notification-without-user': {
     requirement: 'EVT-12',
+    // The Notification table says it again (user embedded for sku_review), the Change history row
+    // 3.0.10 dates it, and the key is omitted where blank fields are never omitted.
+    consequences: ['NOTIF-5', 'CHG-20', 'GEN-8'],
     description: 'sku_review notifications carry no user key instead of the embedded reviewing user.',
   },
   'products-ignore-user-personalization': {

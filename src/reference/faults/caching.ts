@@ -11,18 +11,26 @@ export const CACHING_FAULTS = {
   },
   'ratelimit-status-429': {
     requirement: 'RATE-8',
+    // The rate-limit row of the errors table (ERR-7: 403 {message}).
+    consequences: ['ERR-7'],
     description: 'A request over the per-minute limit gets 429 Too Many Requests instead of 403.',
   },
   'daily-limit-not-enforced': {
     requirement: 'RATE-3',
+    // The same rule in States and transitions (RATE-1: all tokens expired, no new ones until the next day).
+    consequences: ['RATE-1'],
     description: "The client's calls are counted against the daily limit, but it is never applied: past it, its tokens keep working and new ones are issued.",
   },
   'ratelimit-not-enforced': {
     requirement: 'RATE-2',
+    // Over the limit the answer is 403 with a message (RATE-8.a): it is 200.
+    consequences: ['RATE-8'],
     description: 'The per-minute limit is counted and shown in the headers but never enforced: requests over it are served.',
   },
   'ratelimit-403-without-message': {
     requirement: 'ERR-7',
+    // The 403 comes without the message body the Limits rule names too (RATE-8.a).
+    consequences: ['RATE-8'],
     description: 'A request over the per-minute limit gets 403 with an empty object, without the {message} the spec gives.',
   },
 } satisfies Record<string, FaultInfo>;

@@ -5,6 +5,8 @@ import type { FaultInfo } from './types.ts';
 export const CATALOG_FAULTS = {
   'search-short-query-accepted': {
     requirement: 'SRCH-9',
+    // The same rule, stated again in the Limits table (SRCH-12) and the InvalidSearch code (ERR-15).
+    consequences: ['SRCH-12', 'ERR-15'],
     description: 'GET /search accepts a 1-character q with 200 instead of answering 422 InvalidSearch.',
   },
   'search-no-match-404': {
@@ -13,6 +15,8 @@ export const CATALOG_FAULTS = {
   },
   'search-match-count-missing': {
     requirement: 'CAT-14',
+    // A field left out (GEN-8: never omitted), and the match_count row is in the Category table too (CAT-4).
+    consequences: ['GEN-8', 'CAT-4'],
     description: 'Categories returned by search (the listed ones and the strong match) carry no match_count.',
   },
   'search-finds-nothing': {
@@ -25,6 +29,8 @@ export const CATALOG_FAULTS = {
   },
   'autocomplete-ignores-q': {
     requirement: 'SRCH-6',
+    // Suggestions whatever q is are not suggestions for q (SRCH-10.a).
+    consequences: ['SRCH-10'],
     description: 'GET /autocomplete suggests the first names of the catalogue whatever q is, each with i 0.',
   },
   'favorited-always-false': {
@@ -45,6 +51,8 @@ export const CATALOG_FAULTS = {
   },
   'sku-order-by-pricevat-refused': {
     requirement: 'CAT-27',
+    // A value the endpoint lists refused: the general rule that the listed values are the allowed ones (ORD-1.i: meta.order_by_methods).
+    consequences: ['ORD-1'],
     description: 'The category SKU listing checks order_by against a fixed list, so the pricevat key of meta.order_by_methods gets 400.',
   },
   'category-manufacturers-order-dir-ignored': {
@@ -53,10 +61,14 @@ export const CATALOG_FAULTS = {
   },
   'filter-groups-cache-control-missing': {
     requirement: 'CAT-25',
+    // The 3.0.3 Change history row dates this very caching.
+    consequences: ['CHG-28'],
     description: 'GET /categories/:category_id/filter_groups answers without Cache-Control: max-age=300, private.',
   },
   'specifications-groups-array-missing': {
     requirement: 'LINK-5',
+    // The general include rule's top-level array (LINK-3), and a documented field left out (GEN-8: never omitted).
+    consequences: ['LINK-3', 'GEN-8'],
     description: 'Category specifications with include=group carry group_id but no top-level groups array.',
   },
   'specifications-out-of-order': {
@@ -65,6 +77,8 @@ export const CATALOG_FAULTS = {
   },
   'category-skus-favorited-missing': {
     requirement: 'SKU-7',
+    // The 3.1.0 Change history row dates this very field (CHG-6), and a documented field left out (GEN-8: never omitted).
+    consequences: ['CHG-6', 'GEN-8'],
     description: 'SKUs of the category SKU listing carry no favorited field for user tokens.',
   },
   'sku-filter-ids-ignored': {

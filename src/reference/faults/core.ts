@@ -5,22 +5,32 @@ import type { FaultInfo } from './types.ts';
 export const CORE_FAULTS = {
   'malformed-json-500': {
     requirement: 'ERR-4',
+    // A 500 shows a server error for the client's mistake: the status does not show the outcome (ERR-1.a: 4xx client errors).
+    consequences: ['ERR-1'],
     description: 'A request body that is not valid JSON makes the server fail: 500 InternalServerError instead of 400.',
   },
   'non-integer-id-500': {
     requirement: 'GEN-15',
+    // A 500 shows a server error for the client's mistake: the status does not show the outcome (ERR-1.a: 4xx client errors).
+    consequences: ['ERR-1'],
     description: 'A path placeholder that is not an integer (GET /categories/abc) makes the server fail: 500 instead of 404 or 400.',
   },
   'unknown-route-html-200': {
     requirement: 'ERR-9',
+    // A 200 shows a success where nothing was found (ERR-1), and the HTML page is an API answer that is not JSON (GEN-4, GEN-1).
+    consequences: ['ERR-1', 'GEN-4', 'GEN-1'],
     description: "A path no route serves gets 200 with the web front end's HTML page (a catch-all route) instead of 404 with the errors body.",
   },
   'leaf-children-count-nonzero': {
     requirement: 'CAT-3',
+    // The Category table says it again: children_count "0 means leaf".
+    consequences: ['CAT-5'],
     description: 'Leaf categories report children_count 1 instead of 0.',
   },
   'root-parent-id-self': {
     requirement: 'CAT-6',
+    // GET /categories/root's row says parent_id 0 too (CAT-18), and a root that is its own parent is a cycle in the tree (CAT-1).
+    consequences: ['CAT-18', 'CAT-1'],
     description: 'The root category reports its own id as parent_id instead of 0.',
   },
   'path-reversed': {
@@ -29,6 +39,8 @@ export const CORE_FAULTS = {
   },
   'null-field-omitted': {
     requirement: 'GEN-8',
+    // The Category table gives every category image_url (string or null): the object lacks a field of its table.
+    consequences: ['CAT-4'],
     description: 'A blank image_url is omitted from the category object instead of being present as null.',
   },
   'pagination-total-pages-off-by-one': {
@@ -49,18 +61,26 @@ export const CORE_FAULTS = {
   },
   'not-found-wrong-body': {
     requirement: 'ERR-2',
+    // That body carries no RecordNotFound code (ERR-14), and lacks the documented errors member (GEN-8.a: documented fields are present).
+    consequences: ['ERR-14', 'GEN-8'],
     description: 'An unknown record gives 404 with body {"error":"not found"} instead of the errors format.',
   },
   'default-per-not-25': {
     requirement: 'PAG-2',
+    // The Limits table says it again (PAG-7); and Link URLs that leave out per=20 as the default name pages of 25 (PAG-5.h: only a per of 25 may be left out).
+    consequences: ['PAG-7', 'PAG-5'],
     description: 'Collections return 20 items per page when no per is sent, instead of 25.',
   },
   'page-param-ignored': {
     requirement: 'PAG-3',
+    // GET /skus/:id/reviews's row takes page too (REV-16.a: honouring page and per).
+    consequences: ['REV-16'],
     description: 'The page parameter is ignored: every request gets the first page.',
   },
   'link-drops-base-path': {
     requirement: 'GEN-14',
+    // Those Link URLs lead to no page: rel=next and rel=last name no URL of the collection's pages.
+    consequences: ['PAG-5'],
     description: 'Link URLs are built from the route path, not the request path: behind a base path (/api) they lack it and lead to no endpoint.',
   },
   'redirect-without-location': {

@@ -5,23 +5,37 @@ import type { FaultInfo } from './types.ts';
 export const FAVORITE_FAULTS = {
   'favorite-update-applied-to-other-favorite': {
     requirement: 'FAV-13',
+    // Every PUT misses the favorite asked: the endpoint's row (200 {favorite}, the members applied
+    // per the table), favorite_list_id accepted on update, and the rows of have_it=true and
+    // new_list_name as much as that of favorite_list_id.
+    consequences: ['FAV-31', 'FAV-8', 'FAV-11', 'FAV-14'],
     description: "PUT /favorites/:id applies the change to another of the user's favorites (the lowest other id) and answers with that one.",
   },
   'favorite-list-delete-not-stored': {
     requirement: 'FAV-22',
+    // The same row's 204 for an existing list (FAV-21): the list does not leave the listing.
+    consequences: ['FAV-21'],
     description: 'DELETE /favorite_lists/:id answers 204 but deletes nothing: the list is still listed, and deleting it again is 204 again.',
   },
   'custom-list-single-category': {
     requirement: 'FAV-4',
+    // The refused request is a POST /favorites with a favorite_list_id, which the endpoint's row answers 201 {favorite}.
+    consequences: ['FAV-30'],
     description: 'A custom list refuses (422) a favorite of a SKU whose category differs from that of the favorites already in it.',
   },
   // Row 1: POST /favorites with no list.
   'auto-list-not-created': {
     requirement: 'FAV-10',
+    // The same row's outcome (the favorite in the auto list of the SKU's category), and the Auto
+    // list entry of the lists table ("created automatically when a favorite is created without a favorite_list").
+    consequences: ['FAV-9', 'FAV-5'],
     description: 'POST /favorites without a list, for a SKU whose category has no auto list yet, creates no auto list and stores the favorite with favorite_list_id null.',
   },
   'auto-list-ignores-category': {
     requirement: 'FAV-9',
+    // That auto list is then tied to two categories, and the SKU's category, which had none, gets
+    // no auto list (the same row: created if needed).
+    consequences: ['FAV-5', 'FAV-10'],
     description: "POST /favorites without a list puts the favorite into the user's first auto list whatever its category, instead of the auto list of the SKU's category.",
   },
   // Row 2: PUT have_it=true.
@@ -31,11 +45,15 @@ export const FAVORITE_FAULTS = {
   },
   'have-it-honours-list-id': {
     requirement: 'FAV-12',
+    // The same row's outcome: owned, favorite_list_id null.
+    consequences: ['FAV-11'],
     description: 'PUT /favorites/:id with have_it=true and a favorite_list_id moves the favorite into that list instead of ignoring the list id.',
   },
   // Row 3: PUT favorite_list_id.
   'favorite-list-id-ignored-on-update': {
     requirement: 'FAV-13',
+    // The Favorite table says it again: favorite_list_id accepted on update.
+    consequences: ['FAV-8'],
     description: 'PUT /favorites/:id ignores favorite_list_id: the favorite stays in its list.',
   },
   // Row 4: new_list_name.
@@ -49,15 +67,21 @@ export const FAVORITE_FAULTS = {
   },
   'invalid-new-list-name-422': {
     requirement: 'FAV-17',
+    // The Errors section says it again: 400 with an errors body when new_list_name fails.
+    consequences: ['ERR-5'],
     description: 'A blank or too long new_list_name gives 422 instead of 400.',
   },
   // Listings.
   'owned-favorites-listed': {
     requirement: 'FAV-26',
+    // The Change history row 3.2.0 dates it: favorites listings exclude owned favorites unless owned=true.
+    consequences: ['CHG-2'],
     description: 'GET /favorites (3.2) lists owned favorites even without owned=true.',
   },
   'owned-param-ignored': {
     requirement: 'FAV-24',
+    // The owned list is what owned=true reads (FAV-6.a): read so, it holds favorites that are not owned.
+    consequences: ['FAV-6'],
     description: 'GET /favorites ignores owned=true and answers the default listing.',
   },
   'owned-excluded-before-3-2': {
@@ -75,6 +99,8 @@ export const FAVORITE_FAULTS = {
   },
   'favorite-delete-missing-204': {
     requirement: 'FAV-33',
+    // The Errors section says it again: 404 on deleting a missing favorite.
+    consequences: ['ERR-10'],
     description: 'DELETE /favorites/:id of a missing favorite answers 204 instead of 404.',
   },
 } satisfies Record<string, FaultInfo>;

@@ -26,10 +26,14 @@ export const OAUTH_FAULTS = {
   },
   'token-expiry-not-checked': {
     requirement: 'AUTH-21',
+    // The 401 row of the errors table (ERR-6: an expired token), and the expiry of either kind of token (AUTH-1 application, AUTH-2 user): none is checked.
+    consequences: ['ERR-6', 'AUTH-1', 'AUTH-2'],
     description: 'An access token past its lifetime is still accepted instead of getting 401.',
   },
   'notification-read-without-permission': {
     requirement: 'NOTIF-7',
+    // The permissions table's row of the same rule (SCOPE-4.a: any token without notifications is refused).
+    consequences: ['SCOPE-4'],
     description: 'GET /notifications/:id does not check the notifications permission: a user token without it reads notifications.',
   },
 } satisfies Record<string, FaultInfo>;

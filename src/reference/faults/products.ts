@@ -25,14 +25,20 @@ export const PRODUCT_FAULTS = {
   },
   'distance-filter-lists-other-skus': {
     requirement: 'PRD-16',
+    // The 3.2.1 Change history row dates this very filter.
+    consequences: ['CHG-1'],
     description: 'With distance, the product list loses its SKU scope: products of every SKU within that distance are listed.',
   },
   'availability-zero-refused': {
     requirement: 'PRD-17',
+    // The 3.2.1 Change history row dates this very filter.
+    consequences: ['CHG-1'],
     description: 'availability is validated as a positive integer of days, so availability=0 (immediate) is refused with 400.',
   },
   'zero-installments-true-refused': {
     requirement: 'PRD-18',
+    // The 3.2.1 Change history row dates this very filter.
+    consequences: ['CHG-1'],
     description: 'zero_installments is parsed as 1 or 0 only, so zero_installments=true (and false) is refused with 400.',
   },
   'future-sku-price-history': {
@@ -45,10 +51,14 @@ export const PRODUCT_FAULTS = {
   },
   'price-history-older-than-six-months': {
     requirement: 'HIST-3',
+    // The same window, stated again in the Limits table.
+    consequences: ['HIST-6'],
     description: 'Price history starts 240 days back, older than the 6-month window.',
   },
   'shop-review-score-not-rounded': {
     requirement: 'SHOP-3',
+    // The 3.0.23 Change history row dates this very rounding.
+    consequences: ['CHG-7'],
     description: 'Shop review_score is the live average of the counted reviews, not rounded to 1 decimal.',
   },
   'unstructured-address-fields-not-null': {
@@ -57,6 +67,8 @@ export const PRODUCT_FAULTS = {
   },
   'product-embed-shop-ignored': {
     requirement: 'PRD-13',
+    // The shop row of the Product table (PRD-8), the general embed rule (LINK-1), and a documented field left out (GEN-8: never omitted).
+    consequences: ['PRD-8', 'LINK-1', 'GEN-8'],
     description: 'GET /products/:id ignores embed=shop: the product comes without its shop.',
   },
   'location-id-ignored': {

@@ -29,14 +29,20 @@ export const PROTOCOL_FAULTS = {
   },
   'version-major-only-gives-latest': {
     requirement: 'VER-8',
+    // The answer to version=3 carries the fields of 3.2.0 and 3.2.1, which a request below them lacks (CHG-2.b, CHG-1.b: version=3 included).
+    consequences: ['CHG-2', 'CHG-1'],
     description: 'Accept version=3 (major only) is served the latest version instead of the oldest.',
   },
   'version-patch-not-ignored': {
     requirement: 'VER-5',
+    // version=3.2.0 is 3.2, whose answers carry the fields of 3.2.0 and 3.2.1 (CHG-2.a, CHG-1.a): served 3.1, they lack them.
+    consequences: ['CHG-2', 'CHG-1'],
     description: 'A patch number in the requested version is compared with the served patch, so version=3.2.0 is served 3.1 instead of 3.2.',
   },
   'unknown-minor-gives-oldest': {
     requirement: 'VER-10',
+    // The answer to version=3.999 is the latest's, with the fields every later row added (CHG-5 3.1.1, CHG-4 3.1.2, CHG-2 3.2.0, CHG-1 3.2.1): served 3.0, it lacks them.
+    consequences: ['CHG-5', 'CHG-4', 'CHG-2', 'CHG-1'],
     description: 'A requested minor version that is not served (3.3) falls back to the oldest version instead of the previous one.',
   },
   'fields-except-applied-before-fields': {
@@ -57,19 +63,27 @@ export const PROTOCOL_FAULTS = {
   },
   'included-array-misses-linked-objects': {
     requirement: 'LINK-3',
+    // include=group on specifications is such an include: its groups array misses the groups of all but the first specification (LINK-5.a: each group_id names a listed group).
+    consequences: ['LINK-5'],
     description: 'include=<name> fills the top-level array from the first parent only, so the ids the other parents carry resolve to no object.',
   },
   'fields-except-ignored-on-search': {
     requirement: 'FIELDS-2',
+    // An exclusion never applied is not applied after the inclusion either: with both, a field both name stays (FIELDS-4).
+    consequences: ['FIELDS-4'],
     description:
       'fields_except[...] is ignored by the search endpoints (/search, /autocomplete, /shops/search, /shops/:shop_id/products/search), whose answers honour fields[...] only.',
   },
   'fieldsets-ignored-on-forms': {
     requirement: 'FIELDS-1',
+    // fields_except[...] is ignored too (FIELDS-2), and so both together (FIELDS-4).
+    consequences: ['FIELDS-2', 'FIELDS-4'],
     description: 'The new-review and new-address forms (GET /skus/:id/reviews/new, GET /user/addresses/new) ignore fields[...] and fields_except[...]: they answer the whole form.',
   },
   'fieldsets-ignored-in-3-1': {
     requirement: 'FIELDS-1',
+    // Every fieldset parameter is ignored: fields_except[...] (FIELDS-2), both together (FIELDS-4), and an association's as target (FIELDS-3).
+    consequences: ['FIELDS-2', 'FIELDS-3', 'FIELDS-4'],
     description: 'Sparse fieldsets are ignored in answers to 3.1 requests (complete objects) although they arrived in 3.1.1.',
   },
   'app-token-extra-scope': {
@@ -82,6 +96,8 @@ export const PROTOCOL_FAULTS = {
   },
   'expires-in-milliseconds': {
     requirement: 'AUTH-7',
+    // The user token response's expires_in too (AUTH-19: integer seconds): every token response is built alike.
+    consequences: ['AUTH-19'],
     description: 'expires_in of the token response is given in milliseconds instead of seconds.',
   },
 } satisfies Record<string, FaultInfo>;

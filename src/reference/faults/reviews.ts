@@ -5,6 +5,8 @@ import type { FaultInfo } from './types.ts';
 export const REVIEW_FAULTS = {
   'reviews-demoted-listed-first': {
     requirement: 'REV-18',
+    // The Change history row that dates this very order (3.0.2: most recent non-demoted first).
+    consequences: ['CHG-29'],
     description: 'The default review listing puts demoted reviews before the non-demoted ones.',
   },
   'reviews-most-helpful-refused': {
@@ -21,6 +23,9 @@ export const REVIEW_FAULTS = {
   },
   'edit-form-without-selected': {
     requirement: 'REV-13',
+    // The endpoint's row says it again ("{review_form} with selected answers"); the field is
+    // omitted, where blank fields are present with null, never omitted.
+    consequences: ['REV-23', 'GEN-8'],
     description: "The edit form's answers carry no selected, so the form does not show which answers the review has.",
   },
   'created-review-rating-string': {
@@ -65,10 +70,14 @@ export const REVIEW_FAULTS = {
   },
   'vote-without-permission-accepted': {
     requirement: 'REV-27',
+    // The permissions table says it again: publish_sku_review_actions is what grants voting.
+    consequences: ['SCOPE-5'],
     description: 'Voting on a review does not check the publish_sku_review_actions permission.',
   },
   'flag-unknown-reason-accepted': {
     requirement: 'REV-28',
+    // The flag record's field table says it again (reason: values bad_language, wrong_section, spam).
+    consequences: ['REV-10'],
     description: 'Flagging a review accepts a reason outside bad_language, wrong_section, spam.',
   },
 } satisfies Record<string, FaultInfo>;
