@@ -7,7 +7,16 @@
 // by a list this suite creates (named with a run id) and deletes in a finally block. Remaining is
 // judged only on a user token of the test's own: other tests use the run's tokens concurrently.
 import { describe } from 'vitest';
-import { changedResourceIsSentAgain, hasEtag, headerValue, isNotModified, mostCarryEtag, rateLimitHeadersPresent, remainingFellByOne } from '../src/checks/caching.ts';
+import {
+  changedResourceIsSentAgain,
+  hasEtag,
+  headerValue,
+  isNotModified,
+  mostCarryEtag,
+  rateLimitHeadersPresent,
+  remainingFellByOne,
+  someCarryEtag,
+} from '../src/checks/caching.ts';
 import { fail, following, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { hasStatus } from '../src/checks/http.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
@@ -37,7 +46,9 @@ describe('ETag and If-None-Match', () => {
         const etag = headerValue(response.headers, 'ETag');
         if (etag !== undefined && etag.trim() !== '') tagged.push({ path, etag });
       }
-      t.require(mostCarryEtag(answers), 'ETAG-1');
+      t.require(someCarryEtag(answers), 'ETAG-1');
+      // The sample is mostly collections, which may carry none (ETAG-1.d): "most" is not judged on it.
+      t.warn(mostCarryEtag(answers), 'ETAG-1');
       for (const { path, etag } of tagged.slice(0, 3)) {
         const what = `GET ${path}`;
         const again = await t.api.get(path, { headers: { 'If-None-Match': etag } });
@@ -106,6 +117,11 @@ describe('a 304 counts against the rate limit', () => {
       t.require(rateLimitHeadersPresent(again.headers, `the 304 to GET ${path}`), 'RATE-4');
       const counted = remainingFellByOne(first.headers, again.headers, `the 304 to GET ${path}`);
       t.must(onA200.ok ? counted : following('X-RateLimit-Remaining does not fall by one on a 200 either', counted), 'RATE-9');
+      // The request after it shows the 304 counted too, where Remaining is reckoned before each request is counted (RATE-6.b).
+      const next = await t.api.get(path, { auth });
+      t.require(hasStatus(next, 200), 'ERR-1');
+      const countedBefore = remainingFellByOne(again.headers, next.headers, `the GET ${path} after the 304`);
+      if (onA200.ok && counted.ok) t.must(countedBefore, 'RATE-9');
     },
   );
 });

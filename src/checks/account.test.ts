@@ -67,6 +67,9 @@ describe('user and addresses', () => {
     ok(avatarTakesUpload({ avatar: 'https://cdn.example/users/77/avatar.png' }, presets));
     bad(avatarStaysForUpload({ avatar: 'https://cdn.example/users/77/avatar.png' }, 'https://cdn.example/users/77/avatar.png'), 'a fixed per-user address');
     bad(avatarTakesUpload({ avatar: 'https://cdn.example/p/owl.png' }, presets), 'a preset of GET /user/avatars');
+    // The preset shown before, still there while the upload is processed (USER-13): noted by avatarStaysForUpload.
+    ok(avatarTakesUpload({ avatar: 'https://cdn.example/p/owl.png' }, presets, 'https://cdn.example/p/owl.png'));
+    bad(avatarTakesUpload({ avatar: 'https://cdn.example/p/owl.png' }, presets, 'https://cdn.example/uploads/77-ab.png'), 'a preset of GET /user/avatars');
     bad(avatarTakesUpload({ avatar: 7 }, presets));
   });
 

@@ -74,25 +74,27 @@ export function avatarIsPresetUri(user: unknown, fileName: string): CheckResult 
 
 /**
  * After PATCH /user {avatar: base64 image}, what no reading allows: an avatar that is not a URI, or
- * a preset of GET /user/avatars (an uploaded image is not at a preset's shared address). The URI
- * left as it was (`previous`, an address of the user's own) is avatarStaysForUpload's note.
+ * another preset of GET /user/avatars than the one before (an uploaded image is not at a preset's
+ * shared address). The avatar left as it was (`previous`: an address of the user's own, or the
+ * old image showing while the upload is processed, USER-13) is avatarStaysForUpload's note.
  */
-export function avatarTakesUpload(user: unknown, presets: readonly string[]): CheckResult {
+export function avatarTakesUpload(user: unknown, presets: readonly string[], previous?: unknown): CheckResult {
   const avatar = isPlainObject(user) ? user['avatar'] : undefined;
   const what = `avatar is ${show(avatar)} after PATCH /user with a base64 image`;
   if (typeof avatar !== 'string') return typed(avatar, false, what);
-  return presets.includes(avatar) ? fail(`${what}: a preset of GET /user/avatars, not an address for the image uploaded`) : pass();
+  return presets.includes(avatar) && avatar !== previous ? fail(`${what}: a preset of GET /user/avatars, not an address for the image uploaded`) : pass();
 }
 
 /**
  * After an upload, the avatar URI is new. A deployment may serve each user's avatar at one fixed
- * address whose image changes: the spec does not say the URI changes, so the same URI is only noted.
+ * address whose image changes, or process the upload later, the old image showing meanwhile: the
+ * spec says neither that the URI changes nor when, so the same URI is only noted.
  */
 export function avatarStaysForUpload(user: unknown, previous: unknown): CheckResult {
   const avatar = isPlainObject(user) ? user['avatar'] : undefined;
   if (typeof avatar !== 'string' || avatar !== previous) return pass();
   return fail(
-    `PATCH /user with a base64 image answered 200 with the avatar still ${show(avatar)}: a fixed per-user address whose image changed, which the spec does not rule out (it does not say the URI changes)`,
+    `PATCH /user with a base64 image answered 200 with the avatar still ${show(avatar)}: a fixed per-user address whose image changed, or an upload processed later, which the spec does not rule out (it says neither that the URI changes nor when)`,
   );
 }
 

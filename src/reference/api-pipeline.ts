@@ -3,7 +3,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenRecord } from './auth-records.ts';
 import type { FaultName } from './faults.ts';
-import { ApiError, errorResult, etagFor, ifNoneMatchMatches, isErrorsBody, legacyErrorBody, variantBody, writeResult, type ApiResult, type HeaderMap } from './http.ts';
+import {
+  ApiError,
+  errorResult,
+  etagFor,
+  ifNoneMatchMatches,
+  isErrorsBody,
+  legacyErrorBody,
+  recordNotFound,
+  variantBody,
+  writeResult,
+  type ApiResult,
+  type HeaderMap,
+} from './http.ts';
 import { RATE_LIMIT_BODY, rateLimitHeaders, type RateLimitState } from './ratelimit.ts';
 import { discardRest, MAX_API_BODY_BYTES, parseApiBody, readBody } from './request-body.ts';
 import { clip, decodeSegments, publicUrl, stripBase, type Target } from './request-target.ts';
@@ -21,12 +33,14 @@ export async function handleApi(state: ReferenceState, req: IncomingMessage, res
     const located = pathBelowBase(state, req, method, parsed);
     if (located instanceof ApiError) return answer.fail(located, answer.count(`ip:${ip}`));
     const { target, rel } = located;
+    const canonical = canonicalRedirect(state, req, target, rel);
+    if (canonical) return answer.send(canonical, answer.count(`ip:${ip}`));
 
     const auth = state.auth.authenticate(req.headers.authorization, target.query, fault);
-    const limits = answer.count(auth.ok ? `token:${auth.token.value}` : `ip:${ip}`);
-    if (limits.exceeded && fault !== 'ratelimit-not-enforced') return answer.send(rateLimited(fault), limits);
+    const limits = answer.count(auth.ok ? `token:${auth.token.value}` : `ip:${ip}`, auth.ok ? perMinuteOf(state, auth.token) : undefined);
+    if (limits.exceeded && fault !== 'ratelimit-not-enforced') return answer.send(rateLimited(fault, state), answer.uncounted(limits));
     if (!auth.ok && auth.limit) return answer.send({ status: auth.status, body: { message: auth.message } }, limits);
-    if (!auth.ok) return answer.fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), limits);
+    if (!auth.ok) return answer.fail(new ApiError(auth.status, auth.code, [auth.message], auth.headers), auth.status === 401 ? answer.uncounted(limits) : limits);
 
     const negotiation = negotiateVersion(req.headers.accept, fault, state.variants);
     if (!negotiation.ok) return answer.fail(new ApiError(406, 'NotAcceptable', [negotiation.message]), limits);
@@ -54,7 +68,9 @@ export async function handleApi(state: ReferenceState, req: IncomingMessage, res
 
 interface ApiAnswer {
   /** Counts the request against the window of `key` (the last one counted is the one a refund or a late 500 uses). */
-  count(key: string): RateLimitState;
+  count(key: string, limit?: number): RateLimitState;
+  /** The window without this request, for variant refusals-not-counted (a 401 or the over-limit 403); else `limits`. */
+  uncounted(limits: RateLimitState): RateLimitState;
   /** The window counted last, or null before any. */
   limits(): RateLimitState | null;
   send(result: ApiResult, limits: RateLimitState): void;
@@ -81,11 +97,12 @@ function apiAnswer(state: ReferenceState, req: IncomingMessage, res: ServerRespo
     discardRest(req);
   };
   return {
-    count: (key) => {
+    count: (key, limit) => {
       rlKey = key;
-      rl = state.limiter.consume(key);
+      rl = state.limiter.consume(key, limit);
       return rl;
     },
+    uncounted: (limits) => (state.variants.has('refusals-not-counted') ? (state.limiter.refund(rlKey) ?? limits) : limits),
     limits: () => rl,
     send,
     fail: (err, limits) => send(errorResult(err, fault, state.variants), limits),
@@ -104,10 +121,32 @@ function pathBelowBase(state: ReferenceState, req: IncomingMessage, method: stri
   return { target, rel };
 }
 
+/**
+ * Step 1: variants trailing-slash-redirect (301, absolute Location) and trailing-slash-redirect-308
+ * (308, relative Location): a path with a trailing slash is sent to its canonical form without it.
+ */
+function canonicalRedirect(state: ReferenceState, req: IncomingMessage, target: Target, rel: string): ApiResult | null {
+  const permanent308 = state.variants.has('trailing-slash-redirect-308');
+  if (!(permanent308 || state.variants.has('trailing-slash-redirect')) || rel === '/' || !rel.endsWith('/')) return null;
+  const relative = `${target.pathname.replace(/\/+$/, '')}${target.search}`;
+  return { status: permanent308 ? 308 : 301, headers: { Location: permanent308 ? relative : new URL(relative, publicUrl(state, req, target)).href } };
+}
+
 /** Step 3: the answer over the per-minute limit. */
-function rateLimited(fault: FaultName | null): ApiResult {
+function rateLimited(fault: FaultName | null, state: ReferenceState): ApiResult {
+  const status = fault === 'ratelimit-status-429' ? 429 : 403;
   // The bugs: 429 instead of the spec's 403; a 403 with no message.
-  return { status: fault === 'ratelimit-status-429' ? 429 : 403, body: fault === 'ratelimit-403-without-message' ? {} : RATE_LIMIT_BODY };
+  if (fault === 'ratelimit-403-without-message') return { status, body: {} };
+  // The variants' bodies: the API-wide errors format alone, or beside message.
+  const errors = [{ code: 'RateLimitExceeded', messages: [RATE_LIMIT_BODY.message] }];
+  if (state.variants.has('ratelimit-errors-body')) return { status, body: { errors } };
+  if (state.variants.has('ratelimit-message-and-errors')) return { status, body: { ...RATE_LIMIT_BODY, errors } };
+  return { status, body: RATE_LIMIT_BODY };
+}
+
+/** Step 3: a token's per-minute limit: the configured one; twice it for user tokens under variant user-token-limit-doubled. */
+function perMinuteOf(state: ReferenceState, token: TokenRecord): number | undefined {
+  return token.kind === 'user' && state.variants.has('user-token-limit-doubled') ? state.limiter.perMinute * 2 : undefined;
 }
 
 /** Step 6: the route that serves the request, the error that answers it, or (a fault) the web front end's page. */
@@ -149,12 +188,47 @@ function routeRefusal(state: ReferenceState, match: { route: Route; params: Reco
   }
   const scopeChecked = !(fault === 'notification-read-without-permission' && route.method === 'GET' && route.pattern === '/notifications/:id');
   if (route.scope !== null && scopeChecked && !token.scopes.includes(route.scope)) {
+    const missing = state.variants.has('missing-record-before-scope') ? missingRecord(state, route.pattern, params) : null;
+    if (missing) return missing;
     return refusal(state, `The access token's scope does not include "${route.scope}"`);
   }
   if (route.user && token.kind !== 'user') {
     return refusal(state, `${route.method} ${route.pattern} needs a user token (authorization code grant)`);
   }
+  // Variant public-user-token-refused: the user's own endpoints, whose permission is not shown, need more than public.
+  if (route.user && (route.scope === null || route.scope === 'public') && token.scopes.every((s) => s === 'public') && state.variants.has('public-user-token-refused')) {
+    return refusal(state, `${route.method} ${route.pattern} needs a scope beyond "public"`);
+  }
+  return placeholderRefusal(state, params);
+}
+
+/** Variants placeholder-not-integer-400 and -422: a path placeholder that is not an integer is a bad parameter, not a missing record. */
+function placeholderRefusal(state: ReferenceState, params: Record<string, string>): ApiError | null {
+  // Integers may be negative: the automatic favorite lists have negative ids.
+  const bad = Object.entries(params).find(([, value]) => !/^-?\d{1,15}$/.test(value));
+  if (!bad) return null;
+  const message = `:${bad[0]} must be an integer, got "${clip(bad[1])}"`;
+  if (state.variants.has('placeholder-not-integer-400')) return new ApiError(400, 'InvalidParameter', [message]);
+  if (state.variants.has('placeholder-not-integer-422')) return new ApiError(422, 'InvalidParameter', [message]);
   return null;
+}
+
+/** The record each scoped path names by :id, by the pattern: its collection and its model's name. */
+const RECORD_OF_PATH: Readonly<Record<string, readonly ['favorites' | 'favoriteLists' | 'notifications' | 'categories', string]>> = {
+  '/favorites/:id': ['favorites', 'Favorite'],
+  '/favorite_lists/:id': ['favoriteLists', 'FavoriteList'],
+  '/favorite_lists/:id/favorites': ['favoriteLists', 'FavoriteList'],
+  '/categories/:id/favorites': ['categories', 'Category'],
+  '/notifications/:id': ['notifications', 'Notification'],
+};
+
+/** Variant missing-record-before-scope: the 404 of a record the path names that does not exist, looked up before the scope. */
+function missingRecord(state: ReferenceState, pattern: string, params: Record<string, string>): ApiError | null {
+  const record = RECORD_OF_PATH[pattern];
+  const raw = params['id'] ?? '';
+  if (!record) return null;
+  const id = /^-?\d{1,15}$/.test(raw) ? Number(raw) : null;
+  return id !== null && state.data[record[0]].has(id) ? null : recordNotFound(record[1], clip(raw));
 }
 
 /** Step 6: the request body (none for GET and HEAD), the error that refuses it, or 'aborted'. */

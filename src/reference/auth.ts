@@ -50,7 +50,6 @@ import {
   CONSENT_LIFETIME_MS,
   DAY_MS,
   oauthError,
-  USER_TOKEN_LIFETIME_S,
   type AuthOutcome,
   type ClientRecord,
   type CodeRecord,
@@ -60,6 +59,7 @@ import {
   type TokenKind,
   type TokenRecord,
 } from './auth-records.ts';
+import { appScopeAsked, authorizableAsked, authorizeRefusal, dayNumber, lifetimeOf, tokenAnswer } from './auth-variants.ts';
 import { consentPage, CONSENT_PAGE_HEADERS } from './consent-page.ts';
 import type { FaultName } from './faults.ts';
 import type { ConsentMode, LogoutEnds, ReviewActionsScope } from './options.ts';
@@ -132,7 +132,7 @@ export class AuthService {
 
   /** Counts one call for the client; false (and all its tokens expired) when over the limit. */
   private chargeDaily(clientId: string, fault: FaultName | null): boolean {
-    const day = Math.floor(this.opts.now() / DAY_MS);
+    const day = dayNumber(this.opts.now(), this.variants);
     let use = this.daily.get(clientId);
     if (!use || use.day !== day) {
       use = { day, count: 0 };
@@ -176,7 +176,7 @@ export class AuthService {
    */
   private issue(clientId: string, kind: TokenKind, scopes: readonly string[], fault: FaultName | null, withRefresh = true, grant?: string): OAuthResponse {
     const now = this.opts.now();
-    const lifetime = kind === 'app' ? APP_TOKEN_LIFETIME_S : USER_TOKEN_LIFETIME_S;
+    const lifetime = lifetimeOf(kind, this.variants);
     const value = newToken();
     const token: TokenRecord = { value, kind, clientId, scopes, issuedAt: now, expiresAt: now + lifetime * 1000, ...(grant ? { grant } : {}) };
     this.tokens.set(value, token);
@@ -191,12 +191,7 @@ export class AuthService {
 
   /** The token response's fields for an access token; expires_in is what remains of its lifetime. */
   private tokenBody(token: TokenRecord, fault: FaultName | null, remaining = Math.max(0, Math.ceil((token.expiresAt - this.opts.now()) / 1000))): Record<string, unknown> {
-    return {
-      access_token: token.value,
-      token_type: 'bearer',
-      expires_in: fault === 'expires-in-milliseconds' ? remaining * 1000 : remaining,
-      scope: token.scopes.join(' '),
-    };
+    return tokenAnswer(token, remaining, fault, this.variants);
   }
 
   /** The newest application token of the client that is still valid (variant client-credentials-same-token). */
@@ -237,7 +232,8 @@ export class AuthService {
       });
     }
     if (!this.chargeDaily(client.id, fault)) {
-      return oauthError(403, 'access_denied', `The daily call limit of ${this.opts.perDay} for this client was exceeded; new tokens can be created from the next UTC day`);
+      const status = this.variants.has('lockout-token-refusal-429') ? 429 : 403;
+      return oauthError(status, 'access_denied', `The daily call limit of ${this.opts.perDay} for this client was exceeded; new tokens can be created from the next day`);
     }
     switch (grantType) {
       case 'client_credentials':
@@ -253,21 +249,24 @@ export class AuthService {
   }
 
   private clientCredentials(client: ClientRecord, params: Record<string, unknown>, fault: FaultName | null): OAuthResponse {
-    const scope = param(params, 'scope');
+    const scope = appScopeAsked(param(params, 'scope'), this.variants);
     if (scope === undefined) return oauthError(400, 'invalid_request', 'scope is required');
     const scopes = splitScopes(scope);
     if (fault === 'app-token-extra-scope' && scopes.includes(APP_SCOPE) && scopes.every((s) => AUTHORIZABLE_SCOPES.includes(s))) {
       return this.issue(client.id, 'app', [...new Set(scopes)], fault);
     }
-    if (scopes.length === 0 || scopes.some((s) => s !== APP_SCOPE)) {
+    // Variant unknown-scopes-dropped: what an application token cannot have is dropped, public issued.
+    if ((scopes.length === 0 || scopes.some((s) => s !== APP_SCOPE)) && !this.variants.has('unknown-scopes-dropped')) {
       return oauthError(400, 'invalid_scope', `An application token may only have the scope "${APP_SCOPE}"`);
     }
     // "Repeating the request returns the existing token or a new one": the existing one, with what remains of its lifetime.
     // The bug: a client that already holds a token gets a new one that is never stored.
     const held = fault === 'client-credentials-repeat-invalid' ? this.validAppToken(client.id) : undefined;
     if (held) return { status: 200, body: this.tokenBody({ ...held, value: newToken() }, fault) };
-    const existing = this.variants.has('client-credentials-same-token') ? this.validAppToken(client.id) : undefined;
-    if (existing) return { status: 200, body: this.tokenBody(existing, fault) };
+    // Variant same-app-token-full-expires-in restates the full lifetime in expires_in, the token still ending when it did.
+    const restated = this.variants.has('same-app-token-full-expires-in');
+    const existing = this.variants.has('client-credentials-same-token') || restated ? this.validAppToken(client.id) : undefined;
+    if (existing) return { status: 200, body: this.tokenBody(existing, fault, restated ? lifetimeOf('app', this.variants) : undefined) };
     // The variant's server keeps one application token per client: a new one ends the earlier ones.
     if (this.variants.has('app-token-replaces-earlier')) {
       for (const token of this.tokens.values()) {
@@ -314,6 +313,9 @@ export class AuthService {
     // The variant's refresh token is long-lived: it stays valid and no new one is issued.
     if (this.variants.has('refresh-keeps-refresh-token')) return this.issue(client.id, 'user', rec.scopes, fault, false, rec.grant);
     rec.revoked = true;
+    // The variant's server ends the access tokens the refresh token's chain issued before.
+    const ended = this.variants.has('refresh-ends-previous-token') ? [...this.tokens.values()].filter((t) => rec.grant !== undefined && t.grant === rec.grant) : [];
+    for (const t of ended) this.revoke(t.value, 'The access token was replaced by a refresh');
     return this.issue(client.id, 'user', rec.scopes, fault, true, rec.grant);
   }
 
@@ -322,6 +324,12 @@ export class AuthService {
    * the consent page's form posts to (POST /oauth2/authorizations on the auth origin).
    */
   authorize(query: URLSearchParams, formAction: string): OAuthResponse {
+    const answer = this.authorizeChecked(query, formAction);
+    const client = this.clients.get(query.get('client_id') ?? '');
+    return answer.status >= 400 && client ? authorizeRefusal(query, client.redirectUri, answer, this.variants) : answer;
+  }
+
+  private authorizeChecked(query: URLSearchParams, formAction: string): OAuthResponse {
     for (const name of ['client_id', 'redirect_uri', 'response_type', 'scope']) {
       if (!query.get(name)) return oauthError(400, 'invalid_request', `${name} is required`);
     }
@@ -335,8 +343,8 @@ export class AuthService {
       return oauthError(400, 'unsupported_response_type', 'response_type must be "code"');
     }
     const scope = query.get('scope')!;
-    const scopes = splitScopes(scope);
     const authorizable = this.opts.reviewActionsScope === 'refused' ? AUTHORIZABLE_SCOPES.filter((s) => s !== 'publish_sku_review_actions') : AUTHORIZABLE_SCOPES;
+    const scopes = authorizableAsked(splitScopes(scope), authorizable, this.variants);
     if (scopes.length === 0 || scopes.some((s) => !authorizable.includes(s))) {
       return oauthError(400, 'invalid_scope', `scope must be a space-separated set of ${authorizable.join(', ')}`);
     }
@@ -388,7 +396,7 @@ export class AuthService {
     if (!granted) {
       location = withQuery(redirectUri, { error: 'access_denied', ...extra });
     } else {
-      const code = newCode();
+      const code = this.variants.has('url-safe-codes') ? newToken() : newCode();
       this.prune();
       this.codes.set(code, { clientId, redirectUri, scopes, expiresAt: this.opts.now() + CODE_LIFETIME_MS, used: false });
       location = withQuery(redirectUri, { code, ...extra });
@@ -406,6 +414,8 @@ export class AuthService {
   /** DELETE /user/logout with the access token `value`: ends it, or all of the user's tokens. */
   logout(value: string): void {
     const reason = 'The access token was ended by DELETE /user/logout';
+    // The variant's logout ends the user's session, not the tokens (the effect is not shown).
+    if (this.variants.has('logout-keeps-token')) return;
     if (this.opts.logoutEnds !== 'all-user-tokens') return this.revoke(value, reason);
     // The reference has one user: every user token is theirs.
     for (const token of this.tokens.values()) if (token.kind === 'user') this.revoke(token.value, reason);
@@ -439,7 +449,8 @@ export class AuthService {
     let headerToken: string | undefined;
     let otherScheme = false;
     if (authorization !== undefined && authorization.trim() !== '') {
-      const m = /^Bearer +(\S+) *$/i.exec(authorization);
+      // Variant bearer-scheme-exact: only the scheme name spelled Bearer is taken.
+      const m = (this.variants.has('bearer-scheme-exact') ? /^Bearer +(\S+) *$/ : /^Bearer +(\S+) *$/i).exec(authorization);
       if (m) headerToken = m[1];
       else otherScheme = true;
     }

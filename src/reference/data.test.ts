@@ -335,7 +335,7 @@ describe.each(DATASET_NAMES)('%s dataset', (name) => {
       for (const p of d.products.values()) urls.push(p.web_uri, p.click_url);
       for (const s of d.shops.values()) urls.push(s.web_uri, s.link, s.image_url, s.thumbshot_url);
       for (const m of d.manufacturers.values()) if (m.image_url) urls.push(m.image_url);
-      for (const u of d.users.values()) urls.push(u.avatar);
+      for (const u of d.users.values()) if (u.avatar) urls.push(u.avatar);
       for (const n of d.notifications.values()) urls.push(n.eventable_url);
       urls.push(...d.avatars);
       for (const u of urls) {

@@ -9,6 +9,7 @@ import { SPEC_ENDPOINTS } from '../schemas/spec-endpoints.ts';
 import { formatViolation, SchemaRegistry } from '../schemas/validator.ts';
 import { Router } from './router.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
+import { NO_VARIANTS } from './variants.ts';
 import type { ReferenceOptions, RunningReference } from './server.ts';
 import { ALL_SCOPES, call, get, startServer } from '../testing/reference/testkit.ts';
 
@@ -19,7 +20,7 @@ function shapeOf(endpoint: string): string {
 
 test('the router serves exactly the endpoints of the spec', () => {
   const router = new Router();
-  for (const register of ROUTE_MODULES) register(router);
+  for (const register of ROUTE_MODULES) register(router, NO_VARIANTS);
   const served = router.list().map((r) => shapeOf(`${r.method} ${r.pattern}`));
   expect(new Set(served).size, 'a route is registered twice').toBe(served.length);
   expect([...served].sort()).toEqual(SPEC_ENDPOINTS.map(shapeOf).sort());

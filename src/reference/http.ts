@@ -196,6 +196,18 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return trimmed.split(',').some((t) => strip(t) === ours);
 }
 
+/** If-None-Match holding the exact tag sent, or * (variant etag-strong-comparison). */
+function exactTagMatches(header: string | undefined, sent: string): boolean {
+  if (header === undefined) return false;
+  return header.trim() === '*' || header.split(',').some((t) => t.trim() === sent);
+}
+
+/** A body of a paginated collection (meta.pagination). */
+function isPaginatedBody(body: unknown): boolean {
+  const meta = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['meta'] : undefined;
+  return typeof meta === 'object' && meta !== null && 'pagination' in meta;
+}
+
 /** Writes a JSON body as it is (no ETag, no variants): the OAuth answers and the last-resort 500. */
 export function writeJson(res: ServerResponse, status: number, body: unknown, headers: HeaderMap = {}): void {
   const buf = Buffer.from(JSON.stringify(body), 'utf8');
@@ -225,15 +237,18 @@ export function writeResult(
   }
   const text = JSON.stringify(result.body);
   const buf = Buffer.from(text, 'utf8');
-  if (result.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) {
+  // Variant etag-off-collections: paginated collections carry no ETag ("most responses", not all).
+  const untagged = variants.has('etag-off-collections') && isPaginatedBody(result.body);
+  if (result.status === 200 && (req.method === 'GET' || req.method === 'HEAD') && !untagged) {
     // The fault's ETag mixes in the time of the response, as a "last generated" stamp would; the
     // other fault's is the request target's (a cache key), so a change of the resource keeps it.
     const etag =
       fault === 'etag-changes-every-response' ? etagFor(`${text}@${process.hrtime.bigint()}`) : fault === 'etag-from-request-target' ? etagFor(req.url ?? '') : etagFor(buf);
     headers['ETag'] = variants.has('weak-etags') ? `W/${etag}` : etag;
     const inm = req.headers['if-none-match'];
-    // The comparison is weak either way, so W/"x" and "x" match.
-    if (fault !== 'if-none-match-ignored' && ifNoneMatchMatches(inm, etag)) {
+    // The comparison is weak, so W/"x" and "x" match; variant etag-strong-comparison takes only the exact tag sent.
+    const matches = variants.has('etag-strong-comparison') ? exactTagMatches(inm, String(headers['ETag'])) : ifNoneMatchMatches(inm, etag);
+    if (fault !== 'if-none-match-ignored' && matches) {
       delete headers['Link'];
       if (fault === 'ratelimit-headers-missing-on-304') {
         for (const name of Object.keys(headers)) if (name.toLowerCase().startsWith('x-ratelimit-')) delete headers[name];

@@ -243,7 +243,8 @@ export interface SkuReviewRecord {
   id: number;
   sku_id: number;
   user_id: number;
-  review: string;
+  /** null: a rating-only review (variant rating-only-reviews). */
+  review: string | null;
   rating: number;
   created_at: string;
   demoted: boolean;
@@ -254,6 +255,8 @@ export interface SkuReviewRecord {
   answerIds: number[];
   /** ms since the epoch, for ordering. */
   createdMs: number;
+  /** Awaiting moderation (variant reviews-moderated): shown demoted, not yet in the SKU's counts. */
+  pending?: boolean;
 }
 
 /** Spec "SKU review vote". */
@@ -302,7 +305,8 @@ export interface UserRecord {
   username: string;
   type: string;
   sex: 'male' | 'female' | null;
-  avatar: string;
+  /** null: no avatar (variant user-without-avatar). */
+  avatar: string | null;
   created_at: string;
   email: string;
   birthyear: number | null;
@@ -311,14 +315,16 @@ export interface UserRecord {
   email_notifications: EmailNotificationSetting[];
   is_staff: boolean;
   resend_verification_email: boolean;
-  loyalty_tier_level: number;
-  total_acquired_points: number;
+  /** null: outside the loyalty scheme (variant user-outside-loyalty). */
+  loyalty_tier_level: number | null;
+  total_acquired_points: number | null;
 }
 
 /** Spec "User address". */
 export interface AddressRecord {
   id: number;
-  label: string;
+  /** null: made outside the API without one (variant address-made-elsewhere). */
+  label: string | null;
   first_name: string;
   last_name: string;
   street_name: string;
@@ -412,6 +418,8 @@ export interface NotificationRecord {
   updated_at: string;
   /** The SKU the event is about (embedded for the etypes the Events section names). */
   skuId: number | null;
+  /** The category the SKU was in when the event happened, where it differs from the SKU's present one (variant notification-category-gone). */
+  categoryId?: number;
   /** sku_review: the review's rating, text and author. */
   reviewRating: number | null;
   reviewText: string | null;

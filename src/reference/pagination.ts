@@ -71,11 +71,12 @@ export function paginate<T>(req: PageRequest, all: readonly T[]): Page<T> {
   const variants = req.variants ?? NO_VARIANTS;
   const lenient = variants.has('bad-paging-defaults');
   const defaultPer = req.fault === 'default-per-not-25' ? 20 : DEFAULT_PER;
-  const page = req.fault === 'page-param-ignored' ? 1 : positiveIntParam(req.query, 'page', 1, lenient);
+  let page = req.fault === 'page-param-ignored' ? 1 : positiveIntParam(req.query, 'page', 1, lenient);
   const asked = positiveIntParam(req.query, 'per', defaultPer, lenient);
   // Variant per-over-max-refused: a per above 50 is refused, not clamped.
   if (asked > MAX_PER_50 && variants.has('per-over-max-refused')) throw new ApiError(422, 'InvalidParameter', [`per must be at most ${MAX_PER_50}, got ${asked}`]);
-  const per = Math.min(asked, variants.has('per-cap-50') ? MAX_PER_50 : MAX_PER);
+  // Variant per-uncapped: any per is honoured exactly.
+  const per = variants.has('per-uncapped') ? asked : Math.min(asked, variants.has('per-cap-50') ? MAX_PER_50 : MAX_PER);
   const total = all.length;
   let totalPages = Math.ceil(total / per);
   // Page 1 of an empty collection exists (and is empty).
@@ -83,13 +84,22 @@ export function paginate<T>(req: PageRequest, all: readonly T[]): Page<T> {
   if (page > Math.max(1, totalPages) && variants.has('page-past-end-404')) {
     throw new ApiError(404, 'RecordNotFound', [`Couldn't find page ${page}; the collection has ${totalPages} page${totalPages === 1 ? '' : 's'} of ${per}`]);
   }
+  // Variant page-past-end-last: a page past the end is clamped to the last page.
+  if (variants.has('page-past-end-last')) page = Math.min(page, Math.max(1, totalPages));
   const start = (page - 1) * per;
   const items = start < total ? all.slice(start, start + per) : [];
   const linkUrl = (n: number): string => {
-    const absolute = req.fault === 'link-next-drops-query' ? pageOnlyUrl(req.url, n) : pageUrl(req.url, n, variants.has('link-default-per-omitted') && per === defaultPer);
+    const absolute =
+      req.fault === 'link-next-drops-query'
+        ? pageOnlyUrl(req.url, n)
+        : pageUrl(req.url, n, variants.has('link-default-per-omitted') && per === defaultPer, variants.has('link-urls-keep-oauth-token'));
     return variants.has('link-relative') ? relativeRef(absolute) : absolute;
   };
-  const links = variants.has('link-every-rel') ? everyRel(page, totalPages, linkUrl) : nextAndLast(page, totalPages, linkUrl);
+  let links = variants.has('link-every-rel') ? everyRel(page, totalPages, linkUrl) : nextAndLast(page, totalPages, linkUrl);
+  // Variant link-off-last-page: no Link where there is no next page.
+  if (variants.has('link-off-last-page') && page >= totalPages) links = [];
+  // Variant link-rel-unquoted: rel=next, as RFC 8288 allows for a single registered value.
+  if (variants.has('link-rel-unquoted')) links = links.map((l) => l.replace(/rel="([a-z]+)"/, 'rel=$1'));
   const headers: HeaderMap = {};
   if (links.length > 0 && req.fault !== 'link-header-missing') headers['Link'] = links.join(', ');
   if (req.fault === 'pagination-total-pages-off-by-one') totalPages += 1;
@@ -123,9 +133,10 @@ function relativeRef(absolute: string): string {
 
 /**
  * Same URL with page=<n>: oauth_token removed (and per, when `dropPer`); every other parameter
- * kept byte for byte and in order; page replaced in place (or appended).
+ * kept byte for byte and in order; page replaced in place (or appended). `keepToken` (variant
+ * link-urls-keep-oauth-token): oauth_token kept like the others, so that the link works as it is.
  */
-export function pageUrl(url: URL, page: number, dropPer = false): string {
+export function pageUrl(url: URL, page: number, dropPer = false, keepToken = false): string {
   const u = new URL(url.href);
   const out: string[] = [];
   let placed = false;
@@ -138,7 +149,7 @@ export function pageUrl(url: URL, page: number, dropPer = false): string {
     } catch {
       key = rawKey;
     }
-    if (key === 'oauth_token' || (dropPer && key === 'per')) continue;
+    if ((key === 'oauth_token' && !keepToken) || (dropPer && key === 'per')) continue;
     if (key === 'page') {
       if (!placed) out.push(`page=${page}`);
       placed = true;

@@ -5,7 +5,9 @@
 // after the previous window ended. Every request counts, including 304s and rejected ones
 // (the over-limit 403s too, so hammering does not shorten the wait).
 // Variant ratelimit-calendar-minute (variants.ts): windows are calendar minutes instead, so
-// X-RateLimit-Reset is the start of the next minute.
+// X-RateLimit-Reset is the start of the next minute. Variant ratelimit-sliding-window: the
+// window is the last 60 seconds, Reset when its oldest request leaves it. Variant
+// remaining-before-count: Remaining is what was left before the request was counted.
 
 import type { FaultName } from './faults.ts';
 import type { HeaderMap } from './http.ts';
@@ -23,31 +25,45 @@ export interface RateLimitState {
 interface Window {
   start: number;
   count: number;
+  limit: number;
+  /** The times of the requests counted (sliding windows only). */
+  times?: number[];
 }
 
-/** When a key's window starts: at its first request, or at the start of the calendar minute. */
-export type WindowStart = 'first-request' | 'calendar-minute';
+/** When a key's window starts: at its first request, at the start of the calendar minute, or a minute before now (sliding). */
+export type WindowStart = 'first-request' | 'calendar-minute' | 'sliding';
 
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   constructor(
-    private readonly limit: number,
+    /** The limit of a key that has none of its own. */
+    readonly perMinute: number,
     private readonly now: () => number,
     private readonly windowStart: WindowStart = 'first-request',
     private readonly windowMs: number = WINDOW_MS,
+    private readonly remainingBeforeCount = false,
   ) {}
 
-  /** Counts one request for `key` and reports the window state after it. */
-  consume(key: string): RateLimitState {
+  /** Counts one request for `key` (whose limit is `limit`) and reports the window state after it. */
+  consume(key: string, limit = this.perMinute): RateLimitState {
     const t = this.now();
-    let w = this.windows.get(key);
-    if (!w || t >= w.start + this.windowMs || t < w.start) {
-      w = { start: this.windowStart === 'calendar-minute' ? t - (t % this.windowMs) : t, count: 0 };
+    const before = this.windows.get(key);
+    let w = before;
+    if (this.windowStart === 'sliding') {
+      w ??= { start: t, count: 0, limit, times: [] };
+      const times = w.times!.filter((at) => at > t - this.windowMs && at <= t);
+      times.push(t);
+      // Only the limit's worth (and one over) matters for Remaining and Reset.
+      if (times.length > limit + 1) times.splice(0, times.length - limit - 1);
+      Object.assign(w, { start: times[0]!, count: times.length, times });
       this.windows.set(key, w);
-      if (this.windows.size > 10_000) this.prune(t);
+    } else if (!w || t >= w.start + this.windowMs || t < w.start) {
+      w = { start: this.windowStart === 'calendar-minute' ? t - (t % this.windowMs) : t, count: 0, limit };
+      this.windows.set(key, w);
     }
-    w.count += 1;
-    return this.state(w);
+    if (w !== before && this.windows.size > 10_000) this.prune(t);
+    if (this.windowStart !== 'sliding') w.count += 1;
+    return this.state(w, true);
   }
 
   /** Takes back the last request counted for `key` (used only by fault not-modified-not-counted). */
@@ -55,15 +71,19 @@ export class RateLimiter {
     const w = this.windows.get(key);
     if (!w || w.count === 0) return null;
     w.count -= 1;
-    return this.state(w);
+    w.times?.pop();
+    if (w.times?.length) w.start = w.times[0]!;
+    return this.state(w, false);
   }
 
-  private state(w: Window): RateLimitState {
+  /** `justCounted`: the state is the answer to the request just counted (which variant remaining-before-count leaves out of Remaining). */
+  private state(w: Window, justCounted: boolean): RateLimitState {
+    const counted = this.remainingBeforeCount && justCounted ? w.count - 1 : w.count;
     return {
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - w.count),
+      limit: w.limit,
+      remaining: Math.max(0, w.limit - counted),
       reset: Math.ceil((w.start + this.windowMs) / 1000),
-      exceeded: w.count > this.limit,
+      exceeded: w.count > w.limit,
     };
   }
 

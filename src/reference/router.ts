@@ -59,8 +59,8 @@ export interface Route {
 
 export type RouteMatch = { kind: 'found'; route: Route; params: Record<string, string> } | { kind: 'not-found' } | { kind: 'method-not-allowed'; allow: string[] };
 
-/** A route module registers its routes; server.ts lists the modules. */
-export type RouteModule = (router: Router) => void;
+/** A route module registers its routes (some only under a variant); server.ts lists the modules. */
+export type RouteModule = (router: Router, variants: Variants) => void;
 
 export function splitPath(path: string): string[] {
   return path.split('/').filter((s) => s !== '');

@@ -17,7 +17,8 @@ export interface CategoryOptions extends SerializeOptions {
   /**
    * 'detail': a single-category response (/categories/:id, /root, /:id/parent), which adds
    * family_id, show_manufacturers_filter, adult, onclick_behaviour, show_spec_summary,
-   * unit_price_label, reviewable, comparable. 'list': category collections.
+   * unit_price_label, reviewable, comparable (in listings too under the variant
+   * category-listings-full). 'list': category collections.
    * match_count (search only) is added by the search serializer, never here (variant
    * match-count-null-outside-search: null here, the search serializer's value there).
    */
@@ -53,10 +54,12 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
   if (variants.has('no-fashion')) delete out['fashion'];
   // A serializer shared with search, whose blank match_count is present with value null (search sets it).
   if (variants.has('match-count-null-outside-search')) out['match_count'] = null;
+  // The root stands for the whole catalogue: its picture, page, code, title and path mean nothing.
+  if (isRoot && variants.has('root-fields-blank')) Object.assign(out, { image_url: null, web_uri: null, code: null, path: null, manufacturer_title: null });
   if (c.imageUrl === null && fault === 'null-field-omitted') delete out['image_url'];
-  if (opts.view === 'detail') {
+  if (opts.view === 'detail' || variants.has('category-listings-full')) {
     Object.assign(out, {
-      family_id: c.familyId,
+      family_id: categoryFamilyId(c, variants),
       show_manufacturers_filter: c.showManufacturersFilter,
       adult: c.adult,
       onclick_behaviour: c.onclickBehaviour,
@@ -69,6 +72,11 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
   const shown = applyVersion('category', out, opts.version, fault);
   // The Change history's spelling of the field, in the table's place.
   return variants.has('onclick-behavior-spelling') ? renameKey(shown, 'onclick_behaviour', 'onclick_behavior') : shown;
+}
+
+/** family_id; the root, above every family, has none under the variant root-fields-blank. */
+export function categoryFamilyId(c: CategoryRecord, variants: Variants): number | null {
+  return c.depth === 0 && variants.has('root-fields-blank') ? null : c.familyId;
 }
 
 /** `obj` with key `from` renamed `to`, in the same position; unchanged when `from` is absent. */

@@ -20,6 +20,7 @@ import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './
 import { FAULT_NAMES, resolveFault, type FaultName } from './faults.ts';
 import { CONSENT_MODES, LOGOUT_ENDS_MODES, REVIEW_ACTIONS_SCOPE_MODES, type ConsentMode, type DeploymentOptions, type LogoutEnds, type ReviewActionsScope } from './options.ts';
 import { resolveVariants, VARIANTS, type VariantInfo } from './variants.ts';
+import { withVariantData } from './variant-data.ts';
 import type { RouteModule } from './router.ts';
 import { WINDOW_MS } from './ratelimit.ts';
 import { servedVersions } from './versioning.ts';
@@ -261,7 +262,7 @@ export async function startReference(given: ReferenceOptions = {}): Promise<Runn
     authBasePath,
     fault,
     variants,
-    data: createDataset(dataset, now()),
+    data: withVariantData(createDataset(dataset, now()), variants),
     clients: [DEMO_CLIENT],
     perMinute,
     windowMs,

@@ -21,7 +21,9 @@
 // written; group keeps groups), unknown-link-name-ignored (an unknown linked name is ignored, not
 // 400), include-single-ignored (include on a single resource is ignored),
 // fieldsets-in-every-version (fieldsets honoured in 3.0 too), extra-fields (undocumented keys
-// on every resource and linked object, added before the fieldsets so that these trim them).
+// on every resource and linked object, added before the fieldsets so that these trim them),
+// embed-ids-keyed-by-name (the id array under <name>), root-fieldset-governs-links (fields[root]
+// and fields_except[root] govern the keys the links add).
 
 import { ApiError, withExtraFields, type ApiResult, type HeaderMap } from './http.ts';
 import { paginate } from './pagination.ts';
@@ -41,6 +43,8 @@ export interface Link<T> {
   idOf(item: T): number | null;
   /** The linked record, serialized for this request, or null when it has none. */
   objectOf(item: T): Json | null;
+  /** Linked records include lists even when no parent links them (variant spec-groups-all-of-category). */
+  alsoIncluded?: () => readonly { id: number; object: Json }[];
 }
 
 export interface ShapeOptions<T> {
@@ -174,8 +178,10 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
       if (mode === 'embed') added[link.name] = shapeLinked(link.name, link.objectOf(item));
       else if (mode === 'embed_ids') {
         const id = link.idOf(item);
-        if (ctx.fault === 'embed-ids-not-array') added[`${link.name}_ids`] = id;
-        else added[`${link.name}_ids`] = id === null ? [] : [id];
+        // Variant embed-ids-keyed-by-name: the array under the linked name itself.
+        const key = ctx.variants.has('embed-ids-keyed-by-name') ? link.name : `${link.name}_ids`;
+        if (ctx.fault === 'embed-ids-not-array') added[key] = id;
+        else added[key] = id === null ? [] : [id];
       } else {
         const id = link.idOf(item);
         added[`${link.name}_id`] = id;
@@ -189,12 +195,17 @@ function shapeItems<T>(ctx: ApiContext, items: readonly T[], serialize: (item: T
         }
       }
     }
+    // Variant root-fieldset-governs-links: the keys the links add are root fields like any other.
+    if (ctx.variants.has('root-fieldset-governs-links')) return useFieldsets ? applyFieldset({ ...base, ...added }, rootSet, undefined, ctx.fault) : { ...base, ...added };
     const shaped = useFieldsets ? applyFieldset(base, rootSet, undefined, ctx.fault) : base;
     return { ...shaped, ...added };
   });
   const top: Json = {};
   for (const { link, mode } of requests) {
-    if (mode === 'include') top[includedKey(ctx, link)] = [...(included.get(link.name)?.values() ?? [])];
+    if (mode !== 'include') continue;
+    const bucket = included.get(link.name) ?? new Map<number, Json>();
+    for (const { id, object } of link.alsoIncluded?.() ?? []) if (!bucket.has(id)) bucket.set(id, shapeLinked(link.name, object)!);
+    top[includedKey(ctx, link)] = [...bucket.values()];
   }
   return { roots, top };
 }

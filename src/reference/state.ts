@@ -6,7 +6,7 @@ import { AuthService } from './auth.ts';
 import type { Dataset } from './data.ts';
 import type { FaultName } from './faults.ts';
 import type { ConsentMode, LogoutEnds, ReviewActionsScope } from './options.ts';
-import { RateLimiter } from './ratelimit.ts';
+import { RateLimiter, type WindowStart } from './ratelimit.ts';
 import { Router, type RouteModule } from './router.ts';
 import { NO_VARIANTS, type Variants } from './variants.ts';
 
@@ -51,9 +51,9 @@ export interface ReferenceState {
 }
 
 export function createState(cfg: StateConfig): ReferenceState {
-  const router = new Router();
-  for (const register of cfg.modules) register(router);
   const variants = cfg.variants ?? NO_VARIANTS;
+  const router = new Router();
+  for (const register of cfg.modules) register(router, variants);
   return {
     basePath: cfg.basePath,
     authBasePath: cfg.authBasePath,
@@ -69,7 +69,7 @@ export function createState(cfg: StateConfig): ReferenceState {
       logoutEnds: cfg.logoutEnds ?? 'token',
       variants,
     }),
-    limiter: new RateLimiter(cfg.perMinute, cfg.now, variants.has('ratelimit-calendar-minute') ? 'calendar-minute' : 'first-request', cfg.windowMs),
+    limiter: new RateLimiter(cfg.perMinute, cfg.now, windowStartOf(variants), cfg.windowMs, variants.has('remaining-before-count')),
     router,
     now: cfg.now,
     onError: cfg.onError ?? ((err) => console.error('[reference] unexpected error:', err)),
@@ -86,4 +86,10 @@ export function normalizeBasePath(raw: string, name: string): string {
     throw new Error(`${name} must look like "/api" (slash-separated segments of letters, digits, . _ ~ -), got "${raw}"`);
   }
   return trimmed;
+}
+
+/** When the variants' per-minute windows start: calendar minutes, sliding, or at a key's first request. */
+function windowStartOf(variants: Variants): WindowStart {
+  if (variants.has('ratelimit-calendar-minute')) return 'calendar-minute';
+  return variants.has('ratelimit-sliding-window') ? 'sliding' : 'first-request';
 }

@@ -85,8 +85,12 @@ export type Negotiation = { ok: true; version: ApiVersion } | { ok: false; messa
  */
 export function negotiateVersion(accept: string | undefined, fault: FaultName | null = null, variants: Variants = NO_VARIANTS): Negotiation {
   const latest = latestVersion(variants);
-  if (accept === undefined || accept.trim() === '') return { ok: true, version: latest };
   const mediaType = vendorMediaType(variants);
+  // Variant vendor-type-required: only the vendor type without version is "unspecified"; without it at all, 406.
+  const unspecified: Negotiation = variants.has('vendor-type-required')
+    ? { ok: false, message: `Accept must name ${mediaType} (with version=<major[.minor]>, or without to get the latest)` }
+    : { ok: true, version: latest };
+  if (accept === undefined || accept.trim() === '') return unspecified;
   for (const range of accept.split(',')) {
     const [typePart, ...paramParts] = range.split(';');
     if ((typePart ?? '').trim().toLowerCase() !== mediaType) continue;
@@ -103,7 +107,7 @@ export function negotiateVersion(accept: string | undefined, fault: FaultName | 
     if (requested === undefined) return { ok: true, version: fault === 'version-unspecified-gives-oldest' ? OLDEST_VERSION : latest };
     return resolveRequestedVersion(requested, fault, variants);
   }
-  return { ok: true, version: latest };
+  return unspecified;
 }
 
 export function resolveRequestedVersion(requested: string, fault: FaultName | null = null, variants: Variants = NO_VARIANTS): Negotiation {

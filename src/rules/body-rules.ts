@@ -11,6 +11,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { schemaRequirements } from '../schemas/cited-requirements.ts';
 import { asksFieldsets } from '../schemas/presence.ts';
 import { SCHEMA_BASE, SchemaRegistry } from '../schemas/validator.ts';
+import type { Violation } from '../schemas/violation.ts';
 import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
 import { changeRow } from './change-history.ts';
 import { checkOutcome, outcome, PASSED, skip, violationFindings, where, withoutAbsence, type ExchangeRule, type RuleFinding, type RuleOutcome } from './exchange-rule.ts';
@@ -39,6 +40,32 @@ function resourcesOf(responseSchema: string, body: unknown, at: string): { schem
   return out;
 }
 
+/** The value at a JSON pointer of the body (undefined where there is none). */
+function valueAtPointer(body: unknown, pointer: string): unknown {
+  let node = body;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isPlainObject(node)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * LINK-2.b: the id array of embed_ids=<name> may be keyed <name> or <name>_id rather than
+ * <name>_ids, so under such a request an array of integer ids there is the link's, not the
+ * resource's field of that name (a Product's shop object, its shop_id).
+ */
+function isEmbedIdsArray(violation: Violation, query: URLSearchParams | undefined, body: unknown): boolean {
+  if (!query) return false;
+  const names = [...query.getAll('embed_ids'), ...query.getAll('embed_ids[]')].flatMap((x) => x.split(',')).map((x) => x.trim());
+  const key = violation.pointer.split('/').pop() ?? '';
+  if (!names.some((name) => name !== '' && (key === name || key === `${name}_id`))) return false;
+  const value = valueAtPointer(body, violation.pointer);
+  return Array.isArray(value) && value.every((id) => Number.isInteger(id));
+}
+
 /** The body as schemas/endpoints.json documents it for the endpoint, status and version, with the conditional presence rules. */
 function documentedBody(v: ExchangeView): RuleOutcome {
   if (v.text === undefined) return skip(v.textNote);
@@ -54,7 +81,8 @@ function documentedBody(v: ExchangeView): RuleOutcome {
   const verdict = registry.validateExchange(v.endpoint!, status, v.text, v.scope, { query: v.query, token: v.token });
   // Sparse fieldsets leave documented fields out on purpose: an absent field is not judged then
   // (which fields stay is the fieldsets suite's, live).
-  const violations = asksFieldsets(v.query) ? withoutAbsence(verdict.violations) : verdict.violations;
+  const judged = asksFieldsets(v.query) ? withoutAbsence(verdict.violations) : verdict.violations;
+  const violations = judged.filter((violation) => !isEmbedIdsArray(violation, v.query, v.body));
   return outcome(violationFindings(verdict.schema ?? `${v.endpoint} ${status}`, violations, where(v), ids, v.scope.citedRule()));
 }
 

@@ -166,6 +166,11 @@ export function makeAddresses(
 }
 
 /** The demo user's personalization points at their first address; one other user uses a quick address. */
+/** The label a location takes from its address: the address's label, or its street for one without (variant address-made-elsewhere). */
+export function locationLabel(a: Pick<AddressRecord, 'label' | 'street_name' | 'street_number'>): string {
+  return a.label ?? `${a.street_name} ${a.street_number}`;
+}
+
 export function makePersonalization(
   ctx: GenContext,
   addresses: ReadonlyMap<number, AddressRecord>,
@@ -176,7 +181,7 @@ export function makePersonalization(
   const out = new Map<number, PersonalizationRecord>();
   const home = [...addresses.values()].find((a) => a.userId === demoUserId && a.lat !== null)!;
   out.set(demoUserId, {
-    location: { address_id: home.id, label: home.label, lat: home.lat!, lng: home.lng!, type: 'address', country_code: ctx.names.country },
+    location: { address_id: home.id, label: locationLabel(home), lat: home.lat!, lng: home.lng!, type: 'address', country_code: ctx.names.country },
     payment_method: { type: 'spot_cash' },
   });
   const other = [...users.keys()].find((id) => id !== demoUserId)!;

@@ -29,9 +29,11 @@ import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
 import { respondMany } from '../shape.ts';
+import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { versionAtLeast } from '../versioning.ts';
 import { catalogIndex, skusUnder } from './catalog-index.ts';
 import { categorySkus } from './category-skus.ts';
+import { filterView } from './filter-groups.ts';
 import { defaultManufacturerOrder, findCategory, nameOrder, orderDirParam, sortBy, type Dir } from './listing.ts';
 import { enumParam } from './params.ts';
 
@@ -60,7 +62,7 @@ function categorySpecifications(ctx: ApiContext): ApiResult {
   const byGroup = (a: SpecificationRecord, b: SpecificationRecord): number => groupKey(a).reduce((d, v, i) => d || v - groupKey(b)[i]!, 0);
   const ordered = [...defs].sort((a, b) => byGroup(a, b) || sign * (orderOf(a) - orderOf(b)) || a.id - b.id);
   // Definitions: the values belong to SKUs.
-  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification({ ...s, order: orderOf(s) }, [], ctx.version), {
+  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification(ctx, { ...s, order: orderOf(s) }, null), {
     links: [specGroupLink(ctx)],
     paginate: false,
   });
@@ -74,7 +76,9 @@ function categoryManufacturers(ctx: ApiContext): ApiResult {
   const requestedDir = orderDirParam(ctx);
   const defaultDir: Dir = orderBy === 'name' ? 'asc' : 'desc';
   const dir = ctx.fault === 'category-manufacturers-order-dir-ignored' ? defaultDir : (requestedDir ?? defaultDir);
-  const hideOem = c.layoutMode === 'tiles' && versionAtLeast(ctx.version, '3.2.0');
+  // Variant wide-tiles-hide-oem: "tiles-layout categories" are those of tiles and wide_tiles.
+  const tilesLayout = c.layoutMode === 'tiles' || (c.layoutMode === 'wide_tiles' && ctx.variants.has('wide-tiles-hide-oem'));
+  const hideOem = tilesLayout && versionAtLeast(ctx.version, '3.2.0');
   const ids = new Set(skusUnder(ctx, c.id).map((s) => s.manufacturer_id));
   const found = [...ids].map((id) => ctx.data.manufacturers.get(id)).filter((m): m is ManufacturerRecord => m !== undefined && !(hideOem && m.oem));
   const names = nameOrder(ctx);
@@ -82,7 +86,8 @@ function categoryManufacturers(ctx: ApiContext): ApiResult {
   return respondMany(ctx, 'manufacturers', sorted, serializeManufacturer);
 }
 
-export function serializeFilterGroup(g: FilterGroupRecord): Json {
+/** A filter group; a group without a hint has hint "" (variant filter-hint-null: null). */
+export function serializeFilterGroup(g: FilterGroupRecord, variants: Variants = NO_VARIANTS): Json {
   return {
     id: g.id,
     name: g.name,
@@ -90,7 +95,7 @@ export function serializeFilterGroup(g: FilterGroupRecord): Json {
     category_id: g.category_id,
     created_at: g.created_at,
     updated_at: g.updated_at,
-    hint: g.hint,
+    hint: g.hint === '' && variants.has('filter-hint-null') ? null : g.hint,
     combined: g.combined,
     filter_type: g.filter_type,
   };
@@ -98,10 +103,11 @@ export function serializeFilterGroup(g: FilterGroupRecord): Json {
 
 function filterGroups(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['category_id']);
-  const groups = catalogIndex(ctx.data).filterGroupsByCategory.get(c.id) ?? [];
+  // Its own groups and (variant filter-groups-inherited) those it inherits.
+  const groups = filterView(ctx).groupsOf(c.id);
   // "filter groups cached for 5 minutes" (3.0.3).
   const headers = ctx.fault === 'filter-groups-cache-control-missing' ? undefined : { 'Cache-Control': 'max-age=300, private' };
-  return respondMany(ctx, 'filter_groups', groups, serializeFilterGroup, headers ? { headers } : {});
+  return respondMany(ctx, 'filter_groups', groups, (g) => serializeFilterGroup(g, ctx.variants), headers ? { headers } : {});
 }
 
 export const catalogRoutes: RouteModule = (router) => {

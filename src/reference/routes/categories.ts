@@ -47,7 +47,8 @@ function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
 }
 
 export const categoryRoutes: RouteModule = (router) => {
-  router.get('/categories', (ctx) => list(ctx, ctx.data.categoryList));
+  // Variant categories-top-level-only: the root and its children, the rest reached through children.
+  router.get('/categories', (ctx) => list(ctx, ctx.variants.has('categories-top-level-only') ? ctx.data.categoryList.filter((c) => c.depth <= 1) : ctx.data.categoryList));
 
   router.get('/categories/root', (ctx) => treeNode(ctx, ctx.data.categories.get(ctx.data.rootId)!));
 

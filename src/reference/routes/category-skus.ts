@@ -47,6 +47,12 @@
 //   availability null (those parameters are ignored). Variant applied-filters-list: an array
 //   of {name, value}, one per filter applied, in that key order.
 // - favorited: see serializers/sku.ts (user tokens, 3.1.0+; variant favorited-everywhere).
+// - Variants of variants/catalog-readings.ts: sku-q-words-or (any word of q), filter-ids-or (any
+//   filter id), sku-include-meta-brackets-only (include_meta[] alone), available-filters-whole-category
+//   (counts ignore the filters), available-filters-product-keys-from-3-2-1 (no shops, availabilities,
+//   distances before 3.2.1), sku-availability-exact-class (ids name exact classes of days),
+//   sku-distance-needs-user-location (an application token: distance finds nothing, counts 0);
+//   filter-groups-inherited (see filter-groups.ts).
 
 import type { CategoryRecord } from '../data.ts';
 import { ApiError, type ApiResult } from '../http.ts';
@@ -58,8 +64,9 @@ import { respondMany } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
 import type { Variants } from '../variants.ts';
 import { catalogIndex, matchesAll, push, skusUnder, words } from './catalog-index.ts';
+import { filterView } from './filter-groups.ts';
 import { findCategory, orderDirParam, sortBy, type Dir } from './listing.ts';
-import { intListParam, intParam, invalidParameter } from './params.ts';
+import { intListParam, intParam, invalidParameter, unknownOrder } from './params.ts';
 
 type Json = Record<string, unknown>;
 
@@ -137,6 +144,8 @@ export interface Option {
   id: number;
   label: string;
   limit: number;
+  /** The lower bound of an exact class (variant sku-availability-exact-class); 0 when left out. */
+  from?: number;
 }
 
 /** meta distances: km from the requester's personalization. */
@@ -154,10 +163,26 @@ export const AVAILABILITIES: readonly Option[] = [
   { id: 3, label: 'Within 7 days', limit: 7 },
 ];
 
+/** Variant sku-availability-exact-class: each id names one class of days, no class holding another. */
+const AVAILABILITY_CLASSES: readonly Option[] = [
+  { id: 1, label: 'Available immediately', limit: 0 },
+  { id: 2, label: 'In 1 to 3 days', from: 1, limit: 3 },
+  { id: 3, label: 'In 4 to 7 days', from: 4, limit: 7 },
+];
+
+function availabilities(variants: Variants): readonly Option[] {
+  return variants.has('sku-availability-exact-class') ? AVAILABILITY_CLASSES : AVAILABILITIES;
+}
+
+function availableIn(p: ProductRecord, o: Option): boolean {
+  return p.availabilityDays >= (o.from ?? 0) && p.availabilityDays <= o.limit;
+}
+
 const INCLUDE_META = ['available_filters', 'applied_filters'] as const;
 
-function listValues(ctx: ApiContext, name: string): string[] {
-  return [...ctx.query.getAll(`${name}[]`), ...ctx.query.getAll(name)]
+/** name[] and name (comma-separated); `bracketsOnly`: name[] alone, name not being the parameter. */
+function listValues(ctx: ApiContext, name: string, bracketsOnly = false): string[] {
+  return [...ctx.query.getAll(`${name}[]`), ...(bracketsOnly ? [] : ctx.query.getAll(name))]
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter((v) => v !== '');
@@ -197,12 +222,14 @@ function readSkuFilters(ctx: ApiContext): SkuFilters {
   const withProductFilters = versionAtLeast(ctx.version, '3.2.1');
   const shopIds = withProductFilters && ctx.fault !== 'sku-shop-filter-ignored' ? unique(intListParam(ctx, 'shop_ids')) : [];
   const distance = withProductFilters ? optionParam(ctx, 'distance', DISTANCES) : null;
-  const availability = withProductFilters ? optionParam(ctx, 'availability', AVAILABILITIES) : null;
+  const availability = withProductFilters ? optionParam(ctx, 'availability', availabilities(ctx.variants)) : null;
   // The same measure as the product lists' distance filter (routes/products.ts).
   const personalization = personalizationOf(ctx.data, ctx.userId);
   const km = new Map<number, number | null>();
+  // Variant sku-distance-needs-user-location: an application token has no user location, so no shop is within any distance.
+  const located = ctx.userId !== null || !ctx.variants.has('sku-distance-needs-user-location');
   const shopKm = (shopId: number): number | null => {
-    if (!km.has(shopId)) km.set(shopId, shopDistanceKm(ctx.data, shopId, personalization));
+    if (!km.has(shopId)) km.set(shopId, located ? shopDistanceKm(ctx.data, shopId, personalization) : null);
     return km.get(shopId)!;
   };
   return {
@@ -225,7 +252,7 @@ function within(km: number | null, limit: number): boolean {
 
 function productMatches(p: ProductRecord, f: SkuFilters): boolean {
   if (f.shopIds.length > 0 && !f.shopIds.includes(p.shop_id)) return false;
-  if (f.availability !== null && !(p.availabilityDays <= f.availability.limit)) return false;
+  if (f.availability !== null && !availableIn(p, f.availability)) return false;
   if (f.distance !== null && !within(f.shopKm(p.shop_id), f.distance.limit)) return false;
   return true;
 }
@@ -235,18 +262,24 @@ function filterSkus(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[
   // filter_ids: OR inside one filter group, AND across groups; an id of no group of the
   // category forms a group of its own (and so matches no SKU).
   const groupOf = new Map<number, number>();
-  for (const g of index.filterGroupsByCategory.get(c.id) ?? []) for (const id of g.filters.keys()) groupOf.set(id, g.id);
+  const view = filterView(ctx);
+  for (const g of view.groupsOf(c.id)) for (const id of g.filters.keys()) groupOf.set(id, g.id);
   const requiredGroups = new Map<string, number[]>();
   // Variant filter-ids-and: every id is a group of its own, so all of them must match.
   const everyId = ctx.variants.has('filter-ids-and');
-  for (const id of f.filterIds) push(requiredGroups, groupOf.has(id) && !everyId ? `g${groupOf.get(id)}` : `f${id}`, id);
+  // Variant filter-ids-or: all the ids form one group, any of them matching.
+  const anyId = ctx.variants.has('filter-ids-or');
+  for (const id of f.filterIds) push(requiredGroups, anyId ? 'any' : groupOf.has(id) && !everyId ? `g${groupOf.get(id)}` : `f${id}`, id);
+  // Variant sku-q-words-or: a SKU matches when any word of q begins one of its words.
+  const qMatches = (skuWords: readonly string[]): boolean =>
+    ctx.variants.has('sku-q-words-or') ? f.tokens.some((t) => matchesAll(skuWords, [t])) : matchesAll(skuWords, f.tokens);
   return all.filter((s) => {
     // The bug: the keyword is compared with the whole name, so a word of it matches nothing.
     if (f.tokens.length > 0 && ctx.fault === 'sku-q-filter-whole-name') {
       if (s.name.toLowerCase() !== (f.q ?? '').toLowerCase()) return false;
-    } else if (f.tokens.length > 0 && !matchesAll(index.skuWords.get(s.id) ?? [], f.tokens)) return false;
+    } else if (f.tokens.length > 0 && !qMatches(index.skuWords.get(s.id) ?? [])) return false;
     if (f.manufacturerIds.length > 0 && !f.manufacturerIds.includes(s.manufacturer_id)) return false;
-    for (const ids of requiredGroups.values()) if (!ids.some((id) => s.filterIds.includes(id))) return false;
+    for (const ids of requiredGroups.values()) if (!ids.some((id) => view.filterIdsOf(s).includes(id))) return false;
     if (f.productLevel && !(index.productsBySku.get(s.id) ?? []).some((p) => productMatches(p, f))) return false;
     return true;
   });
@@ -265,11 +298,12 @@ function countMap(keys: Iterable<number>, counts: Map<number, number>, nonzero: 
 function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuRecord[], result: readonly SkuRecord[], f: SkuFilters): Json {
   const index = catalogIndex(ctx.data);
   const nonzero = ctx.variants.has('available-filters-nonzero');
-  const filterKeys = [...new Set((index.filterGroupsByCategory.get(c.id) ?? []).flatMap((g) => [...g.filters.keys()]))].sort((a, b) => a - b);
+  const view = filterView(ctx);
+  const filterKeys = [...new Set(view.groupsOf(c.id).flatMap((g) => [...g.filters.keys()]))].sort((a, b) => a - b);
   const filterCounts = new Map<number, number>();
   const manufacturerCounts = new Map<number, number>();
   for (const s of result) {
-    for (const id of new Set(s.filterIds)) filterCounts.set(id, (filterCounts.get(id) ?? 0) + 1);
+    for (const id of new Set(view.filterIdsOf(s))) filterCounts.set(id, (filterCounts.get(id) ?? 0) + 1);
     manufacturerCounts.set(s.manufacturer_id, (manufacturerCounts.get(s.manufacturer_id) ?? 0) + 1);
   }
   const out: Json = {
@@ -299,8 +333,12 @@ function availableFilters(ctx: ApiContext, c: CategoryRecord, all: readonly SkuR
       }))
       .filter((o) => o.count > 0 || !nonzero);
   out['shops'] = countMap(shopKeys, shopCounts, nonzero);
-  out['availabilities'] = optionCounts(AVAILABILITIES, (p, o) => p.availabilityDays <= o.limit);
+  out['availabilities'] = optionCounts(availabilities(ctx.variants), availableIn);
   out['distances'] = optionCounts(DISTANCES, (p, o) => within(f.shopKm(p.shop_id), o.limit));
+  // Variant available-filters-product-keys-from-3-2-1: the product filters' counts come with those filters.
+  if (ctx.variants.has('available-filters-product-keys-from-3-2-1') && !versionAtLeast(ctx.version, '3.2.1')) {
+    for (const key of ['shops', 'availabilities', 'distances']) delete out[key];
+  }
   return out;
 }
 
@@ -335,11 +373,11 @@ export function categorySkus(ctx: ApiContext): ApiResult {
     throw new ApiError(404, 'RecordNotFound', [`Couldn't find a leaf Category with id=${c.id}: only leaf categories hold SKUs`]);
   }
   const { methods, defaultMethod } = skuOrdering(ctx, c);
-  const rawOrderBy = ctx.query.get('order_by');
+  let rawOrderBy = ctx.query.get('order_by');
   // The bug: the order_by check uses the fixed list of before 3.2.0, not the category's methods.
   const accepted = ctx.fault === 'sku-order-by-pricevat-refused' ? STATIC_METHODS : methods;
   if (rawOrderBy !== null && !(accepted as readonly string[]).includes(rawOrderBy)) {
-    throw invalidParameter(`order_by must be one of ${methods.join(', ')} (meta.order_by_methods), got "${rawOrderBy.slice(0, 64)}"`);
+    rawOrderBy = unknownOrder(ctx, `order_by must be one of ${methods.join(', ')} (meta.order_by_methods), got "${rawOrderBy.slice(0, 64)}"`) ?? null;
   }
   const orderBy = (rawOrderBy ?? defaultMethod) as SkuOrderMethod;
   const defaultDir = ctx.variants.has('sku-default-order-desc') ? 'desc' : DEFAULT_DIRS[orderBy];
@@ -349,7 +387,8 @@ export function categorySkus(ctx: ApiContext): ApiResult {
   // The bug: the rating comparator is written the wrong way round.
   const dir: Dir = ctx.fault === 'sku-rating-order-reversed' && orderBy === 'rating' ? (chosen === 'asc' ? 'desc' : 'asc') : chosen;
 
-  const includeMeta = listValues(ctx, 'include_meta');
+  // Variant sku-include-meta-brackets-only: include_meta without [] is not the parameter.
+  const includeMeta = listValues(ctx, 'include_meta', ctx.variants.has('sku-include-meta-brackets-only'));
   for (const name of includeMeta) {
     if (!(INCLUDE_META as readonly string[]).includes(name)) {
       throw invalidParameter(`include_meta[] must be among ${INCLUDE_META.join(', ')}, got "${name.slice(0, 64)}"`);
@@ -366,7 +405,9 @@ export function categorySkus(ctx: ApiContext): ApiResult {
 
   const meta: Json = { ordered_by: orderBy, order_by_methods: orderByMethods(ctx, methods, defaultMethod) };
   if (ctx.variants.has('order-by-methods-from-3-2') && !versionAtLeast(ctx.version, '3.2.0')) delete meta['order_by_methods'];
-  if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, result, filters);
+  // Variant available-filters-whole-category: the counts are over the category, whatever the filters.
+  const counted = ctx.variants.has('available-filters-whole-category') ? all : result;
+  if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, counted, filters);
   if (includeMeta.includes('applied_filters')) {
     meta['applied_filters'] = ctx.variants.has('applied-filters-list') ? appliedFilterList(filters) : appliedFilters(filters);
   }

@@ -64,6 +64,8 @@ import { serializeFavorite, serializeFavoriteList } from '../serializers/favorit
 import { respondMany, respondOne } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
 import { bodyObject, enumParam, invalidParameter, parameterMissing, parseId, toBoolean, toInteger } from './params.ts';
+import { listedForCategory } from './category-favorites.ts';
+import { respondFavoriteLists } from './favorite-lists.ts';
 import { refuseMissingFields } from './validation.ts';
 
 const FAVORITES: RouteOptions = { scope: 'favorites', user: true };
@@ -164,6 +166,8 @@ function recordInvalid(message: string): ApiError {
 
 /** new_list_name of POST / PUT: an invalid one is 400 with the errors body (States and transitions). */
 function newListName(ctx: ApiContext, value: unknown): string | undefined {
+  // Variant blank-new-list-name-ignored: an empty or blank name counts as not sent.
+  if (typeof value === 'string' && value.trim() === '' && ctx.variants.has('blank-new-list-name-ignored')) return undefined;
   return listName(value, 'new_list_name', (message) => (ctx.fault === 'invalid-new-list-name-422' ? recordInvalid(message) : invalidParameter(message)));
 }
 
@@ -174,7 +178,9 @@ function createList(ctx: ApiContext, fields: Pick<FavoriteListRecord, 'id' | 'na
 }
 
 function findCustomList(ctx: ApiContext, name: string): FavoriteListRecord | undefined {
-  return userLists(ctx).find((l) => l.type === 'custom' && l.name === name);
+  // Variant list-names-case-insensitive: names are the same when they differ only in case.
+  const key = (n: string): string => (ctx.variants.has('list-names-case-insensitive') ? n.toLowerCase() : n);
+  return userLists(ctx).find((l) => l.type === 'custom' && key(l.name) === key(name));
 }
 
 /** The custom list named by new_list_name, created if absent. */
@@ -242,7 +248,8 @@ function listTypeShown(ctx: ApiContext): boolean {
 
 /** Variant auto-list-dropped-when-empty: deletes list `id` when it is an auto list left without favorites. */
 function dropEmptyAutoList(ctx: ApiContext, id: number | null): void {
-  if (id === null || !ctx.variants.has('auto-list-dropped-when-empty')) return;
+  // Variant auto-lists-virtual: an auto list is its favorites seen together, so it ends with the last of them.
+  if (id === null || !(ctx.variants.has('auto-list-dropped-when-empty') || ctx.variants.has('auto-lists-virtual'))) return;
   const list = ctx.data.favoriteLists.get(id);
   if (list?.type !== 'auto' || userFavorites(ctx).some((f) => f.favorite_list_id === id)) return;
   ctx.data.favoriteLists.delete(id);
@@ -329,6 +336,11 @@ function otherFavorite(ctx: ApiContext, f: FavoriteRecord): FavoriteRecord {
   return others[0] ?? f;
 }
 
+/** Variant owned-favorite-ignores-list-id: 'have_it is not true' is the stored value, so a favorite_list_id alone leaves an owned favorite in place. */
+function ownedStays(ctx: ApiContext, f: FavoriteRecord, haveIt: boolean | null | undefined): boolean {
+  return haveIt === undefined && f.have_it === true && ctx.variants.has('owned-favorite-ignores-list-id');
+}
+
 function updateFavorite(ctx: ApiContext): ApiResult {
   const asked = findFavorite(ctx, ctx.params['id']);
   // The bug: the update is applied to another of the user's favorites.
@@ -358,7 +370,7 @@ function updateFavorite(ctx: ApiContext): ApiResult {
       // Row 4: the custom list of that name (created if absent); have_it becomes null.
       f.favorite_list_id = customListNamed(ctx, name).id;
       if (ctx.fault !== 'new-list-name-keeps-have-it') f.have_it = null;
-    } else if (listId !== undefined && ctx.fault !== 'favorite-list-id-ignored-on-update') {
+    } else if (listId !== undefined && ctx.fault !== 'favorite-list-id-ignored-on-update' && !ownedStays(ctx, f, haveIt)) {
       // Row 3: into that list.
       f.favorite_list_id = targetList(ctx, listId, category ? category.id : null).id;
       f.have_it = haveIt !== undefined ? haveIt : f.have_it === true ? null : f.have_it;
@@ -373,6 +385,16 @@ function updateFavorite(ctx: ApiContext): ApiResult {
   return oneFavorite(ctx, f, 200, true);
 }
 
+/**
+ * Variant list-delete-keeps-favorites: a favorite of a deleted list moves to the auto list of its
+ * SKU's category (created if needed), or, when that was the deleted list, is left without a list.
+ */
+function keepWithoutList(ctx: ApiContext, f: FavoriteRecord, deleted: FavoriteListRecord): void {
+  const category = skuCategory(ctx, f.sku_id);
+  f.favorite_list_id = category && deleted.type === 'custom' ? (autoListFor(ctx, category)?.id ?? null) : null;
+  f.updated_at = formatTimestamp(ctx.now());
+}
+
 function createCustomList(ctx: ApiContext): ApiResult {
   const input = bodyObject(ctx, 'favorite_list');
   if (input['name'] === undefined || input['name'] === null) refuseMissingFields(ctx, ['favorite_list[name]']);
@@ -383,9 +405,10 @@ function createCustomList(ctx: ApiContext): ApiResult {
   return respondOne(ctx, 'favorite_list', list, (l) => serializeFavoriteList(l, ctx.version), { status: 201 });
 }
 
-/** A custom list name already taken: 422 (the reference) or 400 (variant duplicate-list-400). */
+/** A custom list name already taken: 422 (the reference), 400 (variant duplicate-list-400) or 409 (variant duplicate-list-409). */
 function duplicateName(ctx: ApiContext): ApiError {
   const message = 'Name has already been taken';
+  if (ctx.variants.has('duplicate-list-409')) return new ApiError(409, 'Conflict', [message]);
   return ctx.variants.has('duplicate-list-400') ? invalidParameter(message) : recordInvalid(message);
 }
 
@@ -395,8 +418,7 @@ export const favoriteRoutes: RouteModule = (router) => {
     (ctx) => {
       const listed = ctx.variants.has('auto-lists-unlisted') ? userLists(ctx).filter((l) => l.type === 'custom') : userLists(ctx);
       const lists = listed.sort((a, b) => a.createdMs - b.createdMs);
-      const withType = listTypeShown(ctx);
-      return respondMany(ctx, 'favorite_lists', lists, (l) => serializeFavoriteList(l, ctx.version, withType));
+      return respondFavoriteLists(ctx, lists, userFavorites(ctx), listTypeShown(ctx));
     },
     FAVORITES,
   );
@@ -411,8 +433,12 @@ export const favoriteRoutes: RouteModule = (router) => {
         throw recordInvalid(`Favorite list ${list.id} is an auto list: auto lists are managed by the service`);
       // The bug: the delete is answered but never applied.
       if (ctx.fault === 'favorite-list-delete-not-stored') return { status: 204 };
-      for (const f of userFavorites(ctx)) if (f.favorite_list_id === list.id) ctx.data.favorites.delete(f.id);
       ctx.data.favoriteLists.delete(list.id);
+      for (const f of userFavorites(ctx)) {
+        if (f.favorite_list_id !== list.id) continue;
+        if (ctx.variants.has('list-delete-keeps-favorites')) keepWithoutList(ctx, f, list);
+        else ctx.data.favorites.delete(f.id);
+      }
       return { status: 204 };
     },
     FAVORITES,
@@ -459,7 +485,7 @@ export const favoriteRoutes: RouteModule = (router) => {
     '/categories/:id/favorites',
     (ctx) => {
       const c = findCategory(ctx, ctx.params['id']);
-      const inCategory = userFavorites(ctx).filter((f) => skuCategory(ctx, f.sku_id)?.pathIds.includes(c.id) ?? false);
+      const inCategory = userFavorites(ctx).filter((f) => (skuCategory(ctx, f.sku_id)?.pathIds.includes(c.id) ?? false) && listedForCategory(ctx, f, c.id));
       return favoriteList(ctx, ctx.variants.has('category-favorites-list-owned') ? inCategory : ownedFilter(ctx, inCategory));
     },
     FAVORITES,

@@ -10,7 +10,10 @@
 // - /manufacturers/:id/categories: the leaf categories holding the manufacturer's SKUs. Default
 //   order name asc; popularity is the sum of the popularity of the manufacturer's SKUs in the
 //   category. order_by without order_dir: name asc, popularity desc.
-// - /manufacturers/:id/skus: default order popularity desc; price sorts by price_min.
+// - /manufacturers/:id/skus: default order popularity desc (variant manufacturer-skus-default-price:
+//   price asc); price sorts by price_min (variant manufacturer-skus-price-max: by price_max, the
+//   SKUs without offers last). Categories: variant manufacturer-categories-default-popularity
+//   orders them by popularity desc by default.
 //   order_by without order_dir: price asc, popularity desc. The SKUs carry no favorited
 //   (see serializers/sku.ts).
 // - Names compare case-insensitively by code point; ties by id ascending in both directions
@@ -26,6 +29,7 @@ import { serializeCategory } from '../serializers.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSku } from '../serializers/sku.ts';
 import { respondMany, respondOne } from '../shape.ts';
+import { slug } from '../data/context.ts';
 import { catalogIndex } from './catalog-index.ts';
 import { defaultManufacturerOrder, findManufacturer, nameOrder, orderDirParam, sortBy, type Dir } from './listing.ts';
 import { enumParam } from './params.ts';
@@ -46,7 +50,7 @@ function parentId(ctx: ApiContext): number {
 
 function categories(ctx: ApiContext): ApiResult {
   const m = { id: parentId(ctx) };
-  const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? 'name';
+  const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? (ctx.variants.has('manufacturer-categories-default-popularity') ? 'popularity' : 'name');
   // The bug: order_dir is never read; each method keeps its default direction.
   const asked = ctx.fault === 'manufacturer-categories-order-dir-ignored' ? null : orderDirParam(ctx);
   const dir: Dir = asked ?? (orderBy === 'name' ? 'asc' : 'desc');
@@ -67,12 +71,17 @@ function allManufacturers(ctx: ApiContext): ManufacturerRecord[] {
 
 function skus(ctx: ApiContext): ApiResult {
   const m = { id: parentId(ctx) };
-  const orderBy = enumParam(ctx, 'order_by', ['price', 'popularity'] as const) ?? 'popularity';
+  const orderBy = enumParam(ctx, 'order_by', ['price', 'popularity'] as const) ?? (ctx.variants.has('manufacturer-skus-default-price') ? 'price' : 'popularity');
   const chosen: Dir = orderDirParam(ctx) ?? (orderBy === 'price' ? 'asc' : 'desc');
   // The bug: the price comparator is written the wrong way round.
   const dir: Dir = ctx.fault === 'manufacturer-skus-price-order-reversed' && orderBy === 'price' ? (chosen === 'asc' ? 'desc' : 'asc') : chosen;
-  const compare = orderBy === 'price' ? (a: SkuRecord, b: SkuRecord) => a.price_min - b.price_min : (a: SkuRecord, b: SkuRecord) => a.popularity - b.popularity;
-  const result = respondMany(ctx, 'skus', sortBy(manufacturerSkus(ctx, m.id), compare, dir), (s) => serializeSku(s, ctx));
+  const byPriceMax = orderBy === 'price' && ctx.variants.has('manufacturer-skus-price-max');
+  const price = (s: SkuRecord): number => (byPriceMax ? s.price_max : s.price_min);
+  const compare = orderBy === 'price' ? (a: SkuRecord, b: SkuRecord) => price(a) - price(b) : (a: SkuRecord, b: SkuRecord) => a.popularity - b.popularity;
+  const sorted = sortBy(manufacturerSkus(ctx, m.id), compare, dir);
+  // Variant manufacturer-skus-price-max: by the highest offer, SKUs without offers last in either direction.
+  const ordered = byPriceMax ? [...sorted.filter((s) => s.shop_count > 0), ...sorted.filter((s) => s.shop_count === 0)] : sorted;
+  const result = respondMany(ctx, 'skus', ordered, (s) => serializeSku(s, ctx));
   if (ctx.fault === 'manufacturer-skus-total-counts-page') {
     // The bug: the count is taken from the page that is returned, not from the manufacturer's SKUs.
     const body = result.body as { skus: unknown[]; meta: { pagination: { total_results: number; total_pages: number; per: number } } };
@@ -82,9 +91,23 @@ function skus(ctx: ApiContext): ApiResult {
   return result;
 }
 
+/** 301 to `path` under the API's base path, the query kept. */
+function redirectTo(ctx: ApiContext, path: string): ApiResult {
+  const target = new URL(ctx.url.href);
+  target.pathname = `${ctx.url.pathname.slice(0, ctx.url.pathname.length - ctx.path.length)}${path}`;
+  return { status: 301, headers: { Location: target.href } };
+}
+
 export const manufacturerRoutes: RouteModule = (router) => {
   router.get('/manufacturers', (ctx) => respondMany(ctx, 'manufacturers', allManufacturers(ctx), serializeManufacturer));
-  router.get('/manufacturers/:id', (ctx) => respondOne(ctx, 'manufacturer', findManufacturer(ctx, ctx.params['id']), serializeManufacturer));
+  router.get('/manufacturers/:id', (ctx) => {
+    // Variant manufacturer-canonical-redirect: the canonical address is /manufacturers/<id>-<slug of the name>.
+    if (!ctx.variants.has('manufacturer-canonical-redirect')) return respondOne(ctx, 'manufacturer', findManufacturer(ctx, ctx.params['id']), serializeManufacturer);
+    const raw = ctx.params['id'] ?? '';
+    const m = findManufacturer(ctx, /^(\d{1,15})-[a-z0-9-]+$/.exec(raw)?.[1] ?? raw);
+    const segment = `${m.id}-${slug(m.name)}`;
+    return raw === segment ? respondOne(ctx, 'manufacturer', m, serializeManufacturer) : redirectTo(ctx, `/manufacturers/${segment}`);
+  });
   router.get('/manufacturers/:id/categories', categories);
   router.get('/manufacturers/:id/skus', skus);
 };

@@ -45,7 +45,8 @@ function viewIds(ctx: ApiContext): number[] {
   const raw = ctx.body?.['ids'];
   if (raw === undefined || raw === null) throw parameterMissing('ids');
   if (!Array.isArray(raw)) throw invalidParameter('ids must be an array of integers');
-  if (raw.length === 0) throw invalidParameter('ids must hold at least one id');
+  // Variant view-empty-ids-204: an empty list is a request to mark nothing, answered 204.
+  if (raw.length === 0 && !ctx.variants.has('view-empty-ids-204')) throw invalidParameter('ids must hold at least one id');
   if (raw.length > MAX_VIEW_IDS) throw invalidParameter(`ids may hold at most ${MAX_VIEW_IDS} ids`);
   return raw.map((v) => {
     if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;

@@ -35,9 +35,20 @@ export function enumParam<T extends string>(ctx: ApiContext, name: string, allow
   if (!(allowed as readonly string[]).includes(raw)) {
     // The bug: an order_by the code does not know reaches the database as a column name.
     if (ctx.fault === 'invalid-order-by-500' && name === 'order_by') throw new ApiError(500, 'InternalServerError', ['Something went wrong']);
-    throw invalidParameter(`${name} must be one of ${allowed.join(', ')}, got "${raw.slice(0, 64)}"`);
+    const message = `${name} must be one of ${allowed.join(', ')}, got "${raw.slice(0, 64)}"`;
+    if (name === 'order_by' || name === 'order_dir') return unknownOrder(ctx, message);
+    throw invalidParameter(message);
   }
   return raw as T;
+}
+
+/**
+ * An order_by or order_dir value the endpoint does not allow: 400 InvalidParameter; variant
+ * unknown-order-ignored: undefined, the default order; variant unknown-order-422: 422.
+ */
+export function unknownOrder(ctx: ApiContext, message: string): undefined {
+  if (ctx.variants.has('unknown-order-ignored')) return undefined;
+  throw new ApiError(ctx.variants.has('unknown-order-422') ? 422 : 400, 'InvalidParameter', [message]);
 }
 
 /** A non-negative integer query parameter, when present. */

@@ -13,6 +13,7 @@
 // - Served in every version (variant personalization-endpoints-from-3.2.0: from 3.2.0, which
 //   brought blp, computed from the personalization; older versions get 404).
 
+import { locationLabel } from '../data/people.ts';
 import { ApiError, recordNotFound } from '../http.ts';
 import type { PersonalizationRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
@@ -54,7 +55,7 @@ function putPersonalization(ctx: ApiContext): PersonalizationRecord {
   if (ctx.fault === 'personalization-put-ignored') return current;
   const coords = address.lat !== null && address.lng !== null ? { lat: address.lat, lng: address.lng } : geocode(ctx, address.userId, address);
   const next: PersonalizationRecord = {
-    location: { address_id: address.id, label: address.label, lat: coords.lat, lng: coords.lng, type: 'address', country_code: current.location.country_code },
+    location: { address_id: address.id, label: locationLabel(address), lat: coords.lat, lng: coords.lng, type: 'address', country_code: current.location.country_code },
     payment_method: { ...current.payment_method },
   };
   // The bug: the answer shows the change, which is never written.

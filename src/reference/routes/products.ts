@@ -42,6 +42,7 @@
 //   The search takes the product-list parameters too.
 // - GET /products/:id: embed=shop (and embed_ids / include) as on lists; meta is
 //   {personalization} only.
+// - Variants of the catalogue's readings (variants/products-readings.ts) are marked where they act.
 
 import type { ProductRecord, ProductSize } from '../model.ts';
 import type { ApiResult } from '../http.ts';
@@ -63,6 +64,9 @@ export interface ProductEntry {
 
 export const ORDER_BY = ['net_price', 'final_price'] as const;
 export type ProductOrder = (typeof ORDER_BY)[number];
+
+/** Variant product-ordered-by-label: meta.ordered_by as the label a client shows. */
+const ORDER_LABELS: Readonly<Record<ProductOrder, string>> = Object.freeze({ net_price: 'Price', final_price: 'Final price' });
 
 /** Filter values meta.filters offers (accepted values -> labels). */
 export const DISTANCE_RANGES: Readonly<Record<string, string>> = Object.freeze({
@@ -133,12 +137,19 @@ function parseFilters(ctx: ApiContext): Filters {
   const distance = nonEmpty(ctx, 'distance');
   if (distance !== undefined) {
     if (!/^\d{1,6}(\.\d{1,6})?$/.test(distance)) throw invalidParameter(`distance must be a number of km, got "${distance.slice(0, 64)}"`);
+    // Variant distance-filter-keys-only: only the ranges meta.filters.distance_ranges offers.
+    if (ctx.variants.has('distance-filter-keys-only') && !(distance in DISTANCE_RANGES)) {
+      throw invalidParameter(`distance must be one of ${Object.keys(DISTANCE_RANGES).join(', ')}, got "${distance.slice(0, 64)}"`);
+    }
     f.distance = Number(distance);
   }
   const availability = nonEmpty(ctx, 'availability');
   if (availability !== undefined) {
     if (!(ctx.fault === 'availability-zero-refused' ? /^[1-9]\d{0,5}$/ : /^\d{1,6}$/).test(availability)) {
       throw invalidParameter(`availability must be a non-negative integer of days (0: immediate), got "${availability.slice(0, 64)}"`);
+    }
+    if (ctx.variants.has('availability-exact-class') && !(availability in AVAILABILITY_WORDINGS)) {
+      throw invalidParameter(`availability must be one of ${Object.keys(AVAILABILITY_WORDINGS).join(', ')}, got "${availability.slice(0, 64)}"`);
     }
     f.availability = Number(availability);
   }
@@ -188,34 +199,83 @@ export interface ProductListing {
   meta: Json;
 }
 
-/** Orders and filters `products` as the request asks, with each product's blp. */
-export function productListing(ctx: ApiContext, products: readonly ProductRecord[]): ProductListing {
+/** order_by (variant final-price-order-from-3-2: final_price, which needs blp, is ignored before 3.2.0). */
+function orderParam(ctx: ApiContext): ProductOrder {
   const order = enumParam(ctx, 'order_by', ORDER_BY) ?? 'net_price';
-  const metas = includeMeta(ctx, ['filters']);
-  const filters = parseFilters(ctx);
-  const pers = personalizationOf(ctx.data, userForCosts(ctx));
-  const scope = ctx.fault === 'distance-filter-lists-other-skus' && filters.distance !== undefined ? [...ctx.data.products.values()] : products;
-  let entries = scope.map((product) => ({ product, blp: computeBlp(ctx.data, product, pers, ctx.fault) }));
+  return order === 'final_price' && ctx.variants.has('final-price-order-from-3-2') && !versionAtLeast(ctx.version, '3.2.0') ? 'net_price' : order;
+}
+
+/** Variant include-meta-brackets-only: only include_meta[]=filters names the filter meta; include_meta=... is not a parameter. */
+function bracketedMetas(ctx: ApiContext): Set<string> {
+  const values = ctx.query
+    .getAll('include_meta[]')
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  for (const v of values) if (v !== 'filters') throw invalidParameter(`include_meta[]=${v.slice(0, 64)}: unknown meta; this endpoint offers filters`);
+  return new Set(values);
+}
+
+/** Whether a product is available as the availability filter's value asks (days: its value). */
+function availableWithin(ctx: ApiContext, p: ProductRecord, days: number): boolean {
+  // Variant availability-immediate-pickup: 'immediate' is a pickup today, not stock shipped today.
+  if (ctx.variants.has('availability-immediate-pickup') && (days === 0 || p.immediate_pickup)) return p.immediate_pickup;
+  // Variant availability-exact-class: the value names one class of meta.filters.availability_wordings, (previous key, value].
+  if (ctx.variants.has('availability-exact-class')) {
+    const keys = Object.keys(AVAILABILITY_WORDINGS).map(Number);
+    const lower = Math.max(-1, ...keys.filter((k) => k < days));
+    return p.availabilityDays > lower && p.availabilityDays <= days;
+  }
+  return p.availabilityDays <= days;
+}
+
+function applyFilters(ctx: ApiContext, all: ProductEntry[], filters: Filters, pers: ReturnType<typeof personalizationOf>): ProductEntry[] {
+  let entries = all;
   if (filters.size !== undefined) {
     const size = filters.size;
     entries = entries.filter((e) => sizeMatches(size, e.product.sizes, ctx));
   }
   if (filters.distance !== undefined) {
     const max = filters.distance;
+    // Variant distance-filter-keeps-unlocated: a shop with no known place (online only) is not too far.
+    const keepsUnknown = ctx.variants.has('distance-filter-keeps-unlocated');
     entries = entries.filter((e) => {
       const km = shopDistanceKm(ctx.data, e.product.shop_id, pers);
-      return km !== null && km <= max;
+      return km === null ? keepsUnknown : km <= max;
     });
   }
   if (filters.availability !== undefined) {
     const days = filters.availability;
-    entries = entries.filter((e) => e.product.availabilityDays <= days);
+    entries = entries.filter((e) => availableWithin(ctx, e.product, days));
   }
-  if (filters.zeroInstallments === true) {
-    entries = entries.filter((e) => ctx.data.shops.get(e.product.shop_id)?.zeroCommissionInstallments === true);
+  // Variant zero-installments-false-excludes: false keeps the offers without zero-commission installments.
+  const excludes = filters.zeroInstallments === false && ctx.variants.has('zero-installments-false-excludes');
+  if (filters.zeroInstallments === true || excludes) {
+    const wanted = filters.zeroInstallments === true;
+    entries = entries.filter((e) => (ctx.data.shops.get(e.product.shop_id)?.zeroCommissionInstallments === true) === wanted);
   }
+  return entries;
+}
+
+/** Orders and filters `products` as the request asks, with each product's blp. */
+export function productListing(ctx: ApiContext, products: readonly ProductRecord[]): ProductListing {
+  const order = orderParam(ctx);
+  const metas = ctx.variants.has('include-meta-brackets-only') ? bracketedMetas(ctx) : includeMeta(ctx, ['filters']);
+  const filters = parseFilters(ctx);
+  const pers = personalizationOf(ctx.data, userForCosts(ctx));
+  const scope = ctx.fault === 'distance-filter-lists-other-skus' && filters.distance !== undefined ? [...ctx.data.products.values()] : products;
+  // Variant size-filter-ignored-unsized: a list without sizes has nothing for the size filter to pick.
+  if (ctx.variants.has('size-filter-ignored-unsized') && products.every((p) => p.sizes.length === 0)) delete filters.size;
+  const entries = applyFilters(
+    ctx,
+    scope.map((product) => ({ product, blp: computeBlp(ctx.data, product, pers, ctx.fault, ctx.variants) })),
+    filters,
+    pers,
+  );
   entries.sort(compareEntries(order, ctx));
-  const meta: Json = { ordered_by: order, ...personalizationMeta(ctx, pers) };
+  // Variant filter-meta-from-3-2-1: the filter meta describes the 3.2.1 filters, so none before.
+  if (ctx.variants.has('filter-meta-from-3-2-1') && !versionAtLeast(ctx.version, '3.2.1')) metas.delete('filters');
+  const meta: Json = { ordered_by: ctx.variants.has('product-ordered-by-label') ? ORDER_LABELS[order] : order, ...personalizationMeta(ctx, pers) };
   if (metas.has('filters')) {
     meta['filters'] = filterMeta(ctx, ctx.variants.has('product-filter-meta-filtered') ? entries.map((e) => e.product) : products);
   }
@@ -236,7 +296,12 @@ export function shopLink(ctx: ApiContext): Link<ProductEntry> {
 }
 
 export function productJson(ctx: ApiContext, e: ProductEntry, color = false): Json {
-  return serializeProduct(e.product, { version: ctx.version, blp: e.blp, color });
+  const out = serializeProduct(e.product, { version: ctx.version, blp: e.blp, color: color || ctx.variants.has('product-color-everywhere') });
+  // Variants: a blank sizes list as null; no personalization (an application token), no blp; shop present as null until embedded.
+  if (ctx.variants.has('product-sizes-null-when-none') && e.product.sizes.length === 0) out['sizes'] = null;
+  if (ctx.variants.has('blp-null-for-app-token') && ctx.userId === null && 'blp' in out) out['blp'] = null;
+  if (ctx.variants.has('product-shop-null-unembedded') && !color) out['shop'] = null;
+  return out;
 }
 
 /** `{products, meta}` for a product list. */
@@ -268,7 +333,7 @@ export const productRoutes: RouteModule = (router) => {
   router.get('/products/:id', (ctx) => {
     const product = findById(ctx.data.products, ctx.params['id'], 'Product');
     const pers = personalizationOf(ctx.data, userForCosts(ctx));
-    const entry: ProductEntry = { product, blp: computeBlp(ctx.data, product, pers, ctx.fault) };
+    const entry: ProductEntry = { product, blp: computeBlp(ctx.data, product, pers, ctx.fault, ctx.variants) };
     const meta = personalizationMeta(ctx, pers);
     // meta holds only personalization: none where it is left out (blpCompanionsLeftOut).
     const result = respondOne(ctx, 'product', entry, (e) => productJson(ctx, e), {

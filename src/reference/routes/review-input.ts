@@ -6,8 +6,10 @@ import type { ApiContext } from '../router.ts';
 import type { Json } from './review-records.ts';
 import { refuseMissingFields } from './validation.ts';
 
-/** The review form's requires_body: true for every SKU. */
-export const REQUIRES_BODY = true;
+/** The review form's requires_body: true for every SKU (variant rating-only-reviews: false, a review may be a rating alone). */
+export function requiresBody(ctx: ApiContext): boolean {
+  return !ctx.variants.has('rating-only-reviews');
+}
 
 function integerValue(v: unknown): number | null {
   if (typeof v === 'number') return Number.isSafeInteger(v) ? v : null;
@@ -18,7 +20,8 @@ function integerValue(v: unknown): number | null {
 export interface ReviewChanges {
   rating?: number;
   answerIds?: number[];
-  review?: string;
+  /** null: no text (a rating-only review). */
+  review?: string | null;
 }
 
 /** Reads `{review: {...}}`; every problem becomes a message of one 422. */
@@ -29,7 +32,7 @@ export function readReviewInput(ctx: ApiContext, input: Json, current: SkuReview
   if (current === null)
     refuseMissingFields(
       ctx,
-      ['rating', 'review'].filter((k) => input[k] === undefined).map((k) => `review[${k}]`),
+      ['rating', ...(requiresBody(ctx) ? ['review'] : [])].filter((k) => input[k] === undefined).map((k) => `review[${k}]`),
     );
 
   const rawRating = input['rating'];
@@ -68,12 +71,14 @@ export function readReviewInput(ctx: ApiContext, input: Json, current: SkuReview
   }
 
   const rawText = input['review'];
-  if (rawText !== undefined && typeof rawText !== 'string') errors.push('review must be a string');
+  const withBody = requiresBody(ctx);
+  if (!withBody && (rawText === null || (typeof rawText === 'string' && rawText.trim() === ''))) changes.review = null;
+  else if (rawText !== undefined && typeof rawText !== 'string') errors.push('review must be a string');
   else {
     if (typeof rawText === 'string') changes.review = rawText;
     // An update that leaves the text alone is not judged on it.
     const judged = current === null || rawText !== undefined;
-    if (REQUIRES_BODY && judged && (changes.review ?? '').trim() === '') {
+    if (withBody && judged && (changes.review ?? '').trim() === '') {
       errors.push("review can't be blank: the review form requires a body");
     }
   }

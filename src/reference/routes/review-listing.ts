@@ -7,20 +7,23 @@ import type { ApiContext } from '../router.ts';
 import { reviewViewer, serializeSkuReview } from '../serializers/review.ts';
 import { respondMany } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
-import { invalidParameter } from './params.ts';
-import { findSku, reviewsOf, type Json } from './review-records.ts';
+import { invalidParameter, parseId } from './params.ts';
+import { findSku, reviewsOf, settleVoteCounts, type Json } from './review-records.ts';
 
 type Sort = 'most_recent' | 'most_helpful';
 const META_NAMES = ['sku_reviews_aggregation', 'sku_rating_breakdown'] as const;
 type MetaName = (typeof META_NAMES)[number];
 
 export function listReviews(ctx: ApiContext): ApiResult {
-  const sku = findSku(ctx, ctx.params['id']);
+  settleVoteCounts(ctx);
+  const skuId = skuIdOf(ctx);
   const sort = sortOf(ctx);
   const metaNames = metaNamesOf(ctx);
-  const all = reviewsOf(ctx.data, sku.id).sort(compareReviews(sort, ctx.fault));
+  const all = reviewsOf(ctx.data, skuId).sort(compareReviews(sort, ctx.fault, ctx.variants.has('most-helpful-by-ratio')));
   const meta: Json = {};
-  if (metaNames.has('sku_reviews_aggregation')) meta['sku_reviews_aggregation'] = reviewsAggregation(all, ctx.fault);
+  // Variant reviews-aggregation-null-when-empty: a SKU without reviews has no aggregation (null), not [].
+  const emptyAggregation = all.length === 0 && ctx.variants.has('reviews-aggregation-null-when-empty');
+  if (metaNames.has('sku_reviews_aggregation')) meta['sku_reviews_aggregation'] = emptyAggregation ? null : reviewsAggregation(all, ctx.fault);
   if (metaNames.has('sku_rating_breakdown')) meta['sku_rating_breakdown'] = ratingBreakdown(all);
   const viewer = reviewViewer(ctx.data, ctx.userId, ctx.token.scopes);
   const own = ownReviewOf(ctx, all);
@@ -33,8 +36,18 @@ export function listReviews(ctx: ApiContext): ApiResult {
   return result;
 }
 
-function listParam(query: URLSearchParams, name: string): string[] {
-  return [...query.getAll(name), ...query.getAll(`${name}[]`)]
+/**
+ * The SKU of the listing: 404 for a missing one, unless variant missing-sku-reviews-empty takes
+ * its reviews as an existing, empty sub-collection.
+ */
+function skuIdOf(ctx: ApiContext): number {
+  if (!ctx.variants.has('missing-sku-reviews-empty')) return findSku(ctx, ctx.params['id']).id;
+  return parseId(ctx.params['id'], 'Sku');
+}
+
+/** Variant include-meta-bracket-ignored: only the literal include_meta is read, include_meta[] ignored. */
+function listParam(query: URLSearchParams, name: string, bracketForm = true): string[] {
+  return [...query.getAll(name), ...(bracketForm ? query.getAll(`${name}[]`) : [])]
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter((v) => v !== '');
@@ -55,26 +68,37 @@ function sortOf(ctx: ApiContext): Sort {
 
 function metaNamesOf(ctx: ApiContext): Set<MetaName> {
   const out = new Set<MetaName>();
-  for (const raw of listParam(ctx.query, 'include_meta')) {
+  const aggregationServed = versionAtLeast(ctx.version, '3.1.3');
+  for (const raw of listParam(ctx.query, 'include_meta', !ctx.variants.has('include-meta-bracket-ignored'))) {
     const known = (META_NAMES as readonly string[]).includes(raw);
     if (!known) throw invalidParameter(`include_meta must be one of ${META_NAMES.join(', ')}, got "${raw.slice(0, 64)}"`);
-    if (raw === 'sku_reviews_aggregation' && !versionAtLeast(ctx.version, '3.1.3')) {
+    if (raw === 'sku_reviews_aggregation' && !aggregationServed) {
+      // Variant reviews-aggregation-ignored-before-3.1.3: an older version does not know the name and ignores it.
+      if (ctx.variants.has('reviews-aggregation-ignored-before-3.1.3')) continue;
       throw invalidParameter(`include_meta=sku_reviews_aggregation is served from version 3.1.3; this request got ${ctx.version.label}`);
     }
     out.add(raw as MetaName);
   }
+  // Variant reviews-aggregation-always: the aggregation comes with every listing that serves it, asked or not.
+  if (aggregationServed && ctx.variants.has('reviews-aggregation-always')) out.add('sku_reviews_aggregation');
   return out;
 }
 
-function compareReviews(sort: Sort, fault: ApiContext['fault']): (a: SkuReviewRecord, b: SkuReviewRecord) => number {
+/** Variant most-helpful-by-ratio: helpfulness is helpful_votes_count / votes_count (0 without votes), not the count. */
+function helpfulness(r: SkuReviewRecord, byRatio: boolean): number {
+  if (!byRatio) return r.helpful_votes_count;
+  return r.votes_count === 0 ? 0 : r.helpful_votes_count / r.votes_count;
+}
+
+function compareReviews(sort: Sort, fault: ApiContext['fault'], byRatio: boolean): (a: SkuReviewRecord, b: SkuReviewRecord) => number {
   return (a, b) => {
     if (a.demoted !== b.demoted) {
       const demotedFirst = fault === 'reviews-demoted-listed-first';
       return (a.demoted ? 1 : -1) * (demotedFirst ? -1 : 1);
     }
     // The bug (most-helpful-sorted-as-recent): most_helpful is accepted, then sorted as most_recent.
-    if (sort === 'most_helpful' && fault !== 'most-helpful-sorted-as-recent' && a.helpful_votes_count !== b.helpful_votes_count)
-      return b.helpful_votes_count - a.helpful_votes_count;
+    if (sort === 'most_helpful' && fault !== 'most-helpful-sorted-as-recent' && helpfulness(a, byRatio) !== helpfulness(b, byRatio))
+      return helpfulness(b, byRatio) - helpfulness(a, byRatio);
     if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
     return b.id - a.id;
   };

@@ -50,7 +50,11 @@ export function validationFailed(errors: string[]): ApiError {
 
 /** sku.reviews_count and sku.reviewscore from the SKU's reviews, as the dataset computes them. */
 export function syncSku(ctx: ApiContext, sku: SkuRecord): void {
-  applySkuReviews(new Map([[sku.id, sku]]), reviewsOf(ctx.data, sku.id));
+  // A review awaiting moderation (variant reviews-moderated) counts once approved.
+  applySkuReviews(
+    new Map([[sku.id, sku]]),
+    reviewsOf(ctx.data, sku.id).filter((r) => r.pending !== true),
+  );
 }
 
 /** The author's stats: sku_review_count (reviews written) and received_votes (votes on them). */
@@ -59,6 +63,41 @@ export function adjustAuthorStats(ctx: ApiContext, userId: number, reviews: numb
   if (!stats) return;
   stats.sku_review_count = Math.max(0, stats.sku_review_count + reviews);
   stats.received_votes = Math.max(0, stats.received_votes + votes);
+}
+
+/** A change of a review's vote counts waiting for the recount (variant vote-counts-later). */
+interface PendingCounts {
+  reviewId: number;
+  votes: number;
+  helpful: number;
+  dueMs: number;
+}
+
+/** Variant vote-counts-later: the recount runs every so often; a vote shows in the counts at the first run after it. */
+const RECOUNT_EVERY_MS = 15 * 60_000;
+const pendingCounts = new WeakMap<Dataset, PendingCounts[]>();
+
+/** Queues the change from `before` to `after` of a review's counts for the next recount. */
+export function deferVoteCounts(ctx: ApiContext, before: SkuReviewRecord, after: SkuReviewRecord): void {
+  const queue = pendingCounts.get(ctx.data) ?? [];
+  const dueMs = Math.ceil((ctx.now() + 1) / RECOUNT_EVERY_MS) * RECOUNT_EVERY_MS;
+  queue.push({ reviewId: before.id, votes: after.votes_count - before.votes_count, helpful: after.helpful_votes_count - before.helpful_votes_count, dueMs });
+  pendingCounts.set(ctx.data, queue);
+}
+
+/** Applies the queued count changes whose recount has run (variant vote-counts-later). */
+export function settleVoteCounts(ctx: ApiContext): void {
+  const queue = pendingCounts.get(ctx.data);
+  if (!queue) return;
+  const now = ctx.now();
+  for (const p of queue.filter((x) => x.dueMs <= now)) {
+    const r = ctx.data.skuReviews.get(p.reviewId);
+    if (r) ctx.data.skuReviews.set(r.id, { ...r, votes_count: Math.max(0, r.votes_count + p.votes), helpful_votes_count: Math.max(0, r.helpful_votes_count + p.helpful) });
+  }
+  pendingCounts.set(
+    ctx.data,
+    queue.filter((x) => x.dueMs > now),
+  );
 }
 
 export function serializer(ctx: ApiContext, viewer: ReviewViewer = reviewViewer(ctx.data, ctx.userId, ctx.token.scopes)): (r: SkuReviewRecord) => Json {

@@ -71,25 +71,27 @@
 // The routes are here; the listing in review-listing.ts, the body of a create or update in
 // review-input.ts, votes and flags in review-actions.ts, what they share in review-records.ts.
 
-import { sentimentsFromAnswers, type SkuReviewRecord } from '../data.ts';
+import { sentimentsFromAnswers, type FlagReason, type SkuReviewRecord } from '../data.ts';
 import { ApiError, formatTimestamp, type ApiResult } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeReviewForm } from '../serializers/review.ts';
 import { requestedLinks, respondMany, respondOne } from '../shape.ts';
 import { bodyObject } from './params.ts';
 import { flagReview, voteOnReview } from './review-actions.ts';
-import { readReviewInput, REQUIRES_BODY } from './review-input.ts';
+import { readReviewInput, requiresBody } from './review-input.ts';
 import { listReviews } from './review-listing.ts';
 import { adjustAuthorStats, currentUser, findOwnReview, findSku, reviewsOf, serializer, syncSku, validationFailed } from './review-records.ts';
 import { versionAtLeast } from '../versioning.ts';
 
-export const reviewRoutes: RouteModule = (router) => {
+export const reviewRoutes: RouteModule = (router, variants) => {
+  // Variant review-writes-need-actions-scope: creating, updating and deleting a review need publish_sku_review_actions.
+  const write = { user: true, since: '3.2.0', ...(variants.has('review-writes-need-actions-scope') ? { scope: 'publish_sku_review_actions' } : {}) };
   router.get('/skus/:id/reviews', listReviews);
   router.get('/skus/:id/reviews/new', showNewReviewForm, { user: true, since: '3.2.0' });
   router.get('/skus/:id/reviews/:review_id/edit', showEditReviewForm, { user: true, since: '3.2.0' });
-  router.post('/skus/:id/reviews', createReview, { user: true, since: '3.2.0' });
-  router.put('/skus/:id/reviews/:review_id', updateReview, { user: true, since: '3.2.0' });
-  router.delete('/skus/:id/reviews/:review_id', deleteReview, { user: true, since: '3.2.0' });
+  router.post('/skus/:id/reviews', createReview, write);
+  router.put('/skus/:id/reviews/:review_id', updateReview, write);
+  router.delete('/skus/:id/reviews/:review_id', deleteReview, write);
   // The permission is checked in the handler (review-actions.ts), so that its absence is one visible bug.
   router.post('/skus/:sku_id/reviews/:review_id/votes', voteOnReview, { scope: null, user: true });
   router.post('/skus/:sku_id/reviews/:review_id/flags', flagReview, { scope: null, user: true });
@@ -104,13 +106,15 @@ function showNewReviewForm(ctx: ApiContext): ApiResult {
     if (reviewsOf(ctx.data, sku.id).some((r) => r.user_id === userId)) throw validationFailed(['You have already reviewed this SKU: edit that review instead']);
     if (!sku.reviewable) throw validationFailed(['This SKU does not accept reviews (reviewable is false)']);
   }
-  return respondOne(ctx, 'review_form', sku, () => serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: REQUIRES_BODY, fault: ctx.fault }));
+  return respondOne(ctx, 'review_form', sku, () => serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: requiresBody(ctx), fault: ctx.fault, variants: ctx.variants }));
 }
 
 function showEditReviewForm(ctx: ApiContext): ApiResult {
   const sku = findSku(ctx, ctx.params['id']);
   const review = findOwnReview(ctx, sku, ctx.params['review_id']);
-  return respondOne(ctx, 'review_form', review, (r) => serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: REQUIRES_BODY, edit: r, fault: ctx.fault }));
+  return respondOne(ctx, 'review_form', review, (r) =>
+    serializeReviewForm(ctx.data.reviewQuestions, { requiresBody: requiresBody(ctx), edit: r, fault: ctx.fault, variants: ctx.variants }),
+  );
 }
 
 function createReview(ctx: ApiContext): ApiResult {
@@ -128,7 +132,7 @@ function createReview(ctx: ApiContext): ApiResult {
     id: ctx.data.nextId('sku_review'),
     sku_id: sku.id,
     user_id: userId,
-    review: changes.review ?? '',
+    review: changes.review ?? null,
     rating: changes.rating!,
     created_at: formatTimestamp(now),
     demoted: false,
@@ -137,6 +141,8 @@ function createReview(ctx: ApiContext): ApiResult {
     sentiments: sentimentsFromAnswers(ctx.data.reviewQuestions, changes.answerIds ?? []),
     answerIds: changes.answerIds ?? [],
     createdMs: now,
+    // Variant reviews-moderated: a new review waits for a moderator, demoted and out of the SKU's counts meanwhile.
+    ...(ctx.variants.has('reviews-moderated') ? { demoted: true, pending: true } : {}),
   };
   ctx.data.skuReviews.set(review.id, review);
   syncSku(ctx, sku);
@@ -150,6 +156,8 @@ function createReview(ctx: ApiContext): ApiResult {
       const out = serialize(r);
       // The bug: the response echoes the rating as the form sent it.
       if (ctx.fault === 'created-review-rating-string') out['rating'] = String(out['rating']);
+      // Variant created-review-pending-fields-null: the user's relation and the sentiments are worked out after the create, null in its answer.
+      if (ctx.variants.has('created-review-pending-fields-null')) for (const key of ['voted', 'flagged', 'helpful', 'sentiments']) if (key in out) out[key] = null;
       return out;
     },
     { status: 201 },
@@ -167,6 +175,8 @@ function updateReview(ctx: ApiContext): ApiResult {
     ...(changes.rating !== undefined ? { rating: changes.rating } : {}),
     ...(changes.review !== undefined ? { review: changes.review } : {}),
     ...(changes.answerIds !== undefined ? { answerIds: changes.answerIds, sentiments: sentimentsFromAnswers(ctx.data.reviewQuestions, changes.answerIds) } : {}),
+    // Variant reviews-moderated: a changed review goes back to moderation, demoted until approved.
+    ...(ctx.variants.has('reviews-moderated') && Object.keys(changes).length > 0 ? { demoted: true } : {}),
   };
   // The bug: the answer is built from the change, but it is never written.
   if (ctx.fault === 'review-update-not-stored') return respondOne(ctx, 'sku_review', updated, serializer(ctx));
@@ -196,5 +206,8 @@ function listFlagReasons(ctx: ApiContext): ApiResult {
   if (ctx.variants.has('flags-from-3.0.21') && !versionAtLeast(ctx.version, '3.0.21')) {
     throw new ApiError(404, 'NotFound', [`GET /flags is served from version 3.0.21; this request got ${ctx.version.label}`]);
   }
-  return respondMany(ctx, 'flags', ctx.data.flagReasons, (f) => ({ reason: f.reason, description: f.description }), { paginate: false });
+  // Variant flag-reason-without-description: spam has no description in this catalogue (null).
+  const description = (f: FlagReason): string | null => (ctx.variants.has('flag-reason-without-description') && f.reason === 'spam' ? null : f.description);
+  // Variant flags-paginated: the catalogue is a paginated collection like the others, with meta.pagination.
+  return respondMany(ctx, 'flags', ctx.data.flagReasons, (f) => ({ reason: f.reason, description: description(f) }), { paginate: ctx.variants.has('flags-paginated') });
 }

@@ -47,12 +47,17 @@
 //   Categories first, then manufacturers, then SKUs, each by i, then name, then id; duplicates of k (ignoring
 //   case) are dropped; at most 10 items (variant autocomplete-five: 5, and d null rather than
 //   absent). Not paginated.
+// - Variants of variants/catalog-readings.ts: search-q-case-folded, search-alternatives-null,
+//   alternative-drop-null, strong-matches-none-null (blanks as null), search-applies-important-alternative
+//   (nothing found: the important alternative is searched and named in meta.q),
+//   autocomplete-with-search-results (categories and strong_matches beside the suggestions),
+//   autocomplete-fuzzy-i-null / -minus-one (a mistyped word gets corrected names, i null or -1).
 
 import type { CategoryRecord } from '../data.ts';
 import { ApiError, type ApiResult } from '../http.ts';
 import type { SkuRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
-import { serializeCategory } from '../serializers.ts';
+import { categoryFamilyId, serializeCategory } from '../serializers.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSku } from '../serializers/sku.ts';
 import { respondMany } from '../shape.ts';
@@ -141,6 +146,8 @@ const MAX_ALTERNATIVE_WORDS = 8;
 function alternatives(ctx: ApiContext, tokens: readonly string[], hits: readonly Hit[]): Json[] {
   const related = ctx.variants.has('alternatives-always') && hits.length > 0;
   const found = related ? foundAlternatives(ctx, tokens, hits) : noMatchAlternatives(ctx, tokens, hits.length);
+  // The optional count and drop present with value null where an alternative has none (GEN-8).
+  if (ctx.variants.has('alternative-drop-null')) return found.map((alt) => ({ ...alt, count: alt['count'] ?? null, drop: alt['drop'] ?? null }));
   if (!ctx.variants.has('alternatives-without-count')) return found;
   return found.map(({ count: _count, ...rest }) => rest);
 }
@@ -204,14 +211,14 @@ function containsRun(haystack: readonly string[], needle: readonly string[]): bo
 
 /** family_id on a search category: on the strong match only, or (variants) on all or none. */
 function familyIdShown(ctx: ApiContext, strong: boolean): boolean {
-  if (ctx.variants.has('family-id-in-search')) return true;
+  if (ctx.variants.has('family-id-in-search') || ctx.variants.has('category-listings-full')) return true;
   if (ctx.variants.has('family-id-not-in-search')) return false;
   return strong;
 }
 
 function searchCategory(ctx: ApiContext, c: CategoryRecord, count: number, strong: boolean): Json {
   const out = serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants });
-  if (familyIdShown(ctx, strong)) out['family_id'] = c.familyId;
+  if (familyIdShown(ctx, strong)) out['family_id'] = categoryFamilyId(c, ctx.variants);
   if (ctx.fault !== 'search-match-count-missing') out['match_count'] = count;
   else delete out['match_count'];
   return applyVersion('category', out, ctx.version);
@@ -252,17 +259,31 @@ function search(ctx: ApiContext): ApiResult {
   const queryWords = words(q);
   const tokens = [...new Set(queryWords)];
   // The bugs: an empty index finds nothing; a query builder that drops q (every word begins with '') finds everything.
-  const found = ctx.fault === 'search-finds-nothing' ? { hits: [], skus: [] } : runSearch(ctx, ctx.fault === 'search-matches-everything' ? [''] : tokens);
+  const asked = ctx.fault === 'search-finds-nothing' ? { hits: [], skus: [] } : runSearch(ctx, ctx.fault === 'search-matches-everything' ? [''] : tokens);
+  // Variant search-applies-important-alternative: nothing found, the service searches the important alternative itself.
+  const applied = asked.hits.length === 0 && ctx.variants.has('search-applies-important-alternative') ? importantAlternative(ctx, tokens) : null;
+  const appliedWords = applied === null ? queryWords : words(applied);
+  const found = applied === null ? asked : runSearch(ctx, [...new Set(appliedWords)]);
   const outcome = found.hits.length === 0 && ctx.variants.has('search-fuzzy-fallback') ? { hits: nearestCategories(ctx, tokens), skus: [] } : found;
   if (ctx.fault === 'search-no-match-404' && outcome.hits.length === 0) {
     throw new ApiError(404, 'RecordNotFound', [`No category matches "${q.slice(0, 64)}"`]);
   }
+  const offered = applied === null ? alternatives(ctx, tokens, outcome.hits) : [];
+  const strong = strongMatches(ctx, appliedWords, outcome);
+  const shownQ = ctx.variants.has('search-q-as-sent') ? (ctx.query.get('q') ?? '') : ctx.variants.has('search-q-case-folded') ? q.toLowerCase() : q;
   const meta: Json = {
-    q: ctx.variants.has('search-q-as-sent') ? (ctx.query.get('q') ?? '') : q,
-    alternatives: alternatives(ctx, tokens, outcome.hits),
-    strong_matches: strongMatches(ctx, queryWords, outcome),
+    q: applied ?? shownQ,
+    // Blanks (GEN-8): no alternative, no strong match, as null rather than empty (variants).
+    alternatives: offered.length === 0 && ctx.variants.has('search-alternatives-null') ? null : offered,
+    strong_matches: Object.keys(strong).length === 0 && ctx.variants.has('strong-matches-none-null') ? null : strong,
   };
   return respondMany(ctx, 'categories', outcome.hits, (h) => searchCategory(ctx, h.category, h.count, false), { meta });
+}
+
+/** The term of the important alternative of a q that finds nothing, or null. */
+function importantAlternative(ctx: ApiContext, tokens: readonly string[]): string | null {
+  const important = noMatchAlternatives(ctx, tokens, 0).find((alt) => alt['important'] === true);
+  return important ? String(important['term']) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +291,8 @@ function search(ctx: ApiContext): ApiResult {
 
 interface Suggestion {
   k: string;
-  i: number;
+  /** null (or -1) for a suggestion that does not hold the typed text (variants autocomplete-fuzzy-*). */
+  i: number | null;
   d: { n: string; id: number } | null;
   id: number;
 }
@@ -291,7 +313,7 @@ function autocomplete(ctx: ApiContext): ApiResult {
   const limit = short ? AUTOCOMPLETE_LIMIT_SHORT : AUTOCOMPLETE_LIMIT;
   if (q !== '') {
     const visible = visibility(ctx);
-    const group = (list: Suggestion[]): Suggestion[] => list.sort((a, b) => a.i - b.i || compareNames(a.k, b.k) || a.id - b.id);
+    const group = (list: Suggestion[]): Suggestion[] => list.sort((a, b) => (a.i ?? 0) - (b.i ?? 0) || compareNames(a.k, b.k) || a.id - b.id);
     const suggest = (k: string, id: number, d: Suggestion['d']): Suggestion[] => {
       // The bug: q is not applied; every name is suggested from its start.
       const i = ctx.fault === 'autocomplete-ignores-q' ? 0 : wordStart(k, q);
@@ -315,9 +337,42 @@ function autocomplete(ctx: ApiContext): ApiResult {
       items.push(s);
       if (items.length === limit) break;
     }
+    if (items.length === 0) items.push(...fuzzySuggestions(ctx, q).slice(0, limit));
   }
-  const serialize = (s: Suggestion): Json => applyVersion('autocomplete', { k: s.k, i: s.i, ...(s.d ? { d: s.d } : short ? { d: null } : {}) }, ctx.version);
-  return respondMany(ctx, 'autocomplete', items, serialize, { paginate: false });
+  // Variant autocomplete-i-utf8-bytes: i counts the UTF-8 bytes of k before that place.
+  const bytes = ctx.variants.has('autocomplete-i-utf8-bytes');
+  const indexOf = (s: Suggestion): number | null => (bytes && s.i !== null && s.i > 0 ? Buffer.byteLength(s.k.slice(0, s.i), 'utf8') : s.i);
+  const serialize = (s: Suggestion): Json => applyVersion('autocomplete', { k: s.k, i: indexOf(s), ...(s.d ? { d: s.d } : short ? { d: null } : {}) }, ctx.version);
+  const result = respondMany(ctx, 'autocomplete', items, serialize, { paginate: false });
+  if (ctx.variants.has('autocomplete-with-search-results')) Object.assign(result.body as Json, searchResults(ctx, q));
+  return result;
+}
+
+/**
+ * Variants autocomplete-fuzzy-i-null and autocomplete-fuzzy-i-minus-one: for a mistyped q (one
+ * word that begins no known word), the category names holding the nearest known word; i, an index
+ * of the typed text in k, is null (or -1) there.
+ */
+function fuzzySuggestions(ctx: ApiContext, q: string): Suggestion[] {
+  const i = ctx.variants.has('autocomplete-fuzzy-i-null') ? null : ctx.variants.has('autocomplete-fuzzy-i-minus-one') ? -1 : undefined;
+  const index = catalogIndex(ctx.data);
+  if (i === undefined || /\s/.test(q) || index.vocabulary.some((w) => w.startsWith(q))) return [];
+  const near = correction(index, q);
+  if (near === null) return [];
+  const visible = visibility(ctx);
+  return ctx.data.categoryList
+    .filter((c) => c.id !== ctx.data.rootId && visible(c.id) && wordStart(c.name, near) >= 0)
+    .map((c) => ({ k: c.name, i, d: { n: c.name, id: c.id }, id: c.id }));
+}
+
+/** Variant autocomplete-with-search-results: the categories and strong matches /search gives for q, beside the suggestions. */
+function searchResults(ctx: ApiContext, q: string): Json {
+  const queryWords = words(q);
+  const outcome = queryWords.length === 0 ? { hits: [], skus: [] } : runSearch(ctx, [...new Set(queryWords)]);
+  return {
+    categories: outcome.hits.slice(0, AUTOCOMPLETE_LIMIT).map((h) => searchCategory(ctx, h.category, h.count, false)),
+    strong_matches: strongMatches(ctx, queryWords, outcome),
+  };
 }
 
 export const searchRoutes: RouteModule = (router) => {

@@ -28,7 +28,9 @@
 //   new: from 3.2.0 its average is [] (variants too-new-history-404, too-new-history-204,
 //   too-new-history-null: 404, 204 No Content, {history: null}); 3.0 and 3.1 still return the
 //   days it has. A future SKU (no offers, so no prices) has [] in every version. The
-//   lowest-price series is not sent (history has only average).
+//   lowest-price series is not sent (history has only average; variant
+//   price-history-lowest-series: lowest too). Points oldest first, up to today (variants
+//   price-history-newest-first, price-history-ends-yesterday, price-history-change-days-only).
 
 import type { SkuRecord, SpecificationRecord } from '../model.ts';
 import { ApiError, formatTimestamp, recordNotFound } from '../http.ts';
@@ -39,6 +41,7 @@ import { serializeSpecification, specGroupLink } from '../serializers/specificat
 import { paginate } from '../pagination.ts';
 import { respondMany, respondOne } from '../shape.ts';
 import { versionAtLeast } from '../versioning.ts';
+import { catalogIndex } from './catalog-index.ts';
 import { findById } from './params.ts';
 import { blpCompanionsLeftOut, productJson, productListing, respondProducts, type ProductEntry } from './products.ts';
 import { shopJson } from '../serializers/shop.ts';
@@ -111,21 +114,76 @@ export function priceHistory(ctx: ApiContext, sku: SkuRecord): { date: string; p
   if (addedTooRecently(ctx, sku) && versionAtLeast(ctx.version, '3.2.0')) return [];
   const window = ctx.fault === 'price-history-older-than-six-months' ? 240 : ctx.variants.has('price-history-184-days') ? HISTORY_DAYS_LONGEST : HISTORY_DAYS;
   const first = Math.max(today - window, Math.floor(sku.addedAt / DAY_MS));
+  // Variant price-history-ends-yesterday: today's average is not known before the day is over.
+  const last = ctx.variants.has('price-history-ends-yesterday') ? today - 1 : today;
   const out: { date: string; price: number }[] = [];
   // Variant price-history-weekly: the same weekday as today, a week apart.
   const step = ctx.variants.has('price-history-weekly') ? 7 : 1;
-  for (let day = today - Math.floor((today - first) / step) * step; day <= today; day += step) {
+  for (let day = last - Math.floor((last - first) / step) * step; day <= last; day += step) {
     out.push({ date: formatTimestamp(day * DAY_MS).slice(0, 10), price: averagePriceOn(sku, day) });
+  }
+  const points = ctx.variants.has('price-history-change-days-only') ? changeDaysOnly(sku, out) : out;
+  return ctx.variants.has('price-history-newest-first') ? points.reverse() : points;
+}
+
+/**
+ * Variant price-history-change-days-only: the price is repriced on some days only (a
+ * deterministic third of them) and held in between; a point is listed on the window's first
+ * day and on each day the price changed.
+ */
+function changeDaysOnly(sku: SkuRecord, daily: readonly { date: string; price: number }[]): { date: string; price: number }[] {
+  const out: { date: string; price: number }[] = [];
+  for (const point of daily) {
+    const day = Math.floor(Date.parse(`${point.date}T00:00:00Z`) / DAY_MS);
+    if (out.length === 0 || dayNoise(sku.id + 7919, day) < 0.35) out.push(point);
   }
   return out;
 }
 
+/**
+ * Variant price-history-lowest-series: history also carries `lowest`, the day's lowest offer,
+ * a series whose shape the spec does not show: dated by full timestamps (midnight UTC), for the
+ * days of average.
+ */
+function lowestSeries(average: readonly { date: string; price: number }[]): { date: string; price: number }[] {
+  return average.map((p) => ({ date: formatTimestamp(Date.parse(`${p.date}T00:00:00Z`)), price: round2(p.price * 0.92) }));
+}
+
+/** Variant sku-spec-values-partial: a future SKU has values for its category's first three specifications only. */
+const FUTURE_SKU_KNOWN_SPECS = 3;
+
+/** The SKU's values of a specification ([] where it has none). */
+function skuSpecValues(ctx: ApiContext, sku: SkuRecord, s: SpecificationRecord): readonly string[] {
+  if (sku.future && s.order > FUTURE_SKU_KNOWN_SPECS && ctx.variants.has('sku-spec-values-partial')) return [];
+  return sku.specValues.get(s.id) ?? [];
+}
+
+/** The specifications listed: those the SKU has values for, or (variant) every one of its category. */
+function skuSpecificationIds(ctx: ApiContext, sku: SkuRecord): number[] {
+  if (!ctx.variants.has('sku-spec-values-partial')) return [...sku.specValues.keys()];
+  return (catalogIndex(ctx.data).specsByCategory.get(sku.category_id) ?? []).map((s) => s.id);
+}
+
+/** A card's blp: its first product's (variants: null for every card, or as the product's for an application token). */
+function cardBlp(ctx: ApiContext, first: ProductEntry): Json | null {
+  if (ctx.variants.has('product-card-blp-null')) return null;
+  if (ctx.variants.has('blp-null-for-app-token') && ctx.userId === null) return null;
+  return { ...first.blp };
+}
+
 export const skuRoutes: RouteModule = (router) => {
-  router.get('/skus/:id/products', (ctx) => respondProducts(ctx, productsOf(ctx, findSku(ctx))));
+  router.get('/skus/:id/products', (ctx) => {
+    // Variant missing-sku-products-empty: the products of an unknown integer id are an empty collection.
+    const missing = ctx.variants.has('missing-sku-products-empty') && /^\d{1,15}$/.test(ctx.params['id'] ?? '') && !ctx.data.skus.has(Number(ctx.params['id']));
+    return respondProducts(ctx, missing ? [] : productsOf(ctx, findSku(ctx)));
+  });
 
   router.get('/skus/:id/product_cards', (ctx) => {
     const sku = findSku(ctx);
-    const { entries, meta } = productListing(ctx, productsOf(ctx, sku));
+    const listing = productListing(ctx, productsOf(ctx, sku));
+    const entries = listing.entries;
+    // Variant product-cards-meta-pagination-only: the product-list meta stays with /products.
+    const meta = ctx.variants.has('product-cards-meta-pagination-only') ? {} : listing.meta;
     const serialize = (g: CardGroup): Json => ({
       cards: g.cards.map((c) => {
         const shop = ctx.data.shops.get(c.shopId);
@@ -133,7 +191,7 @@ export const skuRoutes: RouteModule = (router) => {
           products: c.entries.map((e) => productJson(ctx, e, true)),
           shop: shop ? shopJson(ctx, shop) : null,
           // Variant blp-and-personalization-from-3-2: no card blp before 3.2.0 (blpCompanionsLeftOut).
-          ...(blpCompanionsLeftOut(ctx) ? {} : { blp: { ...c.entries[0]!.blp } }),
+          ...(blpCompanionsLeftOut(ctx) ? {} : { blp: cardBlp(ctx, c.entries[0]!) }),
         };
       }),
     });
@@ -151,7 +209,12 @@ export const skuRoutes: RouteModule = (router) => {
 
   router.get('/skus/:id/specifications', (ctx) => {
     const sku = findSku(ctx);
-    const specs = [...sku.specValues.keys()]
+    // Variant sku-specifications-paging-refused: "no pagination", so page and per are not parameters here.
+    const paging = ['page', 'per'].find((name) => ctx.query.has(name));
+    if (paging !== undefined && ctx.variants.has('sku-specifications-paging-refused')) {
+      throw new ApiError(400, 'InvalidParameter', [`${paging}: SKU specifications are not paginated`]);
+    }
+    const specs = [...skuSpecificationIds(ctx, sku)]
       .map((id) => ctx.data.specifications.get(id))
       .filter((s): s is SpecificationRecord => s !== undefined)
       .sort((a, b) => (ctx.fault === 'sku-specifications-sorted-by-name' ? a.name.localeCompare(b.name) : a.order - b.order) || a.id - b.id);
@@ -160,8 +223,9 @@ export const skuRoutes: RouteModule = (router) => {
     if (versionAtLeast(ctx.version, '3.2.0')) {
       const described = sku.fullDescription !== null || ctx.variants.has('full-description-null');
       meta = described ? { full_description: sku.fullDescription } : ctx.variants.has('full-description-meta-absent') ? undefined : {};
+      if (!described && ctx.variants.has('full-description-empty')) meta = { full_description: '' };
     }
-    return respondMany(ctx, 'specifications', specs, (s) => serializeSpecification(s, sku.specValues.get(s.id) ?? [], ctx.version), {
+    return respondMany(ctx, 'specifications', specs, (s) => serializeSpecification(ctx, s, skuSpecValues(ctx, sku, s)), {
       links: [specGroupLink(ctx)],
       meta,
       paginate: ctx.fault === 'sku-specifications-paginated',
@@ -180,6 +244,9 @@ export const skuRoutes: RouteModule = (router) => {
     if (ctx.variants.has('too-new-history-204') && noData) return { status: 204 };
     if (ctx.variants.has('too-new-history-null') && noData) return { status: 200, body: { history: null } };
     // Shaped like every other resource, so sparse fieldsets apply to history too.
-    return respondOne(ctx, 'history', sku, (s) => ({ average: priceHistory(ctx, s) }));
+    return respondOne(ctx, 'history', sku, (s) => {
+      const average = priceHistory(ctx, s);
+      return ctx.variants.has('price-history-lowest-series') ? { average, lowest: lowestSeries(average) } : { average };
+    });
   });
 };

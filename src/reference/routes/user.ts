@@ -47,11 +47,12 @@
 
 import { createHash } from 'node:crypto';
 import { geocodeAddress, type GeocodeInput } from '../data.ts';
+import { locationLabel } from '../data/people.ts';
 import { ApiError, recordNotFound, type ApiResult } from '../http.ts';
 import type { AddressRecord, PersonalizationRecord, UserRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { defaultPersonalization } from '../serializers/product.ts';
-import { serializeAddress, serializeSavedOrder, serializeUser } from '../serializers/user.ts';
+import { avatarUri, serializeAddress, serializeSavedOrder, serializeUser } from '../serializers/user.ts';
 import { respondMany, respondOne } from '../shape.ts';
 import { parseId } from './params.ts';
 import { refuseMissingFields } from './validation.ts';
@@ -75,11 +76,29 @@ export function userIdOf(ctx: ApiContext): number {
   return ctx.userId;
 }
 
+/** The token's user; for an application token (`notFound`) 404 RecordNotFound, there being no user. */
+function currentUserOr404(ctx: ApiContext, notFound: boolean): UserRecord {
+  if (notFound && ctx.userId === null) throw new ApiError(404, 'RecordNotFound', ['There is no user behind an application token']);
+  return currentUser(ctx);
+}
+
 export function currentUser(ctx: ApiContext): UserRecord {
   const id = userIdOf(ctx);
   const u = ctx.data.users.get(id);
   if (!u) throw recordNotFound('User', id);
+  settleAvatar(ctx, u);
   return u;
+}
+
+/** Variant avatar-processed-later: an uploaded image becomes the avatar once processed, a minute later; the old one shows meanwhile. */
+const AVATAR_PROCESSING_MS = 60_000;
+const pendingAvatars = new WeakMap<UserRecord, { avatar: string; dueMs: number }>();
+
+function settleAvatar(ctx: ApiContext, u: UserRecord): void {
+  const pending = pendingAvatars.get(u);
+  if (!pending || pending.dueMs > ctx.now()) return;
+  u.avatar = pending.avatar;
+  pendingAvatars.delete(u);
 }
 
 function has(body: Record<string, unknown>, key: string): boolean {
@@ -96,7 +115,7 @@ export const MAX_AVATAR_BYTES = 1024 * 1024;
 
 /** Where uploaded avatars are served: the origin of the presets. */
 function avatarOrigin(ctx: ApiContext, user: UserRecord): string {
-  return originOf(ctx.data.avatars[0]) ?? originOf(user.avatar) ?? 'https://img.catalogue.example';
+  return originOf(ctx.data.avatars[0]) ?? originOf(user.avatar ?? undefined) ?? 'https://img.catalogue.example';
 }
 
 /**
@@ -121,9 +140,10 @@ const IMAGE_SIGNATURES: readonly { ext: string; bytes: readonly number[] }[] = [
 ];
 
 /** Decodes a bare-base64 avatar: the image bytes and extension, or the problem. */
-function decodeAvatar(raw: unknown): { bytes: Buffer; ext: string } | string {
+function decodeAvatar(ctx: ApiContext, raw: unknown): { bytes: Buffer; ext: string } | string {
   if (typeof raw !== 'string') return 'avatar must be a string of base64 image data';
-  const text = raw;
+  // Variant avatar-data-uri-stripped: a data-URI preamble ("data:image/png;base64,") is tolerated and dropped.
+  const text = ctx.variants.has('avatar-data-uri-stripped') ? raw.replace(/^\s*data:[^,]*;base64,/i, '') : raw;
   if (/^\s*data:/i.test(text)) return 'avatar must be bare base64 image data, without a data-URI preamble ("data:...;base64,")';
   const compact = text.replace(/\s+/g, '');
   if (compact === '' || compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return 'avatar is not valid base64';
@@ -170,17 +190,23 @@ function patchUser(ctx: ApiContext): UserRecord {
     errors.push('send either avatar or avatar_preset, not both');
   } else if (has(body, 'avatar_preset')) {
     const v = body['avatar_preset'];
-    const preset = typeof v === 'string' && v !== '' ? ctx.data.avatars.find((uri) => avatarFileName(uri) === v) : undefined;
+    // Variant avatar-preset-full-uri: the URI itself, as GET /user/avatars lists it, names the preset too.
+    const fullUri = (uri: string): boolean => ctx.variants.has('avatar-preset-full-uri') && (v === uri || v === avatarUri(uri, ctx.variants));
+    const preset = typeof v === 'string' && v !== '' ? ctx.data.avatars.find((uri) => avatarFileName(uri) === v || fullUri(uri)) : undefined;
     if (preset === undefined) errors.push('avatar_preset must be a file name from GET /user/avatars');
     else changes.avatar = ownAvatarAddress(ctx, user) ?? preset;
   } else if (has(body, 'avatar')) {
-    const decoded = decodeAvatar(body['avatar']);
+    const decoded = decodeAvatar(ctx, body['avatar']);
     if (typeof decoded === 'string') errors.push(decoded);
     else {
       const hash = createHash('sha256').update(decoded.bytes).digest('hex').slice(0, 16);
-      changes.avatar = ownAvatarAddress(ctx, user) ?? `${avatarOrigin(ctx, user)}/avatars/uploads/${user.id}-${hash}.${decoded.ext}`;
+      const uploaded = ownAvatarAddress(ctx, user) ?? `${avatarOrigin(ctx, user)}/avatars/uploads/${user.id}-${hash}.${decoded.ext}`;
+      if (ctx.variants.has('avatar-processed-later')) pendingAvatars.set(user, { avatar: uploaded, dueMs: ctx.now() + AVATAR_PROCESSING_MS });
+      else changes.avatar = uploaded;
     }
   }
+  // A preset chosen meanwhile replaces an upload still being processed.
+  if (changes.avatar !== undefined) pendingAvatars.delete(user);
   if (errors.length > 0) throw recordInvalid(errors);
   // The bug: the profile fields are read as one form, so the one not sent becomes null.
   if (ctx.fault === 'user-patch-clears-unsent-fields') {
@@ -204,9 +230,16 @@ const MAX_TEXT = 255;
 
 type AddressInput = Partial<Pick<AddressRecord, (typeof TEXT_FIELDS)[number] | 'zip' | 'region' | 'phone' | 'mobile'>>;
 
+/** The address fields: the flat body, or (variant address-body-wrapped) the {address: {...}} object when the body is so wrapped. */
+function addressBody(ctx: ApiContext): Record<string, unknown> | null {
+  const wrapped = ctx.body?.['address'];
+  if (ctx.variants.has('address-body-wrapped') && typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped)) return wrapped as Record<string, unknown>;
+  return ctx.body;
+}
+
 /** Reads and validates the address fields of a flat body; `partial`: missing fields are fine. */
 function readAddress(ctx: ApiContext, partial: boolean): AddressInput {
-  const body = ctx.body ?? {};
+  const body = addressBody(ctx) ?? {};
   if (!partial)
     refuseMissingFields(
       ctx,
@@ -296,23 +329,32 @@ function addressResult(ctx: ApiContext, a: AddressRecord, status = 200) {
 
 // ---------------------------------------------------------------------------------------------
 
-export const userRoutes: RouteModule = (router) => {
-  router.get('/user', (ctx) => respondOne(ctx, 'user', currentUser(ctx), (u) => serializeUser(u, ctx.version, ctx.fault)), USER_ONLY);
-  router.patch('/user', (ctx) => respondOne(ctx, 'user', patchUser(ctx), (u) => serializeUser(u, ctx.version, ctx.fault)), USER_ONLY_32);
-  router.get('/user/avatars', (ctx) => ({ status: 200, body: { avatars: [...ctx.data.avatars] } }), USER_ONLY);
+export const userRoutes: RouteModule = (router, variants) => {
+  // Variant user-app-token-404: GET /user is the current user's record; an application token has none, so it is not found.
+  const noUserNotFound = variants.has('user-app-token-404');
+  router.get(
+    '/user',
+    (ctx) => respondOne(ctx, 'user', currentUserOr404(ctx, noUserNotFound), (u) => serializeUser(u, ctx.version, ctx.fault, ctx.variants)),
+    noUserNotFound ? { scope: null } : USER_ONLY,
+  );
+  router.patch('/user', (ctx) => respondOne(ctx, 'user', patchUser(ctx), (u) => serializeUser(u, ctx.version, ctx.fault, ctx.variants)), USER_ONLY_32);
+  router.get('/user/avatars', (ctx) => ({ status: 200, body: { avatars: ctx.data.avatars.map((uri) => avatarUri(uri, ctx.variants)) } }), USER_ONLY);
   router.get('/user/addresses', listAddresses, USER_ONLY);
   router.get('/user/addresses/new', showAddressForm, USER_ONLY);
   router.post('/user/addresses', createAddress, USER_ONLY_32);
   router.put('/user/addresses/:id', updateAddress, USER_ONLY_32);
   router.delete('/user/addresses/:id', deleteAddress, USER_ONLY_32);
   router.get('/user/saved_orders', listSavedOrders, USER_ONLY_32);
+  // Variant saved-orders-on-delete: the listing is served on DELETE too, as the spec's endpoint table labels it.
+  if (variants.has('saved-orders-on-delete')) router.delete('/user/saved_orders', listSavedOrders, USER_ONLY_32);
   router.delete('/user/logout', logout, USER_ONLY);
 };
 
 function listAddresses(ctx: ApiContext): ApiResult {
   const uid = userIdOf(ctx);
   const mine = [...ctx.data.addresses.values()].filter((a) => a.userId === uid).sort((a, b) => a.id - b.id);
-  return respondMany(ctx, 'addresses', mine, (a) => serializeAddress(a, ctx.data, ctx.fault, ctx.variants), { paginate: false });
+  // Variant addresses-paginated: a paginated collection like the others, with meta.pagination.
+  return respondMany(ctx, 'addresses', mine, (a) => serializeAddress(a, ctx.data, ctx.fault, ctx.variants), { paginate: ctx.variants.has('addresses-paginated') });
 }
 
 function showAddressForm(ctx: ApiContext): ApiResult {
@@ -353,7 +395,7 @@ function updateAddress(ctx: ApiContext): ApiResult {
   const asked = findOwnAddress(ctx);
   // The bug: the update is written to another address of the user (the lowest other id).
   const a = ctx.fault === 'address-update-applied-to-other-address' ? otherAddressOf(ctx, asked) : asked;
-  const body = ctx.body;
+  const body = addressBody(ctx);
   if (body === null || !ADDRESS_FIELDS.some((k) => has(body, k))) throw noUpdatableField(ADDRESS_FIELDS);
   const input = readAddress(ctx, true);
   // The bug: the partial body replaces the address; the fields not sent (but the label) become empty.
@@ -368,7 +410,7 @@ function updateAddress(ctx: ApiContext): ApiResult {
   // The personalization shows the label and coordinates of its address.
   const p = ctx.data.personalization.get(a.userId);
   if (p && p.location.address_id === a.id) {
-    p.location = { ...p.location, label: a.label, lat: a.lat!, lng: a.lng! };
+    p.location = { ...p.location, label: locationLabel(a), lat: a.lat!, lng: a.lng! };
   }
   return addressResult(ctx, a);
 }

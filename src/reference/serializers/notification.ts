@@ -19,6 +19,7 @@ import type { NotificationEtype, NotificationRecord, SkuRecord } from '../model.
 import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { applyVersion, type ApiVersion } from '../versioning.ts';
 import { serializeUserSummary } from './user.ts';
+import { skuImages, skuShopInfo } from './sku-fields.ts';
 
 type Json = Record<string, unknown>;
 
@@ -34,11 +35,11 @@ export function serializeNotificationSku(s: SkuRecord, variants: Variants = NO_V
     id: s.id,
     category_id: s.category_id,
     display_name: s.display_name,
-    images: { main: s.images.main, alternatives: [...s.images.alternatives] },
+    images: skuImages(s, variants),
     click_url: s.click_url,
     virtual: s.virtual,
     future: s.future,
-    first_product_shop_info: s.first_product_shop_info,
+    first_product_shop_info: skuShopInfo(s, variants),
   };
   // The fields the Events section lists first, without the "later also" ones.
   if (variants.has('notification-sku-minimal')) {
@@ -48,10 +49,35 @@ export function serializeNotificationSku(s: SkuRecord, variants: Variants = NO_V
   return out;
 }
 
+/**
+ * The snapshot: the four members on every etype (the reference); variant snapshot-price-only: {}
+ * on the etypes that are no price change; variant change-rate-percent: change_rate as an
+ * unsigned percentage (the etype tells the direction).
+ */
+function snapshotOf(n: NotificationRecord, variants: Variants): Json {
+  if (!PRICE_ETYPES.has(n.etype) && variants.has('snapshot-price-only')) return {};
+  const rate = variants.has('change-rate-percent') ? Math.round(Math.abs(n.snapshot.change_rate) * 1000) / 10 : n.snapshot.change_rate;
+  return { ...n.snapshot, change_rate: rate };
+}
+
+/**
+ * review_rating: the rating of the review concerned (the reference, the latest one on an
+ * aggregated notification); on aggregated notifications, variant aggregated-review-rating-average
+ * gives the mean rating of the SKU's reviews (one decimal), variant aggregated-review-rating-null null.
+ */
+function reviewRatingOf(n: NotificationRecord, data: Dataset, variants: Variants): number | null {
+  if (!n.aggregated) return n.reviewRating;
+  if (variants.has('aggregated-review-rating-null')) return null;
+  if (!variants.has('aggregated-review-rating-average') || n.skuId === null) return n.reviewRating;
+  const ratings = [...data.skuReviews.values()].filter((r) => r.sku_id === n.skuId).map((r) => r.rating);
+  return ratings.length === 0 ? n.reviewRating : Math.round((10 * ratings.reduce((a, b) => a + b, 0)) / ratings.length) / 10;
+}
+
 export function serializeNotification(n: NotificationRecord, data: Dataset, version: ApiVersion, fault: FaultName | null, variants: Variants = NO_VARIANTS): Json {
   const sku = SKU_EMBED_ETYPES.has(n.etype) && n.skuId !== null ? data.skus.get(n.skuId) : undefined;
   const hasCategoryName = PRICE_ETYPES.has(n.etype);
-  const categoryName = hasCategoryName && sku ? (data.categories.get(sku.category_id)?.name ?? null) : null;
+  // The category of the event: the SKU's, unless the notification kept the one it was in then (which may be gone).
+  const categoryName = hasCategoryName && sku ? (data.categories.get(n.categoryId ?? sku.category_id)?.name ?? null) : null;
   const reviewer = n.etype === 'sku_review' && n.reviewUserId !== null ? data.users.get(n.reviewUserId) : undefined;
   const out: Json = {
     id: n.id,
@@ -61,14 +87,15 @@ export function serializeNotification(n: NotificationRecord, data: Dataset, vers
     eventable_name: n.eventable_name,
     eventable_url: n.eventable_url,
     event_text: n.event_text,
-    snapshot: { ...n.snapshot },
+    snapshot: snapshotOf(n, variants),
     is_viewed: n.is_viewed,
     aggregated: n.aggregated,
     created_at: n.created_at,
     updated_at: n.updated_at,
     sku: sku ? serializeNotificationSku(sku, variants) : null,
     category_name: categoryName,
-    user: reviewer ? serializeUserSummary(reviewer) : null,
+    // Variant aggregated-review-user-null: an aggregated notification stands for several reviewers, so it names none.
+    user: reviewer && !(n.aggregated && variants.has('aggregated-review-user-null')) ? serializeUserSummary(reviewer, variants) : null,
   };
   // The bug: only price_up is treated as a price notification, so price_drop gets no category_name key.
   if (fault === 'price-drop-notification-without-category-name' && n.etype === 'price_drop') delete out['category_name'];
@@ -81,7 +108,7 @@ export function serializeNotification(n: NotificationRecord, data: Dataset, vers
     if (n.etype !== 'sku_review') delete out['user'];
   }
   if (n.etype === 'sku_review') {
-    out['review_rating'] = n.reviewRating;
+    out['review_rating'] = reviewRatingOf(n, data, variants);
     if (!n.aggregated) out['review_text'] = n.reviewText;
   }
   return applyVersion('notification', out, version);

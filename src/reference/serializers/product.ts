@@ -19,6 +19,7 @@
 import type { Dataset } from '../data.ts';
 import type { FaultName } from '../faults.ts';
 import type { PersonalizationRecord, ProductRecord } from '../model.ts';
+import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { applyVersion, type ApiVersion } from '../versioning.ts';
 
 type Json = Record<string, unknown>;
@@ -125,23 +126,31 @@ export function shopDistanceKm(data: Dataset, shopId: number, p: Personalization
 }
 
 export interface Blp {
-  shipping_cost: number;
+  shipping_cost: number | null;
   payment_method_cost: number | null;
   final_price: number | null;
 }
 
-export function computeBlp(data: Dataset, product: ProductRecord, p: PersonalizationRecord, fault: FaultName | null): Blp {
+/** The shipping cost to the personalization's place; null where a variant finds it cannot be computed. */
+function shippingCost(data: Dataset, product: ProductRecord, p: PersonalizationRecord, variants: Variants): number | null {
   const shop = data.shops.get(product.shop_id);
-  let shipping: number;
-  if (product.expenses !== null) shipping = product.expenses;
-  else if (!shop) shipping = 0;
-  else if (shop.shipping.free || (shop.shipping.free_from !== null && product.price >= shop.shipping.free_from)) shipping = 0;
-  else shipping = shop.shippingCost + distanceSurcharge(shopDistanceKm(data, shop.id, p));
-  shipping = round2(shipping);
+  const km = shop ? shopDistanceKm(data, shop.id, p) : null;
+  // Variant expenses-plus-distance-surcharge: the shop's set cost is to its own area, farther costs more.
+  if (product.expenses !== null) return round2(product.expenses + (variants.has('expenses-plus-distance-surcharge') ? distanceSurcharge(km) : 0));
+  if (!shop) return 0;
+  if (shop.shipping.free || (shop.shipping.free_from !== null && product.price >= shop.shipping.free_from)) return 0;
+  // Variant shipping-cost-null-unknown-distance: a cost by distance to a shop of no known place cannot be computed.
+  if (km === null && variants.has('shipping-cost-null-unknown-distance')) return null;
+  return round2(shop.shippingCost + distanceSurcharge(km));
+}
+
+export function computeBlp(data: Dataset, product: ProductRecord, p: PersonalizationRecord, fault: FaultName | null, variants: Variants = NO_VARIANTS): Blp {
+  const shop = data.shops.get(product.shop_id);
+  const shipping = shippingCost(data, product, p, variants);
   const cost = shop?.paymentMethodCost[p.payment_method.type];
   const payment = cost === undefined || cost === null ? null : round2(cost);
   let finalPrice: number | null = null;
-  if (payment !== null) {
+  if (payment !== null && shipping !== null) {
     finalPrice = fault === 'final-price-omits-payment-cost' ? round2(product.price + shipping) : round2(product.price + shipping + payment);
   }
   return { shipping_cost: shipping, payment_method_cost: payment, final_price: finalPrice };

@@ -50,11 +50,13 @@ export interface ReviewSerializeOptions {
 
 function sentiments(s: SkuReviewRecord['sentiments'], variants: Variants): Json {
   const out: Json = {};
-  // Each array is optional: only the non-empty ones are sent (variant sentiments-always-three: all three, [] when empty).
-  const allThree = variants.has('sentiments-always-three');
+  // Each array is optional: only the non-empty ones are sent (variant sentiments-always-three: all three, [] when empty;
+  // variant sentiments-empty-null: all three, null when empty).
+  const emptyAsNull = variants.has('sentiments-empty-null');
+  const allThree = variants.has('sentiments-always-three') || emptyAsNull;
   for (const key of ['positive', 'mediocre', 'negative'] as const) {
     const list = s[key] ?? [];
-    if (allThree || list.length > 0) out[key] = [...list];
+    if (allThree || list.length > 0) out[key] = emptyAsNull && list.length === 0 ? null : [...list];
   }
   return out;
 }
@@ -75,16 +77,22 @@ export function serializeSkuReview(r: SkuReviewRecord, opts: ReviewSerializeOpti
   };
   // "authorized user only": an application token gets none of the three (variant: all false).
   const appToken = viewer.userId === null;
+  // Variant review-user-fields-null-for-app: an application token gets the three, null (no user to speak of).
+  const nullForApp = appToken && variants.has('review-user-fields-null-for-app');
   // The bug: an application token's reviews are read with a stand-in vote, as if someone had voted helpful.
   const claimsForApp = appToken && fault === 'review-user-claims-for-app-token';
   // Variant review-user-fields-need-actions-scope: a user token without the votes-and-flags permission gets none either.
-  const userFields = appToken ? claimsForApp || variants.has('review-user-fields-false-for-app') : viewer.mayActOnReviews || !variants.has('review-user-fields-need-actions-scope');
+  const userFields = appToken
+    ? claimsForApp || nullForApp || variants.has('review-user-fields-false-for-app')
+    : viewer.mayActOnReviews || !variants.has('review-user-fields-need-actions-scope');
   if (userFields) {
     const vote = claimsForApp ? { helpful: true } : viewer.votes.get(r.id);
-    out['voted'] = vote !== undefined;
-    out['flagged'] = viewer.flagged.has(r.id);
+    // Variant review-user-fields-null-until-acted: null, not false, for what the user has not done.
+    const notDone = (variants.has('review-user-fields-null-until-acted') && !appToken) || nullForApp ? null : false;
+    out['voted'] = vote !== undefined ? true : notDone;
+    out['flagged'] = viewer.flagged.has(r.id) ? true : notDone;
     // The user's own vote; false when they have not voted (voted tells the two apart).
-    out['helpful'] = vote?.helpful ?? false;
+    out['helpful'] = vote?.helpful ?? notDone;
   }
   out['sentiments'] = sentiments(r.sentiments, variants);
   if (opts.ownReview !== undefined) {
@@ -120,23 +128,29 @@ export interface ReviewFormOptions {
   /** The review being edited (edit form); undefined for the new-review form. */
   edit?: SkuReviewRecord;
   fault: FaultName | null;
+  variants?: Variants;
 }
 
 /** `review_form`: rating, review and answers[].selected only on the edit form. */
 export function serializeReviewForm(questions: readonly ReviewQuestionRecord[], opts: ReviewFormOptions): Json {
   const { edit } = opts;
+  const variants = opts.variants ?? NO_VARIANTS;
+  // Variant review-new-form-members-null: the new form carries the edit-only members too, null (nothing chosen yet).
+  const nullOnNew = edit === undefined && variants.has('review-new-form-members-null');
   // The bug: the edit form's answers are built like the new form's, without selected.
-  const withSelected = edit !== undefined && opts.fault !== 'edit-form-without-selected';
+  const withSelected = (edit !== undefined && opts.fault !== 'edit-form-without-selected') || nullOnNew;
   const selected = new Set(edit?.answerIds ?? []);
+  // Variant review-form-unchosen-selected-null: an answer not chosen is selected null, not false.
+  const notChosen = nullOnNew || variants.has('review-form-unchosen-selected-null') ? null : false;
   const out: Json = { requires_body: opts.requiresBody };
-  if (edit !== undefined) {
-    out['rating'] = edit.rating;
-    out['review'] = edit.review;
+  if (edit !== undefined || nullOnNew) {
+    out['rating'] = edit?.rating ?? null;
+    out['review'] = edit?.review ?? null;
   }
   out['questions'] = questions.map((q) => ({
     text: q.text,
     type: q.type,
-    answers: q.answers.map((a) => (withSelected ? { id: a.id, text: a.text, selected: selected.has(a.id) } : { id: a.id, text: a.text })),
+    answers: q.answers.map((a) => (withSelected ? { id: a.id, text: a.text, selected: selected.has(a.id) ? true : notChosen } : { id: a.id, text: a.text })),
   }));
   return out;
 }

@@ -66,11 +66,30 @@ export function serializeShop(s: ShopRecord, opts: ShopSerializeOptions): Json {
 
 /** A Shop as this request shows it. */
 export function shopJson(ctx: ApiContext, shop: ShopRecord): Json {
-  return serializeShop(shop, {
+  const out = serializeShop(shop, {
     version: ctx.version,
     fault: ctx.fault,
     reviews: () => [...ctx.data.shopReviews.values()].filter((r) => r.shopId === shop.id),
   });
+  return withBlankShopFields(out, shop, ctx.variants);
+}
+
+/**
+ * The variants that show a shop's missing data as null (or ""): no score without a review
+ * counted for it, no installments text when none are offered, no minimum price for a shop that
+ * ships free, and no platform data for some shops (a deterministic half: the whole extra_info
+ * for ids divisible by 4, orders_per_week alone for the other even ids).
+ */
+function withBlankShopFields(out: Json, shop: ShopRecord, variants: Variants): Json {
+  if (variants.has('shop-review-score-null-unreviewed') && shop.latest_reviews_count === 0) out['review_score'] = null;
+  const payment = out['payment_methods'] as Json;
+  if (variants.has('shop-installments-null-when-none') && shop.payment_methods.installments === 'none') payment['installments'] = null;
+  const shipping = out['shipping'] as Json;
+  if (variants.has('shop-min-price-null-when-none') && shop.shipping.free) shipping['min_price'] = null;
+  if (variants.has('shop-extra-info-null') && shop.id % 2 === 0) {
+    out['extra_info'] = shop.id % 4 === 0 ? null : { ...(out['extra_info'] as Json), orders_per_week: null };
+  }
+  return out;
 }
 
 export function serializeShopReview(r: ShopReviewRecord, version: ApiVersion): Json {
@@ -87,6 +106,12 @@ export function serializeShopReview(r: ShopReviewRecord, version: ApiVersion): J
   return applyVersion('shop_review', out, version);
 }
 
+/** A location as this request shows it (variant location-address-null-unembedded: address null until embedded). */
+export function locationJson(ctx: ApiContext, l: LocationRecord): Json {
+  const out = serializeLocation(l, ctx.version);
+  return ctx.variants.has('location-address-null-unembedded') ? { ...out, address: null } : out;
+}
+
 export function serializeLocation(l: LocationRecord, version: ApiVersion): Json {
   const out: Json = {
     id: l.id,
@@ -96,8 +121,9 @@ export function serializeLocation(l: LocationRecord, version: ApiVersion): Json 
     phones: [...l.phones],
     full_address: l.full_address,
     format: l.format,
-    lat: l.lat,
-    lng: l.lng,
+    // A location never geocoded (variant location-coordinates-null's data) has no coordinates.
+    lat: l.lat === '' ? null : l.lat,
+    lng: l.lng === '' ? null : l.lng,
     info: l.info,
   };
   return applyVersion('location', out, version);
@@ -121,8 +147,10 @@ export function locationAddressId(l: LocationRecord, fault: FaultName | null, va
  * is null, whatever the record holds (the address was never parsed into parts); the variant
  * unstructured-address-id keeps the id.
  */
-export function serializeLocationAddress(l: LocationRecord, fault: FaultName | null, variants: Variants): Json {
+export function serializeLocationAddress(l: LocationRecord, fault: FaultName | null, variants: Variants): Json | null {
   const a: LocationAddress = l.address;
+  // Variant unstructured-address-null: an address never parsed into parts is no address at all.
+  if (l.format === 'unstructured' && variants.has('unstructured-address-null') && fault !== 'unstructured-address-fields-not-null') return null;
   if (l.format === 'unstructured') {
     if (fault === 'unstructured-address-fields-not-null') {
       // The bug: the free-text address is split into parts as if it were structured.
@@ -140,11 +168,14 @@ export function serializeLocationAddress(l: LocationRecord, fault: FaultName | n
     const id = locationAddressId(l, fault, variants);
     return { id, street_number: null, street: null, postcode: null, city: null, region: null, country: null };
   }
+  // Variant address-numbers: the numeric parts as numbers (a postcode with letters stays a string).
+  const numeric = variants.has('address-numbers');
+  const asNumber = (v: string | null): string | number | null => (numeric && v !== null && /^\d{1,9}$/.test(v) ? Number(v) : v);
   return {
     id: a.id,
-    street_number: a.street_number,
+    street_number: asNumber(a.street_number),
     street: a.street,
-    postcode: a.postcode,
+    postcode: asNumber(a.postcode),
     city: a.city,
     region: a.region,
     country: a.country,

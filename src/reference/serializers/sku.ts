@@ -19,6 +19,7 @@ import type { SkuRecord } from '../model.ts';
 import type { ApiContext } from '../router.ts';
 import { NO_VARIANTS, type Variants } from '../variants.ts';
 import { applyVersion } from '../versioning.ts';
+import { skuEan, skuImages, skuPrices, skuShopInfo } from './sku-fields.ts';
 
 type Json = Record<string, unknown>;
 
@@ -48,17 +49,17 @@ export function favoritedSkuIds(ctx: SkuContext): Set<number> {
  * `favoritedIds` may be passed to avoid recomputing favoritedSkuIds for each SKU of a page.
  */
 export function serializeSku(s: SkuRecord, ctx: SkuContext, opts: SkuOptions = {}, favoritedIds?: ReadonlySet<number>): Json {
+  const variants = ctx.variants ?? NO_VARIANTS;
   const out: Json = {
     id: s.id,
-    ean: s.ean,
+    ean: skuEan(s, variants),
     pn: s.pn,
     name: s.name,
     display_name: s.display_name,
     category_id: s.category_id,
-    first_product_shop_info: s.first_product_shop_info,
+    first_product_shop_info: skuShopInfo(s, variants),
     click_url: s.click_url,
-    price_max: s.price_max,
-    price_min: s.price_min,
+    ...skuPrices(s, variants),
     reviewscore: s.reviewscore,
     shop_count: s.shop_count,
     plain_spec_summary: s.plain_spec_summary,
@@ -66,10 +67,9 @@ export function serializeSku(s: SkuRecord, ctx: SkuContext, opts: SkuOptions = {
     future: s.future,
     reviews_count: s.reviews_count,
     virtual: s.virtual,
-    images: { main: s.images.main, alternatives: [...s.images.alternatives] },
+    images: skuImages(s, variants),
     web_uri: s.web_uri,
   };
-  const variants = ctx.variants ?? NO_VARIANTS;
   const everywhere = variants.has('favorited-everywhere');
   if ((opts.favorited ?? everywhere) && (ctx.userId !== null || everywhere)) {
     out['favorited'] = ctx.userId !== null && (favoritedIds ?? favoritedSkuIds(ctx)).has(s.id);

@@ -9,20 +9,40 @@ import { applyVersion, type ApiVersion } from '../versioning.ts';
 
 type Json = Record<string, unknown>;
 
+/** Variant avatar-uris-protocol-relative: avatar URIs are written as network-path references (//host/path), whatever the scheme. */
+export function avatarUri<T extends string | null>(uri: T, variants: Variants): T {
+  if (uri === null) return uri;
+  return variants.has('avatar-uris-protocol-relative') ? (uri.replace(/^[a-z][a-z0-9+.-]*:(?=\/\/)/i, '') as T) : uri;
+}
+
+/**
+ * email_notifications as this server shows them: every setting (the reference); variant
+ * email-settings-applicable-only: the review e-mails only to a user who has written such reviews;
+ * variant email-settings-some-undescribed: the settings that need no explaining have description null.
+ */
+function emailSettings(u: UserRecord, variants: Variants): Json[] {
+  const applies = (field: string): boolean =>
+    !variants.has('email-settings-applicable-only') ||
+    (field === 'sku_review_email' ? u.stats.sku_review_count > 0 : field === 'shop_review_email' ? u.stats.shop_review_count > 0 : true);
+  const undescribed = (field: string): boolean => variants.has('email-settings-some-undescribed') && (field === 'notifications' || field === 'mail_events');
+  return u.email_notifications.filter((n) => applies(n.field)).map((n) => ({ ...n, ...(undescribed(n.field) ? { description: null } : {}) }));
+}
+
 /** Every field of the User table, in its order; fields the version lacks are removed. */
-export function serializeUser(u: UserRecord, version: ApiVersion, fault: FaultName | null): Json {
+export function serializeUser(u: UserRecord, version: ApiVersion, fault: FaultName | null, variants: Variants = NO_VARIANTS): Json {
   const out: Json = {
     id: u.id,
     username: u.username,
     type: u.type,
     sex: u.sex,
-    avatar: u.avatar,
+    avatar: avatarUri(u.avatar, variants),
     created_at: u.created_at,
     email: u.email,
     birthyear: u.birthyear,
     mobile: u.mobile,
-    stats: { ...u.stats },
-    email_notifications: u.email_notifications.map((n) => ({ ...n })),
+    // Variant comment-count-unknown: this server keeps no comments, so sku_comment_count is unknown (null).
+    stats: { ...u.stats, ...(variants.has('comment-count-unknown') ? { sku_comment_count: null } : {}) },
+    email_notifications: emailSettings(u, variants),
     is_staff: u.is_staff,
     resend_verification_email: u.resend_verification_email,
     loyalty_tier_level: u.loyalty_tier_level,
@@ -34,8 +54,8 @@ export function serializeUser(u: UserRecord, version: ApiVersion, fault: FaultNa
 }
 
 /** A user as other resources embed it (notification `user`: id, username, avatar). */
-export function serializeUserSummary(u: UserRecord): Json {
-  return { id: u.id, username: u.username, avatar: u.avatar };
+export function serializeUserSummary(u: UserRecord, variants: Variants = NO_VARIANTS): Json {
+  return { id: u.id, username: u.username, avatar: avatarUri(u.avatar, variants) };
 }
 
 /** A user address; lat and lng are null under the variant address-coordinates-null (nothing geocoded). */
@@ -83,9 +103,10 @@ export function serializePersonalization(p: PersonalizationRecord): Json {
   return {
     location: {
       address_id: p.location.address_id,
-      label: p.location.label,
-      lat: p.location.lat,
-      lng: p.location.lng,
+      // A location never set (variant personalization-unset-location-null) holds '' here: blank, so null.
+      label: p.location.label === '' ? null : p.location.label,
+      lat: p.location.lat === '' ? null : p.location.lat,
+      lng: p.location.lng === '' ? null : p.location.lng,
       type: p.location.type,
       country_code: p.location.country_code,
     },

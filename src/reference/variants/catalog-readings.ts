@@ -1,0 +1,290 @@
+// Legal variants written for the catalogue's readings of categories, search, SKUs, specifications, filters, manufacturers, links and fieldsets (issue 37, point 1): each serves
+// readings the kit accepts and the reference's default does not (see ../variants.ts).
+
+import type { VariantInfo } from './types.ts';
+
+export const CATALOG_READING_VARIANTS = {
+  'categories-top-level-only': {
+    choice: 'What GET /categories lists is not shown ("{categories, meta}"): the reference lists every category.',
+    description: 'GET /categories lists the root and the top-level categories only; the rest of the tree is reached through children, parent_id and path.',
+    requirements: ['CAT-1', 'CAT-15'],
+    readings: ['CAT-1.e', 'CAT-15.b'],
+  },
+  'root-fields-blank': {
+    choice: "The root category's fields that mean nothing for it (its picture, page, code, title, path, family): the reference fills them.",
+    description: 'The root category has image_url, web_uri, code, manufacturer_title, path and family_id null.',
+    requirements: ['CAT-9', 'CAT-18', 'CAT-10'],
+    readings: ['CAT-9.c', 'CAT-18.b', 'CAT-10.e', 'CHG-4.d'],
+  },
+  'category-listings-full': {
+    choice: '"single-category response" fields and family_id in listings: not forbidden there; the reference leaves them out of listings.',
+    description: 'Categories in every listing (/categories, children, manufacturer categories) and in search carry family_id and the single-category fields.',
+    requirements: ['CAT-4', 'CAT-10', 'CAT-12'],
+    readings: ['CAT-4.f', 'CAT-10.f', 'CAT-12.e'],
+    conflicts: ['family-id-not-in-search'],
+  },
+  'sku-ean-null': {
+    choice: 'ean "may be empty": the reference sends "" for a SKU without EAN.',
+    description: 'A SKU without EAN has ean null.',
+    requirements: ['SKU-3'],
+    readings: ['SKU-3.b'],
+  },
+  'sku-shop-info-empty-without-products': {
+    choice: 'first_product_shop_info is "string or null": the reference sends null for a SKU without products.',
+    description: 'A SKU without products (a future SKU) has first_product_shop_info "".',
+    requirements: ['SKU-4'],
+    readings: ['SKU-4.c'],
+  },
+  'sku-shop-info-shop-name-only': {
+    choice: 'first_product_shop_info is "pipe-separated shop info", its parts not named: the reference writes shop|availability|shipping.',
+    description: "first_product_shop_info is the first product's shop name alone, without a pipe.",
+    requirements: ['SKU-4'],
+    readings: ['SKU-4.b'],
+  },
+  'future-sku-prices-null': {
+    choice: "A future SKU's prices (no offers): the reference sends 0.",
+    description: 'A future SKU has price_min and price_max null (blank), shop_count 0.',
+    requirements: ['SKU-5'],
+    readings: ['SKU-5.e'],
+  },
+  'sku-image-uris-protocol-relative': {
+    choice: 'images holds "string URI"s: the reference writes absolute URLs.',
+    description: 'SKU image URIs are protocol-relative references (//img.host/path).',
+    requirements: ['SKU-6'],
+    readings: ['SKU-6.b'],
+  },
+  'sku-without-pictures-empty': {
+    choice: 'A SKU without pictures: the reference gives every SKU a main picture.',
+    description: 'Future SKUs have no pictures yet: images {main: null, alternatives: []}, on every endpoint that shows SKUs.',
+    requirements: ['SKU-6'],
+    readings: ['SKU-6.c'],
+    conflicts: ['sku-without-pictures-null'],
+  },
+  'sku-without-pictures-null': {
+    choice: 'A SKU without pictures: the reference gives every SKU a main picture.',
+    description: 'Future SKUs have no pictures yet: images null, on every endpoint that shows SKUs.',
+    requirements: ['SKU-6'],
+    readings: ['SKU-6.d'],
+    conflicts: ['sku-without-pictures-empty'],
+  },
+  'category-spec-values-null': {
+    choice: 'values is "empty for category specifications": the reference sends [].',
+    description: 'Category specifications have values null.',
+    requirements: ['SPEC-2'],
+    readings: ['SPEC-2.b'],
+  },
+  'spec-unit-null': {
+    choice: 'unit is "string, may be empty": the reference sends "".',
+    description: 'A specification without unit has unit null.',
+    requirements: ['SPEC-3'],
+    readings: ['SPEC-3.b'],
+  },
+  'full-description-empty': {
+    choice: 'full_description is "present if available": the reference leaves it out when there is none.',
+    description: 'SKU specifications meta carries full_description "" for a SKU without a full description.',
+    requirements: ['SPEC-6'],
+    readings: ['SPEC-6.d'],
+    conflicts: ['full-description-null', 'full-description-meta-absent'],
+  },
+  'filter-hint-null': {
+    choice: 'hint is a string: the reference sends "" for a group without a hint.',
+    description: 'A filter group without a hint has hint null.',
+    requirements: ['FILT-1'],
+    readings: ['FILT-1.d'],
+  },
+  'search-alternatives-null': {
+    choice: 'alternatives with none to offer: the reference sends [].',
+    description: 'meta.alternatives is null when there is no alternative.',
+    requirements: ['SRCH-3'],
+    readings: ['SRCH-3.d'],
+  },
+  'alternative-drop-null': {
+    choice: 'count and drop are "optional" on an alternative: the reference leaves drop out where it has none.',
+    description: 'Every alternative carries count and drop, drop null where no word is dropped.',
+    requirements: ['SRCH-3'],
+    readings: ['SRCH-3.c'],
+    conflicts: ['alternatives-without-count'],
+  },
+  'strong-matches-none-null': {
+    choice: 'strong_matches with nothing matching strongly: the reference sends {}.',
+    description: 'meta.strong_matches is null when nothing matches strongly.',
+    requirements: ['SRCH-5'],
+    readings: ['SRCH-5.d'],
+    conflicts: ['strong-matches-null'],
+  },
+  'search-q-case-folded': {
+    choice: 'meta.q is the query "as applied": the reference trims it only.',
+    description: 'meta.q is q trimmed and lower-cased, as the search applies it.',
+    requirements: ['SRCH-2'],
+    readings: ['SRCH-2.d'],
+    conflicts: ['search-q-as-sent'],
+  },
+  'manufacturer-categories-default-popularity': {
+    choice: 'Default order of GET /manufacturers/:id/categories: not shown; the reference uses name ascending.',
+    description: 'GET /manufacturers/:id/categories without order_by is ordered by popularity, most popular first.',
+    requirements: ['MAN-4'],
+    readings: ['MAN-4.c'],
+  },
+  'manufacturer-skus-default-price': {
+    choice: 'Default order of GET /manufacturers/:id/skus: not shown; the reference uses popularity.',
+    description: 'GET /manufacturers/:id/skus without order_by is ordered by price ascending.',
+    requirements: ['MAN-5'],
+    readings: ['MAN-5.c'],
+  },
+  'manufacturer-skus-price-max': {
+    choice: 'Which price order_by=price sorts by: not shown; the reference uses price_min.',
+    description: 'GET /manufacturers/:id/skus?order_by=price sorts by price_max, the SKUs without offers last in either direction.',
+    requirements: ['MAN-5'],
+    readings: ['MAN-5.e'],
+  },
+  'missing-sku-products-empty': {
+    choice: 'The products of a SKU that does not exist: the reference answers 404 RecordNotFound.',
+    description: 'GET /skus/:id/products of an unknown integer id answers 200 with an empty collection.',
+    requirements: ['SKU-10'],
+    readings: ['SKU-10.d'],
+  },
+  'sku-specifications-paging-refused': {
+    choice: 'SKU specifications have "no pagination": the reference ignores page and per.',
+    description: 'GET /skus/:id/specifications with page or per answers 400 InvalidParameter.',
+    requirements: ['SKU-14'],
+    readings: ['SKU-14.c'],
+  },
+  'sku-spec-values-partial': {
+    choice: 'A SKU specification the SKU has no value for: the reference lists only the specifications a SKU has values for.',
+    description:
+      "A future SKU has values for its category's first three specifications only; SKU specifications list every specification of the category, values [] where the SKU has none.",
+    requirements: ['SPEC-1'],
+    readings: ['SPEC-1.c'],
+  },
+  'spec-group-id-always': {
+    choice: 'group_id is "only with include=group": present without it is not forbidden; the reference leaves it out.',
+    description: 'Every specification carries group_id, with include=group or without.',
+    requirements: ['SPEC-4'],
+    readings: ['SPEC-4.c'],
+  },
+  'specification-without-group': {
+    choice: 'A specification outside any group: the reference puts every specification in a group.',
+    description: 'Every fourth specification (by id) belongs to no group: group_id null with include=group, embed=group null, embed_ids=group [].',
+    requirements: ['LINK-5', 'SPEC-4', 'CAT-20'],
+    readings: ['LINK-5.b', 'SPEC-4.d', 'CAT-20.c'],
+  },
+  'spec-groups-all-of-category': {
+    choice: 'Which groups include=group lists: not shown; the reference lists those the specifications use.',
+    description: "include=group lists every specification group (the groups are shared by all categories), used by the answer's specifications or not, the used ones first.",
+    requirements: ['LINK-5'],
+    readings: ['LINK-5.d'],
+  },
+  'embed-ids-keyed-by-name': {
+    choice: 'The key of the array embed_ids=<name> adds: not shown; the reference uses <name>_ids.',
+    description: 'embed_ids=<name> puts the id array under <name>.',
+    requirements: ['LINK-2'],
+    readings: ['LINK-2.b'],
+  },
+  'root-fieldset-governs-links': {
+    choice: 'Whether fields[root] / fields_except[root] govern the keys embed, embed_ids and include add: not shown; the reference leaves those keys to the link parameters.',
+    description: 'The keys embed, embed_ids and include add are root fields: fields[root] without them drops them, fields_except[root] naming them removes them.',
+    requirements: ['FIELDS-1', 'FIELDS-2', 'FIELDS-5'],
+    readings: ['FIELDS-1.f', 'FIELDS-2.f', 'FIELDS-5.b'],
+  },
+  'sku-include-meta-brackets-only': {
+    choice: 'The spec writes include_meta[]: the reference takes include_meta=... without brackets too.',
+    description: 'On GET /categories/:category_id/skus only include_meta[] is the parameter: include_meta=available_filters is not recognised (ignored).',
+    requirements: ['CAT-35'],
+    readings: ['CAT-35.c'],
+  },
+  'available-filters-product-keys-from-3-2-1': {
+    choice: 'The shop, availability and distance filters came with 3.2.1: the reference sends their available_filters keys in every version.',
+    description: 'Before 3.2.1 meta.available_filters has only filters and manufacturers (no shops, availabilities, distances).',
+    requirements: ['FILT-3', 'CAT-35'],
+    readings: ['FILT-3.c', 'CAT-35.g'],
+  },
+  'available-filters-whole-category': {
+    choice: 'What available_filters counts over: not shown; the reference counts the current result.',
+    description: "meta.available_filters counts over the category's SKUs, whatever filters are applied.",
+    requirements: ['FILT-3', 'CAT-31'],
+    readings: ['FILT-3.g', 'CAT-31.f'],
+  },
+  'filter-ids-or': {
+    choice: 'How filter_ids[] combine: not shown; the reference ORs within a filter group and ANDs across groups.',
+    description: 'filter_ids[] are combined with OR, across groups too: a SKU matching any of them is listed.',
+    requirements: ['CAT-31'],
+    readings: ['CAT-31.d'],
+    conflicts: ['filter-ids-and'],
+  },
+  'sku-q-words-or': {
+    choice: 'How the words of q combine on the SKU listing: not shown; the reference requires every word.',
+    description: 'On GET /categories/:category_id/skus a SKU matches q when any word of q begins one of its words.',
+    requirements: ['CAT-29'],
+    readings: ['CAT-29.d'],
+  },
+  'sku-availability-exact-class': {
+    choice: "What an availability id names: only a label; the reference's classes are cumulative (within 3 days holds immediate).",
+    description:
+      'On the SKU listing availability ids name exact classes: 1 immediately, 2 in 1 to 3 days, 3 in 4 to 7 days, with labels saying so; the filter and the counts agree.',
+    requirements: ['CAT-34'],
+    readings: ['CAT-34.d'],
+  },
+  'search-applies-important-alternative': {
+    choice: 'An important alternative: "the client should search that term instead"; a service may apply it itself. The reference leaves it to the client.',
+    description:
+      'When q finds nothing and has an important (spelling) alternative, /search searches that term itself: meta.q is the term, the categories and strong matches are its own, alternatives [].',
+    requirements: ['SRCH-2'],
+    readings: ['SRCH-2.e'],
+  },
+  'autocomplete-with-search-results': {
+    choice: '"Search and autocomplete return categories plus strong matches": the reference\'s autocomplete answers only {autocomplete}, as its table row shows.',
+    description: 'GET /autocomplete also answers categories (those /search finds for q, at most 10) and strong_matches, beside autocomplete.',
+    requirements: ['SRCH-1'],
+    readings: ['SRCH-1.c'],
+  },
+  'autocomplete-fuzzy-i-null': {
+    choice: 'i of a suggestion that does not hold the typed text (a correction): not shown; the reference suggests only names holding it.',
+    description: 'For a mistyped one-word q that begins no known word, autocomplete suggests the category names holding the nearest known word, with i null.',
+    requirements: ['SRCH-6', 'SRCH-10'],
+    readings: ['SRCH-6.e', 'SRCH-10.d'],
+    conflicts: ['autocomplete-fuzzy-i-minus-one'],
+  },
+  'autocomplete-fuzzy-i-minus-one': {
+    choice: 'i of a suggestion that does not hold the typed text (a correction): not shown; the reference suggests only names holding it.',
+    description: 'For a mistyped one-word q that begins no known word, autocomplete suggests the category names holding the nearest known word, with i -1.',
+    requirements: ['SRCH-10'],
+    readings: ['SRCH-10.e'],
+    conflicts: ['autocomplete-fuzzy-i-null'],
+  },
+  'manufacturer-canonical-redirect': {
+    choice: 'The address of a manufacturer: the reference serves /manufacturers/:id itself; General rules 4 lets a server redirect to a canonical address.',
+    description: 'GET /manufacturers/:id answers 301 to /manufacturers/<id>-<slug of the name> (the query kept), which serves the manufacturer.',
+    requirements: ['MAN-3'],
+    readings: ['MAN-3.d'],
+    // Its canonical segment is not an integer: a server that refuses such placeholders has none.
+    conflicts: ['placeholder-not-integer-400', 'placeholder-not-integer-422'],
+  },
+  'category-favorites-auto-list-only': {
+    choice: 'Which favorites GET /categories/:id/favorites lists: not shown; the reference lists every favorite whose SKU is in the category or below it.',
+    description: "GET /categories/:id/favorites lists only the favorites of the category's own auto list (none for a category without one).",
+    requirements: ['CAT-22'],
+    readings: ['CAT-22.c'],
+    conflicts: ['category-favorites-list-owned'],
+  },
+  'sku-distance-needs-user-location': {
+    choice: 'distance keeps SKUs "within that distance of the user\'s location": for an application token (no user) the reference measures from the default personalization.',
+    description: 'On GET /categories/:category_id/skus an application token has no location: distance gives an empty list and available_filters.distances counts 0.',
+    requirements: ['CAT-33'],
+    readings: ['CAT-33.d'],
+    // An application token's distance finds nothing, so a fault in how distance is read (km taken for ids) cannot show.
+    narrows: true,
+  },
+  'filter-groups-inherited': {
+    choice: 'Whose filter groups a category lists: not shown; the reference gives every leaf its own groups.',
+    description:
+      'The customer rating filter group is defined once on each top-level category and inherited below it: a category lists it with the top-level category_id, and filter_ids and available_filters use its filters.',
+    requirements: ['FILT-1', 'CAT-24'],
+    readings: ['FILT-1.b', 'CAT-24.d'],
+  },
+  'autocomplete-i-utf8-bytes': {
+    choice: 'The unit i counts in: not shown; the reference counts UTF-16 code units (characters for the names it holds).',
+    description: 'Autocomplete i counts UTF-8 bytes; the catalogue also holds a manufacturer with a Greek name (Ωμέγα Audio, no SKUs), where bytes and characters differ.',
+    requirements: ['SRCH-6'],
+    readings: ['SRCH-6.d'],
+  },
+} satisfies Record<string, VariantInfo>;

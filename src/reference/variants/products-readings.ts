@@ -1,0 +1,236 @@
+// Legal variants written for the catalogue's readings of products, shops and price history (issue 37, point 1): each serves
+// readings the kit accepts and the reference's default does not (see ../variants.ts).
+
+import type { VariantInfo } from './types.ts';
+
+export const PRODUCT_READING_VARIANTS = {
+  'price-history-newest-first': {
+    choice: 'The order of the price-history points is not shown: the reference lists them oldest first.',
+    description: 'history.average lists its points newest first (descending date).',
+    requirements: ['HIST-1', 'HIST-2', 'HIST-6'],
+    readings: ['HIST-1.e', 'HIST-2.b', 'HIST-6.d'],
+  },
+  'price-history-ends-yesterday': {
+    choice: 'Price history "covers up to the last 6 months": the reference includes today.',
+    description: "history.average ends yesterday: today's average is not known before the day is over.",
+    requirements: ['HIST-3'],
+    readings: ['HIST-3.e'],
+  },
+  'price-history-change-days-only': {
+    choice: 'history.average is "an array of {date, price}": how often a point comes is not shown; the reference gives one a day.',
+    description: "history.average has a point on the window's first day and on each day the price changed (about a third of the days), the price held in between.",
+    requirements: ['HIST-2'],
+    readings: ['HIST-2.d'],
+  },
+  'price-history-lowest-series': {
+    choice: 'The lowest-price series exists but its shape is not shown: the reference sends average only.',
+    description: 'history also carries lowest, the lowest offer of each day of average, dated by full timestamps (midnight UTC) rather than YYYY-MM-DD.',
+    requirements: ['HIST-1', 'HIST-2', 'HIST-6'],
+    readings: ['HIST-1.g', 'HIST-2.e', 'HIST-6.g', 'SKU-15.e', 'CHG-15.c'],
+  },
+  'product-sizes-null-when-none': {
+    choice: 'Blank fields are present with value null: the reference sends sizes [] for a product without sizes.',
+    description: 'A product without sizes has sizes null.',
+    requirements: ['PRD-4'],
+    readings: ['PRD-4.c'],
+  },
+  'blp-null-for-app-token': {
+    choice: 'blp is "computed from personalization": an application token has none; the reference uses a default one.',
+    description: 'For an application token every product, and every product card, has blp null (meta.personalization stays the default).',
+    requirements: ['PRD-2', 'PRD-5', 'PRD-6'],
+    readings: ['PRD-2.d', 'PRD-5.c', 'PRD-6.d'],
+    // The final-price faults show on the application token's blp, which it takes away.
+    narrows: true,
+  },
+  'expenses-plus-distance-surcharge': {
+    choice: "expenses is the shop's set shipping cost; blp.shipping_cost depends on the personalization: the reference takes expenses as it is.",
+    description: "A product with expenses has blp.shipping_cost expenses plus the distance surcharge to the personalization's place.",
+    requirements: ['PRD-3'],
+    readings: ['PRD-3.c'],
+  },
+  'shipping-cost-null-unknown-distance': {
+    choice: 'blp.shipping_cost is a number, blank fields null: the reference computes a cost even where the distance is unknown.',
+    description: 'One shop sells online only (no location); where its shipping is charged by distance, blp.shipping_cost and final_price are null.',
+    requirements: ['PRD-5'],
+    readings: ['PRD-5.b'],
+  },
+  'product-color-everywhere': {
+    choice: 'color is "in product cards": the reference sends it there only.',
+    description: 'Every product carries color, outside product cards too.',
+    requirements: ['PRD-7'],
+    readings: ['PRD-7.c'],
+  },
+  'product-shop-null-unembedded': {
+    choice: 'shop is "when embedded"; blank fields are present with value null: the reference leaves the key out.',
+    description: 'Products outside product cards carry shop null unless shop is embedded.',
+    requirements: ['PRD-8'],
+    readings: ['PRD-8.b'],
+  },
+  'product-shop-gone': {
+    choice: 'A product whose shop no longer exists: the reference has none.',
+    description: 'One shop has left (GET /shops/:id is 404, its locations and reviews gone) while its products remain: embed=shop gives shop null, a card shop null.',
+    requirements: ['PRD-8'],
+    readings: ['PRD-8.d'],
+  },
+  'product-ordered-by-label': {
+    choice: 'meta.ordered_by is a string: the reference sends the method key.',
+    description: 'meta.ordered_by is a label: "Price" (net_price) or "Final price" (final_price).',
+    requirements: ['PRD-9'],
+    readings: ['PRD-9.b'],
+  },
+  'product-cards-meta-pagination-only': {
+    choice: 'The product-list meta is described for product lists: the reference gives /skus/:id/product_cards the same meta.',
+    description: 'Product cards (GET /skus/:id/product_cards) carry meta.pagination only; include_meta[]=filters is taken and adds nothing.',
+    requirements: ['PRD-9'],
+    readings: ['PRD-9.d'],
+  },
+  'product-card-blp-null': {
+    choice: "A card's blp is an object as in Product: the reference copies its first product's.",
+    description: "Every product card's blp is null (each product keeps its own).",
+    requirements: ['PRD-10'],
+    readings: ['PRD-10.d'],
+  },
+  'shop-review-score-null-unreviewed': {
+    choice: 'review_score is a number; blank fields are null: the reference sends 0 for a shop without reviews.',
+    description: 'A shop without a review counted for its score has review_score null.',
+    requirements: ['SHOP-3'],
+    readings: ['SHOP-3.d'],
+  },
+  'shop-installments-null-when-none': {
+    choice: 'payment_methods.installments is a string: the reference writes "none" when none are offered.',
+    description: 'installments is null for a shop offering no installments.',
+    requirements: ['SHOP-4'],
+    readings: ['SHOP-4.b'],
+  },
+  'shop-min-price-null-when-none': {
+    choice: 'shipping.min_price is a string: the reference writes "0.00" for a shop without a minimum.',
+    description: 'min_price is null for a shop that ships free (no minimum price).',
+    requirements: ['SHOP-5'],
+    readings: ['SHOP-5.b'],
+  },
+  'shop-extra-info-null': {
+    choice: 'extra_info is {time_on_platform, orders_per_week}: the reference fills it for every shop.',
+    description: 'Shops without such data: extra_info null (ids divisible by 4), or orders_per_week null (other even ids).',
+    requirements: ['SHOP-7'],
+    readings: ['SHOP-7.b'],
+  },
+  'rating-breakdown-rounded-each': {
+    choice: 'shop_rating_breakdown percentages are integers: the reference rounds by largest remainder, summing to 100.',
+    description: 'Each percentage is rounded half up on its own, so two halves sum to 101.',
+    requirements: ['SHOP-10'],
+    readings: ['SHOP-10.d'],
+  },
+  'rating-breakdown-negative-first': {
+    choice: 'The order of the breakdown entries is not shown: the reference sends positive first.',
+    description: 'meta.shop_rating_breakdown lists negative before positive.',
+    requirements: ['SHOP-10'],
+    readings: ['SHOP-10.e'],
+  },
+  'location-coordinates-null': {
+    choice: 'lat and lng are strings; blank fields null: every location of the reference has coordinates.',
+    description: 'Unstructured (free-text) locations were never geocoded: lat and lng null, and no distance is measured to them.',
+    requirements: ['SHOP-11'],
+    readings: ['SHOP-11.b'],
+  },
+  'unstructured-address-null': {
+    choice: "An unstructured location's address fields are null: the reference sends the seven keys null.",
+    description: "An unstructured location's embedded address is null as a whole (embed_ids [], include nothing).",
+    requirements: ['SHOP-13'],
+    readings: ['SHOP-13.d'],
+    conflicts: ['unstructured-address-id'],
+  },
+  'address-numbers': {
+    choice: "The embedded address fields' types are not shown: the reference writes them as strings.",
+    description: 'An embedded address writes street_number, and a postcode of digits only, as numbers.',
+    requirements: ['SHOP-13'],
+    readings: ['SHOP-13.e'],
+  },
+  'shop-search-short-q-422': {
+    choice: 'GET /shops/search: the length of q is not bounded; the reference searches a one-character q.',
+    description: 'GET /shops/search refuses a one-character q with 422 InvalidSearch, as /search does.',
+    requirements: ['SHOP-15'],
+    readings: ['SHOP-15.g'],
+  },
+  'shop-rating-breakdown-always': {
+    choice: 'include_meta=shop_rating_breakdown adds the breakdown: the reference sends it only when asked.',
+    description: 'GET /shops/:id/reviews carries meta.shop_rating_breakdown whether asked or not.',
+    requirements: ['SHOP-16'],
+    readings: ['SHOP-16.f'],
+  },
+  'missing-shop-empty-subcollections': {
+    choice: 'A collection under a shop that does not exist: the reference answers 404 RecordNotFound.',
+    description: 'GET /shops/:id/reviews and /shops/:shop_id/locations of an unknown integer id answer 200 with an empty collection.',
+    requirements: ['SHOP-16', 'SHOP-17'],
+    readings: ['SHOP-16.g', 'SHOP-17.f'],
+  },
+  'location-address-null-unembedded': {
+    choice: 'address is "embedded"; blank fields are present with value null: the reference leaves the key out.',
+    description: 'Locations carry address null unless address is embedded.',
+    requirements: ['SHOP-17', 'SHOP-18'],
+    readings: ['SHOP-17.b', 'SHOP-18.d'],
+  },
+  'final-price-order-from-3-2': {
+    choice: 'order_by=final_price orders by blp, which came with 3.2.0: the reference accepts it in every version.',
+    description: 'Before 3.2.0 order_by=final_price is ignored (net_price order, meta.ordered_by net_price).',
+    requirements: ['PRD-14'],
+    readings: ['PRD-14.g'],
+  },
+  'size-filter-ignored-unsized': {
+    choice: 'size filters the products of a sized SKU: the reference leaves unsized products out.',
+    description: 'A list none of whose products has sizes ignores the size filter.',
+    requirements: ['PRD-15'],
+    readings: ['PRD-15.i'],
+  },
+  'distance-filter-keys-only': {
+    choice: 'distance is a string of km: the reference takes any number.',
+    description: 'distance takes only the keys of meta.filters.distance_ranges; another value is 400 InvalidParameter.',
+    requirements: ['PRD-16'],
+    readings: ['PRD-16.d'],
+  },
+  'distance-filter-keeps-unlocated': {
+    choice: 'distance keeps the shops within N km: the reference leaves out the shops without a location.',
+    description: 'One shop sells online only (no location); the distance filter keeps its products.',
+    requirements: ['PRD-16'],
+    readings: ['PRD-16.f'],
+  },
+  'availability-exact-class': {
+    choice: 'availability (0 means immediate): the reference reads N as available within N days.',
+    description: 'availability takes a key of meta.filters.availability_wordings and keeps that class only (3: 1 to 3 days); another value is 400.',
+    requirements: ['PRD-17'],
+    readings: ['PRD-17.d'],
+    conflicts: ['availability-immediate-pickup'],
+  },
+  'availability-immediate-pickup': {
+    choice: 'availability=0 means immediate: the reference reads it as in stock.',
+    description: 'availability=0 keeps the products with immediate_pickup; N keeps those too besides the ones available within N days.',
+    requirements: ['PRD-17'],
+    readings: ['PRD-17.e'],
+    conflicts: ['availability-exact-class'],
+  },
+  'zero-installments-false-excludes': {
+    choice: 'zero_installments is a boolean: the reference filters nothing on false.',
+    description: 'zero_installments=false keeps only the products of shops without zero-commission installments.',
+    requirements: ['PRD-18'],
+    readings: ['PRD-18.b'],
+  },
+  'filter-meta-from-3-2-1': {
+    choice: 'include_meta[]=filters describes the 3.2.1 filters: the reference adds it in every version.',
+    description: 'Before 3.2.1 include_meta[]=filters is taken and adds no meta.filters.',
+    requirements: ['PRD-19'],
+    readings: ['PRD-19.b', 'FILT-5.f'],
+  },
+  'include-meta-brackets-only': {
+    choice: 'The spec writes include_meta[]=filters: the reference takes include_meta=filters too.',
+    description: 'On product lists only include_meta[] is the parameter: include_meta=filters is not recognised (ignored).',
+    requirements: ['PRD-19'],
+    readings: ['PRD-19.d'],
+  },
+  'shop-canonical-redirect': {
+    choice: 'GET /shops/:id answers {shop}: where it lives is not shown; the reference answers at that address.',
+    description: "GET /shops/:id answers 301 to the shop's canonical address /shops/<id>-<slug of its name> (the query kept), which answers {shop}.",
+    requirements: ['SHOP-14'],
+    readings: ['SHOP-14.e'],
+    // Its canonical segment is not an integer, which those refuse.
+    conflicts: ['placeholder-not-integer-400', 'placeholder-not-integer-422'],
+  },
+} satisfies Record<string, VariantInfo>;
