@@ -109,7 +109,8 @@ export interface ManyOutcome extends RunOutcome {
 export async function runConformanceMany(targets: readonly ManyTarget[]): Promise<Map<string, ManyOutcome>> {
   const runs = new Map<string, { target: TargetRun; lines: string[]; spec: ManyTarget }>();
   for (const spec of targets) {
-    if (!/^[A-Za-z0-9._-]+$/.test(spec.id) || runs.has(spec.id)) throw new RunError(`target id ${JSON.stringify(spec.id)} must be unique and of letters, digits, '.', '_' and '-'`);
+    // No '.': the id ends the suite's module query (?target=<id>), and "x.0" there reads as a file extension, not TypeScript.
+    if (!/^[A-Za-z0-9_-]+$/.test(spec.id) || runs.has(spec.id)) throw new RunError(`target id ${JSON.stringify(spec.id)} must be unique and of letters, digits, '_' and '-'`);
     if (spec.config.baseUrl === null) throw new RunError(`target ${spec.id}: runConformanceMany needs a base URL (the embedded reference is one target's run)`);
     const lines: string[] = [];
     runs.set(spec.id, { target: new TargetRun(spec.config, (line) => lines.push(line)), lines, spec });

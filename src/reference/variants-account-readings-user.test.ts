@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset, type Dataset } from './data.ts';
 import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, call, expectError, makeClock, startServer, type CallOptions, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { ALL_SCOPES, call, expectError, makeClock, startServer, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
@@ -19,19 +19,8 @@ function server(variant: VariantName | null): Promise<TestServer> {
   return servers.get(variant);
 }
 
-interface As extends CallOptions {
-  /** The application token instead of the user token. */
-  app?: boolean;
-}
-
-async function as(variant: VariantName | null, method: string, path: string, opts: As = {}): Promise<Reply> {
-  const s = await server(variant);
-  return call(s.ref, method, path, { token: opts.app ? s.app : s.user, ...opts });
-}
-
-async function both(variant: VariantName, method: string, path: string, opts: As = {}): Promise<[Reply, Reply]> {
-  return [await as(null, method, path, opts), await as(variant, method, path, opts)];
-}
+/** Calls with the user token (or, `app`, the application token) of the variant's server; the same call without and with it. */
+const { call: as, callBoth: both } = servers;
 
 /** A 1x1 PNG, base64. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

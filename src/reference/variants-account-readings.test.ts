@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset, type Dataset } from './data.ts';
 import { allLists, freshSkus } from '../testing/reference/probes/favorites.probes.ts';
 import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, call, expectError, makeClock, startServer, type CallOptions, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { ALL_SCOPES, expectError, makeClock, startServer, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
@@ -21,21 +21,8 @@ function server(variant: VariantName | null): Promise<TestServer> {
   return servers.get(variant);
 }
 
-interface As extends CallOptions {
-  /** The application token instead of the user token. */
-  app?: boolean;
-}
-
-/** A call with the user token (or the application token) of the variant's server. */
-async function as(variant: VariantName | null, method: string, path: string, opts: As = {}): Promise<Reply> {
-  const s = await server(variant);
-  return call(s.ref, method, path, { token: opts.app ? s.app : s.user, ...opts });
-}
-
-/** The same call without and with the variant. */
-async function both(variant: VariantName, method: string, path: string, opts: As = {}): Promise<[Reply, Reply]> {
-  return [await as(null, method, path, opts), await as(variant, method, path, opts)];
-}
+/** Calls with the user token (or, `app`, the application token) of the variant's server; the same call without and with it. */
+const { call: as, callBoth: both } = servers;
 
 /** Reviews (of SKUs with at least two reviews, none the user's) that the user has neither voted on nor flagged, each handed out once. */
 let reviewsTaken = 0;

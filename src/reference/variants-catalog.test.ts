@@ -23,19 +23,8 @@ function server(variant: VariantName | null): Promise<TestServer> {
   return servers.get(variant);
 }
 
-/** GET with the application token (or the user token) of the variant's server. */
-async function api(variant: VariantName | null, path: string, opts: { user?: boolean; version?: string } = {}): Promise<Reply> {
-  const s = await server(variant);
-  return get(s.ref, path, { token: opts.user ? s.user : s.app, version: opts.version ?? null });
-}
-
-/** The same request without and with the variant: [default, variant] bodies, both 200. */
-async function both(variant: VariantName, path: string, opts: { user?: boolean; version?: string } = {}): Promise<[Json, Json]> {
-  const [a, b] = await Promise.all([api(null, path, opts), api(variant, path, opts)]);
-  expect(a.status, a.text).toBe(200);
-  expect(b.status, b.text).toBe(200);
-  return [a.body, b.body];
-}
+/** GET with the application token (or, `user`, the user token) of the variant's server; the same GET without and with it, both 200, their bodies. */
+const { read: api, readBoth: both } = servers;
 
 const leaves = (): number[] => data.categoryList.filter((c) => c.childIds.length === 0).map((c) => c.id);
 const q = encodeURIComponent;

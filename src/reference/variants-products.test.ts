@@ -4,8 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataset, type Dataset } from './data.ts';
-import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, get, makeClock, startServer, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { ALL_SCOPES, makeClock, startServer, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
@@ -15,19 +14,8 @@ let data: Dataset;
 let base: TestServer;
 const servers = new VariantServers(clock, () => base);
 
-/** GET with the application token (or the user token) of the server with this variant on (null: none). */
-async function api(variant: VariantName | null, path: string, opts: { user?: boolean; version?: string } = {}): Promise<Reply> {
-  const s = await servers.get(variant);
-  return get(s.ref, path, { token: opts.user ? s.user : s.app, version: opts.version ?? null });
-}
-
-/** The same request without and with the variant: [default, variant] bodies, both 200. */
-async function both(variant: VariantName, path: string, opts: { user?: boolean; version?: string } = {}): Promise<[Json, Json]> {
-  const [a, b] = await Promise.all([api(null, path, opts), api(variant, path, opts)]);
-  expect(a.status, a.text).toBe(200);
-  expect(b.status, b.text).toBe(200);
-  return [a.body, b.body];
-}
+/** GET with the application token (or, `user`, the user token) of the variant's server; the same GET without and with it, both 200, their bodies. */
+const { read: api, readBoth: both } = servers;
 
 beforeAll(async () => {
   data = createDataset('default', clock.now());

@@ -187,6 +187,18 @@ export async function startServer(options: ReferenceOptions = {}, userScope = 'p
  * Servers with one legal variant each, started on first use and once only, all on `clock`, beside
  * `base` (the server without variants): the variant tests compare the two answers.
  */
+export interface VariantCallOptions extends CallOptions {
+  /** The application token instead of the user token. */
+  app?: boolean;
+}
+
+export interface VariantReadOptions {
+  /** The user token instead of the application token. */
+  user?: boolean;
+  /** Requested version ('3.1'). */
+  version?: string | null;
+}
+
 export class VariantServers {
   readonly #started = new Map<string, Promise<TestServer>>();
 
@@ -205,6 +217,32 @@ export class VariantServers {
     }
     return s;
   }
+
+  /** A call with the user token (or, `app`, the application token) of the server with this variant on (null: none). */
+  readonly call = async (variant: VariantName | null, method: string, path: string, opts: VariantCallOptions = {}): Promise<Reply> => {
+    const s = await this.get(variant);
+    return call(s.ref, method, path, { token: opts.app ? s.app : s.user, ...opts });
+  };
+
+  /** The same call without and with the variant. */
+  readonly callBoth = async (variant: VariantName, method: string, path: string, opts: VariantCallOptions = {}): Promise<[Reply, Reply]> => [
+    await this.call(null, method, path, opts),
+    await this.call(variant, method, path, opts),
+  ];
+
+  /** GET with the application token (or, `user`, the user token) of the server with this variant on (null: none). */
+  readonly read = async (variant: VariantName | null, path: string, opts: VariantReadOptions = {}): Promise<Reply> => {
+    const s = await this.get(variant);
+    return get(s.ref, path, { token: opts.user ? s.user : s.app, version: opts.version ?? null });
+  };
+
+  /** The same GET without and with the variant: [default, variant] bodies, both 200. */
+  readonly readBoth = async (variant: VariantName, path: string, opts: VariantReadOptions = {}): Promise<[any, any]> => {
+    const [a, b] = await Promise.all([this.read(null, path, opts), this.read(variant, path, opts)]);
+    expect(a.status, a.text).toBe(200);
+    expect(b.status, b.text).toBe(200);
+    return [a.body, b.body];
+  };
 
   /** Closes every server, the base one too. */
   async close(): Promise<void> {
