@@ -121,7 +121,9 @@ describe('GET /categories/root', () => {
       t.must(isRootCategory(root), 'CAT-18', 'CAT-6');
       // From the root to itself: its own id alone. (Not against its parent_id, judged just above:
       // a wrong parent_id is not a wrong path too.)
-      t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : typed(root.id, false, `root id is ${String(root.id)}`), 'CAT-9');
+      // path came with 3.0.7 (CHG-26): not judged on a deployment implementing less.
+      if (t.has('category-path'))
+        t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : typed(root.id, false, `root id is ${String(root.id)}`), 'CAT-9');
     },
   );
 });
@@ -179,7 +181,7 @@ describe('GET /categories/:id/parent', () => {
       t.schema('responses/category-in-tree.json', { category: parent }, 'CAT-4', 'CAT-12');
       // The child's path against its parent's: only when the answer is that parent.
       const extended = childPathExtendsParentPath(child, parent);
-      t.must(isParent ? extended : following('the category answered is not the parent', extended), 'CAT-9');
+      if (t.has('category-path')) t.must(isParent ? extended : following('the category answered is not the parent', extended), 'CAT-9');
     },
   );
 });
@@ -208,7 +210,7 @@ describe('GET /categories/:id/children', () => {
       else t.warn(inContext(ADULT_HIDDEN_BEFORE_3_2, counted), 'CAT-5');
       // The path of each listed child of the root; one naming another parent is the listing's finding above.
       const children = categories.filter((c) => c.parent_id === root.id || c.parent_id === null);
-      t.must(allOf(children.map((c) => childPathExtendsParentPath(c, root))), 'CAT-9');
+      if (t.has('category-path')) t.must(allOf(children.map((c) => childPathExtendsParentPath(c, root))), 'CAT-9');
       for (const [check, id] of paginationClauses(pagination, categories.length)) t.must(check, id);
     },
   );
@@ -270,10 +272,13 @@ describe('GET /categories', () => {
     async (t) => {
       const rootId = await t.discover('rootCategory');
       const { categories } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
-      // The path's clause (CAT-9): a wrong path leaves the tree of parent_ids as it is.
-      t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9');
-      // The root's path is its id alone (above), whatever its parent_id says (root-is-root judges that).
-      t.must(allOf(categories.filter((c) => c.id !== rootId).map((c) => pathEndsWithParent(c))), 'CAT-9');
+      // The path's clause (CAT-9): a wrong path leaves the tree of parent_ids as it is. path came
+      // with 3.0.7 (CHG-26): not judged on a deployment implementing less.
+      if (t.has('category-path')) {
+        t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9');
+        // The root's path is its id alone (above), whatever its parent_id says (root-is-root judges that).
+        t.must(allOf(categories.filter((c) => c.id !== rootId).map((c) => pathEndsWithParent(c))), 'CAT-9');
+      }
       t.must(
         allOf(categories.filter((c) => c.id !== rootId).map((c) => (c.parent_id === 0 ? fail(`category ${String(c.id)} is not the root but has parent_id 0`) : pass()))),
         'CAT-6',

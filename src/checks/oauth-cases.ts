@@ -53,7 +53,7 @@ export const NOTIFICATIONS_ENDPOINTS: Probe[] = [
 /** Every endpoint that needs publish_sku_review_actions. */
 export const REVIEW_ACTION_ENDPOINTS: Probe[] = [
   { endpoint: 'POST /skus/:sku_id/reviews/:review_id/votes', json: { vote: { helpful: true } }, since: 'review-votes' },
-  { endpoint: 'POST /skus/:sku_id/reviews/:review_id/flags', json: { flag: { reason: 'spam' } } },
+  { endpoint: 'POST /skus/:sku_id/reviews/:review_id/flags', json: { flag: { reason: 'spam' } }, since: 'review-flags' },
 ];
 
 /**

@@ -77,7 +77,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     flag: '--implements',
     kind: 'patch',
     description:
-      "Patch level the deployment implements, a version of the spec's Change history (major.minor.patch, e.g. `3.1.1`): changes of later versions are not required of it, and a request for a later minor gets this version (Versioning rule 5).",
+      "Patch level the deployment implements, a version of the spec's Change history (major.minor.patch, e.g. `3.1.1`): changes of later versions are not required of it, and a request for a later minor gets this version (Versioning rule 5). `3.0.0` is the base of 3.0, before the first row.",
     default: `the newest of the Change history, ${newestVersion()}`,
   },
   {

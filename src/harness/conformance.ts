@@ -22,7 +22,7 @@ import type { ExchangeContext } from '../schemas/presence.ts';
 import { askedVersion, exchangeRule, viewOf } from '../rules/exchange-rules.ts';
 import { violationFindings, type RuleFinding } from '../rules/exchange-rule.ts';
 import { DEFAULT_DEADLINE_S, type Profile } from '../config/keys.ts';
-import type { Feature } from '../rules/change-history.ts';
+import { removedLater, type Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { ApiClient, PrerequisiteMissing, type Auth } from './api.ts';
 import type { DiscoveryRole } from '../discovery/discovery.ts';
@@ -378,7 +378,7 @@ export class ConformanceContext {
   undocumentedFields(schemaId: string, object: unknown, where: string, ...requirementIds: string[]): void {
     if (!object || typeof object !== 'object' || Array.isArray(object)) return;
     const known = new Set(this.#schemas.documentedFields(schemaId));
-    const extra = Object.keys(object).filter((k) => !known.has(k));
+    const extra = Object.keys(object).filter((k) => !known.has(k) && !removedLater(schemaId, k, (since) => this.version.serves(since)));
     if (extra.length) this.warn({ ok: false, message: `${where} has fields the spec does not document: ${extra.join(', ')}` }, ...requirementIds);
   }
 }

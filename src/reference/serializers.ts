@@ -43,7 +43,10 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
     image_url: c.imageUrl,
     parent_id: isRoot && fault === 'root-parent-id-self' ? c.id : c.parentId,
     fashion: c.fashion,
-    layout_mode: c.layoutMode,
+    // Variant wide-tiles-after-3-0: wide_tiles came later than layout_mode (3.0.18); the 3.0 series shows tiles.
+    layout_mode: c.layoutMode === 'wide_tiles' && variants.has('wide-tiles-after-3-0') && opts.version.minor === 0 ? 'tiles' : c.layoutMode,
+    // Before 3.0.18, which brought layout_mode (variant implements-3.0.0 serves it): tiles or not.
+    show_in_tiles: c.layoutMode !== 'list',
     web_uri: c.webUri,
     code: c.code,
     path: (fault === 'path-reversed' ? [...c.pathIds].reverse() : c.pathIds).join(','),

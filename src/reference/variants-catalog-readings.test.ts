@@ -57,6 +57,14 @@ describe('categories', () => {
     expect(children.categories.length).toBeGreaterThan(0);
   });
 
+  it('wide-tiles-after-3-0: a wide_tiles category is tiles in answers to 3.0, wide_tiles from 3.1', async () => {
+    const wide = data.categoryList.find((c) => c.layoutMode === 'wide_tiles')!;
+    const [ref30, variant30] = await both('wide-tiles-after-3-0', `/categories/${wide.id}`, '3.0');
+    expect([ref30.category.layout_mode, variant30.category.layout_mode]).toEqual(['wide_tiles', 'tiles']);
+    const [, variant31] = await both('wide-tiles-after-3-0', `/categories/${wide.id}`, '3.1');
+    expect(variant31.category.layout_mode).toBe('wide_tiles');
+  });
+
   it('root-fields-blank: the root has image_url, web_uri, code, manufacturer_title, path and family_id null', async () => {
     const [ref, variant] = await both('root-fields-blank', '/categories/root');
     for (const key of ['image_url', 'web_uri', 'code', 'manufacturer_title', 'path', 'family_id']) expect(variant.category[key], key).toBeNull();

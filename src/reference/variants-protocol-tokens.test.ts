@@ -166,10 +166,20 @@ describe('patch-level variants (implements-*)', () => {
   let plain: Server;
   let v320: Server;
   let v311: Server;
+  let v3022: Server;
+  let v300: Server;
+  let retired: Server;
   beforeAll(async () => {
-    [plain, v320, v311] = await Promise.all([start([]), start(['implements-3.2.0']), start(['implements-3.1.1'])]);
+    [plain, v320, v311, v3022, v300, retired] = await Promise.all([
+      start([]),
+      start(['implements-3.2.0']),
+      start(['implements-3.1.1']),
+      start(['implements-3.0.22']),
+      start(['implements-3.0.0']),
+      start(['series-3-0-retired']),
+    ]);
   });
-  afterAll(() => Promise.all([plain, v320, v311].map((s) => s.ref.close())));
+  afterAll(() => Promise.all([plain, v320, v311, v3022, v300, retired].map((s) => s.ref.close())));
 
   const served = async (s: Server, version: string | null) => (await ok(get(s.ref, '/test/version', { ...s, version }))).body.version as string;
 
@@ -211,5 +221,40 @@ describe('patch-level variants (implements-*)', () => {
     expect((await get(v311.ref, '/test/since-3-2', v311)).status).toBe(404);
     const leaf = (await ok(get(v311.ref, '/categories?per=100', v311))).body.categories.find((c: { children_count: number }) => c.children_count === 0);
     expect((await get(v311.ref, `/categories/${leaf.id}/specifications`, v311)).status).toBe(200);
+  });
+
+  it('implements-3.0.22: serves 3.0.22 whatever is asked, without the changes of 3.0.23 (default: 3.0.23, 3.1.3, 3.2.1)', async () => {
+    for (const v of [null, '3', '3.0', '3.1', '3.2', '3.9']) expect(await served(v3022, v), String(v)).toBe('3.0.22');
+    const user = async (s: Server) => (await ok(get(s.ref, '/user', { ...s, version: '3.0', token: (await userTokens(s.ref, 'public')).access }))).body.user;
+    const [now, then] = [await user(plain), await user(v3022)];
+    expect([now.type !== undefined, 'name' in now]).toEqual([true, false]);
+    expect([then.type, typeof then.name]).toEqual([undefined, 'string']);
+    // 3.1.1's sparse fieldsets are not there: the fieldset is ignored.
+    expect(Object.keys((await ok(get(v3022.ref, '/categories/root?fields[root]=id', v3022))).body.category).length).toBeGreaterThan(1);
+  });
+
+  it('implements-3.0.0: serves 3.0.0, without the endpoints, fields and behaviours of the Change history; with the fields it removed', async () => {
+    expect(await served(v300, '3.2')).toBe('3.0.0');
+    const root = (await ok(get(v300.ref, '/categories/root', v300))).body.category;
+    expect([root.path, root.layout_mode, typeof root.show_in_tiles]).toEqual([undefined, undefined, 'boolean']);
+    const leaf = (await ok(get(v300.ref, '/categories?per=100', v300))).body.categories.find((c: { children_count: number }) => c.children_count === 0);
+    // Price history (3.0.15) is not there yet.
+    const sku = (await ok(get(v300.ref, `/categories/${leaf.id}/skus`, v300))).body.skus[0];
+    expect([(await get(plain.ref, `/skus/${sku.id}/price_history`, plain)).status, (await get(v300.ref, `/skus/${sku.id}/price_history`, v300)).status]).toEqual([200, 404]);
+    const groups = await ok(get(v300.ref, `/categories/${leaf.id}/filter_groups`, v300));
+    // No Cache-Control (3.0.3) and no filter_type (3.0.6) on filter groups.
+    expect(groups.headers.get('cache-control')).toBeNull();
+    for (const g of groups.body.filter_groups) expect(g).not.toHaveProperty('filter_type');
+  });
+
+  it('series-3-0-retired: serves 3.1.3 and 3.2.1; version=3 and version=3.0 get 3.1.3 (default: 3.0.23)', async () => {
+    const rows: [string | null, string, string][] = [
+      [null, '3.2.1', '3.2.1'],
+      ['3', '3.0.23', '3.1.3'],
+      ['3.0', '3.0.23', '3.1.3'],
+      ['3.1', '3.1.3', '3.1.3'],
+      ['3.2', '3.2.1', '3.2.1'],
+    ];
+    for (const [v, before, after] of rows) expect([await served(plain, v), await served(retired, v)], String(v)).toEqual([before, after]);
   });
 });

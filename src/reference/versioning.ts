@@ -5,9 +5,12 @@
 // latest patch of that series (rule 2).
 //
 // Legal variants (variants.ts) of these choices:
-// - implements-3.2.0 / implements-3.1.1: the server implements the Change history up to that
-//   patch level only (served 3.0.23, 3.1.3, 3.2.0 / 3.0.23, 3.1.1); fields, endpoints and
-//   behaviour follow the served label, so a 3.2.0 server lacks exactly the 3.2.1 changes.
+// - implements-3.2.0 / implements-3.1.1 / implements-3.0.22: the server implements the Change
+//   history up to that patch level only (served 3.0.23, 3.1.3, 3.2.0 / 3.0.23, 3.1.1 / 3.0.22);
+//   fields, endpoints and behaviour follow the served label, so a 3.2.0 server lacks exactly the
+//   3.2.1 changes, and a 3.0.22 one has no minor versions and none of 3.0.23's changes.
+// - series-3-0-retired: the 3.0 series is no longer served; version=3 gets 3.1 (the oldest served),
+//   and so does version=3.0 (no earlier version to fall back to).
 // - vendor-media-type: the version is negotiated on application/vnd.acme+json instead.
 // - unknown-version-latest: an unparsable version or another major gets the latest (no 406).
 
@@ -39,11 +42,19 @@ const SERVED_UP_TO_3_2_0: readonly ApiVersion[] = Object.freeze([version(3, 0, 2
 /** A deployment at patch level 3.1.1: nothing of 3.1.2 and later, so no 3.2 series at all. */
 const SERVED_UP_TO_3_1_1: readonly ApiVersion[] = Object.freeze([version(3, 0, 23), version(3, 1, 1)]);
 
+/** A deployment at patch level 3.0.22: the 3.0 series one patch short, before minor versions existed (3.1.0). */
+const SERVED_UP_TO_3_0_22: readonly ApiVersion[] = Object.freeze([version(3, 0, 22)]);
+
+/** A deployment at the base of 3.0: none of the Change history. */
+const SERVED_BASE_3_0_0: readonly ApiVersion[] = Object.freeze([version(3, 0, 0)]);
+
 /** The versions a server with `variants` serves, oldest first. */
 export function servedVersions(variants: Variants = NO_VARIANTS): readonly ApiVersion[] {
-  if (variants.has('implements-3.2.0')) return SERVED_UP_TO_3_2_0;
-  if (variants.has('implements-3.1.1')) return SERVED_UP_TO_3_1_1;
-  return SERVED_VERSIONS;
+  if (variants.has('implements-3.0.22')) return SERVED_UP_TO_3_0_22;
+  if (variants.has('implements-3.0.0')) return SERVED_BASE_3_0_0;
+  const upTo = variants.has('implements-3.2.0') ? SERVED_UP_TO_3_2_0 : variants.has('implements-3.1.1') ? SERVED_UP_TO_3_1_1 : SERVED_VERSIONS;
+  // Variant series-3-0-retired: the 3.0 series is no longer served.
+  return variants.has('series-3-0-retired') ? upTo.filter((v) => v.minor > 0) : upTo;
 }
 
 /** The latest version a server with `variants` serves. */
@@ -104,7 +115,7 @@ export function negotiateVersion(accept: string | undefined, fault: FaultName | 
         .trim()
         .replace(/^"(.*)"$/, '$1');
     }
-    if (requested === undefined) return { ok: true, version: fault === 'version-unspecified-gives-oldest' ? OLDEST_VERSION : latest };
+    if (requested === undefined) return { ok: true, version: fault === 'version-unspecified-gives-oldest' ? servedVersions(variants)[0]! : latest };
     return resolveRequestedVersion(requested, fault, variants);
   }
   return unspecified;
@@ -121,19 +132,19 @@ export function resolveRequestedVersion(requested: string, fault: FaultName | nu
   if (major !== SUPPORTED_MAJOR) {
     return { ok: false, message: `API version ${requested} is not served; the major version must be ${SUPPORTED_MAJOR}` };
   }
-  if (m[2] === undefined) return { ok: true, version: fault === 'version-major-only-gives-latest' ? latest : OLDEST_VERSION };
+  if (m[2] === undefined) return { ok: true, version: fault === 'version-major-only-gives-latest' ? latest : served[0]! };
   const minor = Number(m[2]);
   if (fault === 'version-patch-not-ignored' && m[3] !== undefined) {
     // The bug: the whole major.minor.patch is compared with the served versions.
     let byPatch: ApiVersion | undefined;
     for (const v of served) if (compareVersions(v.label, `${major}.${minor}.${m[3]}`) <= 0) byPatch = v;
-    return { ok: true, version: byPatch ?? OLDEST_VERSION };
+    return { ok: true, version: byPatch ?? served[0]! };
   }
   let chosen: ApiVersion | undefined;
   for (const v of served) if (v.minor <= minor) chosen = v;
-  if (fault === 'unknown-minor-gives-oldest' && chosen?.minor !== minor) chosen = OLDEST_VERSION;
+  if (fault === 'unknown-minor-gives-oldest' && chosen?.minor !== minor) chosen = served[0];
   // Every served list starts at minor 0, so chosen is always set.
-  return { ok: true, version: chosen ?? OLDEST_VERSION };
+  return { ok: true, version: chosen ?? served[0]! };
 }
 
 /** Compares "a.b.c" version strings numerically. */
@@ -165,6 +176,7 @@ export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, Fie
   category: {
     path: { since: '3.0.7' },
     layout_mode: { since: '3.0.18' },
+    show_in_tiles: { since: '3.0.0', removedIn: '3.0.18' },
     family_id: { since: '3.1.2' },
     reviewable: { since: '3.2.0' },
     adult: { since: '3.2.0' },
@@ -183,6 +195,7 @@ export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, Fie
     sizes: { since: '3.2.1' },
   },
   product: {
+    shop_uid: { since: '3.0.1' },
     expenses: { since: '3.0.14' },
     sizes: { since: '3.0.23' },
     immediate_pickup: { since: '3.1.0' },
@@ -201,6 +214,9 @@ export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, Fie
   location: {
     format: { since: '3.0.16' },
   },
+  filter_group: {
+    filter_type: { since: '3.0.6' },
+  },
   sku_review: {
     votes_count: { since: '3.0.19' },
     helpful_votes_count: { since: '3.0.17' },
@@ -214,6 +230,7 @@ export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, Fie
     order: { since: '3.0.23' },
   },
   user: {
+    name: { since: '3.0.0', removedIn: '3.0.23' },
     type: { since: '3.0.23' },
     created_at: { since: '3.2.0' },
     email: { since: '3.2.0' },
@@ -227,6 +244,13 @@ export const FIELD_VERSIONS: Readonly<Record<string, Readonly<Record<string, Fie
     i: { since: '3.0.23' },
   },
   notification: {
+    user_notified: { since: '3.0.0', removedIn: '3.0.9' },
+    user_id: { since: '3.0.0', removedIn: '3.0.9' },
+    subscription_id: { since: '3.0.0', removedIn: '3.0.9' },
+    mail_event: { since: '3.0.0', removedIn: '3.0.9' },
+    sku: { since: '3.0.10' },
+    category_name: { since: '3.0.10' },
+    user: { since: '3.0.10' },
     eventable_name: { since: '3.0.9' },
     eventable_url: { since: '3.0.9' },
     event_text: { since: '3.0.9' },

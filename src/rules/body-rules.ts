@@ -10,7 +10,7 @@ import { fieldsMatchVersion, objectsAt, sinceVersions, type Located } from '../c
 import type { Exchange } from '../http/exchange.ts';
 import { schemaRequirements } from '../schemas/cited-requirements.ts';
 import { asksFieldsets } from '../schemas/presence.ts';
-import { SCHEMA_BASE, SchemaRegistry } from '../schemas/validator.ts';
+import { SCHEMA_BASE, SchemaRegistry, valueAt } from '../schemas/validator.ts';
 import type { Violation } from '../schemas/violation.ts';
 import { versionedFieldsOf } from '../schemas/versioned-fields.ts';
 import { changeRow } from './change-history.ts';
@@ -40,18 +40,6 @@ function resourcesOf(responseSchema: string, body: unknown, at: string): { schem
   return out;
 }
 
-/** The value at a JSON pointer of the body (undefined where there is none). */
-function valueAtPointer(body: unknown, pointer: string): unknown {
-  let node = body;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isPlainObject(node)) node = node[key];
-    else return undefined;
-  }
-  return node;
-}
-
 /**
  * LINK-2.b: the id array of embed_ids=<name> may be keyed <name> or <name>_id rather than
  * <name>_ids, so under such a request an array of integer ids there is the link's, not the
@@ -62,7 +50,7 @@ function isEmbedIdsArray(violation: Violation, query: URLSearchParams | undefine
   const names = [...query.getAll('embed_ids'), ...query.getAll('embed_ids[]')].flatMap((x) => x.split(',')).map((x) => x.trim());
   const key = violation.pointer.split('/').pop() ?? '';
   if (!names.some((name) => name !== '' && (key === name || key === `${name}_id`))) return false;
-  const value = valueAtPointer(body, violation.pointer);
+  const value = valueAt(body, violation.pointer);
   return Array.isArray(value) && value.every((id) => Number.isInteger(id));
 }
 

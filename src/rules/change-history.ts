@@ -54,6 +54,7 @@ export const FEATURES = {
   'filter-groups-cached': { since: '3.0.3', phrase: 'filter groups cached for 5 minutes' },
   'search-meta-q': { since: '3.0.4', phrase: 'q in search meta' },
   'future-skus-no-products': { since: '3.0.5', phrase: 'future SKUs return an empty product list' },
+  'category-path': { since: '3.0.7', phrase: 'path on Category' },
   'sku-order-by-rating': { since: '3.0.8', phrase: 'ordering SKUs by rating' },
   'notification-embeds': { since: '3.0.10', phrase: 'notification associations embedded' },
   'notifications-view': { since: '3.0.11', phrase: 'POST /notifications/view' },
@@ -90,6 +91,27 @@ export const FEATURES = {
 } as const satisfies Record<string, { since: string; phrase: string }>;
 
 export type Feature = keyof typeof FEATURES;
+
+const CATEGORY_REMOVED = { show_in_tiles: '3.0.18' };
+/**
+ * Fields a row of the Change history removes ("name removed from User", "layout_mode ... replaces
+ * show_in_tiles", "user_notified, user_id, subscription_id, mail_event removed"), by the schema
+ * of the resource, with the version that removed them: an answer of an older version may carry
+ * them, documented then.
+ */
+export const REMOVED_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'resources/user.json': { name: '3.0.23' },
+  'resources/category.json': CATEGORY_REMOVED,
+  'resources/category-detail.json': CATEGORY_REMOVED,
+  'resources/search-category.json': CATEGORY_REMOVED,
+  'resources/notification.json': { user_notified: '3.0.9', user_id: '3.0.9', subscription_id: '3.0.9', mail_event: '3.0.9' },
+};
+
+/** Whether `field` of the resource `schemaId` documents was removed by a version later than the one served (`serves`): documented then. */
+export function removedLater(schemaId: string, field: string, serves: (since: string) => boolean): boolean {
+  const removedIn = REMOVED_FIELDS[schemaId]?.[field];
+  return removedIn !== undefined && !serves(removedIn);
+}
 
 /** The version a feature came with. */
 export function featureSince(feature: Feature): string {

@@ -311,14 +311,17 @@ function forVersion(doc: SchemaDoc, scope: VersionScope): SchemaDoc {
     if (!node || typeof node !== 'object') return node;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
-      out[k] = k === 'required' && Array.isArray(v) ? v.filter((f) => !newer.has(f as string)) : prune(v);
+      // An `if`'s required list is a condition, not a demand: "format is unstructured" must not
+      // hold of an answer without format (it came later than the version served).
+      out[k] = k === 'if' ? v : k === 'required' && Array.isArray(v) ? v.filter((f) => !newer.has(f as string)) : prune(v);
     }
     return out;
   };
   return prune(doc) as SchemaDoc;
 }
 
-function valueAt(data: unknown, pointer: string): unknown {
+/** The value at a JSON pointer of `data` (undefined where there is none). */
+export function valueAt(data: unknown, pointer: string): unknown {
   if (pointer === '') return data;
   let current: unknown = data;
   for (const raw of pointer.slice(1).split('/')) {

@@ -30,7 +30,7 @@ import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
 import { respondMany } from '../shape.ts';
 import { NO_VARIANTS, type Variants } from '../variants.ts';
-import { versionAtLeast } from '../versioning.ts';
+import { applyVersion, LATEST_VERSION, versionAtLeast, type ApiVersion } from '../versioning.ts';
 import { catalogIndex, skusUnder } from './catalog-index.ts';
 import { categorySkus } from './category-skus.ts';
 import { filterView } from './filter-groups.ts';
@@ -87,8 +87,8 @@ function categoryManufacturers(ctx: ApiContext): ApiResult {
 }
 
 /** A filter group; a group without a hint has hint "" (variant filter-hint-null: null). */
-export function serializeFilterGroup(g: FilterGroupRecord, variants: Variants = NO_VARIANTS): Json {
-  return {
+export function serializeFilterGroup(g: FilterGroupRecord, variants: Variants = NO_VARIANTS, version: ApiVersion = LATEST_VERSION): Json {
+  const out: Json = {
     id: g.id,
     name: g.name,
     active: g.active,
@@ -99,6 +99,7 @@ export function serializeFilterGroup(g: FilterGroupRecord, variants: Variants = 
     combined: g.combined,
     filter_type: g.filter_type,
   };
+  return applyVersion('filter_group', out, version);
 }
 
 function filterGroups(ctx: ApiContext): ApiResult {
@@ -106,8 +107,9 @@ function filterGroups(ctx: ApiContext): ApiResult {
   // Its own groups and (variant filter-groups-inherited) those it inherits.
   const groups = filterView(ctx).groupsOf(c.id);
   // "filter groups cached for 5 minutes" (3.0.3).
-  const headers = ctx.fault === 'filter-groups-cache-control-missing' ? undefined : { 'Cache-Control': 'max-age=300, private' };
-  return respondMany(ctx, 'filter_groups', groups, (g) => serializeFilterGroup(g, ctx.variants), headers ? { headers } : {});
+  const cached = ctx.fault !== 'filter-groups-cache-control-missing' && versionAtLeast(ctx.version, '3.0.3');
+  const headers = cached ? { 'Cache-Control': 'max-age=300, private' } : undefined;
+  return respondMany(ctx, 'filter_groups', groups, (g) => serializeFilterGroup(g, ctx.variants, ctx.version), headers ? { headers } : {});
 }
 
 export const catalogRoutes: RouteModule = (router) => {

@@ -90,6 +90,6 @@ export const notificationRoutes: RouteModule = (router) => {
       if (ctx.fault === 'notifications-view-returns-body') return respondMany(ctx, 'notifications', viewed, serializer(ctx), { paginate: false });
       return { status: 204 };
     },
-    NOTIFICATIONS,
+    { ...NOTIFICATIONS, since: '3.0.11' },
   );
 };

@@ -344,19 +344,23 @@ export const productRoutes: RouteModule = (router) => {
     return result;
   });
 
-  router.get('/shops/:shop_id/products/search', (ctx) => {
-    const shop = findById(ctx.data.shops, ctx.params['shop_id'], 'Shop');
-    const uid = ctx.query.get('shop_uid');
-    if (uid === null || uid.trim() === '') throw parameterMissing('shop_uid');
-    // "documented as integer": a deployment may hold it to that.
-    if (ctx.variants.has('shop-uid-non-integer-400') && !/^\d{1,18}$/.test(uid.trim())) {
-      throw invalidParameter(`shop_uid must be an integer, got "${uid.trim().slice(0, 64)}"`);
-    }
-    // Variant shop-uid-substring-match: a search that matches partially.
-    const matchesUid = ctx.variants.has('shop-uid-substring-match')
-      ? (shopUid: string) => shopUid.toLowerCase().includes(uid.trim().toLowerCase())
-      : (shopUid: string) => shopUid === uid.trim();
-    const matches = [...ctx.data.products.values()].filter((p) => p.shop_id === shop.id && matchesUid(p.shop_uid));
-    return respondProducts(ctx, matches);
-  });
+  router.get(
+    '/shops/:shop_id/products/search',
+    (ctx) => {
+      const shop = findById(ctx.data.shops, ctx.params['shop_id'], 'Shop');
+      const uid = ctx.query.get('shop_uid');
+      if (uid === null || uid.trim() === '') throw parameterMissing('shop_uid');
+      // "documented as integer": a deployment may hold it to that.
+      if (ctx.variants.has('shop-uid-non-integer-400') && !/^\d{1,18}$/.test(uid.trim())) {
+        throw invalidParameter(`shop_uid must be an integer, got "${uid.trim().slice(0, 64)}"`);
+      }
+      // Variant shop-uid-substring-match: a search that matches partially.
+      const matchesUid = ctx.variants.has('shop-uid-substring-match')
+        ? (shopUid: string) => shopUid.toLowerCase().includes(uid.trim().toLowerCase())
+        : (shopUid: string) => shopUid === uid.trim();
+      const matches = [...ctx.data.products.values()].filter((p) => p.shop_id === shop.id && matchesUid(p.shop_uid));
+      return respondProducts(ctx, matches);
+    },
+    { since: '3.0.1' },
+  );
 };

@@ -19,7 +19,11 @@ export function listReviews(ctx: ApiContext): ApiResult {
   const skuId = skuIdOf(ctx);
   const sort = sortOf(ctx);
   const metaNames = metaNamesOf(ctx);
-  const all = reviewsOf(ctx.data, skuId).sort(compareReviews(sort, ctx.fault, ctx.variants.has('most-helpful-by-ratio')));
+  // Before 3.0.2 (variant implements-3.0.0) reviews came in the order they were written, demoted ones among them.
+  const order = versionAtLeast(ctx.version, '3.0.2')
+    ? compareReviews(sort, ctx.fault, ctx.variants.has('most-helpful-by-ratio'))
+    : (a: SkuReviewRecord, b: SkuReviewRecord) => a.id - b.id;
+  const all = reviewsOf(ctx.data, skuId).sort(order);
   const meta: Json = {};
   // Variant reviews-aggregation-null-when-empty: a SKU without reviews has no aggregation (null), not [].
   const emptyAggregation = all.length === 0 && ctx.variants.has('reviews-aggregation-null-when-empty');

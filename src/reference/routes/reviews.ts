@@ -93,8 +93,8 @@ export const reviewRoutes: RouteModule = (router, variants) => {
   router.put('/skus/:id/reviews/:review_id', updateReview, write);
   router.delete('/skus/:id/reviews/:review_id', deleteReview, write);
   // The permission is checked in the handler (review-actions.ts), so that its absence is one visible bug.
-  router.post('/skus/:sku_id/reviews/:review_id/votes', voteOnReview, { scope: null, user: true });
-  router.post('/skus/:sku_id/reviews/:review_id/flags', flagReview, { scope: null, user: true });
+  router.post('/skus/:sku_id/reviews/:review_id/votes', voteOnReview, { scope: null, user: true, since: '3.0.17' });
+  router.post('/skus/:sku_id/reviews/:review_id/flags', flagReview, { scope: null, user: true, since: '3.0.21' });
   router.get('/flags', listFlagReasons);
 };
 

@@ -33,7 +33,7 @@
 //   price-history-newest-first, price-history-ends-yesterday, price-history-change-days-only).
 
 import type { SkuRecord, SpecificationRecord } from '../model.ts';
-import { ApiError, formatTimestamp, recordNotFound } from '../http.ts';
+import { ApiError, formatTimestamp, recordNotFound, type ApiResult } from '../http.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { prng } from '../data.ts';
 import { round2 } from '../serializers/product.ts';
@@ -62,6 +62,8 @@ function findSku(ctx: ApiContext): SkuRecord {
 }
 
 function productsOf(ctx: ApiContext, sku: SkuRecord) {
+  // Before 3.0.5 (variant implements-3.0.0) a future SKU's product list was an error.
+  if (sku.future && !versionAtLeast(ctx.version, '3.0.5')) throw new ApiError(422, 'RecordInvalid', ['The SKU is not released yet']);
   if (sku.future) return [];
   return [...ctx.data.products.values()].filter((p) => p.sku_id === sku.id);
 }
@@ -171,6 +173,25 @@ function cardBlp(ctx: ApiContext, first: ProductEntry): Json | null {
   return { ...first.blp };
 }
 
+/** GET /skus/:id/price_history (from 3.0.15). */
+function priceHistoryOf(ctx: ApiContext): ApiResult {
+  const sku = findSku(ctx);
+  // Variant: "no data" as no resource. The faults of a future SKU's history stay visible with the
+  // variant on, as the mutation runs need.
+  const tooNew = sku.future ? ctx.fault !== 'future-sku-price-history' : addedTooRecently(ctx, sku);
+  if (ctx.fault === 'future-sku-price-history-500' && sku.future) throw new ApiError(500, 'InternalServerError', ['Something went wrong']);
+  const noData = tooNew && versionAtLeast(ctx.version, '3.2.0');
+  if (ctx.variants.has('too-new-history-404') && noData) throw recordNotFound('PriceHistory', sku.id);
+  // Variants: "no data" as no content, or as a blank history (GEN-8).
+  if (ctx.variants.has('too-new-history-204') && noData) return { status: 204 };
+  if (ctx.variants.has('too-new-history-null') && noData) return { status: 200, body: { history: null } };
+  // Shaped like every other resource, so sparse fieldsets apply to history too.
+  return respondOne(ctx, 'history', sku, (s) => {
+    const average = priceHistory(ctx, s);
+    return ctx.variants.has('price-history-lowest-series') ? { average, lowest: lowestSeries(average) } : { average };
+  });
+}
+
 export const skuRoutes: RouteModule = (router) => {
   router.get('/skus/:id/products', (ctx) => {
     // Variant missing-sku-products-empty: the products of an unknown integer id are an empty collection.
@@ -232,21 +253,5 @@ export const skuRoutes: RouteModule = (router) => {
     });
   });
 
-  router.get('/skus/:id/price_history', (ctx) => {
-    const sku = findSku(ctx);
-    // Variant: "no data" as no resource. The faults of a future SKU's history stay visible with the
-    // variant on, as the mutation runs need.
-    const tooNew = sku.future ? ctx.fault !== 'future-sku-price-history' : addedTooRecently(ctx, sku);
-    if (ctx.fault === 'future-sku-price-history-500' && sku.future) throw new ApiError(500, 'InternalServerError', ['Something went wrong']);
-    const noData = tooNew && versionAtLeast(ctx.version, '3.2.0');
-    if (ctx.variants.has('too-new-history-404') && noData) throw recordNotFound('PriceHistory', sku.id);
-    // Variants: "no data" as no content, or as a blank history (GEN-8).
-    if (ctx.variants.has('too-new-history-204') && noData) return { status: 204 };
-    if (ctx.variants.has('too-new-history-null') && noData) return { status: 200, body: { history: null } };
-    // Shaped like every other resource, so sparse fieldsets apply to history too.
-    return respondOne(ctx, 'history', sku, (s) => {
-      const average = priceHistory(ctx, s);
-      return ctx.variants.has('price-history-lowest-series') ? { average, lowest: lowestSeries(average) } : { average };
-    });
-  });
+  router.get('/skus/:id/price_history', priceHistoryOf, { since: '3.0.15' });
 };

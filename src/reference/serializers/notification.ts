@@ -97,6 +97,8 @@ export function serializeNotification(n: NotificationRecord, data: Dataset, vers
     // Variant aggregated-review-user-null: an aggregated notification stands for several reviewers, so it names none.
     user: reviewer && !(n.aggregated && variants.has('aggregated-review-user-null')) ? serializeUserSummary(reviewer, variants) : null,
   };
+  // Before 3.0.9 (variant implements-3.0.0): the fields that row removed (applyVersion keeps them only there).
+  Object.assign(out, { user_notified: true, user_id: n.userId, subscription_id: null, mail_event: false });
   // The bug: only price_up is treated as a price notification, so price_drop gets no category_name key.
   if (fault === 'price-drop-notification-without-category-name' && n.etype === 'price_drop') delete out['category_name'];
   // The bug: the reviewing user is looked up but never embedded: the key is left out.

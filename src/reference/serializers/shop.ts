@@ -25,7 +25,8 @@ export function round1(n: number): number {
 
 export function serializeShop(s: ShopRecord, opts: ShopSerializeOptions): Json {
   let score = round1(s.review_score);
-  if (opts.fault === 'shop-review-score-not-rounded') {
+  // Before 3.0.23 (variant implements-3.0.22) the score was not rounded: the live average of the counted reviews.
+  if (opts.fault === 'shop-review-score-not-rounded' || !versionAtLeast(opts.version, '3.0.23')) {
     // The bug: the score is averaged live from the reviews counted for it, and never rounded.
     const counted = (opts.reviews?.() ?? []).filter((r) => r.latest);
     const avg = counted.length === 0 ? s.review_score : counted.reduce((sum, r) => sum + r.rating, 0) / counted.length;

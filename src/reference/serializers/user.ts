@@ -33,6 +33,8 @@ export function serializeUser(u: UserRecord, version: ApiVersion, fault: FaultNa
   const out: Json = {
     id: u.id,
     username: u.username,
+    // Removed in 3.0.23 (variant implements-3.0.22 serves it): the user's name, here the username.
+    name: u.username,
     type: u.type,
     sex: u.sex,
     avatar: avatarUri(u.avatar, variants),

@@ -10,6 +10,12 @@ export const CATALOG_READING_VARIANTS = {
     requirements: ['CAT-1', 'CAT-15'],
     readings: ['CAT-1.e', 'CAT-15.b'],
   },
+  'wide-tiles-after-3-0': {
+    choice: 'When wide_tiles joined layout_mode: the Change history dates layout_mode (3.0.18), not each value; the reference has all three in every version.',
+    description: 'Answers to the 3.0 series show a wide_tiles category as tiles: wide_tiles came with a later, undated change.',
+    requirements: ['CHG-12'],
+    readings: ['CHG-12.e'],
+  },
   'root-fields-blank': {
     choice: "The root category's fields that mean nothing for it (its picture, page, code, title, path, family): the reference fills them.",
     description: 'The root category has image_url, web_uri, code, manufacturer_title, path and family_id null.',

@@ -300,6 +300,46 @@ export const PROTOCOL_VARIANTS = {
     kitEnv: { CATALOGUE_IMPLEMENTS: '3.1.1' },
     narrows: true,
   },
+  'implements-3.0.22': {
+    choice: 'The patch level a deployment implements: it may implement 3.0.22 and nothing later.',
+    description:
+      'The server implements the Change history up to 3.0.22: it serves 3.0.22 whatever version is asked (no minor versions before 3.1.0), without the changes of 3.0.23: no i on autocomplete, no order on specifications, no sizes on Products, User with name and no type, no extra_info or top_positive_reasons on Shop, shop reviews without negative and reasons, review_score with two decimals.',
+    requirements: ['VER-1', 'VER-7', 'CHG-7'],
+    readings: ['VER-1.c', 'CHG-7.b'],
+    conflicts: ['implements-3.2.0', 'implements-3.1.1'],
+    kitEnv: { CATALOGUE_IMPLEMENTS: '3.0.22' },
+    narrows: true,
+  },
+  'implements-3.0.0': {
+    choice: 'The patch level a deployment implements: it may implement the base of 3.0 and none of the Change history.',
+    description:
+      "The server implements none of the Change history: it serves 3.0.0 whatever version is asked: no shop product search, review votes, flagging, price history or POST /notifications/view (404); none of the fields the rows 3.0.1 to 3.2.1 add, and those they remove (User name, Category show_in_tiles, notification user_notified, user_id, subscription_id, mail_event); no associations embedded in notifications; review_score not rounded; reviews in the order written; no Cache-Control on filter groups; a future SKU's products refused with 422.",
+    requirements: ['VER-1', 'VER-7', 'SCOPE-4', 'SCOPE-5', 'EVT-13'],
+    readings: [
+      'VER-1.c',
+      'SCOPE-4.d',
+      'SCOPE-5.h',
+      'EVT-13.f',
+      ...['7', '8', '10', '11', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '25', '26', '27'].map((n) => `CHG-${n}.b`),
+      'CHG-9.c',
+      'CHG-12.d',
+      'CHG-28.d',
+      'CHG-29.d',
+      'CHG-30.e',
+    ],
+    conflicts: ['implements-3.2.0', 'implements-3.1.1', 'implements-3.0.22'],
+    kitEnv: { CATALOGUE_IMPLEMENTS: '3.0.0' },
+    narrows: true,
+  },
+  'series-3-0-retired': {
+    choice: 'Which series a deployment still serves: the reference serves 3.0, 3.1 and 3.2.',
+    description:
+      'The 3.0 series is retired: the server serves 3.1.3 and 3.2.1; version=3 gets 3.1.3 (the oldest served), and so does version=3.0, which has no earlier version to fall back to.',
+    requirements: ['VER-8'],
+    readings: ['VER-8.b'],
+    conflicts: ['implements-3.0.22', 'implements-3.0.0'],
+    narrows: true,
+  },
   'unknown-version-latest': {
     choice: 'A version that does not parse, or another major: the reference answers 406.',
     description: 'A version that does not parse, or a major other than 3, gets the latest version (no 406).',
