@@ -33,6 +33,7 @@ import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
 import { getOk, type Query } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
+import { addUnlistedCategories } from '../src/engines/category-tree.ts';
 import { judgeNotFoundBody } from '../src/engines/not-found.ts';
 
 /** Most leaves a test walks to find a SKU of some kind before it skips. */
@@ -66,6 +67,7 @@ async function otherLeaves(t: ConformanceContext, except: number | null, deepest
     if (!pagination || pagination.page >= pagination.total_pages || page === CATEGORY_PAGES) break;
     response = await t.api.get(pathOf('GET /categories'), { query: { ...query, page: page + 1 } });
   }
+  await addUnlistedCategories(t, categories);
   const leaves = categories.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']) && c['children_count'] === 0 && c['id'] !== except);
   const depth = (c: Json) => (typeof c['path'] === 'string' ? c['path'].split(',').length : 0);
   const listed = leaves.map((c) => c['id'] as number);

@@ -223,7 +223,7 @@ describe('PATCH /user', () => {
         const uploaded = single(t, upload, 200, 'user', 'USER-15', 'USER-13');
         t.response('PATCH /user', upload, 'USER-13', 'USER-5');
         // A new URI, or the same address of the user's own with the new image behind it (noted); never a preset.
-        t.must(avatarTakesUpload(uploaded, avatars, user['avatar']), 'USER-15');
+        t.must(avatarTakesUpload(uploaded, avatars, user['avatar'], before), 'USER-15');
         t.warn(avatarStaysForUpload(uploaded, user['avatar']), 'USER-15');
 
         // "without a data-URI preamble": whether a server must refuse one is not stated (a

@@ -70,6 +70,14 @@ describe('user and addresses', () => {
     // The preset shown before, still there while the upload is processed (USER-13): noted by avatarStaysForUpload.
     ok(avatarTakesUpload({ avatar: 'https://cdn.example/p/owl.png' }, presets, 'https://cdn.example/p/owl.png'));
     bad(avatarTakesUpload({ avatar: 'https://cdn.example/p/owl.png' }, presets, 'https://cdn.example/uploads/77-ab.png'), 'a preset of GET /user/avatars');
+    // The avatar before the previous PATCH: that change was not stored, its own finding; this one follows from it.
+    const after = avatarTakesUpload(
+      { avatar: 'https://cdn.example/p/owl.png' },
+      [...presets, 'https://cdn.example/p/cat.png'],
+      'https://cdn.example/p/cat.png',
+      'https://cdn.example/p/owl.png',
+    );
+    expect([after.ok, !after.ok && after.follows !== undefined]).toEqual([false, true]);
     bad(avatarTakesUpload({ avatar: 7 }, presets));
   });
 

@@ -1,7 +1,7 @@
 // Checks of the user account, personalization and notifications (spec: Resources and their fields >
 // User, User address, Personalization, Notification; Events; Endpoints > User, Personalization,
 // Notifications). Pure functions over what the server sent; the suites pick severity and ids.
-import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
+import { allOf, blank, fail, following, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 type Json = Record<string, unknown>;
 
@@ -78,11 +78,15 @@ export function avatarIsPresetUri(user: unknown, fileName: string): CheckResult 
  * shared address). The avatar left as it was (`previous`: an address of the user's own, or the
  * old image showing while the upload is processed, USER-13) is avatarStaysForUpload's note.
  */
-export function avatarTakesUpload(user: unknown, presets: readonly string[], previous?: unknown): CheckResult {
+export function avatarTakesUpload(user: unknown, presets: readonly string[], previous?: unknown, beforePrevious?: unknown): CheckResult {
   const avatar = isPlainObject(user) ? user['avatar'] : undefined;
   const what = `avatar is ${show(avatar)} after PATCH /user with a base64 image`;
   if (typeof avatar !== 'string') return typed(avatar, false, what);
-  return presets.includes(avatar) && avatar !== previous ? fail(`${what}: a preset of GET /user/avatars, not an address for the image uploaded`) : pass();
+  if (!presets.includes(avatar) || avatar === previous) return pass();
+  const result = fail(`${what}: a preset of GET /user/avatars, not an address for the image uploaded`);
+  // An upload processed later shows the avatar stored (USER-13.g): the one before the previous
+  // change means that change was not stored, which is the previous PATCH's finding, not this one.
+  return avatar === beforePrevious ? following(`the avatar before the previous PATCH /user: that change was not stored`, result) : result;
 }
 
 /**

@@ -102,8 +102,12 @@ export const ROLES = {
       // First a hint: the first category of GET /categories (which the preflight asked already)
       // that names a parent and no children, taken when its children listing is empty: one
       // request instead of a walk down the tree (issue 17).
+      // Not a child of the root: a deployment listing only the top level (CAT-1.e) would give a
+      // top-level leaf, often of a kind apart (books), whose SKUs lack what other roles need.
+      // The root as listed (parent_id 0), not asked: the hint costs no request more.
       const listed = await w.listed().catch(() => [] as Category[]);
-      const hinted = listed.find((c) => c.children_count === 0 && Number.isInteger(c.parent_id) && c.parent_id !== 0);
+      const listedRoot = listed.find((c) => c.parent_id === 0)?.id;
+      const hinted = listed.find((c) => c.children_count === 0 && Number.isInteger(c.parent_id) && c.parent_id !== 0 && c.parent_id !== listedRoot);
       if (hinted && (await w.children(hinted.id)).length === 0) return hinted.id;
       // Else down the first child at each level until a category lists no children.
       const root = await w.root();
@@ -178,7 +182,9 @@ export const ROLES = {
     description: "a category of the run's user's favorites (that of an automatic favorite list)",
     checkHint: async (id, w) => (await w.answers(pathOf('GET /categories/:id/favorites', { id }), 'user')) === 200,
     find: async (w) => {
-      const list = (await w.favoriteLists()).find((l) => Number.isInteger(l['category_id']) && !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
+      const lists = (await w.favoriteLists()).filter((l) => Number.isInteger(l['category_id']) && !(typeof l['name'] === 'string' && KIT_MADE.test(l['name'])));
+      // An automatic list first: a custom list may name a category too (FAV-1.e), that of one favorite only.
+      const list = lists.find((l) => l['type'] === 'auto') ?? lists[0];
       return (list?.['category_id'] as number | undefined) ?? null;
     },
   },

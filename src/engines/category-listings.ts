@@ -132,6 +132,24 @@ async function favoritesOf(t: ConformanceContext, query: Query): Promise<Favorit
  * favorites are listed only with owned=true, that listing too; skips when GET /favorites does not
  * answer 200.
  */
+/**
+ * The first page of SKUs (user token) of a category of the user's favorites, and, when that page
+ * holds none of them (a custom list's category is that of one favorite, FAV-1.e) or there is no
+ * such category, of the discovered leaf too. Skips when none lists a SKU.
+ */
+export async function favoritesCategorySkus(t: ConformanceContext, inLists: ReadonlySet<number>): Promise<Json[][]> {
+  const favoritesCategory = await t.discover('favoritesCategory').catch(() => null);
+  const candidates = [...new Set([favoritesCategory, await t.discover('leafCategory')].filter((id): id is number => id !== null))];
+  const pages: Json[][] = [];
+  for (const categoryId of candidates) {
+    const { skus } = await userSkusOf(t, categoryId);
+    if (skus.length) pages.push(skus);
+    if (skus.some((s) => inLists.has(s['id'] as number))) break;
+  }
+  if (pages.length === 0) t.skip(`categories ${candidates.join(', ')} list no SKUs`);
+  return pages;
+}
+
 export async function userFavorites(t: ConformanceContext): Promise<{ inLists: Set<number>; notFavorited: (id: number) => boolean }> {
   const listed = await favoritesOf(t, {});
   if (!listed) return t.skip("GET /favorites did not answer 200 with the user token: the user's favorites are unknown");

@@ -3,6 +3,7 @@
 // of their categories) and the random sequences of favorites-model.ts's commands, run with fc.check
 // from the run's seed or CATALOGUE_SEED's, until one breaks a rule or the budget runs out.
 import fc from 'fast-check';
+import { addUnlistedCategories } from './category-tree.ts';
 import { show } from '../checks/check.ts';
 import { autoListInFavorites, isAutoList, type FavoriteLike } from '../checks/favorites.ts';
 import { customListNamed, initialModel, type Failure, type FavoritesModel } from '../checks/favorites-model.ts';
@@ -132,6 +133,7 @@ async function freeSkus(t: ConformanceContext, counter: { spent: number }, autoC
   const { response: categories, query } = await firstLargePage(t.api, pathOf('GET /categories'));
   counter.spent += query['per'] === undefined ? 2 : 1;
   const listed = categories.status === 200 ? (categories.json<{ categories?: Json[] }>()?.categories ?? []) : [];
+  counter.spent += await addUnlistedCategories(t, listed);
   const leaves = listed.filter((c) => c['children_count'] === 0 && Number.isInteger(c['id']) && c['id'] !== leafId).map((c) => c['id'] as number);
   const candidates = [leafId, ...leaves.filter((id) => !autoCategories.has(id)), ...leaves.filter((id) => autoCategories.has(id))];
   const found: Sku[] = [];

@@ -3,7 +3,8 @@
 // the user has not favorited (FreeSkus), the favorite and list writes with their journal entries,
 // the teardown, the 404 of a missing record, and where a favorite's list is seen when its answer
 // does not show favorite_list_id (FAV-8: shown on update only, one reading).
-import { fail, following, show, typed } from '../checks/check.ts';
+import { fail, following, isPlainObject, show, typed } from '../checks/check.ts';
+import { addUnlistedCategories } from './category-tree.ts';
 import {
   holdsNoOwnedFavorites,
   inAutoListByCategory,
@@ -205,8 +206,11 @@ export class FreeSkus {
     const candidates = [leafId];
     const known = typeof preferNot === 'function' ? new Set<unknown>() : preferNot;
     const { response: categories } = await firstLargePage(t.api, pathOf('GET /categories'));
-    if (categories.status === 200)
-      candidates.push(...otherLeaves(categories.json<{ categories?: { id?: unknown; children_count?: unknown }[] }>()?.categories ?? [], leafId, known));
+    if (categories.status === 200) {
+      const listed: unknown[] = categories.json<{ categories?: unknown[] }>()?.categories ?? [];
+      await addUnlistedCategories(t, listed);
+      candidates.push(...otherLeaves(listed.filter(isPlainObject), leafId, known));
+    }
     const avoided = new Map<number, boolean>();
     const avoids = async (categoryId: number): Promise<boolean> => {
       if (typeof preferNot !== 'function') return preferNot.has(categoryId);

@@ -20,9 +20,10 @@ function fakeContext(answers: Record<string, Answer> = {}) {
       status: 200,
       body: {
         categories: [
-          { id: 7, children_count: 0 },
-          { id: 8, children_count: 0 },
-          { id: 2, children_count: 4 },
+          // The whole tree is listed: no children listing is read for categories left out.
+          { id: 7, parent_id: 2, children_count: 0 },
+          { id: 8, parent_id: 2, children_count: 0 },
+          { id: 2, parent_id: 0, children_count: 2 },
         ],
       },
     },

@@ -4,6 +4,7 @@
 // forms (stopping the test unless they are well formed), the read-back of the user's own review and
 // the 404 of a missing record.
 import { fail, isPlainObject, show, typed } from '../checks/check.ts';
+import { addUnlistedCategories } from './category-tree.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
 import { reviewHas, type Json } from '../checks/reviews.ts';
@@ -65,6 +66,7 @@ async function leafIds(t: ConformanceContext): Promise<number[]> {
   let response = await t.api.get(pathOf('GET /categories'), { query: { per: 100 } });
   if (response.status === 400 || response.status === 422) response = await t.api.get(pathOf('GET /categories'));
   const listed = response.status === 200 ? (response.json<{ categories?: unknown }>() ?? {}).categories : [];
+  if (Array.isArray(listed)) await addUnlistedCategories(t, listed);
   const others = Array.isArray(listed)
     ? listed.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']) && c['children_count'] === 0 && c['id'] !== first).map((c) => c['id'] as number)
     : [];
@@ -203,6 +205,13 @@ export class ReviewSkus {
       if (response.status === 422) {
         refusals.push(`SKU ${skuId}: ${response.text.slice(0, 160)}`);
         continue;
+      }
+      // Review writes may need publish_sku_review_actions (SCOPE-5.g): a refusal of a token without it is no finding.
+      const scopes = response.tokenScopes;
+      if ((response.status === 401 || response.status === 403) && scopes && !scopes.includes('publish_sku_review_actions')) {
+        t.skip(
+          `POST /skus/${skuId}/reviews refused (${response.status}) the user token, granted ${scopes.join(' ')} without publish_sku_review_actions: a deployment may require that permission for review writes`,
+        );
       }
       // Whatever came back, a review that was created is deleted.
       const sent = response.status >= 200 && response.status < 300 ? createdId(response) : undefined;

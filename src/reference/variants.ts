@@ -92,22 +92,11 @@ export function variantBundles(): VariantName[][] {
 }
 
 /**
- * The variants written for the catalogue's readings (variants/*-readings.ts): the legal-variants
- * test runs every one, but they are not yet run beside the faults. All switched on together,
- * twelve faults were hidden (a variant taking away what the fault breaks); until each variant
- * that hides one is found and marked `narrows`, the mutation bundle leaves them out.
- */
-const READING_VARIANTS: ReadonlySet<string> = new Set(
-  Object.keys({ ...PROTOCOL_READING_VARIANTS, ...CATALOG_READING_VARIANTS, ...PRODUCT_READING_VARIANTS, ...ACCOUNT_READING_VARIANTS }),
-);
-
-/**
  * The variants the mutation test switches on with every fault: the first bundle, which holds
- * every variant that does not narrow the server and does not conflict with an earlier one, save
- * the reading variants not yet run beside the faults.
+ * every variant that does not narrow the server and does not conflict with an earlier one.
  */
 export function mutationBundle(): VariantName[] {
-  return (variantBundles()[0] ?? []).filter((name) => !READING_VARIANTS.has(name));
+  return variantBundles()[0] ?? [];
 }
 
 /** The kit's configuration (CATALOGUE_* keys) for a deployment making these choices. */

@@ -117,6 +117,9 @@ export const PROTOCOL_READING_VARIANTS = {
     description: 'Paginated collections carry no ETag (and If-None-Match is ignored on them, 200); single resources keep theirs.',
     requirements: ['ETAG-1'],
     readings: ['ETAG-1.d'],
+    // The one resource the kit changes and reads again is a collection (GET /favorite_lists): with
+    // no tag on it, a tag that ignores the content (etag-from-request-target) cannot be shown.
+    narrows: true,
   },
   'etag-strong-comparison': {
     choice: 'If-None-Match comparison: the reference compares weakly (W/"x" matches "x").',
@@ -246,6 +249,9 @@ export const PROTOCOL_READING_VARIANTS = {
     description: 'Creating, updating and deleting a SKU review need a user token granted publish_sku_review_actions.',
     requirements: ['SCOPE-5'],
     readings: ['SCOPE-5.g'],
+    // The kit votes and flags only on a review it wrote: a token refused the permission writes
+    // none, so a vote accepted without it (vote-without-permission-accepted) cannot be provoked.
+    narrows: true,
   },
   'public-user-token-refused': {
     choice: 'Permissions required by /user, /user/*, /personalization and SKU review writes: not shown; the reference serves any user token.',
