@@ -51,11 +51,11 @@ export function createList(m: FavoritesModel, a: Extract<Action, { type: 'create
         }
       : { model: m, failure: errorBody(m, answer) };
   }
-  // Refused as a name conflict, with the name of a list this sequence deleted (204): the list
+  // Refused as a name conflict, with the name of a list the run deleted (204): the list
   // stayed, which is the deletion's fault (as where the listing still shows it), not the create's.
   const deleted = m.lists.find((l) => l.ours && l.kind === 'custom' && l.state === 'gone' && l.name === a.name);
   if (deleted && [400, 409, 422].includes(answer.status)) {
-    const message = `${where} with the name ${show(a.name)} answered ${answer.status}: ${describeList(m, deleted.id)}, gone earlier in this sequence, still holds its name`;
+    const message = `${where} with the name ${show(a.name)} answered ${answer.status}: ${describeList(m, deleted.id)}, deleted earlier (204), still holds its name`;
     return { model: m, failure: { requirements: ['FAV-21'], message } };
   }
   const failure =
@@ -113,8 +113,7 @@ export function listLists(m: FavoritesModel, answer: Answer, where: string): Ste
   }
   for (const list of m.lists.filter((l) => l.ours && l.state !== 'maybe')) {
     const item = listed.get(list.id);
-    if (list.state === 'gone' && item)
-      return { model: m, failure: { requirements: ['FAV-21'], message: `${where} lists ${describeList(m, list.id)}, gone earlier in this sequence` } };
+    if (list.state === 'gone' && item) return { model: m, failure: { requirements: ['FAV-21'], message: `${where} lists ${describeList(m, list.id)}, gone earlier` } };
     // An auto list is missing only where auto lists are listed, and while a favorite is known in it.
     const required = list.kind !== 'auto' || (listsAuto && m.favorites.some((f) => f.state === 'live' && f.listId === list.id));
     if (list.state === 'live' && !item && read.complete && required)

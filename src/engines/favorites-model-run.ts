@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { addUnlistedCategories } from './category-tree.ts';
 import { show } from '../checks/check.ts';
 import { autoListInFavorites, isAutoList, type FavoriteLike } from '../checks/favorites.ts';
-import { customListNamed, initialModel, type Failure, type FavoritesModel } from '../checks/favorites-model.ts';
+import { customListNamed, initialModel, type Failure, type FavoritesModel, type ModelList } from '../checks/favorites-model.ts';
 import { Allowance, seedSource, sequenceFailure, sequenceSeed, staleLists, type Sku, type World } from '../checks/favorites-model-sequences.ts';
 import type { CheckResult } from '../checks/check.ts';
 import { readPagination } from '../checks/pagination.ts';
@@ -190,6 +190,12 @@ export async function prepareSequences(t: ConformanceContext, counter: { spent: 
   return { start, world, sweptLeft };
 }
 
+/** `m` with `lists` (deleted earlier) known as gone, where it does not know their ids otherwise. */
+function withGone(m: FavoritesModel, lists: readonly ModelList[]): FavoritesModel {
+  const added = lists.filter((l) => !m.lists.some((known) => known.id === l.id)).map((l) => ({ ...l, state: 'gone' as const }));
+  return added.length ? { ...m, lists: [...m.lists, ...added] } : m;
+}
+
 /** What the sequences came to: what their cleanups could not delete, and the finding of the one that failed, if one did. */
 export interface SequencesOutcome {
   leftovers: string[];
@@ -211,6 +217,9 @@ export async function runSequences(t: ConformanceContext, counter: { spent: numb
   let lastFailure: { failure: Failure; log: string[] } | null = null;
   let fatal: unknown = null;
   const leftovers: string[] = [];
+  // Custom lists earlier sequences deleted with 204: gone in the next one's model too, so that a
+  // name still taken is blamed on the deletion (FAV-21), not on the create.
+  const deletedEarlier: ModelList[] = [];
   // A sequence is replayed from its seed and path only with fc.commands' replay path too (which commands shrinking kept).
   const sequences = fc.tuple(openingCommand(world), fc.commands(commandArbitraries(world), { maxCommands: MAX_COMMANDS, size: 'max', ...(replayPath ? { replayPath } : {}) }));
   const allowance = new Allowance(counter, counter.spent + scaledToBudget(SEQUENCE_ALLOWANCE, t.run.maxRequests, 1));
@@ -219,7 +228,7 @@ export async function runSequences(t: ConformanceContext, counter: { spent: numb
     // Out of budget (or stopped by an error that is not a verdict): the sequence is not run.
     if (fatal !== null || counter.spent + RUN_MAX_COST > requests) return;
     const session = new Session(t, counter);
-    const box: Box = { m: start, allowance };
+    const box: Box = { m: withGone(start, deletedEarlier), allowance };
     try {
       await fc.asyncModelRun(() => ({ model: box, real: session }), cmds);
     } catch (error) {
@@ -232,7 +241,7 @@ export async function runSequences(t: ConformanceContext, counter: { spent: numb
       allowance.cap = Infinity;
       throw error;
     } finally {
-      leftovers.push(...(await session.cleanup(box.m)));
+      leftovers.push(...(await session.cleanup(box.m, deletedEarlier)));
     }
   });
   const details = await fc.check(property, { seed, numRuns, unbiased: true, ...(path ? { path } : {}) });

@@ -164,4 +164,11 @@ describe('Session', () => {
     expect(left).toEqual(['/favorite_lists/1 (500)', '/favorite_lists/-1 (socket hang up)']);
     expect(counter.spent).toBe(7);
   });
+
+  test("cleanup names the custom lists it deleted with 204: the next sequence knows them gone (a name still taken is the deletion's finding)", async () => {
+    const { t } = fakeContext({ 'DELETE /favorite_lists/1': { status: 204 }, 'DELETE /favorite_lists/2': { status: 404 } });
+    const deleted: ModelList[] = [];
+    await new Session(t, { spent: 0 }).cleanup(model([list(1, { name: 'cc-model-x-a' }), list(2, { name: 'cc-model-x-b' }), list(3)], []), deleted);
+    expect(deleted.map((l) => l.id)).toEqual([1]);
+  });
 });

@@ -3,7 +3,7 @@
 // that sends each one's call through the test's client, judges the answer (step) and deletes what a
 // sequence made. favorites-model-run.ts sets the sequences up and runs them.
 import fc from 'fast-check';
-import { awaitingLists, favoritedSkus, formatCall, requestOf, type Action, type Failure, type FavoritesModel, type HttpCall } from '../checks/favorites-model.ts';
+import { awaitingLists, favoritedSkus, formatCall, requestOf, type Action, type Failure, type FavoritesModel, type HttpCall, type ModelList } from '../checks/favorites-model.ts';
 import { step } from '../checks/favorites-model-steps.ts';
 import { refusesAutoListDeletion } from '../checks/favorites.ts';
 import { active, ourLists, pick, targets, type Allowance, type World } from '../checks/favorites-model-sequences.ts';
@@ -83,18 +83,20 @@ export class Session {
    * list's deletion may be refused (auto lists are managed by the service): it then stays, or
    * goes once empty, which is the service's to decide.
    */
-  async cleanup(m: FavoritesModel): Promise<string[]> {
+  /** Deletes what the sequence made; returns what could not be deleted, and adds to `deleted` the named custom lists deleted with 204. */
+  async cleanup(m: FavoritesModel, deleted: ModelList[] = []): Promise<string[]> {
     const left: string[] = [];
     // A list that may have been dropped (an auto list its last favorite left) is deleted too: 404 is fine.
-    const paths = [
+    const paths: { path: string; auto: boolean; list?: ModelList }[] = [
       ...m.favorites.filter((f) => f.state !== 'gone').map((f) => ({ path: pathOf('DELETE /favorites/:id', { id: f.id }), auto: false })),
-      ...m.lists.filter((l) => l.ours && l.state !== 'gone').map((l) => ({ path: pathOf('DELETE /favorite_lists/:id', { id: l.id }), auto: l.kind === 'auto' })),
+      ...m.lists.filter((l) => l.ours && l.state !== 'gone').map((l) => ({ path: pathOf('DELETE /favorite_lists/:id', { id: l.id }), auto: l.kind === 'auto', list: l })),
     ];
-    for (const { path, auto } of paths) {
+    for (const { path, auto, list } of paths) {
       try {
         this.counter.spent++;
         const response = await this.t.api.request('DELETE', path, USER);
         if (auto && refusesAutoListDeletion(response.status)) continue;
+        if (list && list.kind === 'custom' && list.name !== null && response.status === 204) deleted.push(list);
         if (response.status !== 204 && response.status !== 404) left.push(`${path} (${response.status})`);
       } catch (error) {
         left.push(`${path} (${error instanceof Error ? error.message : String(error)})`);
