@@ -121,7 +121,7 @@ describe('GET /categories/root', () => {
       t.must(isRootCategory(root), 'CAT-18', 'CAT-6');
       // From the root to itself: its own id alone. (Not against its parent_id, judged just above:
       // a wrong parent_id is not a wrong path too.)
-      // path came with 3.0.7 (CHG-26): not judged on a deployment implementing less.
+      // path came with 3.0.7 (CHG-23): not judged on a deployment implementing less.
       if (t.has('category-path'))
         t.must(Number.isInteger(root.id) ? pathRunsFromRootToSelf(root, root.id as number) : typed(root.id, false, `root id is ${String(root.id)}`), 'CAT-9');
     },
@@ -273,7 +273,7 @@ describe('GET /categories', () => {
       const rootId = await t.discover('rootCategory');
       const { categories } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');
       // The path's clause (CAT-9): a wrong path leaves the tree of parent_ids as it is. path came
-      // with 3.0.7 (CHG-26): not judged on a deployment implementing less.
+      // with 3.0.7 (CHG-23): not judged on a deployment implementing less.
       if (t.has('category-path')) {
         t.must(allOf(categories.map((c) => pathRunsFromRootToSelf(c, rootId))), 'CAT-9');
         // The root's path is its id alone (above), whatever its parent_id says (root-is-root judges that).

@@ -43,6 +43,13 @@ describe('addUnlistedCategories: the categories GET /categories leaves out', () 
     expect(listed.map((c) => (c as { id: number }).id)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  test('enough leaves listed already: no request', async () => {
+    const { t, calls } = fakeContext({ 1: [{ id: 99, parent_id: 1, children_count: 0 }] });
+    const listed: unknown[] = [{ id: 1, parent_id: 0, children_count: 50 }, ...Array.from({ length: 12 }, (_, i) => ({ id: 10 + i, parent_id: 1, children_count: 0 }))];
+    expect(await addUnlistedCategories(t, listed)).toBe(0);
+    expect(calls).toEqual([]);
+  });
+
   test('at most `limit` listings; an answer that is not a listing adds nothing', async () => {
     const { t, calls } = fakeContext({ 2: [{ id: 4, parent_id: 2, children_count: 3 }] });
     const listed: unknown[] = [

@@ -9,14 +9,18 @@ type Json = Record<string, unknown>;
 
 /** Most children listings read for the categories GET /categories leaves out. */
 export const CHILDREN_READ = 16;
+/** Leaves listed that are enough to pick from: no children listing is read then (a listing of many pages names some on its first). */
+export const LEAVES_ENOUGH = 12;
 
 /**
  * Adds to `categories` (GET /categories as listed) those it leaves out, through the children of
  * each category counting more children than the listing names under it, breadth first, at most
- * `limit` listings. Returns the number of requests made.
+ * `limit` listings; none when the listing names LEAVES_ENOUGH leaves already. Returns the number
+ * of requests made.
  */
 export async function addUnlistedCategories(t: ConformanceContext, categories: unknown[], limit = CHILDREN_READ): Promise<number> {
   const listed = categories.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']));
+  if (listed.filter((c) => c['children_count'] === 0).length >= LEAVES_ENOUGH) return 0;
   const known = new Set(listed.map((c) => c['id']));
   const listedChildren = (id: unknown) => listed.filter((c) => c['parent_id'] === id).length;
   const queue = listed.filter((c) => typeof c['children_count'] === 'number' && c['children_count'] > listedChildren(c['id']));
