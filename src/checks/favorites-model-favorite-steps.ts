@@ -141,34 +141,6 @@ export function createFavorite(m: FavoritesModel, a: Extract<Action, { type: 'cr
       };
 }
 
-/** Row 2: owned (have_it true, favorite_list_id null); a favorite_list_id sent is ignored. An answer that shows no favorite_list_id is judged by have_it (the listings show the rest). */
-function toOwned(m: FavoritesModel, a: Extract<Action, { type: 'updateFavorite' }>, answer: Answer, where: string, before: ModelFavorite, live: ModelFavorite): StepResult {
-  const read = readAnswer(answer, where, before.id, 'FAV-11');
-  if (isFailure(read)) return { model: m, failure: read };
-  const model = adoptUnknownList(
-    moved(m, before, placed(live, read.favorite_list_id === undefined ? null : read.favorite_list_id, read.have_it)),
-    read.favorite_list_id,
-    before.categoryId,
-  );
-  const sent = a.favoriteListId;
-  // The list it was in, sent again and kept: the move to owned did not happen (FAV-11); the id
-  // sent was not honoured, as it changed nothing.
-  const failure =
-    (sent !== undefined && read.favorite_list_id === sent && sent !== null && sent !== before.listId
-      ? {
-          requirements: ['FAV-12'],
-          message: `${where} with have_it=true and favorite_list_id ${sent}: the favorite moved into list ${sent}; the list id must be ignored (owned: have_it true, favorite_list_id null)`,
-        }
-      : undefined) ??
-    (read.have_it === true && (read.favorite_list_id === null || read.favorite_list_id === undefined)
-      ? undefined
-      : {
-          requirements: ['FAV-11'],
-          message: `${where} with have_it=true: the favorite has have_it ${show(read.have_it)} and favorite_list_id ${show(read.favorite_list_id)}, expected owned (have_it true, favorite_list_id null)`,
-        });
-  return { model, ...opt(failure) };
-}
-
 export function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'updateFavorite' }>, answer: Answer, where: string): StepResult {
   const before = findFavorite(m, a.favoriteId);
   if (!before) throw new Error(`the model knows no favorite ${a.favoriteId}`);
@@ -185,7 +157,32 @@ export function updateFavorite(m: FavoritesModel, a: Extract<Action, { type: 'up
     return adopt(m, before, answer, where);
   }
   const live = { ...before, state: 'live' as const };
-  if (a.haveIt === true) return toOwned(m, a, answer, where, before, live);
+  if (a.haveIt === true) {
+    // Row 2: owned (have_it true, favorite_list_id null); a favorite_list_id sent is ignored. An
+    // answer that shows no favorite_list_id is judged by have_it (the listings show the rest).
+    const read = readAnswer(answer, where, before.id, 'FAV-11');
+    if (isFailure(read)) return { model: m, failure: read };
+    const model = adoptUnknownList(
+      moved(m, before, placed(live, read.favorite_list_id === undefined ? null : read.favorite_list_id, read.have_it)),
+      read.favorite_list_id,
+      before.categoryId,
+    );
+    const sent = a.favoriteListId;
+    const failure =
+      (sent !== undefined && read.favorite_list_id === sent && sent !== null
+        ? {
+            requirements: ['FAV-12'],
+            message: `${where} with have_it=true and favorite_list_id ${sent}: the favorite moved into list ${sent}; the list id must be ignored (owned: have_it true, favorite_list_id null)`,
+          }
+        : undefined) ??
+      (read.have_it === true && (read.favorite_list_id === null || read.favorite_list_id === undefined)
+        ? undefined
+        : {
+            requirements: ['FAV-11'],
+            message: `${where} with have_it=true: the favorite has have_it ${show(read.have_it)} and favorite_list_id ${show(read.favorite_list_id)}, expected owned (have_it true, favorite_list_id null)`,
+          });
+    return { model, ...opt(failure) };
+  }
   if (a.newListName !== undefined) {
     // Row 4 through PUT.
     const read = readAnswer(answer, where, before.id, 'FAV-14');

@@ -41,6 +41,8 @@ export const FAVORITE_FAULTS = {
   // Row 2: PUT have_it=true.
   'have-it-keeps-list': {
     requirement: 'FAV-11',
+    // The same row: with the favorite's own list id sent, keeping the list is honouring that id.
+    consequences: ['FAV-12'],
     description: 'PUT /favorites/:id with have_it=true sets have_it but keeps favorite_list_id, so the favorite never becomes owned.',
   },
   'have-it-honours-list-id': {
