@@ -3,17 +3,13 @@
 // others are in variants-account-readings.test.ts): for each, the answer with the variant switched
 // on, next to the reference's own answer (no variant) to the same request, on the same clock.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataset, type Dataset } from './data.ts';
+import { describe, expect, it } from 'vitest';
 import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, call, expectError, makeClock, startServer, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { call, expectError, type TestServer, variantTestBed } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
-const clock = makeClock();
-let data: Dataset;
-let base: TestServer;
-const servers = new VariantServers(clock, () => base);
+const { clock, data, base, servers } = variantTestBed();
 
 function server(variant: VariantName | null): Promise<TestServer> {
   return servers.get(variant);
@@ -24,14 +20,6 @@ const { call: as, callBoth: both } = servers;
 
 /** A 1x1 PNG, base64. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-
-beforeAll(async () => {
-  data = createDataset('default', clock.now());
-  base = await startServer({ now: clock.now }, ALL_SCOPES);
-});
-afterAll(async () => {
-  await servers.close();
-});
 
 describe('the user', () => {
   it('avatar-uris-protocol-relative: avatar URIs drop their scheme', async () => {
@@ -219,7 +207,7 @@ describe('the token', () => {
     const lower = { token: null, headers: { Authorization: `bearer ${s.user}` } };
     expect((await call(s.ref, 'GET', '/user', lower)).status).toBe(401);
     expect((await as('bearer-scheme-exact', 'GET', '/user')).status).toBe(200);
-    expect((await call(base.ref, 'GET', '/user', { token: null, headers: { Authorization: `bearer ${base.user}` } })).status).toBe(200);
+    expect((await call(base().ref, 'GET', '/user', { token: null, headers: { Authorization: `bearer ${base().user}` } })).status).toBe(200);
   });
 
   it('link-urls-keep-oauth-token: the Link URLs repeat oauth_token', async () => {

@@ -4,18 +4,14 @@
 // they hold the same dataset; fixtures are picked from that dataset (createDataset with the same
 // clock). Tests that change state use records no other test uses.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataset, type Dataset } from './data.ts';
+import { describe, expect, it } from 'vitest';
 import { allLists, freshSkus } from '../testing/reference/probes/favorites.probes.ts';
 import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, expectError, makeClock, startServer, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { expectError, type TestServer, variantTestBed } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
-const clock = makeClock();
-let data: Dataset;
-let base: TestServer;
-const servers = new VariantServers(clock, () => base);
+const { clock, data, servers } = variantTestBed();
 
 function server(variant: VariantName | null): Promise<TestServer> {
   return servers.get(variant);
@@ -44,14 +40,6 @@ function skuWithoutReviews(): number {
   const reviewed = new Set([...data.skuReviews.values()].map((r) => r.sku_id));
   return [...data.skus.keys()].find((id) => !reviewed.has(id))!;
 }
-
-beforeAll(async () => {
-  data = createDataset('default', clock.now());
-  base = await startServer({ now: clock.now }, ALL_SCOPES);
-});
-afterAll(async () => {
-  await servers.close();
-});
 
 describe('review votes and flags', () => {
   it('review-action-validation-422: a missing helpful or an unknown reason is 422 RecordInvalid', async () => {

@@ -4,20 +4,16 @@
 // run on the same clock, so they hold the same dataset; fixtures are picked from that dataset
 // (createDataset with the same clock). Tests that change state use records no other test uses.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataset, type Dataset } from './data.ts';
+import { describe, expect, it } from 'vitest';
 import { allLists, freshSkus } from '../testing/reference/probes/favorites.probes.ts';
 import { reviewViewer, serializeSkuReview } from './serializers/review.ts';
 import type { VariantName } from './variants.ts';
 import { LATEST_VERSION } from './versioning.ts';
-import { ALL_SCOPES, expectError, makeClock, startServer, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { expectError, type Reply, type TestServer, variantTestBed } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
-const clock = makeClock();
-let data: Dataset;
-let base: TestServer;
-const servers = new VariantServers(clock, () => base);
+const { data, base, servers } = variantTestBed();
 
 /** A server with just this variant on (null: none), started once, on the shared clock. */
 function server(variant: VariantName | null): Promise<TestServer> {
@@ -47,14 +43,6 @@ function freshReview(): { skuId: number; reviewId: number } {
   });
   return free[reviewsTaken++]!;
 }
-
-beforeAll(async () => {
-  data = createDataset('default', clock.now());
-  base = await startServer({ now: clock.now }, ALL_SCOPES);
-});
-afterAll(async () => {
-  await servers.close();
-});
 
 describe('reviews', () => {
   it('review-sort-order-by: the sorting parameter is order_by; sort is ignored', async () => {
@@ -273,7 +261,7 @@ describe('favorites', () => {
 
   it('auto-list-delete-refused: deleting an auto list is 422 RecordInvalid; a custom list is deleted', async () => {
     const variant = 'auto-list-delete-refused';
-    const autoId = (await allLists(base.ref, base.user)).find((l) => l.type === 'auto')!.id;
+    const autoId = (await allLists(base().ref, base().user)).find((l) => l.type === 'auto')!.id;
     const [plain, refused] = await both(variant, 'DELETE', `/favorite_lists/${autoId}`);
     expect(plain.status).toBe(204);
     expectError(refused, 422, 'RecordInvalid');

@@ -4,19 +4,15 @@
 // from that dataset (createDataset with the same clock) where the API does not show what makes
 // them fit.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataset, type Dataset } from './data.ts';
+import { describe, expect, it } from 'vitest';
 import type { SkuRecord } from './model.ts';
 import type { VariantName } from './variants.ts';
 import { GREEK_MANUFACTURER_NAME } from './variant-data-catalog.ts';
-import { ALL_SCOPES, get, makeClock, startServer, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { get, type Reply, variantTestBed } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
-const clock = makeClock();
-let data: Dataset;
-let base: TestServer;
-const servers = new VariantServers(clock, () => base);
+const { data, servers } = variantTestBed();
 
 /** GET with the application token of the variant's server (null: none). */
 async function api(variant: VariantName | null, path: string, version: string | null = null, user = false): Promise<Reply> {
@@ -38,14 +34,6 @@ const offeredSku = (): SkuRecord => skus().find((s) => !s.future && s.shop_count
 const leafOf = (s: SkuRecord): number => s.category_id;
 /** The SKU `id` as the category SKU listing shows it. */
 const listed = (body: Json, id: number): Json => body.skus.find((s: Json) => s.id === id);
-
-beforeAll(async () => {
-  data = createDataset('default', clock.now());
-  base = await startServer({ now: clock.now }, ALL_SCOPES);
-});
-afterAll(async () => {
-  await servers.close();
-});
 
 describe('categories', () => {
   it('categories-top-level-only: GET /categories lists the root and its children; the rest is reached through children', async () => {

@@ -3,20 +3,16 @@
 // run on the same clock, so they hold the same dataset; fixtures are picked from that dataset
 // (createDataset with the same clock) where the API does not show what makes them fit.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataset, type Dataset } from './data.ts';
+import { describe, expect, it } from 'vitest';
 import { nameOrder, sortBy } from './routes/listing.ts';
 import type { ApiContext } from './router.ts';
 import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, appToken, expectError, get, makeClock, startServer, type Reply, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { appToken, expectError, get, type Reply, type TestServer, variantTestBed } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
 const DAY_MS = 86_400_000;
-const clock = makeClock();
-let data: Dataset;
-let base: TestServer;
-const servers = new VariantServers(clock, () => base);
+const { clock, data, base, servers } = variantTestBed();
 
 /** A server with just this variant on (null: none), started once, on the shared clock. */
 function server(variant: VariantName | null): Promise<TestServer> {
@@ -28,14 +24,6 @@ const { read: api, readBoth: both } = servers;
 
 const leaves = (): number[] => data.categoryList.filter((c) => c.childIds.length === 0).map((c) => c.id);
 const q = encodeURIComponent;
-
-beforeAll(async () => {
-  data = createDataset('default', clock.now());
-  base = await startServer({ now: clock.now }, ALL_SCOPES);
-});
-afterAll(async () => {
-  await servers.close();
-});
 
 describe('categories', () => {
   it('onclick-behavior-spelling: single categories carry onclick_behavior, in the same place', async () => {
@@ -364,7 +352,7 @@ describe('SKUs, products and shops', () => {
     const young = [...data.skus.values()].filter((s) => !s.future && clock.now() - s.addedAt < 3 * DAY_MS);
     expect(young.length).toBeGreaterThan(0);
     // Started before the clock moves, so that it holds the same dataset.
-    const servers = [base, await server('too-new-30-days')];
+    const servers = [base(), await server('too-new-30-days')];
     clock.advance(10 * DAY_MS);
     try {
       // Tokens of ten days ago have expired: fresh ones.

@@ -3,18 +3,14 @@
 // the reference's own answer (no variant) to the same request, on one clock (so one dataset;
 // the variants that reshape the data, variant-data.ts, are compared where it did not change).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataset, type Dataset } from './data.ts';
+import { describe, expect, it } from 'vitest';
 import type { VariantName } from './variants.ts';
-import { ALL_SCOPES, makeClock, startServer, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { variantTestBed } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
 const DAY_MS = 86_400_000;
-const clock = makeClock();
-let data: Dataset;
-let base: TestServer;
-const servers = new VariantServers(clock, () => base);
+const { clock, data, servers } = variantTestBed();
 
 /** GET with the application token (or, `user`, the user token) of the variant's server; the same GET without and with it, both 200, their bodies. */
 const { read: api, readBoth: both } = servers;
@@ -28,14 +24,6 @@ const ordinaryShopIds = () =>
     .filter((s) => s.locationIds.length <= 25)
     .map((s) => s.id)
     .sort((a, b) => a - b);
-
-beforeAll(async () => {
-  data = createDataset('default', clock.now());
-  base = await startServer({ now: clock.now }, ALL_SCOPES);
-});
-afterAll(async () => {
-  await servers.close();
-});
 
 describe('price history', () => {
   const path = () => `/skus/${oldSku().id}/price_history`;

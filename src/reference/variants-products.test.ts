@@ -2,28 +2,16 @@
 // product search (variants/catalog.ts): for each, the answer with the variant switched on, next
 // to the reference's own answer (no variant) to the same request, on one clock (so one dataset).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataset, type Dataset } from './data.ts';
-import { ALL_SCOPES, makeClock, startServer, type TestServer, VariantServers } from '../testing/reference/testkit.ts';
+import { describe, expect, it } from 'vitest';
+import { variantTestBed } from '../testing/reference/testkit.ts';
 
 type Json = any;
 
 const DAY_MS = 86_400_000;
-const clock = makeClock();
-let data: Dataset;
-let base: TestServer;
-const servers = new VariantServers(clock, () => base);
+const { clock, data, servers } = variantTestBed();
 
 /** GET with the application token (or, `user`, the user token) of the variant's server; the same GET without and with it, both 200, their bodies. */
 const { read: api, readBoth: both } = servers;
-
-beforeAll(async () => {
-  data = createDataset('default', clock.now());
-  base = await startServer({ now: clock.now }, ALL_SCOPES);
-});
-afterAll(async () => {
-  await servers.close();
-});
 
 describe('SKU specifications and price history', () => {
   it('full-description-meta-absent: a SKU without a full description has no meta (3.2.0); none has before 3.2.0', async () => {

@@ -1,7 +1,8 @@
 // Helpers for the reference server's own tests (src/reference/*.test.ts) and its fault probes
 // (probes/): test support, kept out of the server's directory (issue 21).
 
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createDataset, type Dataset } from '../../reference/data.ts';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.ts';
 import type { VariantName } from '../../reference/variants.ts';
 
@@ -426,4 +427,33 @@ export function parseLink(header: string | null): Record<string, string> {
     if (m) out[m[2]!] = m[1]!;
   }
   return out;
+}
+
+/** What a variants test file compares on: see variantTestBed. */
+export interface VariantTestBed {
+  clock: Clock;
+  /** The dataset every server on the clock holds: fixtures are picked from it where the API does not show what makes them fit. */
+  data: Dataset;
+  /** The reference with no variant on (started before the file's tests). */
+  base: () => TestServer;
+  servers: VariantServers;
+}
+
+/**
+ * One clock, its dataset, the reference with no variant on and the servers with one variant each
+ * (started on first use): every server runs on the clock, so they all hold the same dataset. The
+ * base server starts before the calling file's tests, and every server closes after them.
+ */
+export function variantTestBed(): VariantTestBed {
+  const clock = makeClock();
+  let base: TestServer | undefined;
+  const baseServer = (): TestServer => base ?? expect.fail('the base server starts before the tests (beforeAll)');
+  const servers = new VariantServers(clock, baseServer);
+  beforeAll(async () => {
+    base = await startServer({ now: clock.now }, ALL_SCOPES);
+  });
+  afterAll(async () => {
+    if (base) await servers.close();
+  });
+  return { clock, data: createDataset('default', clock.now()), base: baseServer, servers };
 }
