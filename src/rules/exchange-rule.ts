@@ -59,6 +59,10 @@ export function violationFindings(
     // row), or is of an earlier version (the rule that chose it). A blank omitted (GEN-8) it
     // does not show: the field may not be of this version's answer at all.
     if (versionRule && v.since && v.absent) return [...new Set([...(own.length ? own : requirements), versionRule])];
+    // A key of the body's top level absent: the envelope is wrong ({category: [...]} for
+    // {categories: [...]}), which General conventions 1 states (GEN-7); a blank omitted from a
+    // resource (GEN-8) it does not show.
+    if (v.absent && /^\/[^/]+$/.test(v.pointer)) return [...new Set([...(own.length ? own : requirements), 'GEN-7'])];
     return [...new Set([...(own.length ? own : requirements), ...(versionRule && v.since ? [versionRule] : []), ...(v.absent || v.nullValue ? ['GEN-8'] : [])])];
   };
   // A failed choice of alternatives that only such fields explain says nothing more than they do.

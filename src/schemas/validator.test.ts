@@ -78,7 +78,7 @@ describe('violation messages', () => {
 
   test('fields a later version added are required from that version on (x-since)', () => {
     expect(lines({ reviews: [] }, '3.0')).toEqual([]);
-    expect(lines({ reviews: [] }, '3.2')).toEqual(['GET /skus/12/reviews: /sentiments: expected the field present (blank fields are null, never omitted), got field absent']);
+    expect(lines({ reviews: [] }, '3.2')).toEqual(['GET /skus/12/reviews: /sentiments: expected the key "sentiments" of the answer\'s envelope (keys: reviews), got key absent']);
     expect(sinceApplies('3.1.3', '3.1')).toBe(true);
     expect(sinceApplies('3.1.3', '3')).toBe(false);
   });
@@ -162,7 +162,7 @@ describe('validateExchange: the schema by endpoint and status (schemas/endpoints
     expect(ok).toMatchObject({ schema: 'responses/categories.json', expectation: { body: 'json' }, violations: [] });
     const bad = check('GET /categories', 200, JSON.stringify({ categories: [] }));
     expect(bad.violations.map((v) => formatViolation(v, 'GET /categories'))).toEqual([
-      'GET /categories: /meta: expected the field present (blank fields are null, never omitted), got field absent',
+      'GET /categories: /meta: expected the key "meta" of the answer\'s envelope (keys: categories), got key absent',
     ]);
   });
 

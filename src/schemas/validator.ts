@@ -403,12 +403,18 @@ const EXPECTED: Record<string, (params: Record<string, unknown>) => string> = {
 function describe(error: ErrorObject, data: unknown): Violation {
   const actualValue = valueAt(data, error.instancePath);
   const params = error.params as Record<string, unknown>;
-  const expected = Object.hasOwn(EXPECTED, error.keyword) ? EXPECTED[error.keyword]!(params) : (error.message ?? error.keyword);
+  // A key of the body's top level is the answer's envelope (General conventions 1), not a blank field.
+  const envelopeKey = error.keyword === 'required' && error.instancePath === '';
+  const expected = envelopeKey
+    ? `the key ${JSON.stringify(params['missingProperty'])} of the answer's envelope (keys: ${data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data).join(', ') || 'none' : jsonType(data)})`
+    : Object.hasOwn(EXPECTED, error.keyword)
+      ? EXPECTED[error.keyword]!(params)
+      : (error.message ?? error.keyword);
   let pointer = error.instancePath;
   let actual = brief(actualValue);
   if (error.keyword === 'required') {
     pointer = `${error.instancePath}/${String(params['missingProperty']).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    actual = 'field absent';
+    actual = envelopeKey ? 'key absent' : 'field absent';
   } else if (error.keyword === 'type') {
     // The value's own type, unless the value shows it already (null, true, false).
     if (actualValue !== null && typeof actualValue !== 'boolean') actual = `${actual} (${jsonType(actualValue)})`;
