@@ -69,6 +69,17 @@ describe('preflight', () => {
     expect(refused).toMatchObject({ ok: false, problem: expect.stringContaining('refuses the application token') });
   });
 
+  test('a JSON answer with a wrong envelope or wrong types is the API with a bug: the run goes on, to FAIL it; JSON with none of its envelopes stops', async () => {
+    const goesOn = ['{"category":[],"meta":{}}', '{"categories":{"1":{}}}', '{"meta":{"pagination":{}}}', '{"errors":[]}', '{"categories":null}'];
+    for (const body of goesOn) expect(await judgePreflight(answer(200, body), URL_, 'https://h.example/api', asking({}).another), body).toEqual({ ok: true });
+    for (const body of ['{"status":"ok"}', '[{"id":1}]', '"categories"', '{"categories":[]', '']) {
+      expect(await judgePreflight(answer(200, body), URL_, 'https://h.example/api', asking({}).another), body).toEqual({
+        ok: false,
+        problem: 'GET https://h.example/categories answered 200 (application/json) without a JSON {categories} body: not the Catalogue API at this base URL',
+      });
+    }
+  });
+
   test('a 406 names the Accept header sent and the keys that set it', async () => {
     const refused = {
       ...answer(406, '{"errors":[{"code":"NotAcceptable","messages":["x"]}]}'),

@@ -3,7 +3,9 @@
 // this API at all. A target that is not it gets one line and exit 2 instead of a wall of
 // failures: a 404 (the base URL may lack its path prefix, or carry it twice: one more request
 // tries the likely one), a page that is not JSON, the token refused, a 406 for the media type or
-// version asked, a server error on every endpoint tried. Anything else goes on to the suites, which judge it.
+// version asked, a server error on every endpoint tried, a 2xx body with none of the API's
+// envelopes. Anything else goes on to the suites, which judge it: a JSON answer with the wrong
+// envelope or wrong types is the API with a bug, to FAIL, not a target to give up on.
 import { isPlainObject } from '../checks/check.ts';
 import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { ApiClient } from './api.ts';
@@ -32,6 +34,26 @@ export function isCategoryCollection(response: HttpResponse): boolean {
   try {
     const body: unknown = JSON.parse(response.text);
     return isPlainObject(body) && Array.isArray(body['categories']);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The keys an answer of this API to GET /categories may carry at its top level, right or wrong:
+ * the resource's plural and singular key, the collection's meta, the error envelope.
+ */
+const CATEGORY_ENVELOPE_KEYS = ['categories', 'category', 'meta', 'errors'];
+
+/**
+ * Whether a 2xx answer that is not the collection of categories is still this API, with a bug
+ * (issue 38: a wrong envelope or wrong types are findings, not another service): a JSON object
+ * holding one of its envelope keys. A page, broken JSON or a JSON document with none of them is not.
+ */
+export function isApiWithWrongEnvelope(response: HttpResponse): boolean {
+  try {
+    const body: unknown = JSON.parse(response.text);
+    return isPlainObject(body) && CATEGORY_ENVELOPE_KEYS.some((key) => key in body);
   } catch {
     return false;
   }
@@ -88,7 +110,7 @@ export async function judgePreflight(
     if (second === null || second.status < 500) return { ok: true };
     return { ok: false, problem: `${what}, and GET /manufacturers answered ${second.status}: the API answers server errors, not one endpoint; nothing to certify until it serves` };
   }
-  if (first.status >= 200 && first.status < 300 && !isCategoryCollection(first)) {
+  if (first.status >= 200 && first.status < 300 && !isCategoryCollection(first) && !isApiWithWrongEnvelope(first)) {
     return { ok: false, problem: `${what} without a JSON {categories} body: not the Catalogue API at this base URL` };
   }
   return { ok: true };

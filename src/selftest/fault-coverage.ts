@@ -10,6 +10,7 @@ import type { ReferenceOptions } from '../reference/server.ts';
 export const CAUGHT_BY = {
   categories: [
     'leaf-children-count-nonzero',
+    'categories-under-singular-key',
     'root-parent-id-self',
     'path-reversed',
     'null-field-omitted',
@@ -204,6 +205,7 @@ const DESTRUCTIVE = { CATALOGUE_PROFILES: 'read,write,destructive', CATALOGUE_MA
 export const SEEN_IN_ONE_EXCHANGE: ReadonlySet<FaultName> = new Set<FaultName>([
   // Bodies against the schema of their status and version
   'null-field-omitted',
+  'categories-under-singular-key',
   'not-found-wrong-body',
   'unauthorized-messages-string',
   'unstructured-address-fields-not-null',

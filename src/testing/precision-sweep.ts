@@ -37,7 +37,8 @@ for (const seed of seeds) {
       const setup = FAULT_SETUP[fault] ?? {};
       const ref = await startReference({ limits, basePath: '/api', authOrigin: 'separate', variants, ...setup.options, fault });
       refs.push(ref);
-      const suites = suiteFilter.length ? suiteFilter : (setup.suites ?? []);
+      // A fault's own setup names the suites it is judged by (a moved base URL, say): as the mutation test runs it.
+      const suites = setup.suites ?? suiteFilter;
       const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_SEED: seed, ...kitEnvOf(variants), ...setup.env };
       targets.push({ id: fault, args: [...targetArgs(ref, setup.movedBase), ...suites.map((name) => `${name}.suite`)], env, scaledMinuteMs: scaledMinuteOf(ref) });
     }

@@ -21,6 +21,13 @@ export const CORE_FAULTS = {
     consequences: ['ERR-1', 'GEN-4', 'GEN-1'],
     description: "A path no route serves gets 200 with the web front end's HTML page (a catch-all route) instead of 404 with the errors body.",
   },
+  'categories-under-singular-key': {
+    requirement: 'GEN-7',
+    // The endpoints' rows state the same envelope: `{categories, meta}`.
+    consequences: ['CAT-15', 'CAT-19'],
+    description:
+      'Collections of categories (GET /categories, /categories/:id/children) come as an array under the singular key category instead of categories: the API with a bug, not another service.',
+  },
   'leaf-children-count-nonzero': {
     requirement: 'CAT-3',
     // The Category table says it again: children_count "0 means leaf".

@@ -43,7 +43,9 @@ function treeNode(ctx: ApiContext, c: CategoryRecord): ApiResult {
 }
 
 function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
-  return respondMany(ctx, 'categories', items, (c) => serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
+  return respondMany(ctx, ctx.fault === 'categories-under-singular-key' ? 'category' : 'categories', items, (c) =>
+    serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }),
+  );
 }
 
 export const categoryRoutes: RouteModule = (router) => {

@@ -256,6 +256,12 @@ export class VariantServers {
 
 type Json = Record<string, any>;
 
+/** The array of a collection the envelope fault (categories-under-singular-key) puts under its singular key: the other probes read on. */
+export function singularEnvelope(body: Json | undefined, key: string): unknown[] | undefined {
+  const items = key === 'categories' ? body?.['category'] : undefined;
+  return Array.isArray(items) ? items : undefined;
+}
+
 /**
  * Every item of a collection (per=100, page by page until a page brings nothing new), robust
  * to pagination faults (a page parameter that is ignored, a wrong total_pages).
@@ -265,7 +271,7 @@ export async function collect<T extends { id: number }>(ref: RunningReference, t
   for (let page = 1; page <= 50; page++) {
     const r = await get(ref, `${path}${path.includes('?') ? '&' : '?'}per=100&page=${page}`, { token, version: version ?? null });
     if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.text.slice(0, 200)}`);
-    const items = (r.body?.[key] ?? []) as T[];
+    const items = (r.body?.[key] ?? singularEnvelope(r.body, key) ?? []) as T[];
     const before = out.size;
     for (const item of items) out.set(item.id, item);
     if (items.length < 100 || out.size === before) break;

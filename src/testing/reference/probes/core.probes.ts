@@ -1,7 +1,7 @@
 // Probes of the core faults: each resolves true when the server shows the bug (test-only code).
 
 import { expect } from 'vitest';
-import { allCategories, call, get, leavesOf, parseLink, type CategoryRef } from '../testkit.ts';
+import { allCategories, call, get, leavesOf, parseLink, singularEnvelope, type CategoryRef } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 export const CORE_PROBES: ProbeTable = {
@@ -19,6 +19,10 @@ export const CORE_PROBES: ProbeTable = {
     const root = (await get(ref, '/categories/root', { token })).body.category;
     const children = (await allCategories(ref, token)).filter((c) => c.parent_id === root.id && c.id !== root.id).length;
     return root.children_count !== children;
+  },
+  'categories-under-singular-key': async (ref, { app: token }) => {
+    const body = (await get(ref, '/categories', { token })).body;
+    return Array.isArray(body.category) && !('categories' in body);
   },
   'root-parent-id-self': async (ref, { app: token }) => {
     const root = (await get(ref, '/categories/root', { token })).body.category as CategoryRef;
@@ -40,7 +44,8 @@ export const CORE_PROBES: ProbeTable = {
   'link-header-missing': async (ref, { app: token }) => (await get(ref, '/categories', { token })).headers.get('link') === null,
   'children-includes-grandchildren': async (ref, { app: token }) => {
     const root = (await get(ref, '/categories/root', { token })).body.category as CategoryRef;
-    const kids = (await get(ref, `/categories/${root.id}/children?per=100`, { token })).body.categories as CategoryRef[];
+    const answer = (await get(ref, `/categories/${root.id}/children?per=100`, { token })).body;
+    const kids = (answer.categories ?? singularEnvelope(answer, 'categories')) as CategoryRef[];
     return kids.some((k) => k.parent_id !== root.id);
   },
   'not-found-wrong-body': async (ref, { app: token }) => {
