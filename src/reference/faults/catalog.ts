@@ -67,8 +67,8 @@ export const CATALOG_FAULTS = {
   },
   'specifications-groups-array-missing': {
     requirement: 'LINK-5',
-    // The general include rule's top-level array (LINK-3), and a documented field left out (GEN-8: never omitted).
-    consequences: ['LINK-3', 'GEN-8'],
+    // The general include rule's top-level array (LINK-3), a key of the answer's envelope left out (GEN-7.d: the wrapper holds the include arrays).
+    consequences: ['LINK-3', 'GEN-7'],
     description: 'Category specifications with include=group carry group_id but no top-level groups array.',
   },
   'specifications-out-of-order': {
