@@ -98,7 +98,8 @@ const explains = (v: Violation, o: Violation): boolean => o !== v && (o.pointer 
 
 /** The violations left when absent fields are allowed: no absent field, and no failed choice of alternatives that only absent fields explain. */
 export function withoutAbsence(violations: readonly Violation[]): Violation[] {
-  return violations.filter((v) => !v.absent && !(v.alternatives && !violations.some((o) => explains(v, o) && !o.absent && !o.alternatives)));
+  // A failed choice of alternatives that only absent fields and nulls (a blank: a warning of its own) explain is no failure either.
+  return violations.filter((v) => !v.absent && !(v.alternatives && !violations.some((o) => explains(v, o) && !o.absent && !o.alternatives && !o.nullValue)));
 }
 
 // ---------------------------------------------------------------------------------------------

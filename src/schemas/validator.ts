@@ -135,7 +135,7 @@ export class SchemaRegistry {
       this.#compiled.set(key, validateFn);
     }
     if (validateFn(data)) return [];
-    return withoutEchoes(this.#closestAlternatives(scope, validateFn.errors ?? [], data)).map((e) => this.#cited(e, describe(e, data)));
+    return withoutEchoes(this.#closestAlternatives(scope, validateFn.errors ?? [], data), data).map((e) => this.#cited(e, describe(e, data)));
   }
 
   /**
@@ -353,16 +353,19 @@ function alternatives(items: readonly string[]): string {
 
 /**
  * Drops the errors that only echo others: a failed `if` (its `then` errors say what is wrong),
- * and a failed anyOf/oneOf whose branches failed on the type alone (their type errors stay). Without this, a null that the kit reports as a GEN-8 warning would also fail
- * through the echo.
+ * and a failed anyOf/oneOf whose branches failed on the type alone, of the value itself or of a
+ * null below it (their type errors stay). Without this, a null that the kit reports as a GEN-8
+ * warning would also fail through the echo: {category: {id, children_count: null}} failing the
+ * choice between a category's fieldset alternatives.
  */
-function withoutEchoes(errors: readonly ErrorObject[]): ErrorObject[] {
+function withoutEchoes(errors: readonly ErrorObject[], data: unknown): ErrorObject[] {
   return errors.filter((e) => {
     if (e.keyword === 'if') return false;
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
       // The branches' own type errors stay, so a wrong non-null value still fails.
-      const here = errors.filter((o) => o !== e && o.instancePath === e.instancePath);
-      if (here.length > 0 && here.every((o) => o.keyword === 'type')) return false;
+      const below = errors.filter((o) => o !== e && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
+      const typeAlone = (o: ErrorObject) => o.keyword === 'type' && (o.instancePath === e.instancePath || valueAt(data, o.instancePath) === null);
+      if (below.length > 0 && below.every(typeAlone)) return false;
     }
     return true;
   });
