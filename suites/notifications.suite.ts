@@ -6,7 +6,7 @@
 // that is already viewed. Viewing an unviewed one cannot be undone: profile destructive only.
 import { describe } from 'vitest';
 import { bodyIsEmpty, carriesCategoryName, carriesReviewRating, carriesReviewText, embedsReviewer, embedsSku, everyNotification, isViewed } from '../src/checks/account.ts';
-import { blank, fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
+import { blank, fail, isPlainObject, pass, show, statedValue } from '../src/checks/check.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, refusalJudgement } from '../src/checks/http.ts';
 import {
   defaultPageSizeIs25,
@@ -150,7 +150,7 @@ describe('GET /notifications/:id', () => {
       if (listed) {
         const id = listed['id'] as number;
         const notification = await getNotification(t, id);
-        t.must(typed(notification['id'], notification['id'] === id, `GET /notifications/${id} answered notification ${show(notification['id'])}`), 'NOTIF-9');
+        t.must(statedValue(notification['id'] === id, `GET /notifications/${id} answered notification ${show(notification['id'])}`), 'NOTIF-9');
         // A blank etype on either side (GEN-8) cannot be compared: it only warns.
         const etypes = `notification ${id} has etype ${show(notification['etype'])}, listed as ${show(listed['etype'])}`;
         t.must(notification['etype'] === listed['etype'] ? pass() : notification['etype'] === null || listed['etype'] === null ? blank(etypes) : fail(etypes), 'NOTIF-9');

@@ -5,7 +5,7 @@
 // Shops come from the products of SKUs of a discovered leaf category: no id, name or count of any
 // data set is written here.
 import { describe } from 'vitest';
-import { allOf, fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
+import { allOf, fail, isPlainObject, pass, show, statedValue, typed } from '../src/checks/check.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
 import {
@@ -86,7 +86,7 @@ describe('GET /shops/:id', () => {
     async (t) => {
       const [id] = await someShopIds(t);
       const { shop, response } = await getShop(t, id!);
-      t.must(typed(shop['id'], shop['id'] === id, `asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
+      t.must(statedValue(shop['id'] === id, `asked for shop ${id}, got ${show(shop['id'])}`), 'SHOP-14');
       t.response('GET /shops/:id', response, 'SHOP-1', 'SHOP-4', 'SHOP-5', 'SHOP-7');
       t.rules(response, 'review-score-rounded');
       t.undocumentedFields('resources/shop.json', shop, `shop ${id}`, 'SHOP-1');
@@ -301,7 +301,7 @@ describe('GET /shops/:shop_id/locations/:id', () => {
       const { body, response } = await getOk(t, pathOf('GET /shops/:shop_id/locations/:id', { shop_id: owner.shopId, id: String(locationId) }), { embed: 'address' }, 'SHOP-18');
       t.require(hasSingleEnvelope(body, 'location'), 'GEN-7', 'SHOP-18');
       const location = body['location'] as Json;
-      t.must(typed(location['id'], location['id'] === locationId, `asked for location ${locationId}, got ${show(location['id'])}`), 'SHOP-18');
+      t.must(statedValue(location['id'] === locationId, `asked for location ${locationId}, got ${show(location['id'])}`), 'SHOP-18');
       t.response('GET /shops/:shop_id/locations/:id', response, 'SHOP-18', 'SHOP-11', 'SHOP-13');
       t.must(locationEmbedsAddress(location), 'SHOP-13', 'LINK-1');
       t.must(unstructuredAddressIsNull(location), 'SHOP-13');
@@ -314,7 +314,7 @@ describe('GET /shops/:shop_id/locations/:id', () => {
         const served = t.json<Json>(wrong, 'GEN-4');
         t.require(hasSingleEnvelope(served, 'location'), 'GEN-7', 'SHOP-18');
         const id = (served['location'] as Json)['id'];
-        t.must(typed(id, id === locationId, `GET ${path} answered location ${show(id)}, not the location asked`), 'SHOP-18');
+        t.must(statedValue(id === locationId, `GET ${path} answered location ${show(id)}, not the location asked`), 'SHOP-18');
       } else expectRecordNotFound(t, wrong, path, 'SHOP-18');
     },
   );

@@ -6,7 +6,7 @@
 // SKUs come from the category SKU listings of discovered leaves: no id, name or count of any data
 // set is written here.
 import { describe } from 'vitest';
-import { blank, fail, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
+import { blank, fail, isPlainObject, pass, show, statedValue, typed } from '../src/checks/check.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
 import {
@@ -468,7 +468,7 @@ describe('GET /products/:id', () => {
       const { body, response } = await getOk(t, pathOf('GET /products/:id', { id: String(listed['id']) }), { embed: 'shop' }, 'PRD-13', 'LINK-4');
       t.require(hasSingleEnvelope(body, 'product'), 'GEN-7', 'PRD-13');
       const product = body['product'] as Json;
-      t.must(typed(product['id'], product['id'] === listed['id'], `asked for product ${show(listed['id'])}, got ${show(product['id'])}`), 'PRD-13');
+      t.must(statedValue(product['id'] === listed['id'], `asked for product ${show(listed['id'])}, got ${show(product['id'])}`), 'PRD-13');
       const meta = body['meta'];
       const personalization = isPlainObject(meta) ? meta['personalization'] : meta;
       // personalization, meta's only member, is what blp is computed from, and blp came with 3.2.0: before it, both may be absent.

@@ -1,7 +1,7 @@
 // Checks of the user account, personalization and notifications (spec: Resources and their fields >
 // User, User address, Personalization, Notification; Events; Endpoints > User, Personalization,
 // Notifications). Pure functions over what the server sent; the suites pick severity and ids.
-import { allOf, blank, fail, following, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
+import { allOf, blank, fail, following, isPlainObject, pass, show, statedValue, typed, type CheckResult } from './check.ts';
 
 type Json = Record<string, unknown>;
 
@@ -188,5 +188,5 @@ export function everyNotification(notifications: readonly unknown[], check: (n: 
 /** After POST /notifications/view with its id, the notification has is_viewed true. */
 export function isViewed(n: unknown, id: number): CheckResult {
   const viewed = isPlainObject(n) ? n['is_viewed'] : undefined;
-  return typed(viewed, viewed === true, `notification ${id} has is_viewed ${show(viewed)} after POST /notifications/view with its id`);
+  return statedValue(viewed === true, `notification ${id} has is_viewed ${show(viewed)} after POST /notifications/view with its id`);
 }

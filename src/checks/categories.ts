@@ -1,6 +1,6 @@
 // Invariants of the category tree (What the service does; Category fields children_count, path,
 // parent_id).
-import { blank, type CheckResult, fail, pass, show, typed } from './check.ts';
+import { blank, type CheckResult, fail, pass, show, statedValue, typed } from './check.ts';
 
 export interface CategoryLike {
   id: unknown;
@@ -10,13 +10,13 @@ export interface CategoryLike {
 }
 
 export function hasId(category: CategoryLike, id: number): CheckResult {
-  return typed(category.id, category.id === id, `category id is ${show(category.id)}, expected ${id}`);
+  return statedValue(category.id === id, `category id is ${show(category.id)}, expected ${id}`);
 }
 
 /** The root category has parent_id 0. */
 export function isRootCategory(category: CategoryLike): CheckResult {
   // A null is a blank (GEN-8), which only warns: the root has no parent to name.
-  return typed(category.parent_id, category.parent_id === 0, `root category ${show(category.id)} has parent_id ${show(category.parent_id)}, expected 0`);
+  return statedValue(category.parent_id === 0, `root category ${show(category.id)} has parent_id ${show(category.parent_id)}, expected 0`);
 }
 
 export function parsePath(path: unknown): number[] | null {
@@ -57,8 +57,7 @@ export function childrenNameTheirParent(children: readonly CategoryLike[], paren
 
 /** children_count equals the number of children the children endpoint lists. */
 export function childrenCountMatches(parent: CategoryLike, listedTotal: number): CheckResult {
-  return typed(
-    parent.children_count,
+  return statedValue(
     parent.children_count === listedTotal,
     `category ${show(parent.id)} has children_count ${show(parent.children_count)}, but its children listing has total_results ${listedTotal}`,
   );
@@ -66,7 +65,7 @@ export function childrenCountMatches(parent: CategoryLike, listedTotal: number):
 
 /** A leaf category has children_count equal to 0 and no children. */
 export function leafHasNoChildren(leaf: CategoryLike, listedTotal: number): CheckResult {
-  if (leaf.children_count !== 0) return typed(leaf.children_count, false, `category ${show(leaf.id)} was taken as a leaf but has children_count ${show(leaf.children_count)}`);
+  if (leaf.children_count !== 0) return statedValue(false, `category ${show(leaf.id)} was taken as a leaf but has children_count ${show(leaf.children_count)}`);
   return listedTotal === 0 ? pass() : fail(`leaf ${show(leaf.id)} (children_count 0) lists ${listedTotal} children`);
 }
 

@@ -25,6 +25,14 @@ export function typed(value: unknown, ok: boolean, message: string): CheckResult
   return value === null ? blank(message) : fail(message);
 }
 
+/**
+ * `ok` when the value is the one the spec states or the request names (0 for the root's parent, 0
+ * children for a leaf, the id asked, is_viewed after viewing): a null there is a wrong value, not
+ * a blank. "Blank fields are null" (GEN-8) is for a field the spec gives a type and no value
+ * (issue 38, point 3): those use `typed`.
+ */
+export const statedValue = (ok: boolean, message: string): CheckResult => (ok ? pass() : fail(message));
+
 const MESSAGES_SHOWN = 5;
 
 /**

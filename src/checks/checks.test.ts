@@ -195,7 +195,9 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
   });
 
   test('category ids, paths, parent ids and children counts', () => {
-    isBlank(hasId({ id: null }, 3));
+    // A value the spec states or the request names (the id asked, 0 for the root's parent, a
+    // count): null there is a wrong value, not a blank (issue 38, point 3).
+    isHard(hasId({ id: null }, 3));
     isHard(hasId({ id: 4 }, 3));
     isBlank(pathRunsFromRootToSelf({ id: 5, path: null }, 1));
     isHard(pathRunsFromRootToSelf({ id: 5, path: 'x' }, 1));
@@ -223,14 +225,14 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
         1,
       ),
     );
-    isBlank(childrenCountMatches({ id: 1, children_count: null }, 2));
+    isHard(childrenCountMatches({ id: 1, children_count: null }, 2));
     isHard(childrenCountMatches({ id: 1, children_count: 3 }, 2));
-    isBlank(leafHasNoChildren({ id: 1, children_count: null }, 0));
+    isHard(leafHasNoChildren({ id: 1, children_count: null }, 0));
     isHard(leafHasNoChildren({ id: 1, children_count: 2 }, 0));
     isBlank(pathEndsWithParent({ id: 5, path: '1,5', parent_id: null }));
     isBlank(pathEndsWithParent({ id: 5, path: null, parent_id: 1 }));
     isHard(pathEndsWithParent({ id: 5, path: '1,5', parent_id: 2 }));
-    isBlank(isRootCategory({ id: 1, parent_id: null }));
+    isHard(isRootCategory({ id: 1, parent_id: null }));
     isHard(isRootCategory({ id: 1, parent_id: 1 }));
   });
 

@@ -5,7 +5,7 @@
 // the category SKU listing", Filter group, SKU (favorited)).
 import fc from 'fast-check';
 import type { Query } from '../http/client.ts';
-import { allOf, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
+import { allOf, fail, isPlainObject, pass, show, statedValue, type CheckResult } from './check.ts';
 import type { Json } from './listings.ts';
 import { readPagination } from './pagination.ts';
 import type { Direction } from './search.ts';
@@ -151,9 +151,7 @@ export function favoriteSkuSets(listed: FavoritesPage, owned: FavoritesPage | nu
 /** Every filter group listed under a category has that category_id. */
 export function groupsOfCategory(groups: readonly Json[], categoryId: number): CheckResult {
   return allOf(
-    groups.map((g) =>
-      typed(g['category_id'], g['category_id'] === categoryId, `filter group ${show(g['id'])} has category_id ${show(g['category_id'])}, listed under category ${categoryId}`),
-    ),
+    groups.map((g) => statedValue(g['category_id'] === categoryId, `filter group ${show(g['id'])} has category_id ${show(g['category_id'])}, listed under category ${categoryId}`)),
   );
 }
 

@@ -2,7 +2,7 @@
 // listing (spec: Endpoints > Categories rows 6, 7, 9, 10 and "Ordering, filters and meta of the
 // category SKU listing", Resources and their fields > Specification and group, Filter group,
 // Filter meta, SKU).
-import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, statedValue, typed, type CheckResult } from './check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -79,7 +79,7 @@ export function skusInCategory(skus: readonly unknown[], categoryId: number): Ch
   return allOf(
     skus.map((s) => {
       const sku = isPlainObject(s) ? s : {};
-      return typed(sku['category_id'], sku['category_id'] === categoryId, `SKU ${show(sku['id'])} has category_id ${show(sku['category_id'])}, listed under leaf ${categoryId}`);
+      return statedValue(sku['category_id'] === categoryId, `SKU ${show(sku['id'])} has category_id ${show(sku['category_id'])}, listed under leaf ${categoryId}`);
     }),
   );
 }
@@ -126,7 +126,7 @@ export function orderedByIsAMethod(meta: unknown): CheckResult {
 export function orderedByEchoes(meta: unknown, sent: string): CheckResult {
   if (meta === null) return blank(`order_by=${sent}: meta is null`);
   const current = isPlainObject(meta) ? meta['ordered_by'] : undefined;
-  return typed(current, current === sent, `order_by=${sent}: meta.ordered_by is ${show(current)}`);
+  return statedValue(current === sent, `order_by=${sent}: meta.ordered_by is ${show(current)}`);
 }
 
 /** A filter narrows: the filtered listing holds no more SKUs than the unfiltered one. */

@@ -334,7 +334,7 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isHard(finalPriceIncludesCosts({ id: 1, price: 1, blp: 5 }));
     isBlank(sizeFilterKeepsExactly([{ id: 1, sizes: null }], 40, []));
     isHard(sizeFilterKeepsExactly([{ id: 1, sizes: ['41'] }], 40, []));
-    isBlank(productsHave([{ id: 1, sku_id: null }], 'sku_id', 5));
+    isHard(productsHave([{ id: 1, sku_id: null }], 'sku_id', 5));
     isHard(
       productsHave(
         [

@@ -1,7 +1,7 @@
 // Checks of SKU products, product cards, SKU specifications, price history, products and shops
 // (spec: Endpoints > SKUs and their products, Endpoints > Shops, Resources and their fields >
 // Product, Product card, Price history, Shop, Shop review, Shop location, Specification and group).
-import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, statedValue, typed, type CheckResult } from './check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -198,7 +198,7 @@ export function zeroInstallmentsFalseReading(falseList: ProductList, whole: Prod
 
 /** Every product names this SKU (or shop): the list is of the resource asked for. */
 export function productsHave(products: readonly Json[], field: string, value: unknown): CheckResult {
-  return allOf(products.map((p) => typed(p[field], p[field] === value, `product ${show(p['id'])} has ${field} ${show(p[field])}, expected ${show(value)}`)));
+  return allOf(products.map((p) => statedValue(p[field] === value, `product ${show(p['id'])} has ${field} ${show(p[field])}, expected ${show(value)}`)));
 }
 
 /**

@@ -207,7 +207,7 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(voteMatches({ sku_review_id: 5, helpful: null }, 5, true));
     isHard(voteMatches({ sku_review_id: 6, helpful: null }, 5, true));
     isBlank(voteEmbedsReview({ sku_review: null }, 5, true));
-    isBlank(voteEmbedsReview({ sku_review: { id: null } }, 5, true));
+    isHard(voteEmbedsReview({ sku_review: { id: null } }, 5, true));
     isHard(voteEmbedsReview({ sku_review: { id: 6 } }, 5, true));
   });
 });

@@ -1,6 +1,6 @@
 // Checks of SKU reviews, review forms, votes and flags (spec: Resources and their fields > SKU
 // review, SKU review vote, Flag, Review form; Endpoints > SKU reviews).
-import { allOf, blank, fail, isPlainObject, pass, show, type CheckResult, typed } from './check.ts';
+import { allOf, blank, fail, isPlainObject, pass, show, type CheckResult, statedValue, typed } from './check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -255,7 +255,7 @@ export function voteEmbedsReview(vote: Json, reviewId: number, embedded: boolean
   const own = vote['sku_review_id'];
   const votedOn = Number.isInteger(own) ? (own as number) : reviewId;
   const expected = votedOn === reviewId ? `voted on ${reviewId}` : `the vote's sku_review_id being ${votedOn}`;
-  return typed(review['id'], review['id'] === votedOn, `the vote embeds review ${show(review['id'])}, ${expected}`);
+  return statedValue(review['id'] === votedOn, `the vote embeds review ${show(review['id'])}, ${expected}`);
 }
 
 const refused = (s: number) => s === 401 || s === 403;

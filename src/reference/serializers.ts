@@ -26,9 +26,9 @@ export interface CategoryOptions extends SerializeOptions {
 }
 
 /** children_count; the bugs: a leaf says 1; a category with children counts one too many. */
-function childrenCount(c: CategoryRecord, fault: FaultName | null | undefined): number {
+function childrenCount(c: CategoryRecord, fault: FaultName | null | undefined): number | null {
   const isLeaf = c.childIds.length === 0;
-  if (isLeaf) return fault === 'leaf-children-count-nonzero' ? 1 : 0;
+  if (isLeaf) return fault === 'leaf-children-count-nonzero' ? 1 : fault === 'leaf-children-count-null' ? null : 0;
   return fault === 'children-count-off-by-one' ? c.childIds.length + 1 : c.childIds.length;
 }
 
@@ -41,7 +41,7 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
     name: c.name,
     children_count: childrenCount(c, fault),
     image_url: c.imageUrl,
-    parent_id: isRoot && fault === 'root-parent-id-self' ? c.id : c.parentId,
+    parent_id: isRoot && fault === 'root-parent-id-self' ? c.id : isRoot && fault === 'root-parent-id-null' ? null : c.parentId,
     fashion: c.fashion,
     // Variant wide-tiles-after-3-0: wide_tiles came later than layout_mode (3.0.18); the 3.0 series shows tiles.
     layout_mode: c.layoutMode === 'wide_tiles' && variants.has('wide-tiles-after-3-0') && opts.version.minor === 0 ? 'tiles' : c.layoutMode,

@@ -10,6 +10,8 @@ import type { ReferenceOptions } from '../reference/server.ts';
 export const CAUGHT_BY = {
   categories: [
     'leaf-children-count-nonzero',
+    'leaf-children-count-null',
+    'root-parent-id-null',
     'categories-under-singular-key',
     'root-parent-id-self',
     'path-reversed',

@@ -40,6 +40,18 @@ export const CORE_FAULTS = {
     consequences: ['CAT-18', 'CAT-1'],
     description: 'The root category reports its own id as parent_id instead of 0.',
   },
+  'root-parent-id-null': {
+    requirement: 'CAT-6',
+    // GET /categories/root's row says parent_id 0 too (CAT-18).
+    consequences: ['CAT-18'],
+    description: 'The root category reports parent_id null instead of the 0 the spec states (a wrong value, not a blank field).',
+  },
+  'leaf-children-count-null': {
+    requirement: 'CAT-3',
+    // The Category table says it again: children_count "0 means leaf".
+    consequences: ['CAT-5'],
+    description: 'Leaf categories report children_count null instead of the 0 the spec states (a wrong value, not a blank field).',
+  },
   'path-reversed': {
     requirement: 'CAT-9',
     description: 'Category path lists ids from the category up to the root instead of root down.',

@@ -12,8 +12,10 @@ export const CORE_PROBES: ProbeTable = {
   'leaf-children-count-nonzero': async (ref, { app: token }) => {
     const cats = await allCategories(ref, token);
     const leaf = leavesOf(cats)[0]!;
-    return leaf.children_count !== 0;
+    return typeof leaf.children_count === 'number' && leaf.children_count !== 0;
   },
+  'leaf-children-count-null': async (ref, { app: token }) => leavesOf(await allCategories(ref, token)).every((leaf) => leaf.children_count === null),
+  'root-parent-id-null': async (ref, { app: token }) => (await get(ref, '/categories/root', { token })).body.category.parent_id === null,
   'children-count-off-by-one': async (ref, { app: token }) => {
     // Children counted from the whole tree (children-includes-grandchildren changes the children listing).
     const root = (await get(ref, '/categories/root', { token })).body.category;
