@@ -3,7 +3,8 @@
 // random sequence of the favorites model or a property of the fieldsets suite may reach a check
 // that blames a statement that holds in one run and not in the next. This runs the faults (all,
 // or those named) with the mutation bundle on, once per seed, and prints each fault that failed a
-// requirement beyond its own and its declared consequences, with the finding and the seed.
+// requirement beyond its own and its declared consequences, with the finding and the seed, and
+// each fault no MUST finding names.
 //   npx tsx src/testing/precision-sweep.ts --seeds 1,2,3 [--suites favorites-model,fieldsets] [fault ...]
 import { FAULT_NAMES, FAULTS, type FaultName } from '../reference/faults.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
@@ -54,6 +55,10 @@ for (const seed of seeds) {
           t.findings.filter((f) => f.severity === 'MUST' && f.follows === undefined && f.requirements.some((id) => !allowed.has(id))).map((f) => ({ test: t.title, f })),
         );
       if (!run.results) console.log(`  ${fault}: no results (exit ${run.code}) ${run.stdout.slice(0, 400)}`);
+      const named = (run.results?.tests ?? []).some(
+        (t) => t.status === 'failed' && t.findings.some((f) => f.severity === 'MUST' && f.follows === undefined && f.requirements.includes(FAULTS[fault]!.requirement)),
+      );
+      if (run.results && !named) console.log(`  ${fault}: not caught (no MUST finding names ${FAULTS[fault]!.requirement}; exit ${run.code})`);
       if (!beyond.length) continue;
       imprecise++;
       console.log(`  ${fault} [${[...allowed].join(', ')}] seed ${seed}:`);
