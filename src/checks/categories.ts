@@ -51,8 +51,8 @@ export function childrenNameTheirParent(children: readonly CategoryLike[], paren
     .slice(0, 5)
     .map((c) => `${show(c.id)} (parent_id ${show(c.parent_id)})`)
     .join(', ')}`;
-  // parent_id null (a blank, GEN-8) names no other parent: blank when every stray is such.
-  return strays.every((c) => c.parent_id === null) ? blank(message) : fail(message);
+  // The parent listed under is the value stated (CAT-19): parent_id null is a wrong value, not a blank (issue 38, point 3).
+  return statedValue(false, message);
 }
 
 /** children_count equals the number of children the children endpoint lists. */

@@ -207,7 +207,7 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     isBlank(childPathExtendsParentPath({ id: 5, path: null }, { id: 1, path: '1' }));
     isBlank(childPathExtendsParentPath({ id: null, path: '1,5' }, { id: 1, path: '1' }));
     isHard(childPathExtendsParentPath({ id: 5, path: '1,6' }, { id: 1, path: '1' }));
-    isBlank(
+    isHard(
       childrenNameTheirParent(
         [
           { id: 2, parent_id: 1 },
