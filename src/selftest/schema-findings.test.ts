@@ -57,10 +57,10 @@ test('a violated schema: one line per finding, naming the endpoint; the full lis
 test('t.response: the schema comes from endpoints.json by endpoint and status', () => {
   const picked = byTitle('t.response picks the schema by endpoint and status');
   expect(picked.findings.map((f) => f.message)).toEqual([
-    'GET /categories/root: /categories: expected the field present (blank fields are null, never omitted), got field absent (responses/categories.json; 1 more in the report)',
+    'GET /categories/root: /categories: expected the key "categories" of the answer\'s envelope (keys: category), got key absent (responses/categories.json; 1 more in the report)',
   ]);
   expect(picked.findings[0]!.details).toEqual([
-    'GET /categories/root: /categories: expected the field present (blank fields are null, never omitted), got field absent',
-    'GET /categories/root: /meta: expected the field present (blank fields are null, never omitted), got field absent',
+    'GET /categories/root: /categories: expected the key "categories" of the answer\'s envelope (keys: category), got key absent',
+    'GET /categories/root: /meta: expected the key "meta" of the answer\'s envelope (keys: category), got key absent',
   ]);
 });
