@@ -70,9 +70,9 @@ describe('preflight', () => {
   });
 
   test('a JSON answer with a wrong envelope or wrong types is the API with a bug: the run goes on, to FAIL it; JSON with none of its envelopes stops', async () => {
-    const goesOn = ['{"category":[],"meta":{}}', '{"categories":{"1":{}}}', '{"meta":{"pagination":{}}}', '{"errors":[]}', '{"categories":null}'];
+    const goesOn = ['{"category":[],"meta":{}}', '{"categories":{"1":{}}}', '{"category":{"id":1}}', '{"categories":null}'];
     for (const body of goesOn) expect(await judgePreflight(answer(200, body), URL_, 'https://h.example/api', asking({}).another), body).toEqual({ ok: true });
-    for (const body of ['{"status":"ok"}', '[{"id":1}]', '"categories"', '{"categories":[]', '']) {
+    for (const body of ['{"status":"ok"}', '{"data":[],"meta":{}}', '{"errors":[]}', '[{"id":1}]', '"categories"', '{"categories":[]', '']) {
       expect(await judgePreflight(answer(200, body), URL_, 'https://h.example/api', asking({}).another), body).toEqual({
         ok: false,
         problem: 'GET https://h.example/categories answered 200 (application/json) without a JSON {categories} body: not the Catalogue API at this base URL',

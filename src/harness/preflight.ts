@@ -40,15 +40,17 @@ export function isCategoryCollection(response: HttpResponse): boolean {
 }
 
 /**
- * The keys an answer of this API to GET /categories may carry at its top level, right or wrong:
- * the resource's plural and singular key, the collection's meta, the error envelope.
+ * The keys that make an answer to GET /categories this API's, right or wrong: the resource's
+ * plural and singular key. Not meta or errors alone: other JSON services use those too
+ * ({data, meta} of JSON:API), and a run against one would be a wall of failures, not a finding.
  */
-const CATEGORY_ENVELOPE_KEYS = ['categories', 'category', 'meta', 'errors'];
+const CATEGORY_ENVELOPE_KEYS = ['categories', 'category'];
 
 /**
  * Whether a 2xx answer that is not the collection of categories is still this API, with a bug
  * (issue 38: a wrong envelope or wrong types are findings, not another service): a JSON object
- * holding one of its envelope keys. A page, broken JSON or a JSON document with none of them is not.
+ * holding the categories under either key, of any type. A page, broken JSON or a JSON document
+ * with neither key is not.
  */
 export function isApiWithWrongEnvelope(response: HttpResponse): boolean {
   try {
