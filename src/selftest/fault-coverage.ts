@@ -264,7 +264,9 @@ export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
   // Enforcement: provoked by the destructive profile only.
   'ratelimit-status-429': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
   'ratelimit-not-enforced': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
-  'ratelimit-403-without-message': { suites: ['rate-limits'], options: { limits: LOW_LIMITS }, env: DESTRUCTIVE },
+  // A daily limit far off and a longer window: on a loaded machine a 1 s window renewed often
+  // enough to let the per-minute test reach a daily limit of 80 first, whose 403 has its message.
+  'ratelimit-403-without-message': { suites: ['rate-limits'], options: { limits: { perMinute: 20, perDay: 1_000, windowMs: 2_000 } }, env: DESTRUCTIVE },
   // The kit is told the deployment's daily limit, as a user of a test deployment with a low one would.
   'daily-limit-not-enforced': { suites: ['daily-limit'], options: { limits: LOW_LIMITS }, env: { ...DESTRUCTIVE, CATALOGUE_DAILY_LIMIT: String(LOW_LIMITS.perDay) } },
   // A major alone gets the oldest version the deployment serves: the kit knows it only from CATALOGUE_VERSIONS.
