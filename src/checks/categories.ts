@@ -15,7 +15,7 @@ export function hasId(category: CategoryLike, id: number): CheckResult {
 
 /** The root category has parent_id 0. */
 export function isRootCategory(category: CategoryLike): CheckResult {
-  // A null is a blank (GEN-8), which only warns: the root has no parent to name.
+  // 0 is the value the spec states: a null is a wrong value here, not a blank (GEN-8).
   return statedValue(category.parent_id === 0, `root category ${show(category.id)} has parent_id ${show(category.parent_id)}, expected 0`);
 }
 
