@@ -24,6 +24,8 @@ export interface JudgeOptions {
   basePath?: string;
   /** The patch level the deployment implements (CATALOGUE_IMPLEMENTS, --implements); default the newest of the Change history. */
   implements?: string;
+  /** The minor series the deployment serves (CATALOGUE_VERSIONS, --versions); absent: not known (VersionScope). */
+  servedSeries?: readonly string[];
   /** Suite name of the records (the HAR file's name). */
   suite: string;
 }
@@ -57,7 +59,12 @@ export function apiPathOf(url: string, basePath = ''): string | null {
 
 /** The version an entry was served: what it asked, at the deployment's patch level, bounded by the time of the recording. */
 export function entryScope(h: HarExchange, options: JudgeOptions): VersionScope {
-  return new VersionScope({ asked: askedVersion(h.requestHeaders), implements: options.implements ?? newestVersion(), recordedAt: Number.isNaN(h.startedMs) ? null : h.startedMs });
+  return new VersionScope({
+    asked: askedVersion(h.requestHeaders),
+    implements: options.implements ?? newestVersion(),
+    recordedAt: Number.isNaN(h.startedMs) ? null : h.startedMs,
+    servedSeries: options.servedSeries ?? 'unknown',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,6 +232,7 @@ function entryView(h: HarExchange, options: JudgeOptions, recorded: Exchange): E
     textNote: h.bodyNote ?? 'body not recorded',
     baseUrl: `${origin}${(options.basePath ?? '').replace(/\/+$/, '')}`,
     implements: options.implements ?? newestVersion(),
+    servedSeries: options.servedSeries ?? 'unknown',
     atMs: h.startedMs + h.timeMs,
     bounded: true,
   });

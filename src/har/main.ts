@@ -21,7 +21,7 @@ import { findBasePath } from './base-path.ts';
 import { HarError, harExchanges, type HarExchange } from './read.ts';
 
 export const USAGE =
-  'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--auth-url https://auth.host] [--implements 3.x.y] [--media-type application/vnd.x+json] [--report-dir DIR]';
+  'usage: npm run validate-traffic -- <file.har> [more.har] [--base-url https://host/api | --host host[:port] ... --base-path /api] [--auth-url https://auth.host] [--implements 3.x.y] [--versions 3.0,3.2] [--media-type application/vnd.x+json] [--report-dir DIR]';
 
 export interface TrafficArgs {
   files: string[];
@@ -35,6 +35,8 @@ export interface TrafficArgs {
   implements: string;
   /** --media-type, CATALOGUE_MEDIA_TYPE: the API's vendor media type. */
   mediaType: string;
+  /** --versions, CATALOGUE_VERSIONS: the minor series the deployment serves; absent: not known. */
+  servedSeries?: string[];
 }
 
 /** The options validate-traffic takes: each a value, and any of them may be given again. */
@@ -44,6 +46,7 @@ const TRAFFIC_OPTIONS = {
   host: { type: 'string', multiple: true },
   'base-url': { type: 'string', multiple: true },
   implements: { type: 'string', multiple: true },
+  versions: { type: 'string', multiple: true },
   'media-type': { type: 'string', multiple: true },
   'report-dir': { type: 'string', multiple: true },
 } as const;
@@ -98,6 +101,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   let reportDir = env['CATALOGUE_REPORT_DIR'] ?? 'reports';
   let implementsVersion = env['CATALOGUE_IMPLEMENTS'] ?? newestVersion();
   let mediaType = env['CATALOGUE_MEDIA_TYPE'] ?? SPEC_MEDIA_TYPE;
+  let versions = env['CATALOGUE_VERSIONS'];
   // Options in the order given (a later --base-path wins over an earlier --base-url's path).
   for (const token of traffic(argv)) {
     if (token.kind === 'positional') files.push(token.value);
@@ -107,6 +111,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     else if (token.name === 'base-url') baseUrl(token.value);
     else if (token.name === 'implements') implementsVersion = token.value;
     else if (token.name === 'media-type') mediaType = token.value;
+    else if (token.name === 'versions') versions = token.value;
     else if (token.name === 'report-dir') reportDir = token.value;
   }
   if (!files.length) throw new HarError(`no HAR file given; ${USAGE}`);
@@ -117,7 +122,33 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   mediaType = mediaType.trim().toLowerCase();
   if (!/^application\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(mediaType))
     throw new HarError(`--media-type (CATALOGUE_MEDIA_TYPE) must be a media type such as application/vnd.example+json, got ${JSON.stringify(mediaType)}; ${USAGE}`);
-  return { files, basePath: basePath.replace(/\/+$/, ''), basePathGiven, reportDir: resolve(cwd, reportDir), hosts, implements: implementsVersion, mediaType };
+  const servedSeries = versions === undefined ? undefined : seriesList(versions);
+  return {
+    files,
+    basePath: basePath.replace(/\/+$/, ''),
+    basePathGiven,
+    reportDir: resolve(cwd, reportDir),
+    hosts,
+    implements: implementsVersion,
+    mediaType,
+    ...(servedSeries ? { servedSeries } : {}),
+  };
+}
+
+/** "3.0, 3.2" as ['3.0', '3.2']; HarError for anything but major.minor versions. */
+export function seriesList(text: string): string[] {
+  const series = [
+    ...new Set(
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const wrong = series.find((s) => !/^3\.\d+$/.test(s));
+  if (wrong !== undefined || !series.length)
+    throw new HarError(`--versions (CATALOGUE_VERSIONS) must list the minor versions the deployment serves, e.g. 3.0,3.2, got ${JSON.stringify(text)}; ${USAGE}`);
+  return series;
 }
 
 const hostOf = (url: string): string => {
@@ -132,6 +163,8 @@ const hostOf = (url: string): string => {
 export interface DeploymentClaims {
   implements?: string;
   mediaType?: string;
+  /** The minor series served; absent: not known. */
+  servedSeries?: readonly string[];
 }
 
 /** The claims a live run's configuration makes (CATALOGUE_IMPLEMENTS, CATALOGUE_MEDIA_TYPE), for judging its HAR alike. */
@@ -139,13 +172,25 @@ export function claimsFromEnv(env: Readonly<Record<string, string | undefined>>)
   const claims: DeploymentClaims = {};
   if (env['CATALOGUE_IMPLEMENTS']) claims.implements = env['CATALOGUE_IMPLEMENTS'];
   if (env['CATALOGUE_MEDIA_TYPE']) claims.mediaType = env['CATALOGUE_MEDIA_TYPE'];
+  if (env['CATALOGUE_VERSIONS']) claims.servedSeries = seriesList(env['CATALOGUE_VERSIONS']);
   return claims;
+}
+
+/** The versions a kit run found served (or was told), from its results, as --versions gives them to the judge. */
+export function servedSeriesOf(run: { results: { run?: { versions?: string[] } } | null }): Pick<DeploymentClaims, 'servedSeries'> {
+  const versions = run.results?.run?.versions;
+  return versions?.length ? { servedSeries: versions } : {};
 }
 
 /** Judges every entry of the files, in their order; throws HarError when a file cannot be read as HAR. */
 export function judgeFiles(files: readonly string[], basePath: string, hosts: readonly string[] = [], claims: DeploymentClaims = {}): RunResults {
   const mediaType = claims.mediaType ?? SPEC_MEDIA_TYPE;
-  const judgeOptions = (suite: string): JudgeOptions => ({ basePath, suite, ...(claims.implements ? { implements: claims.implements } : {}) });
+  const judgeOptions = (suite: string): JudgeOptions => ({
+    basePath,
+    suite,
+    ...(claims.implements ? { implements: claims.implements } : {}),
+    ...(claims.servedSeries ? { servedSeries: claims.servedSeries } : {}),
+  });
   const named = new Set(hosts);
   const speaking = new Set<string>();
   // Entries of a host not yet seen speaking as the API that match an endpoint: judged once it does, else skipped at the end.
@@ -215,7 +260,11 @@ export function main(argv: readonly string[], print: (text: string) => void = (t
         ? `base path ${found.basePath === '' ? '(none)' : found.basePath} read off the traffic: ${found.matched} of ${found.of} API entries looked at are an endpoint under it (--base-url or --base-path to say otherwise)`
         : 'no base path could be read off the traffic: no API entry is an endpoint of the spec under any prefix (give --base-url)';
     }
-    results = judgeFiles(args.files, args.basePath, args.hosts, { implements: args.implements, mediaType: args.mediaType });
+    results = judgeFiles(args.files, args.basePath, args.hosts, {
+      implements: args.implements,
+      mediaType: args.mediaType,
+      ...(args.servedSeries ? { servedSeries: args.servedSeries } : {}),
+    });
   } catch (error) {
     if (error instanceof HarError) {
       print(`validate-traffic: ${error.message}`);

@@ -42,7 +42,7 @@ interface BundledResults {
     judgedTally?: { rule: string } & RuleCounts;
   }[];
   requirements?: Record<string, { status: string; tests: string[] }>;
-  run: { target: string; authUrl?: string; implements?: string; stopped?: string; observed?: Record<string, RuleCounts> };
+  run: { target: string; authUrl?: string; implements?: string; versions?: string[]; stopped?: string; observed?: Record<string, RuleCounts> };
 }
 
 class NotABundle extends Error {}
@@ -141,7 +141,12 @@ function checkRequirementVerdicts(results: BundledResults, problems: string[], l
 
 /** The tally of every rule over the HAR's exchanges the run judged, as the run's observer made it. */
 function rejudge(harPath: string, run: BundledResults['run']): { tallies: Record<string, RuleCounts>; judged: number; entries: number } {
-  const observer = new ExchangeObserver({ baseUrl: run.target, ...(run.authUrl ? { authUrl: run.authUrl } : {}), implements: run.implements ?? newestVersion() });
+  const observer = new ExchangeObserver({
+    baseUrl: run.target,
+    ...(run.authUrl ? { authUrl: run.authUrl } : {}),
+    implements: run.implements ?? newestVersion(),
+    servedSeries: run.versions ?? 'unknown',
+  });
   let judged = 0;
   let entries = 0;
   for (const h of harExchanges(harPath)) {

@@ -69,7 +69,8 @@ describe('the Change history table', () => {
 });
 
 describe('VersionScope: the version an answer is served', () => {
-  const scope = (asked: string | null, more: { implements?: string; oldest?: string; recordedAt?: number } = {}) => new VersionScope({ asked, ...more });
+  const scope = (asked: string | null, more: { implements?: string; oldest?: string; recordedAt?: number; servedSeries?: readonly string[] | 'unknown' } = {}) =>
+    new VersionScope({ asked, ...more });
 
   test('no version asked: the latest, the patch level the deployment implements (VER-7)', () => {
     expect(scope(null)).toMatchObject({ served: '3.2.1', rule: 'VER-7', atMost: null });
@@ -85,6 +86,26 @@ describe('VersionScope: the version an answer is served', () => {
     expect(scope('3.9')).toMatchObject({ served: '3.2.1', rule: 'VER-10' });
     expect(scope('3.1.7')).toMatchObject({ served: '3.1.3' });
     expect(scope('3.1.7').citedRule()).toBe('VER-5');
+  });
+
+  test('the series known served (found or listed): a minor gets the latest of them not after it (VER-9, VER-10.d)', () => {
+    const served = { servedSeries: ['3.0', '3.2'] };
+    expect(scope('3.1', served)).toMatchObject({ served: '3.0.23', rule: 'VER-10', atMost: '3.0' });
+    expect(scope('3.2', served)).toMatchObject({ served: '3.2.1', rule: 'VER-9', atMost: '3.2' });
+    expect(scope('3.1', served).presence('3.1.2', true)).toBe('absent');
+    // Below every series served (VER-10.c, open): nothing of the Change history is required, nothing forbidden.
+    expect(scope('3.0', { servedSeries: ['3.1', '3.2'] })).toMatchObject({ served: '3.0.0', atMost: null });
+  });
+
+  test("series served 'unknown' (recorded traffic): a minor before the patch level's own series requires only what 3.0 has", () => {
+    const unknown = { servedSeries: 'unknown' as const };
+    expect(scope('3.1', unknown)).toMatchObject({ served: '3.0.23', atMost: '3.1', uncertain: true });
+    expect(scope('3.1', unknown).presence('3.1.2', true)).toBe('either');
+    expect(scope('3.1', unknown).presence('3.2.0', true)).toBe('absent');
+    expect(scope('3.1', unknown).describe()).toMatch(/whether the deployment serves 3.1 is not known/);
+    // The patch level's own series is the latest, always served (rule 3).
+    expect(scope('3.2', unknown)).toMatchObject({ served: '3.2.1', uncertain: false });
+    expect(scope('3.1', { ...unknown, implements: '3.1.3' })).toMatchObject({ served: '3.1.3', uncertain: false });
   });
 
   test('a major alone: the oldest served, bounded by the oldest series known to be served (VER-8)', () => {

@@ -41,6 +41,8 @@ export interface ViewInput {
   authUrl?: string;
   /** The patch level the deployment implements; default the newest of the Change history. */
   implements?: string;
+  /** The minor series the deployment serves, or 'unknown' (VersionScope); absent: every series up to the patch level. */
+  servedSeries?: readonly string[] | 'unknown';
   token?: 'app' | 'user' | null;
   atMs: number;
   /** Bound the version by the time of the exchange (recorded traffic): a change dated later is not required. */
@@ -108,6 +110,7 @@ export function viewOf(input: ViewInput): ExchangeView {
     scope: new VersionScope({
       asked: askedVersion(exchange.requestHeaders),
       ...(input.implements ? { implements: input.implements } : {}),
+      ...(input.servedSeries ? { servedSeries: input.servedSeries } : {}),
       recordedAt: input.bounded && !Number.isNaN(input.atMs) ? input.atMs : null,
     }),
     token: input.token ?? null,

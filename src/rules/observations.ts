@@ -50,6 +50,8 @@ export interface ObservationScope {
   authUrl?: string;
   /** CATALOGUE_IMPLEMENTS. */
   implements: string;
+  /** The minor series the deployment serves (the run's, found or listed), or 'unknown' (VersionScope); absent: every series up to the patch level. */
+  servedSeries?: readonly string[] | 'unknown';
 }
 
 const emptyTally = (): RuleTally => ({ checked: 0, endpoints: [], violationCount: 0, warningCount: 0, violations: [] });
@@ -72,7 +74,12 @@ export function mergeObservations(into: Observations, from: Observations): Obser
 export class ExchangeObserver {
   #pending: Observations = {};
 
-  constructor(private readonly scope: ObservationScope) {}
+  constructor(private scope: ObservationScope) {}
+
+  /** The run found which minor series the deployment serves (src/harness/served-versions.ts): later exchanges are judged knowing it. */
+  knowServedSeries(servedSeries: readonly string[]): void {
+    this.scope = { ...this.scope, servedSeries };
+  }
 
   /**
    * `text` is the whole answer (the exchange record keeps an excerpt of long bodies). It is judged
@@ -86,6 +93,7 @@ export class ExchangeObserver {
       baseUrl: this.scope.baseUrl,
       ...(this.scope.authUrl ? { authUrl: this.scope.authUrl } : {}),
       implements: this.scope.implements,
+      ...(this.scope.servedSeries ? { servedSeries: this.scope.servedSeries } : {}),
       atMs,
     });
     for (const { rule, outcome } of judgeView(view)) {

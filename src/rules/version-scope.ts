@@ -23,7 +23,18 @@ export interface VersionScopeInit {
    * version, so nothing of a later series; absent: not known.
    */
   oldest?: string | null;
+  /**
+   * The minor series the deployment serves (major.minor: CATALOGUE_VERSIONS, else found from its
+   * answers before the suites): a minor asked gets the latest of them not after it (rules 5, 2).
+   * 'unknown' (recorded traffic, unless told): the patch level's own series is served (rule 3's
+   * latest), an earlier minor may be or not (rule 5 answers it with the previous version), so its
+   * answer must show only what the oldest series has (3.1 at 3.2.1 may be 3.0.23). Absent: every
+   * series up to the patch level, as a version the kit's own checks name.
+   */
+  servedSeries?: readonly string[] | 'unknown';
 }
+
+const seriesOfVersion = (v: string): string => v.split('.').slice(0, 2).join('.');
 
 const series = (v: string): [number, number] => {
   const [major = 0, minor = 0] = v.split('.').map(Number);
@@ -43,6 +54,8 @@ export class VersionScope {
    * absent; null when the answer may be the latest, whatever its number (no version asked).
    */
   readonly atMost: string | null;
+  /** The minor asked may or may not be served (servedSeries not known): `served` is the least its answer shows. */
+  readonly uncertain: boolean = false;
 
   constructor(init: VersionScopeInit) {
     this.asked = init.asked === null || init.asked.trim() === '' ? null : init.asked.trim();
@@ -65,13 +78,23 @@ export class VersionScope {
       // Rules 2 and 5: the patch is ignored; the newest version of the series asked, or failing
       // that the previous one, that the deployment implements.
       const [major, minor] = series(this.asked);
-      this.served = newest((v) => {
+      const notAfter = (v: string): boolean => {
         const [m, n] = series(v);
         return m < major || (m === major && n <= minor);
-      });
+      };
+      const listed = init.servedSeries === 'unknown' ? undefined : init.servedSeries;
+      const known = listed?.filter(notAfter).sort(compareVersions).pop();
+      const ownSeries = `${series(this.implements)[0]}.${series(this.implements)[1]}`;
+      // Known served: the latest of them not after the minor asked; none (a minor below every
+      // served series, VER-10.c): open, nothing of the Change history required. Not known: the
+      // patch level's own series is served (rule 3's latest); an earlier minor may not be.
+      const chosen = listed ? known : init.servedSeries !== 'unknown' || notAfter(ownSeries) ? this.asked : `${major}.0`;
+      this.served = chosen === undefined ? `${major}.0.0` : newest((v) => notAfter(v) && compareVersions(seriesOfVersion(v), chosen) <= 0);
       const [m, n] = series(this.served);
       this.rule = m === major && n === minor ? 'VER-9' : 'VER-10';
-      this.atMost = `${m}.${n}`;
+      // Not known whether the minor asked is served: the answer may be of it, not later.
+      this.uncertain = init.servedSeries === 'unknown' && !notAfter(ownSeries);
+      this.atMost = chosen === undefined ? null : this.uncertain ? `${major}.${minor}` : seriesOfVersion(this.served);
     }
   }
 
@@ -105,6 +128,7 @@ export class VersionScope {
   /** "version=3.2 (3.1.1 served: the deployment implements 3.1.1)", for skip reasons and messages. */
   describe(): string {
     const asked = this.asked === null ? 'no version asked' : `version=${this.asked}`;
+    if (this.uncertain) return `${asked}, ${this.served} or later served (whether the deployment serves ${this.atMost} is not known)`;
     // The patch level is worth naming when it is not the newest (CATALOGUE_IMPLEMENTS was set).
     const bound = this.implements === newestVersion() ? '' : `; the deployment implements ${this.implements}`;
     return `${asked}, ${this.served} served${bound}${this.recordedAt === null ? '' : `, recorded ${new Date(this.recordedAt).toISOString().slice(0, 10)}`}`;

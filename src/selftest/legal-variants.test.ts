@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { claimsFromEnv, judgeFiles } from '../har/main.ts';
+import { claimsFromEnv, judgeFiles, servedSeriesOf } from '../har/main.ts';
 import { startReference } from '../reference/server.ts';
 import { kitEnvOf, VARIANT_NAMES, variantBundles, type VariantName } from '../reference/variants.ts';
 import { runCliMany, targetArgs, type CliRun } from '../testing/cli.ts';
@@ -57,7 +57,7 @@ describe('every suite passes a reference that makes other legal choices', () => 
       expect(failed.filter((t) => !t.id.startsWith('observed/')).map(shown), `live suites\n${run.stdout}\n${run.stderr}`).toEqual([]);
       expect(failed.filter((t) => t.id.startsWith('observed/')).map(shown), 'the every-exchange rules of the observed pass').toEqual([]);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-      const passive = judgeFiles([har], basePath, [], claimsFromEnv(kitEnv))
+      const passive = judgeFiles([har], basePath, [], { ...claimsFromEnv(kitEnv), ...servedSeriesOf(run) })
         .tests.filter((t) => t.status === 'failed')
         .map((t) => `${t.title}: ${t.message}`);
       expect(passive, 'validate-traffic on the HAR of the run').toEqual([]);

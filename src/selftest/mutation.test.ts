@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { claimsFromEnv, judgeFiles } from '../har/main.ts';
+import { claimsFromEnv, judgeFiles, servedSeriesOf } from '../har/main.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../reference/faults.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { kitEnvOf, mutationBundle } from '../reference/variants.ts';
@@ -130,8 +130,9 @@ describe('each fault of the reference fails the suites that catch it, naming its
       failedTests.set(fault, run.results!.tests.filter((t) => t.status === 'failed').length);
       expect(secretsLeaked(run, clientSecret), 'secrets in the reports').toEqual([]);
       caught.add(fault);
-      // Passively: the same exchanges, judged one by one. A fault that shows in one exchange must be found there.
-      const passive = judgeFiles([har], '/api', [], claimsFromEnv(env))
+      // Passively: the same exchanges, judged one by one, told the versions the run found served
+      // (validate-traffic --versions). A fault that shows in one exchange must be found there.
+      const passive = judgeFiles([har], '/api', [], { ...claimsFromEnv(env), ...servedSeriesOf(run) })
         .tests.filter((t) => t.status === 'failed')
         .flatMap((t) => t.failures.flatMap((f) => f.requirements));
       if (passive.length) reportedPassively.add(fault);

@@ -35,6 +35,8 @@ export interface ResultsFile {
   }[];
   requests: { total: number; budget: number };
   problems: string[];
+  /** The run's configuration as written (only what the self-tests read). */
+  run?: { versions?: string[]; notes?: string[] };
 }
 
 /** What src/testing/multi-run.ts writes into each target's report directory: {code, stdout}. */

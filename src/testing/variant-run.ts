@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claimsFromEnv, judgeFiles } from '../har/main.ts';
+import { claimsFromEnv, judgeFiles, servedSeriesOf } from '../har/main.ts';
 import { startReference } from '../reference/server.ts';
 import { kitEnvOf, resolveVariants } from '../reference/variants.ts';
 import { runCli, targetArgs } from './cli.ts';
@@ -42,7 +42,9 @@ try {
     for (const f of shown) console.log(`  ${f.severity} [${f.requirements.join(', ')}] ${f.message}`);
   }
   const basePath = new URL(ref.baseUrl).pathname.replace(/\/+$/, '');
-  const passive = judgeFiles([har], basePath, [], claimsFromEnv(kitEnv)).tests.filter((t) => t.status === 'failed' || (showWarnings && t.status === 'warned'));
+  const passive = judgeFiles([har], basePath, [], { ...claimsFromEnv(kitEnv), ...servedSeriesOf(run) }).tests.filter(
+    (t) => t.status === 'failed' || (showWarnings && t.status === 'warned'),
+  );
   console.log(`\npassive judge: ${passive.length} ${showWarnings ? 'failed or warned' : 'failed'}`);
   for (const t of passive.slice(0, 40)) console.log(`  ${t.title}: ${t.message}`);
 } finally {
