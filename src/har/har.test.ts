@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FAULTS, startReference } from '../reference/server.ts';
 import { appToken } from '../testing/reference/testkit.ts';
 import { runCli } from '../testing/cli.ts';
-import { main, USAGE } from './main.ts';
+import { main, parseArgs, USAGE } from './main.ts';
+import { HarError } from './read.ts';
 import { HarRecorder, type HarEntryJson } from './record.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'har-test-'));
@@ -451,5 +452,18 @@ describe("validate-traffic: which entries are the API's, and the rules of one ex
     expect(cli.results!.summary.passed).toBeGreaterThan(0);
     const failing = await runCli(['validate-traffic', hand('cli-fail.har', [entry('https://api.example/categories/root', 200, '{"category": {"id": 1}}')])]);
     expect(failing.code).toBe(1);
+  });
+});
+
+describe('validate-traffic --versions: the minor series the deployment serves', () => {
+  it('lists them from the flag or CATALOGUE_VERSIONS (the flag wins), duplicates dropped; absent: not known', () => {
+    expect(parseArgs(['a.har', '--versions', '3.0, 3.2,3.2'], {}).servedSeries).toEqual(['3.0', '3.2']);
+    expect(parseArgs(['a.har'], { CATALOGUE_VERSIONS: '3.1' }).servedSeries).toEqual(['3.1']);
+    expect(parseArgs(['a.har', '--versions', '3.2'], { CATALOGUE_VERSIONS: '3.1' }).servedSeries).toEqual(['3.2']);
+    expect(parseArgs(['a.har'], {}).servedSeries).toBeUndefined();
+  });
+  it('anything but major.minor versions is refused with the usage', () => {
+    for (const bad of ['3.1.2', 'x', ',', '4']) expect(() => parseArgs(['a.har', '--versions', bad], {}), bad).toThrow(HarError);
+    expect(() => parseArgs(['a.har', '--versions', '3.1.2'], {})).toThrow(/--versions \(CATALOGUE_VERSIONS\) must list the minor versions.*"3.1.2"/);
   });
 });
