@@ -58,6 +58,7 @@ import { lostFields, readAnswer, servedFields, type Resource } from '../src/chec
 import { documentedOf, LINK_PROPERTY_REQUESTS, linkProperty, ROOT_PROPERTY_REQUESTS, rootFieldsetProperty, servedLinks, servedRootRows } from '../src/engines/fieldsets.ts';
 import { describeRequest } from '../src/engines/fieldsets-property.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { notServedReason } from '../src/harness/served-versions.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
 
 /**
@@ -96,7 +97,7 @@ async function linkedResources(t: ConformanceContext): Promise<void> {
 // (Versioning 1), so a deployment may serve what a later version added to an earlier one too.
 
 async function ignoredIn30(t: ConformanceContext): Promise<void> {
-  if (!t.run.versions.includes('3.0')) return t.skip(`version 3.0 is not among the versions the deployment serves (CATALOGUE_VERSIONS=${t.run.versions.join(',')})`);
+  if (!t.run.versions.includes('3.0')) return t.skip(notServedReason(t.run, '3.0'));
   const V30 = `${t.run.mediaType}; version=3.0`;
   const leaf = await t.discover('leafCategory');
   const endpoint = 'GET /categories/:category_id/skus';

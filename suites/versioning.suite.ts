@@ -15,7 +15,8 @@
 // version's number (VER-13): the latest must show at least the fields of the patch level the
 // deployment implements (CATALOGUE_IMPLEMENTS). Which version each request is served comes from
 // VersionScope (src/rules/version-scope.ts), which also knows the oldest series the deployment is
-// known to serve (CATALOGUE_VERSIONS): a major alone gets nothing of a later series than that.
+// known to serve (CATALOGUE_VERSIONS, else found from its answers before the suites,
+// src/harness/served-versions.ts): a major alone gets nothing of a later series than that.
 import { hasStatus } from '../src/checks/http.ts';
 import { fail, isPlainObject } from '../src/checks/check.ts';
 import {
@@ -31,6 +32,7 @@ import {
 } from '../src/checks/versioning.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { notServedReason } from '../src/harness/served-versions.ts';
 import type { Auth } from '../src/harness/api.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
 import { changeRow } from '../src/rules/change-history.ts';
@@ -198,15 +200,15 @@ conformanceTest(
 
 /**
  * The minor versions of the Change history. One matrix test each, declared whatever the run
- * (so the catalogue of tests is the same for every run); a version the run does not name in
- * CATALOGUE_VERSIONS is skipped with that reason.
+ * (so the catalogue of tests is the same for every run); a version the deployment does not serve
+ * (CATALOGUE_VERSIONS, else found from its answers before the suites) is skipped with the reason.
  */
 const VERSIONS: readonly string[] = ['3.0', '3.1', '3.2'];
 
 function requireNamed(t: ConformanceContext, version: string): void {
   // A bare major (version=3) is the oldest of that major, 3.0 (rule 4).
   const named = t.run.versions.map((v) => (v.includes('.') ? v : `${v}.0`));
-  if (!named.includes(version)) t.skip(`version ${version} is not among the versions the deployment serves (CATALOGUE_VERSIONS=${t.run.versions.join(',')})`);
+  if (!named.includes(version)) t.skip(notServedReason(t.run, version));
 }
 
 /** The public resources of the matrix, from the discovered leaf down to a shop's locations. */

@@ -92,8 +92,9 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     env: 'CATALOGUE_VERSIONS',
     flag: '--versions',
     kind: 'versions',
-    description: 'Comma-separated major.minor versions the deployment serves, e.g. `3.0,3.1,3.2`: the versioning suite checks the fields of each.',
-    default: 'the API version only',
+    description:
+      "Comma-separated major.minor versions the deployment serves, e.g. `3.0,3.1,3.2`: the versioning suite checks the fields of each, and a listed version whose answers are another's fails.",
+    default: "found from the deployment's answers to each minor of the Change history before the suites (the run's notes say what was found)",
   },
   {
     env: 'CATALOGUE_PROFILES',

@@ -15,8 +15,10 @@ export interface RunContext {
   implements: string;
   /** CATALOGUE_MEDIA_TYPE: the vendor media type of the Accept header. */
   mediaType: string;
-  /** Versions the deployment serves (CATALOGUE_VERSIONS), for the versioning suite. */
+  /** Versions the deployment serves (CATALOGUE_VERSIONS, else found from its answers), for the versioning suite. */
   versions: string[];
+  /** How `versions` were got, and why other minors were not found (src/harness/served-versions.ts): for skip reasons. */
+  versionsFrom?: string;
   /** The OAuth client, for the suites that test the OAuth flows themselves; the secret is redacted. */
   client: { id: string; secret: string; redirectUri: string | null };
   profiles: Profile[];

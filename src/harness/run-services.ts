@@ -39,6 +39,12 @@ export interface MainServices {
   watchdog: RunWatchdog;
   /** An API client of the run, charging the budget to `holder`. */
   api(holder: string): ApiClient;
+  /**
+   * Until `judgeKnowing`, discovery's exchanges are held, not judged: the answers that find the
+   * versions served are judged knowing them, as the tests' are (and as verify re-judges the HAR).
+   */
+  holdJudgement(): void;
+  judgeKnowing(servedSeries: readonly string[]): void;
 }
 
 /** Pacing key of the requests to the token endpoint. */
@@ -69,7 +75,15 @@ export function createRunServices(options: RunServicesOptions): MainServices {
   const tokens = new TokenManager({ settings: options.tokens, http: tokenHttp, interactive: options.interactive ?? null });
   let discovery: Discovery | null = null;
   const services = new LocalRunServices(budget, pacer, tokens, () => discovery!, watchdog);
-  const observer = options.implements === undefined ? null : new ExchangeObserver({ baseUrl: options.baseUrl, authUrl: options.tokens.authUrl, implements: options.implements });
+  const observer =
+    options.implements === undefined
+      ? null
+      : new ExchangeObserver({ baseUrl: options.baseUrl, authUrl: options.tokens.authUrl, implements: options.implements, servedSeries: 'unknown' });
+  let held: { exchange: Exchange; text: string | undefined; atMs: number }[] | null = null;
+  const judge = (exchange: Exchange, text: string | undefined, atMs: number): void => {
+    observer!.see(exchange, 'discovery', text, atMs);
+    void services.observe(observer!.take());
+  };
   const api = (holder: string) => {
     // Discovery's and the preflight's answers are kept for the tests, and judged by the observed rules:
     // the listing they read is often the one a test asks first.
@@ -87,13 +101,22 @@ export function createRunServices(options: RunServicesOptions): MainServices {
       ...(observer && forTheRun
         ? {
             onExchange: (exchange: Exchange, text?: string) => {
-              observer.see(exchange, 'discovery', text);
-              void services.observe(observer.take());
+              if (held) held.push({ exchange, text, atMs: Date.now() });
+              else judge(exchange, text, Date.now());
             },
           }
         : {}),
     });
   };
   discovery = new Discovery(api('discovery'), options.hints ?? {});
-  return { services, budget, pacer, tokens, discovery, watchdog, api };
+  const holdJudgement = (): void => {
+    held ??= [];
+  };
+  const judgeKnowing = (servedSeries: readonly string[]): void => {
+    observer?.knowServedSeries(servedSeries);
+    const waiting = held ?? [];
+    held = null;
+    for (const { exchange, text, atMs } of waiting) judge(exchange, text, atMs);
+  };
+  return { services, budget, pacer, tokens, discovery, watchdog, api, holdJudgement, judgeKnowing };
 }

@@ -67,7 +67,7 @@ export function workerState(target: string): WorkerState {
       services: remoteServices(run.coordinator),
       schemas: SchemaRegistry.shared(),
       version: runScope(run, run.apiVersion),
-      observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, implements: run.implements }),
+      observer: new ExchangeObserver({ baseUrl: run.baseUrl, authUrl: run.authUrl, implements: run.implements, servedSeries: run.versions }),
     };
     workers.set(target, worker);
   }
@@ -81,5 +81,5 @@ export function workerState(target: string): WorkerState {
  */
 export function runScope(run: RunContext, asked: string | null): VersionScope {
   const oldest = [run.apiVersion, ...run.versions].filter((v) => v.includes('.')).reduce((a, b) => earlierVersion(a, b), run.apiVersion);
-  return new VersionScope({ asked, implements: run.implements, oldest });
+  return new VersionScope({ asked, implements: run.implements, oldest, servedSeries: run.versions });
 }

@@ -169,17 +169,19 @@ describe('patch-level variants (implements-*)', () => {
   let v3022: Server;
   let v300: Server;
   let retired: Server;
+  let skipped: Server;
   beforeAll(async () => {
-    [plain, v320, v311, v3022, v300, retired] = await Promise.all([
+    [plain, v320, v311, v3022, v300, retired, skipped] = await Promise.all([
       start([]),
       start(['implements-3.2.0']),
       start(['implements-3.1.1']),
       start(['implements-3.0.22']),
       start(['implements-3.0.0']),
       start(['series-3-0-retired']),
+      start(['series-3-1-skipped']),
     ]);
   });
-  afterAll(() => Promise.all([plain, v320, v311, v3022, v300, retired].map((s) => s.ref.close())));
+  afterAll(() => Promise.all([plain, v320, v311, v3022, v300, retired, skipped].map((s) => s.ref.close())));
 
   const served = async (s: Server, version: string | null) => (await ok(get(s.ref, '/test/version', { ...s, version }))).body.version as string;
 
@@ -245,6 +247,17 @@ describe('patch-level variants (implements-*)', () => {
     // No Cache-Control (3.0.3) and no filter_type (3.0.6) on filter groups.
     expect(groups.headers.get('cache-control')).toBeNull();
     for (const g of groups.body.filter_groups) expect(g).not.toHaveProperty('filter_type');
+  });
+
+  it('series-3-1-skipped: serves 3.0.23 and 3.2.1; version=3.1 gets 3.0.23, the previous one served (default: 3.1.3)', async () => {
+    const rows: [string | null, string, string][] = [
+      [null, '3.2.1', '3.2.1'],
+      ['3', '3.0.23', '3.0.23'],
+      ['3.0', '3.0.23', '3.0.23'],
+      ['3.1', '3.1.3', '3.0.23'],
+      ['3.2', '3.2.1', '3.2.1'],
+    ];
+    for (const [v, before, after] of rows) expect([await served(plain, v), await served(skipped, v)], String(v)).toEqual([before, after]);
   });
 
   it('series-3-0-retired: serves 3.1.3 and 3.2.1; version=3 and version=3.0 get 3.1.3 (default: 3.0.23)', async () => {

@@ -11,6 +11,7 @@
 //   3.2.1 changes, and a 3.0.22 one has no minor versions and none of 3.0.23's changes.
 // - series-3-0-retired: the 3.0 series is no longer served; version=3 gets 3.1 (the oldest served),
 //   and so does version=3.0 (no earlier version to fall back to).
+// - series-3-1-skipped: the 3.1 series is not served; version=3.1 gets 3.0 (the previous one served).
 // - vendor-media-type: the version is negotiated on application/vnd.acme+json instead.
 // - unknown-version-latest: an unparsable version or another major gets the latest (no 406).
 
@@ -53,7 +54,8 @@ export function servedVersions(variants: Variants = NO_VARIANTS): readonly ApiVe
   if (variants.has('implements-3.0.22')) return SERVED_UP_TO_3_0_22;
   if (variants.has('implements-3.0.0')) return SERVED_BASE_3_0_0;
   const upTo = variants.has('implements-3.2.0') ? SERVED_UP_TO_3_2_0 : variants.has('implements-3.1.1') ? SERVED_UP_TO_3_1_1 : SERVED_VERSIONS;
-  // Variant series-3-0-retired: the 3.0 series is no longer served.
+  // Variant series-3-0-retired: the 3.0 series is no longer served; series-3-1-skipped: 3.1 is not.
+  if (variants.has('series-3-1-skipped')) return upTo.filter((v) => v.minor !== 1);
   return variants.has('series-3-0-retired') ? upTo.filter((v) => v.minor > 0) : upTo;
 }
 

@@ -11,6 +11,7 @@ import { startCoordinator, type RunningCoordinator } from '../coordinator/coordi
 import { HarWriteError, startHarRecording, type HarRecording } from '../har/write.ts';
 import { NOT_JUDGED, type RunContext } from '../harness/run-context.ts';
 import { preflight } from '../harness/preflight.ts';
+import { findServedVersions, SUITES_JUDGING_VERSIONS, type FoundVersions } from '../harness/served-versions.ts';
 import { createRunServices, type MainServices } from '../harness/run-services.ts';
 import type { RunWatchdog } from '../budget/watchdog.ts';
 import { RunRecords } from '../harness/run-records.ts';
@@ -39,6 +40,8 @@ export class TargetRun {
   readonly #startedAt = new Date().toISOString();
   #har: HarRecording | null = null;
   #reference: RunningReference | null = null;
+  /** How the versions judged were got, for the run's notes. */
+  #versionsNote: string | null = null;
   #main: MainServices | null = null;
   #context: RunContext | null = null;
   #baseUrl = '';
@@ -97,6 +100,11 @@ export class TargetRun {
     this.#main = main;
     this.#scaledMinuteMs = target.scaledMinuteMs;
     await this.#preflight(main, interactive && !config.userToken && !config.userRefreshToken && redirectUri !== null);
+    // The answers that find the versions are judged knowing them, as the tests' answers are.
+    main.holdJudgement();
+    const found = await this.#servedVersions(main, filters);
+    main.judgeKnowing(found.versions);
+    this.#versionsNote = found.note;
     const records = await this.#openRecords(main, reference, baseUrl, clientId, filters);
     const expiredToken = config.expiredToken ?? reference?.expiredToken() ?? null;
     secrets.add(expiredToken);
@@ -109,8 +117,8 @@ export class TargetRun {
       apiVersion: config.apiVersion,
       implements: config.implements,
       mediaType: config.mediaType,
-      // The embedded reference says what it serves: every version is checked unless the user chose.
-      versions: reference && !config.versionsGiven ? [...reference.servedVersions] : config.versions,
+      versions: found.versions,
+      versionsFrom: found.note,
       client: { id: clientId, secret: clientSecret, redirectUri },
       profiles: config.profiles,
       timeoutMs: config.timeoutMs,
@@ -173,6 +181,20 @@ export class TargetRun {
       redirectUri: reference?.client.redirectUri ?? config.redirectUri,
       scaledMinuteMs,
     };
+  }
+
+  /**
+   * The versions the deployment serves: as CATALOGUE_VERSIONS lists them, else found from its
+   * answers (src/harness/served-versions.ts) when a suite that judges them runs; the embedded
+   * reference is asked like any deployment, so its variants and faults prove the finding.
+   */
+  async #servedVersions(main: MainServices, filters: readonly string[]): Promise<FoundVersions> {
+    const config = this.#config;
+    if (config.versionsGiven) return { versions: config.versions, note: `versions: ${config.versions.join(', ')}, as CATALOGUE_VERSIONS lists them` };
+    const suites = pickedSuiteFiles(config.suitesDir ?? SUITES_DIR, filters).map(suiteNameOf);
+    if (!suites.some((suite) => SUITES_JUDGING_VERSIONS.includes(suite)))
+      return { versions: [config.apiVersion], note: `versions: ${config.apiVersion}, the run's own (no suite picked judges others)` };
+    return findServedVersions(main.api('discovery'), main.discovery, { mediaType: config.mediaType, implements: config.implements, fallback: config.apiVersion });
   }
 
   /** An application token proves the auth server reachable and the credentials good; then whether the base URL is this API at all (src/harness/preflight.ts). */
@@ -270,6 +292,7 @@ export class TargetRun {
       ...expectedNotes,
       ...(this.#records?.notes ?? []),
       ...discovery.wrongHints.map((h) => `discovery hint ${h}`),
+      ...(this.#versionsNote ? [this.#versionsNote] : []),
       ...harNotes,
       ...this.#runNotes(results, pacer.waitedMs),
     ];

@@ -269,10 +269,6 @@ export const FAULT_SETUP: Partial<Record<FaultName, FaultSetup>> = {
   'ratelimit-403-without-message': { suites: ['rate-limits'], options: { limits: { perMinute: 20, perDay: 1_000, windowMs: 2_000 } }, env: DESTRUCTIVE },
   // The kit is told the deployment's daily limit, as a user of a test deployment with a low one would.
   'daily-limit-not-enforced': { suites: ['daily-limit'], options: { limits: LOW_LIMITS }, env: { ...DESTRUCTIVE, CATALOGUE_DAILY_LIMIT: String(LOW_LIMITS.perDay) } },
-  // A major alone gets the oldest version the deployment serves: the kit knows it only from CATALOGUE_VERSIONS.
-  'version-major-only-gives-latest': { env: { CATALOGUE_VERSIONS: '3.0,3.1,3.2' } },
-  // The bug is in what 3.1 serves: the 3.1 matrix of the versioning suite runs when the deployment names 3.1.
-  'family-id-missing-in-3-1': { env: { CATALOGUE_VERSIONS: '3.0,3.1,3.2' } },
   // The observed rules judge what other suites exchanged: the oauth suite provokes 401s (missing,
   // invalid and expired tokens), whatever status a deployment gives a refused scope.
   'unauthorized-messages-string': { suites: ['oauth', 'observed'] },

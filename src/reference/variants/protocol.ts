@@ -340,6 +340,16 @@ export const PROTOCOL_VARIANTS = {
     conflicts: ['implements-3.0.22', 'implements-3.0.0'],
     narrows: true,
   },
+  'series-3-1-skipped': {
+    choice: 'Which series a deployment serves: the reference serves every minor series of the Change history, 3.0, 3.1 and 3.2.',
+    description:
+      "The 3.1 series is not served (the spec's own table of served versions has columns for 3.0, 3.1 and 3.3 only): the server serves 3.0.23 and 3.2.1, and version=3.1 gets 3.0.23, the previous version served.",
+    requirements: ['VER-10'],
+    readings: ['VER-10.d'],
+    // With series-3-0-retired, only 3.2 is served: older minors get it (VER-10.c, open), also legal.
+    conflicts: ['implements-3.1.1', 'implements-3.0.22', 'implements-3.0.0'],
+    narrows: true,
+  },
   'unknown-version-latest': {
     choice: 'A version that does not parse, or another major: the reference answers 406.',
     description: 'A version that does not parse, or a major other than 3, gets the latest version (no 406).',
