@@ -16,12 +16,12 @@ import type { RunServices } from '../coordinator/services.ts';
 import { HttpError, type HttpResponse } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { secrets } from '../http/redact.ts';
-import { assertKnownRequirements, expandReadings } from '../requirements/catalogue.ts';
+import { assertKnownRequirements } from '../requirements/catalogue.ts';
 import { SchemaRegistry, type Violation } from '../schemas/validator.ts';
 import type { ExchangeContext } from '../schemas/presence.ts';
 import { askedVersion, exchangeRule, viewOf } from '../rules/exchange-rules.ts';
 import { violationFindings, type RuleFinding } from '../rules/exchange-rule.ts';
-import { DEFAULT_DEADLINE_S, type Profile } from '../config/keys.ts';
+import { DEFAULT_DEADLINE_S } from '../config/keys.ts';
 import { removedLater, type Feature } from '../rules/change-history.ts';
 import { VersionScope } from '../rules/version-scope.ts';
 import { ApiClient, PrerequisiteMissing, type Auth } from './api.ts';
@@ -35,50 +35,11 @@ import { NOT_JUDGED, type ConformanceMeta, type Finding, type Outcome, type RunC
 import { runScope, targetBeingLoaded, workerState } from './worker-state.ts';
 
 export { useTarget } from './worker-state.ts';
+export { declaredIdProblem, type TestDeclaration } from './declaration.ts';
+import { declaredMeta, type TestDeclaration } from './declaration.ts';
 export type { DiscoveryRole } from '../discovery/discovery.ts';
 
-export interface TestDeclaration {
-  /**
-   * Short, kebab-case, unique in the suite file, saying what the test checks ('root-is-root'):
-   * the test's id is <suite>/<id>. Known deviations, `compare` and the filters name tests by it,
-   * so it stays when the title is reworded.
-   */
-  id: string;
-  requirements: string[];
-  /**
-   * The readings of those requirements the test's checks accept (catalogue ids, "SRCH-6.a" or a
-   * range "SRCH-6.a-c"): every one (src/selftest/readings.test.ts holds the kit's suites to it), so
-   * that a reading added to the catalogue names each test to look at again.
-   */
-  readings?: string[];
-  /** Default MUST. */
-  severity?: Severity;
-  /** Default read. */
-  profile?: Profile;
-  /** Estimated requests (default 5); reserved before the test starts. */
-  requests?: number;
-  /** Test timeout in ms (default 5 minutes: pacing may wait for a rate-limit window). */
-  timeoutMs?: number;
-  /**
-   * Whether a GET another test already made may be answered from the kept answer (default true,
-   * src/harness/reuse.ts). False for tests about repetition: every request is sent.
-   */
-  reuse?: boolean;
-}
-
 const MAX_EXCHANGES_KEPT = 40;
-
-/** What a declared test id looks like: kebab-case, at most MAX_TEST_ID_LENGTH characters. */
-export const DECLARED_TEST_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const MAX_TEST_ID_LENGTH = 48;
-
-/** What is wrong with a declared test id, or null when it is well formed. */
-export function declaredIdProblem(id: unknown): string | null {
-  if (typeof id !== 'string' || id === '') return 'declares no id';
-  if (!DECLARED_TEST_ID.test(id)) return `declares id ${JSON.stringify(id)}, which is not kebab-case (lower-case letters and digits joined by single hyphens)`;
-  if (id.length > MAX_TEST_ID_LENGTH) return `declares id ${JSON.stringify(id)}, longer than ${MAX_TEST_ID_LENGTH} characters`;
-  return null;
-}
 
 /** Ends a test after a failed `require`; the failure is already recorded. */
 class StopTest extends Error {
@@ -420,18 +381,7 @@ function showing(outcome: Outcome, exchange: Exchange | undefined): number | und
 
 /** Declares one conformance test. */
 export function conformanceTest(title: string, declaration: TestDeclaration, fn: (t: ConformanceContext) => Promise<void>): void {
-  const idProblem = declaredIdProblem(declaration.id);
-  if (idProblem) throw new Error(`test "${title}" ${idProblem}: give it { id: 'what-it-checks', ... }, unique in its suite file`);
-  assertKnownRequirements(declaration.requirements);
-  if (declaration.requirements.length === 0) throw new Error(`test "${title}" names no requirement`);
-  const meta: ConformanceMeta = {
-    id: declaration.id,
-    requirements: declaration.requirements,
-    ...(declaration.readings ? { readings: expandReadings(declaration.readings) } : {}),
-    severity: declaration.severity ?? 'MUST',
-    profile: declaration.profile ?? 'read',
-    requests: declaration.requests ?? 5,
-  };
+  const meta = declaredMeta(title, declaration);
   const target = targetBeingLoaded();
   test(title, { meta: { conformance: meta }, timeout: declaration.timeoutMs ?? 5 * 60_000 }, async (ctx) => {
     const outcome: Outcome = { failures: [], warnings: [], exchanges: [], omittedExchanges: 0, requests: 0 };

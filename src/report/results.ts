@@ -47,6 +47,7 @@ export function recordFor(testCase: TestCase, suite: string): TestRecord {
     title,
     suite,
     requirements: declared?.requirements ?? [],
+    ...(declared?.clauses?.length ? { clauses: declared.clauses } : {}),
     severity: declared?.severity ?? 'MUST',
     profile: declared?.profile ?? 'read',
     status,

@@ -68,6 +68,7 @@ export function* resultsJsonChunks(results: RunResults, run: RunInfo): Generator
       id: t.id,
       title: t.title,
       requirements: t.requirements,
+      ...(t.clauses ? { clauses: t.clauses } : {}),
       severity: t.severity,
       status: t.status,
       message: t.message,

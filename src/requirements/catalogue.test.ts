@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { FAULTS } from '../reference/faults.ts';
 import { PROJECT_ROOT } from '../run.ts';
-import { READING_KINDS, requirements } from './catalogue.ts';
+import { CLAUSE_KINDS, clauses, READING_KINDS, requirementOfClause, requirements } from './catalogue.ts';
 
 const all = [...requirements().values()];
 
@@ -38,6 +38,29 @@ describe('requirement catalogue', () => {
         expect(reading.text, reading.id).toMatch(/^\S.{8,}[.)]$/);
         expect(READING_KINDS, reading.id).toContain(reading.kind);
       }
+    }
+  });
+
+  test('clauses (issue 38): numbered <requirement>#1, #2, ... of a testable MUST statement, of a known kind, each a few words; an untestable one says why', () => {
+    for (const r of all.filter((x) => x.clauses)) {
+      expect(r.level === 'MUST' && r.testable, `${r.id}: only a testable MUST statement is split into clauses`).toBe(true);
+      expect(
+        r.clauses!.map((c) => c.id),
+        r.id,
+      ).toEqual(r.clauses!.map((_, i) => `${r.id}#${i + 1}`));
+      for (const clause of r.clauses!) {
+        expect(CLAUSE_KINDS, clause.id).toContain(clause.kind);
+        expect(clause.text, clause.id).toMatch(/^\S.{8,}$/);
+        if (clause.untestable !== undefined) expect(clause.untestable.length, clause.id).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  test('a fault names at most one clause, of its own requirement', () => {
+    for (const [name, fault] of Object.entries(FAULTS)) {
+      if (fault.clause === undefined) continue;
+      expect(clauses().has(fault.clause), `${name}: clause ${fault.clause} is not in the catalogue`).toBe(true);
+      expect(requirementOfClause(fault.clause), name).toBe(fault.requirement);
     }
   });
 

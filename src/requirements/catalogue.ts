@@ -26,6 +26,27 @@ export interface Reading {
   reason?: string;
 }
 
+/** What one clause of a statement asserts (issue 38): each is checked on its own. */
+export const CLAUSE_KINDS = ['type', 'presence', 'value', 'order', 'effect', 'relation', 'refusal'] as const;
+export type ClauseKind = (typeof CLAUSE_KINDS)[number];
+
+/**
+ * One single checkable statement of a requirement's quote: a field's type, its presence, a value
+ * the spec states, an order, an effect of a request, a relation between answers, a refusal. A
+ * statement such as "family_id: integer, family id of the category, not the parent id; present on
+ * single-category responses" holds three. Tests (and the rules checked on every exchange) name
+ * the clauses they check; `npm test` fails on a clause nothing checks.
+ */
+export interface Clause {
+  /** `<requirement id>#<n>`: CAT-10#3. */
+  id: string;
+  kind: ClauseKind;
+  /** What holds, in a few words: "family_id is the category's family id, not its parent's". */
+  text: string;
+  /** Why no black-box check can judge it (as an untestable requirement says why). */
+  untestable?: string;
+}
+
 export interface Requirement {
   id: string;
   section: string;
@@ -40,6 +61,8 @@ export interface Requirement {
    * serves each (src/reference/variants/), or it says why none can.
    */
   readings?: Reading[];
+  /** Its clauses (issue 38), once the statement is split: each is checked on its own. */
+  clauses?: Clause[];
   testable: boolean;
   untestableReason?: string;
 }
@@ -70,6 +93,33 @@ export function assertKnownRequirements(ids: readonly string[]): void {
 /** Every reading of the catalogue, by id. */
 export function readings(): Map<string, Reading> {
   return new Map([...requirements().values()].flatMap((r) => (r.readings ?? []).map((reading) => [reading.id, reading] as const)));
+}
+
+/** Every clause of the catalogue, by id. */
+export function clauses(): Map<string, Clause> {
+  return new Map([...requirements().values()].flatMap((r) => (r.clauses ?? []).map((clause) => [clause.id, clause] as const)));
+}
+
+/** The requirement id of a clause id ("CAT-10#3" -> "CAT-10"). */
+export const requirementOfClause = (id: string): string => id.replace(/#\d+$/, '');
+
+/** Clause ids as a declaration writes them, expanded: "CAT-10#3", or a range of one statement's clauses, "CAT-4#1-9". */
+export function expandClauses(declared: readonly string[]): string[] {
+  return declared.flatMap((entry) => {
+    const range = /^(.+)#(\d+)-(\d+)$/.exec(entry);
+    if (!range) return [entry];
+    const [from, to] = [Number(range[2]), Number(range[3])];
+    return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => `${range[1]}#${from + i}`);
+  });
+}
+
+/** Why a test's declared clauses do not hold: unknown ids, or clauses of requirements it does not cite; null when they hold. */
+export function clausesProblem(declared: readonly string[], requirementIds: readonly string[]): string | null {
+  const known = clauses();
+  const unknown = declared.filter((id) => !known.has(id));
+  if (unknown.length) return `names clauses the catalogue does not have: ${unknown.join(', ')}`;
+  const foreign = declared.filter((id) => !requirementIds.includes(requirementOfClause(id)));
+  return foreign.length ? `names clauses of requirements it does not cite: ${foreign.join(', ')}` : null;
 }
 
 /** The requirement id of a reading id ("SRCH-6.b" -> "SRCH-6"). */

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { declaredIdProblem } from '../harness/conformance.ts';
-import { requirements } from './catalogue.ts';
-import { awaitingTests, collectDeclaredTests, COVERAGE_DOC, coverageByRequirement, coverageDocument, needsATest, type DeclaredTest } from './coverage.ts';
+import { clauses, requirements } from './catalogue.ts';
+import { awaitingClauses, awaitingTests, collectDeclaredTests, COVERAGE_DOC, coverageByRequirement, coverageDocument, needsATest, type DeclaredTest } from './coverage.ts';
 
 describe('requirement coverage of the suites', () => {
   let tests: DeclaredTest[];
@@ -24,6 +24,31 @@ describe('requirement coverage of the suites', () => {
     expect(
       missing.map((r) => `${r.id} (${r.section}): ${r.summary}`),
       'testable MUST statements without a test',
+    ).toEqual([]);
+  });
+
+  test('every clause of the catalogue is checked by a test that names it (issue 38), says why none can, or is listed as awaiting its check', () => {
+    const checked = new Set(tests.flatMap((t) => t.clauses));
+    const all = [...clauses().values()];
+    const untestable = all.filter((c) => c.untestable !== undefined);
+    const testable = all.filter((c) => c.untestable === undefined);
+    const awaiting = awaitingClauses();
+    const split = [...requirements().values()].filter((r) => needsATest(r) && r.clauses?.length);
+    const statements = [...requirements().values()].filter(needsATest);
+    console.log(
+      `clauses: ${testable.length}, checked ${testable.filter((c) => checked.has(c.id)).length} (${Object.keys(awaiting).length} awaiting a check, listed in src/requirements/awaiting-clauses.json; ${untestable.length} more that no black-box check can judge, each saying why; ${split.length} of the ${statements.length} testable MUST statements split into clauses)`,
+    );
+    expect(
+      testable.filter((c) => !checked.has(c.id) && !(c.id in awaiting)).map((c) => `${c.id} (${c.kind}): ${c.text}`),
+      'clauses no test names: add the check that fails a server breaking the clause alone, and name the clause in its test',
+    ).toEqual([]);
+    expect(
+      Object.keys(awaiting).filter((id) => checked.has(id) || !clauses().has(id) || clauses().get(id)!.untestable !== undefined),
+      'remove these from src/requirements/awaiting-clauses.json: checked, unknown or untestable',
+    ).toEqual([]);
+    expect(
+      untestable.filter((c) => checked.has(c.id)).map((c) => c.id),
+      'clauses marked untestable that a test names',
     ).toEqual([]);
   });
 

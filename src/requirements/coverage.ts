@@ -14,6 +14,7 @@ import { requirements, type Reading, type Requirement } from './catalogue.ts';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const COVERAGE_DOC = fileURLToPath(new URL('../../docs/requirement-coverage.md', import.meta.url));
 const AWAITING_FILE = new URL('./awaiting-tests.json', import.meta.url);
+const AWAITING_CLAUSES_FILE = new URL('./awaiting-clauses.json', import.meta.url);
 
 export interface DeclaredTest {
   /** The test's id as results.json and the filters name it: <suite>/<declared id>, e.g. "categories/root-is-root". */
@@ -25,6 +26,8 @@ export interface DeclaredTest {
   requirements: readonly string[];
   /** The readings it declares it accepts, expanded. */
   readings: readonly string[];
+  /** The clauses it declares it checks. */
+  clauses: readonly string[];
   severity: ConformanceMeta['severity'];
   profile: ConformanceMeta['profile'];
 }
@@ -51,6 +54,7 @@ export async function collectDeclaredTests(
           title: test.fullName,
           requirements: meta.requirements,
           readings: meta.readings ?? [],
+          clauses: meta.clauses ?? [],
           severity: meta.severity,
           profile: meta.profile,
         });
@@ -74,6 +78,11 @@ export function coverageByRequirement(tests: readonly DeclaredTest[]): Map<strin
 /** A MUST statement that an observation from outside could contradict: some test must cite it. */
 export function needsATest(r: Requirement): boolean {
   return r.level === 'MUST' && r.testable;
+}
+
+/** Clauses no test checks yet, each with the check it awaits (issue 38: the split goes on, statement by statement). */
+export function awaitingClauses(): Record<string, string> {
+  return JSON.parse(readFileSync(AWAITING_CLAUSES_FILE, 'utf8')) as Record<string, string>;
 }
 
 /** Testable MUST statements no test cites yet, each with why (the issue that brings its test). */

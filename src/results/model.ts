@@ -34,6 +34,8 @@ export interface ConformanceMeta {
   requirements: string[];
   /** The readings of those requirements the test accepts, expanded (TestDeclaration.readings). */
   readings?: string[];
+  /** The clauses of those requirements the test checks (TestDeclaration.clauses). */
+  clauses?: string[];
   severity: Severity;
   profile: Profile;
   /** Estimated requests, reserved from the budget before the test starts. */
@@ -86,6 +88,8 @@ export interface TestRecord {
   title: string;
   suite: string;
   requirements: string[];
+  /** The clauses of those requirements it checks (issue 38); absent when it names none. */
+  clauses?: string[];
   severity: Severity;
   profile: Profile;
   status: Status;

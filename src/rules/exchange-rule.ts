@@ -118,6 +118,8 @@ export interface ExchangeRule {
   cites?: () => readonly string[];
   /** The readings of `requirements` the rule accepts ("PAG-5.a-c"): every one (src/selftest/readings.test.ts). */
   readings?: readonly string[];
+  /** The clauses of `requirements` (and of what `cites` names) the rule judges ("CAT-10#1"), as a test declares them. */
+  clauses?: readonly string[];
   severity: 'MUST' | 'WARN';
   /** The title with what the view shows (the endpoint, status, version), for a record of one exchange. */
   titleFor?(view: ExchangeView): string;

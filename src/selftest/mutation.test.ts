@@ -39,6 +39,7 @@ const VARIANTS = mutationBundle();
 const SUITES_OF = new Map<FaultName, string[]>(Object.entries(CAUGHT_BY).flatMap(([key, faults]) => faults.map((fault) => [fault as FaultName, key.split(', ')] as const)));
 
 const caught = new Set<FaultName>();
+const clausesCaught = new Set<FaultName>();
 /**
  * Faults the passive judge (npm run validate-traffic) reported in the HAR of the same run: any MUST
  * failure (the fault-free reference's HAR has none, src/selftest/full-run.test.ts), and those
@@ -129,6 +130,16 @@ describe('each fault of the reference fails the suites that catch it, naming its
       else precise.add(fault);
       failedTests.set(fault, run.results!.tests.filter((t) => t.status === 'failed').length);
       expect(secretsLeaked(run, clientSecret), 'secrets in the reports').toEqual([]);
+      // Clause level (issue 38): a fault that names the clause it breaks fails a test naming that clause.
+      const clause = FAULTS[fault]!.clause;
+      if (clause !== undefined) {
+        const naming = run.results!.tests.filter((t) => t.status === 'failed' && t.clauses?.includes(clause));
+        expect(
+          naming.map((t) => t.id),
+          `${fault} breaks ${clause}: no failed test names that clause`,
+        ).not.toEqual([]);
+        clausesCaught.add(fault);
+      }
       caught.add(fault);
       // Passively: the same exchanges, judged one by one, told the versions the run found served
       // (validate-traffic --versions). A fault that shows in one exchange must be found there.
@@ -145,6 +156,10 @@ describe('each fault of the reference fails the suites that catch it, naming its
     const total = FAULT_NAMES.length;
     const score = Number(((100 * caught.size) / total).toFixed(1));
     console.log(`mutation score: ${score}% (${caught.size} of ${total} faults caught, each with the ${VARIANTS.length} legal variants of the mutation bundle on)`);
+    const clauseFaults = FAULT_NAMES.filter((f) => FAULTS[f]!.clause !== undefined);
+    console.log(
+      `clause mutation score: ${clausesCaught.size} of ${clauseFaults.length} (faults that name the clause they break, caught by a failed test naming it; ${new Set(clauseFaults.map((f) => FAULTS[f]!.clause)).size} clauses)`,
+    );
     const counts = [...failedTests.values()].sort((a, b) => a - b);
     const median = counts.length ? (counts[Math.floor((counts.length - 1) / 2)]! + counts[Math.floor(counts.length / 2)]!) / 2 : 0;
     console.log(

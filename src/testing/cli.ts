@@ -28,6 +28,7 @@ export interface ResultsFile {
     id: string;
     title: string;
     requirements: string[];
+    clauses?: string[];
     severity: string;
     status: string;
     message: string;

@@ -4,7 +4,7 @@
 // that blames a statement that holds in one run and not in the next. This runs the faults (all,
 // or those named) with the mutation bundle on, once per seed, and prints each fault that failed a
 // requirement beyond its own and its declared consequences, with the finding and the seed, and
-// each fault no MUST finding names.
+// each fault no MUST finding names, and each fault whose clause no failed test names.
 //   npx tsx src/testing/precision-sweep.ts --seeds 1,2,3 [--suites favorites-model,fieldsets] [fault ...]
 import { FAULT_NAMES, FAULTS, type FaultName } from '../reference/faults.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
@@ -59,6 +59,11 @@ for (const seed of seeds) {
         (t) => t.status === 'failed' && t.findings.some((f) => f.severity === 'MUST' && f.follows === undefined && f.requirements.includes(FAULTS[fault]!.requirement)),
       );
       if (run.results && !named) console.log(`  ${fault}: not caught (no MUST finding names ${FAULTS[fault]!.requirement}; exit ${run.code})`);
+      const clause = FAULTS[fault]!.clause;
+      if (run.results && clause !== undefined && !run.results.tests.some((t) => t.status === 'failed' && t.clauses?.includes(clause))) {
+        imprecise++;
+        console.log(`  ${fault}: breaks ${clause}, but no failed test names that clause`);
+      }
       if (!beyond.length) continue;
       imprecise++;
       console.log(`  ${fault} [${[...allowed].join(', ')}] seed ${seed}:`);

@@ -18,7 +18,8 @@ describe('every exchange of the run', () => {
     // The rule's own requirements' readings, as it declares them; those of the statements the
     // schemas encode (cites), every one: the schemas accept them, the legal variants prove it.
     const readings = [...(rule.readings ?? []), ...readingsOf(rule.cites?.() ?? [])];
-    conformanceTest(rule.title, { id: rule.id, requirements, readings, severity: rule.severity, requests: 0 }, async (t) => {
+    const clauses = rule.clauses ? { clauses: [...rule.clauses] } : {};
+    conformanceTest(rule.title, { id: rule.id, requirements, readings, ...clauses, severity: rule.severity, requests: 0 }, async (t) => {
       const tally = (await t.observations())[rule.id];
       t.judgesTally(rule.id, tally);
       if (!tally || tally.checked === 0) {

@@ -9,4 +9,9 @@ export interface FaultInfo {
   consequences?: string[];
   /** One sentence, ending with a full stop: the wrong behaviour. */
   description: string;
+  /**
+   * The clause of `requirement` (catalogue id, "CAT-10#3") the fault breaks alone: the mutation
+   * test requires a failed test that names it (clause mutation score, issue 38).
+   */
+  clause?: string;
 }
