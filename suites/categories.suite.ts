@@ -7,6 +7,7 @@ import {
   childPathExtendsParentPath,
   childrenCountMatches,
   childrenNameTheirParent,
+  familyIdIsNotParentId,
   hasId,
   hasNoMatchCount,
   isRootCategory,
@@ -100,7 +101,13 @@ function warnOnOpenFieldChoices(t: ConformanceContext, category: Category, singl
 describe('GET /categories/root', () => {
   conformanceTest(
     'answers {category} with every Category field (the single-category fields may come or not)',
-    { id: 'root-every-field', requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'], readings: ['CAT-18.a-e', 'GEN-7.a-e', 'CAT-4.a-g', 'CAT-12.a-g'], requests: 1 },
+    {
+      id: 'root-every-field',
+      clauses: ['CAT-4#1-9', 'CAT-12#1-7', 'CAT-18#1'],
+      requirements: ['CAT-18', 'GEN-7', 'CAT-4', 'CAT-12'],
+      readings: ['CAT-18.a-e', 'GEN-7.a-e', 'CAT-4.a-g', 'CAT-12.a-g'],
+      requests: 1,
+    },
     async (t) => {
       const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
       // Whether the root's answer is a "single-category response" is not stated: the fields noted
@@ -115,7 +122,13 @@ describe('GET /categories/root', () => {
 
   conformanceTest(
     'is the root: parent_id 0 and a path of its own id alone',
-    { id: 'root-is-root', requirements: ['CAT-18', 'CAT-6', 'CAT-9'], readings: ['CAT-18.a-e', 'CAT-6.a-d', 'CAT-9.a-c'], requests: 1 },
+    {
+      id: 'root-is-root',
+      clauses: ['CAT-6#2', 'CAT-9#3', 'CAT-18#1-2'],
+      requirements: ['CAT-18', 'CAT-6', 'CAT-9'],
+      readings: ['CAT-18.a-e', 'CAT-6.a-d', 'CAT-9.a-c'],
+      requests: 1,
+    },
     async (t) => {
       const root = await getCategory(t, pathOf('GET /categories/root'), 'CAT-18');
       t.must(isRootCategory(root), 'CAT-18', 'CAT-6');
@@ -131,7 +144,13 @@ describe('GET /categories/root', () => {
 describe('GET /categories/:id', () => {
   conformanceTest(
     'answers {category} for the id asked, with every Category field',
-    { id: 'category-by-id', requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'], readings: ['CAT-16.a-e', 'GEN-7.a-e', 'CAT-4.a-g', 'CAT-12.a-g'], requests: 1 },
+    {
+      id: 'category-by-id',
+      clauses: ['CAT-4#1-9', 'CAT-12#1-8', 'CAT-16#1-2'],
+      requirements: ['CAT-16', 'GEN-7', 'CAT-4', 'CAT-12'],
+      readings: ['CAT-16.a-e', 'GEN-7.a-e', 'CAT-4.a-g', 'CAT-12.a-g'],
+      requests: 1,
+    },
     async (t) => {
       const id = await t.discover('innerCategory');
       const category = await getCategory(t, pathOf('GET /categories/:id', { id }), 'CAT-16');
@@ -140,6 +159,22 @@ describe('GET /categories/:id', () => {
       t.warn(hasNoMatchCount(category), 'CAT-14');
       t.undocumentedFields('resources/category-detail.json', category, `category ${id}`, 'CAT-4');
       warnOnOpenFieldChoices(t, category, true);
+    },
+  );
+
+  conformanceTest(
+    "family_id is the category's family id, not its parent's id: the same on two categories of different parents is the parent id",
+    { id: 'family-id-not-parent-id', requirements: ['CAT-10'], readings: ['CAT-10.a-h'], clauses: ['CAT-10#3'], requests: 2 },
+    async (t) => {
+      // Two single-category answers the run asks anyway: an inner category and a leaf, whose parents differ.
+      const categories: Category[] = [];
+      for (const role of ['innerCategory', 'leafCategory'] as const) {
+        const id = await t.discover(role);
+        categories.push(await getCategory(t, pathOf('GET /categories/:id', { id }), 'CAT-16'));
+      }
+      const { result, warnOnly } = familyIdIsNotParentId(categories);
+      if (warnOnly) t.warn(result, 'CAT-10');
+      else t.must(result, 'CAT-10');
     },
   );
 
@@ -168,7 +203,13 @@ describe('GET /categories/:id', () => {
 describe('GET /categories/:id/parent', () => {
   conformanceTest(
     "answers the category whose id is the child's parent_id",
-    { id: 'parent-of-leaf', requirements: ['CAT-17', 'CAT-9'], readings: ['CAT-17.a-e', 'CAT-9.a-c'], requests: 2 },
+    {
+      id: 'parent-of-leaf',
+      clauses: ['CAT-9#1-4', 'CAT-17#1-2'],
+      requirements: ['CAT-17', 'CAT-9'],
+      readings: ['CAT-17.a-e', 'CAT-9.a-c'],
+      requests: 2,
+    },
     async (t) => {
       const leafId = await t.discover('leafCategory');
       const child = await getCategory(t, pathOf('GET /categories/:id', { id: leafId }), 'CAT-16');
@@ -191,6 +232,7 @@ describe('GET /categories/:id/children', () => {
     'lists {categories, meta} of the children: each names the parent, as many as children_count',
     {
       id: 'children-name-parent',
+      clauses: ['CAT-4#1-9', 'CAT-5#1-3', 'CAT-9#1-4', 'CAT-19#1-3'],
       requirements: ['CAT-19', 'CAT-5', 'CAT-9', 'PAG-1', 'CAT-4'],
       readings: ['CAT-19.a-f', 'CAT-5.a-c', 'CAT-9.a-c', 'PAG-1.a-e', 'CAT-4.a-g'],
       requests: 2,
@@ -217,7 +259,7 @@ describe('GET /categories/:id/children', () => {
 
   conformanceTest(
     'a leaf (children_count 0) has no children',
-    { id: 'leaf-has-no-children', requirements: ['CAT-3', 'CAT-5'], readings: ['CAT-3.a-c', 'CAT-5.a-c'], requests: 2 },
+    { id: 'leaf-has-no-children', clauses: ['CAT-3#1'], requirements: ['CAT-3', 'CAT-5'], readings: ['CAT-3.a-c', 'CAT-5.a-c'], requests: 2 },
     async (t) => {
       const leafId = await t.discover('leafCategory');
       const leaf = await getCategory(t, pathOf('GET /categories/:id', { id: leafId }), 'CAT-16');
@@ -252,6 +294,7 @@ describe('GET /categories', () => {
     'answers {categories, meta} with 25 per page by default, every item a Category',
     {
       id: 'listing-25-per-page',
+      clauses: ['CAT-4#1-9', 'CAT-15#1'],
       requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'],
       readings: ['CAT-15.a-f', 'GEN-7.a-e', 'PAG-1.a-e', 'PAG-2.a-e', 'PAG-3.a-g', 'CAT-4.a-g'],
       requests: 1,
@@ -268,7 +311,13 @@ describe('GET /categories', () => {
 
   conformanceTest(
     'every listed category sits in the tree: path from the root, ending with parent and self',
-    { id: 'listed-in-tree', requirements: ['CAT-9', 'CAT-1', 'CAT-6'], readings: ['CAT-9.a-c', 'CAT-1.a-e', 'CAT-6.a-d'], requests: 2 },
+    {
+      id: 'listed-in-tree',
+      clauses: ['CAT-1#1', 'CAT-9#2-4'],
+      requirements: ['CAT-9', 'CAT-1', 'CAT-6'],
+      readings: ['CAT-9.a-c', 'CAT-1.a-e', 'CAT-6.a-d'],
+      requests: 2,
+    },
     async (t) => {
       const rootId = await t.discover('rootCategory');
       const { categories } = await getCategories(t, pathOf('GET /categories'), {}, 'CAT-15');

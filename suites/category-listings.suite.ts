@@ -36,9 +36,6 @@ import {
   type Json,
 } from '../src/checks/listings.ts';
 import {
-  caseLabel,
-  combinationCases,
-  combinationQuery,
   countMismatchCites,
   directionFields,
   groupsOfCategory,
@@ -46,10 +43,8 @@ import {
   keepsNothing,
   keepsTheSku,
   listsSome,
-  manufacturerIdsOf,
   methodsBothWays,
   orderMethodsOf,
-  priceMethodOf,
   reversedCites,
   sameTotalBothWays,
   totalResultsSent,
@@ -62,6 +57,7 @@ import { scaledToBudget } from '../src/budget/budget.ts';
 import {
   categoryWithManufacturers,
   getListing,
+  judgeCombinations,
   INNER_CATEGORY_REFUSALS,
   leafWithAvailableFilters,
   leafWithSkus,
@@ -91,6 +87,7 @@ describe('GET /categories/:id/specifications', () => {
     'answers {specifications} of a leaf: empty values, in the order of the order field, no group_id',
     {
       id: 'specifications-of-leaf',
+      clauses: ['CAT-20#1'],
       requirements: ['CAT-20', 'SPEC-1', 'SPEC-2', 'SPEC-4', 'CHG-5', 'CHG-7'],
       readings: ['CAT-20.a-g', 'SPEC-1.a-c', 'SPEC-2.a-c', 'SPEC-4.a-d', 'CHG-5.a-e', 'CHG-7.a-h'],
       requests: 1,
@@ -113,6 +110,7 @@ describe('GET /categories/:id/specifications', () => {
     'include=group adds a top-level groups array and a group_id on each specification',
     {
       id: 'specifications-include-group',
+      clauses: ['CAT-20#2'],
       requirements: ['LINK-5', 'LINK-4', 'LINK-3', 'SPEC-5', 'CAT-20'],
       readings: ['LINK-5.a-g', 'LINK-4.a-e', 'LINK-3.a-h', 'SPEC-5.a-c', 'CAT-20.a-g'],
       requests: 1,
@@ -135,6 +133,7 @@ describe('GET /categories/:id/manufacturers', () => {
     'answers {manufacturers, meta}: Manufacturers, paginated by 25',
     {
       id: 'manufacturers-listing',
+      clauses: ['CAT-21#1'],
       requirements: ['CAT-21', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'],
       readings: ['CAT-21.a-h', 'MAN-1.a-b', 'GEN-7.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 1,
@@ -151,7 +150,7 @@ describe('GET /categories/:id/manufacturers', () => {
 
   conformanceTest(
     'order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir',
-    { id: 'manufacturers-ordering', requirements: ['CAT-21', 'ORD-1'], readings: ['CAT-21.a-h', 'ORD-1.a-i'], requests: 5 },
+    { id: 'manufacturers-ordering', clauses: ['CAT-21#1', 'CAT-21#3', 'CAT-21#5'], requirements: ['CAT-21', 'ORD-1'], readings: ['CAT-21.a-h', 'ORD-1.a-i'], requests: 5 },
     async (t) => {
       const { path } = await categoryWithManufacturers(t);
       const listings: Record<string, Listing> = {};
@@ -178,6 +177,7 @@ describe('GET /categories/:category_id/filter_groups', () => {
     'answers {filter_groups, meta} of Filter groups with Cache-Control max-age=300, private',
     {
       id: 'filter-groups-listing',
+      clauses: ['CAT-24#1', 'CAT-25#1'],
       requirements: ['CAT-24', 'CAT-25', 'FILT-1', 'FILT-2', 'CHG-28', 'PAG-1'],
       readings: ['CAT-24.a-e', 'CAT-25.a-d', 'FILT-1.a-e', 'FILT-2.a-b', 'CHG-28.a-d', 'PAG-1.a-e'],
       requests: 1,
@@ -200,6 +200,7 @@ describe('GET /categories/:category_id/skus', () => {
     'answers {skus, meta} of SKUs of that leaf: meta.ordered_by and (3.2.0) order_by_methods, paginated by 25',
     {
       id: 'skus-listing',
+      clauses: ['CAT-26#1-2', 'CAT-37#1', 'CAT-37#3-4'],
       requirements: ['CAT-26', 'CAT-37', 'SKU-2', 'PAG-1', 'PAG-2'],
       readings: ['CAT-26.a-g', 'CAT-37.a-g', 'SKU-2.a-g', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 1,
@@ -219,7 +220,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'a category with children holds no SKU of its own',
-    { id: 'inner-category-no-skus', requirements: ['CAT-2', 'CAT-26'], readings: ['CAT-2.a-f', 'CAT-26.a-g'], requests: 1 },
+    { id: 'inner-category-no-skus', clauses: ['CAT-2#1', 'CAT-26#1'], requirements: ['CAT-2', 'CAT-26'], readings: ['CAT-2.a-f', 'CAT-26.a-g'], requests: 1 },
     async (t) => {
       const innerId = await t.discover('innerCategory');
       // What a category with children answers is not shown: its leaves' SKUs, none, or a refusal
@@ -234,7 +235,13 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'every key of meta.order_by_methods is accepted as order_by, and meta.ordered_by echoes it',
-    { id: 'skus-order-by-methods', requirements: ['CAT-27', 'CAT-37', 'ORD-1'], readings: ['CAT-27.a-g', 'CAT-37.a-g', 'ORD-1.a-i'], requests: 1 + METHODS_TRIED },
+    {
+      id: 'skus-order-by-methods',
+      clauses: ['CAT-27#1', 'CAT-37#2'],
+      requirements: ['CAT-27', 'CAT-37', 'ORD-1'],
+      readings: ['CAT-27.a-g', 'CAT-37.a-g', 'ORD-1.a-i'],
+      requests: 1 + METHODS_TRIED,
+    },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
       const methods = listing.meta['order_by_methods'];
@@ -262,7 +269,13 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'order_dir asc and desc are accepted: the same SKUs, the method kept; by a price method and by rating (3.0.8) the SKUs are not listed the other way',
-    { id: 'skus-order-dir', requirements: ['CAT-28', 'CAT-37', 'ORD-1', 'CHG-22'], readings: ['CAT-28.a-f', 'CAT-37.a-g', 'ORD-1.a-i', 'CHG-22.a-f'], requests: 5 },
+    {
+      id: 'skus-order-dir',
+      clauses: ['CAT-28#1', 'CAT-37#2'],
+      requirements: ['CAT-28', 'CAT-37', 'ORD-1', 'CHG-22'],
+      readings: ['CAT-28.a-f', 'CAT-37.a-g', 'ORD-1.a-i', 'CHG-22.a-f'],
+      requests: 5,
+    },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
       const visible = visibleOrders(orderMethodsOf(listing.meta), t.has('sku-order-by-rating'));
@@ -300,7 +313,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'manufacturer_ids[] keeps only SKUs of that manufacturer',
-    { id: 'manufacturer-ids-filter', requirements: ['CAT-30'], readings: ['CAT-30.a-d'], requests: 2 },
+    { id: 'manufacturer-ids-filter', clauses: ['CAT-30#1'], requirements: ['CAT-30'], readings: ['CAT-30.a-d'], requests: 2 },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
       const manufacturerId = rarestManufacturer(listing.items);
@@ -317,38 +330,20 @@ describe('GET /categories/:category_id/skus', () => {
     'manufacturer_ids[] with order_by, order_dir and per together (property): only SKUs of the manufacturers asked for, not listed the other way by a price method, per honoured',
     {
       id: 'manufacturer-ids-combined',
+      clauses: ['CAT-28#1', 'CAT-30#1', 'CAT-37#2'],
       requirements: ['CAT-30', 'CAT-28', 'CAT-37', 'PAG-4'],
       readings: ['CAT-30.a-d', 'CAT-28.a-f', 'CAT-37.a-g', 'PAG-4.a-h'],
       requests: 2 + COMBINATION_CASES,
     },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
-      const manufacturers = manufacturerIdsOf(listing.items);
-      if (manufacturers.length === 0) return t.skip(`no SKU of leaf ${leafId} has an integer manufacturer_id`);
-      const methods = orderMethodsOf(listing.meta);
-      const priceMethod = priceMethodOf(methods);
-      // A combination is where a deployment that handles each parameter alone may still drop one:
-      // the first case is always a filter with an order and a direction, then random ones.
-      const seed = t.run.seed?.seed ?? t.run.runSeed;
-      const cases = combinationCases(manufacturers, methods, seed, scaledToBudget(COMBINATION_CASES - 1, t.run.maxRequests, 1));
-      for (const [i, c] of cases.entries()) {
-        const query = combinationQuery(c);
-        const what = caseLabel(query, i, seed);
-        const l = await orderedSkusOf(t, leafId, query, 'CAT-30');
-        if (!l) continue;
-        t.must(inContext(what, skusBelongToManufacturer(l.items, c.manufacturers)), 'CAT-30');
-        t.must(inContext(what, skusInCategory(l.items, leafId)), 'CAT-30');
-        if (c.orderBy !== null) t.must(inContext(what, orderedByEchoes(l.meta, c.orderBy)), 'CAT-37');
-        if (c.orderBy !== null && c.orderBy === priceMethod && c.orderDir !== null)
-          t.must(inContext(what, notInReverseOrder(l.items, ['price_min', 'price_max'], c.orderDir)), 'CAT-28');
-        if (c.per !== null) for (const [check, id] of paginationClauses(l.pagination, l.items.length, { page: 1, per: c.per })) t.must(inContext(what, check), id);
-      }
+      await judgeCombinations(t, leafId, listing, scaledToBudget(COMBINATION_CASES - 1, t.run.maxRequests, 1));
     },
   );
 
   conformanceTest(
     'include_meta[]=available_filters adds meta.available_filters: filters, manufacturers, shops, availabilities, distances',
-    { id: 'available-filters-meta', requirements: ['CAT-35', 'FILT-3', 'CHG-1'], readings: ['CAT-35.a-g', 'FILT-3.a-h', 'CHG-1.a-e'], requests: 1 },
+    { id: 'available-filters-meta', clauses: ['CAT-35#1'], requirements: ['CAT-35', 'FILT-3', 'CHG-1'], readings: ['CAT-35.a-g', 'FILT-3.a-h', 'CHG-1.a-e'], requests: 1 },
     async (t) => {
       const leafId = await t.discover('leafCategory');
       const { meta, pagination, response } = await skusOf(t, leafId, { 'include_meta[]': ['available_filters'] }, 'CAT-35');
@@ -362,7 +357,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'include_meta[]=applied_filters adds meta.applied_filters',
-    { id: 'applied-filters-meta', requirements: ['CAT-35', 'FILT-7'], readings: ['CAT-35.a-g'], requests: 1 },
+    { id: 'applied-filters-meta', clauses: ['CAT-35#2'], requirements: ['CAT-35', 'FILT-7'], readings: ['CAT-35.a-g'], requests: 1 },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t, { 'include_meta[]': ['applied_filters'] });
       // Its shape is not shown (FILT-7): only its presence is judged.
@@ -372,7 +367,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'filter_ids[] with a key of available_filters.filters lists as many SKUs as its count, all of the leaf',
-    { id: 'filter-ids-filter', requirements: ['CAT-31', 'FILT-3'], readings: ['CAT-31.a-g', 'FILT-3.a-h'], requests: 2 },
+    { id: 'filter-ids-filter', clauses: ['CAT-31#1-2'], requirements: ['CAT-31', 'FILT-3'], readings: ['CAT-31.a-g', 'FILT-3.a-h'], requests: 2 },
     async (t) => {
       const { leafId, all, available } = await leafWithAvailableFilters(t);
       const chosen = chooseFilter(available['filters'], all.pagination.total_results);
@@ -386,7 +381,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'shop_ids[] with a key of available_filters.shops lists as many SKUs as its count, all of the leaf',
-    { id: 'shop-ids-filter', requirements: ['CAT-32', 'FILT-3'], readings: ['CAT-32.a-d', 'FILT-3.a-h'], requests: 2 },
+    { id: 'shop-ids-filter', clauses: ['CAT-32#1'], requirements: ['CAT-32', 'FILT-3'], readings: ['CAT-32.a-d', 'FILT-3.a-h'], requests: 2 },
     async (t) => {
       t.requireFeature('sku-listing-filters', 'The shop_ids[] filter of the category SKU listing');
       const { leafId, all, available } = await leafWithAvailableFilters(t);
@@ -409,7 +404,8 @@ describe('GET /categories/:category_id/skus', () => {
   ] as const) {
     conformanceTest(
       `${param} with the id of an option of available_filters.${key} is accepted and narrows the SKUs of the leaf`,
-      { id: `${param}-filter`, requirements: [requirement, 'FILT-3'], readings: [readings, 'FILT-3.a-h'], requests: 2 },
+      // Whether the SKUs are narrowed to the class asked (CAT-33#2, CAT-34#2) awaits a check (src/requirements/awaiting-clauses.json).
+      { id: `${param}-filter`, requirements: [requirement, 'FILT-3'], readings: [readings, 'FILT-3.a-h'], clauses: [`${requirement}#1`], requests: 2 },
       async (t) => {
         t.requireFeature('sku-listing-filters', `The ${param} filter of the category SKU listing`);
         const { leafId, all, available } = await leafWithAvailableFilters(t);
@@ -427,7 +423,7 @@ describe('GET /categories/:category_id/skus', () => {
 
   conformanceTest(
     'q filters by keyword: a whole word of a SKU name keeps that SKU and no more SKUs than the leaf has; letters no catalogue holds keep none',
-    { id: 'q-keyword-filter', requirements: ['CAT-29'], readings: ['CAT-29.a-f'], requests: 3 },
+    { id: 'q-keyword-filter', clauses: ['CAT-29#1'], requirements: ['CAT-29'], readings: ['CAT-29.a-f'], requests: 3 },
     async (t) => {
       const { leafId, listing } = await leafWithSkus(t);
       const sku = listing.items.find((s) => keywordOf(s['name']) !== null);

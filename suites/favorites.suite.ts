@@ -193,7 +193,13 @@ describe('GET /favorite_lists/:id/favorites', () => {
 describe('GET /categories/:id/favorites', () => {
   conformanceTest(
     'answers {favorites, meta} with the favorites permission; an application token is refused',
-    { id: 'category-favorites', requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'], readings: ['CAT-22.a-g', 'CAT-23.a-d', 'SCOPE-3.a-g'], requests: 2 },
+    {
+      id: 'category-favorites',
+      clauses: ['CAT-22#1', 'CAT-23#1'],
+      requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'],
+      readings: ['CAT-22.a-g', 'CAT-23.a-d', 'SCOPE-3.a-g'],
+      requests: 2,
+    },
     async (t) => {
       // A category the user has favorites in (the listing the pagination suite read), else the leaf.
       const categoryId = await favoritesCategoryOrLeaf(t);

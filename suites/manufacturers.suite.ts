@@ -183,6 +183,7 @@ describe('GET /manufacturers/:id/categories', () => {
     'answers {categories, meta}: Categories without match_count, paginated by 25',
     {
       id: 'categories-listing',
+      clauses: ['CAT-4#1-9', 'CAT-14#3'],
       requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'],
       readings: ['MAN-4.a-j', 'CAT-4.a-g', 'CAT-14.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 2 + CANDIDATES,

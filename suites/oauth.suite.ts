@@ -282,6 +282,7 @@ describe('Permissions', () => {
     'a user token of scope public alone is refused (401 or 403) by every favorites, notifications and review-action endpoint',
     {
       id: 'public-scope-user-refused',
+      clauses: ['CAT-23#1'],
       requirements: ['FAV-34', 'CAT-23', 'SCOPE-3', 'NOTIF-7', 'SCOPE-4', 'EVT-1', 'REV-27', 'REV-28', 'SCOPE-5', 'SCOPE-6'],
       readings: ['FAV-34.a-e', 'CAT-23.a-d', 'SCOPE-3.a-g', 'NOTIF-7.a-d', 'SCOPE-4.a-e', 'EVT-1.a-g', 'REV-27.a-g', 'REV-28.a-j', 'SCOPE-5.a-h', 'SCOPE-6.a-e'],
       profile: 'read',

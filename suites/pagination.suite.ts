@@ -67,6 +67,8 @@ interface Collection {
   key: string;
   /** Requirement ids of the endpoint's own table row. */
   ids: string[];
+  /** The clauses of those requirements the test checks (its envelope, its page and per). */
+  clauses?: string[];
   /** The readings of those requirements the test accepts: all of them (src/selftest/readings.test.ts). */
   readings: string[];
   auth: 'app' | 'user';
@@ -151,9 +153,19 @@ async function favoritesCategoryTarget(t: ConformanceContext): Promise<Target> {
 /** Every paginated collection of the spec (schemas/endpoints.json: meta.pagination in the 200 answer). */
 const COLLECTIONS: Collection[] = [
   { testId: 'search', endpoint: 'GET /search', key: 'categories', ids: ['SRCH-7'], readings: ['SRCH-7.a-h'], auth: 'app', target: searchTarget, extra: 1 },
-  { testId: 'categories', endpoint: 'GET /categories', key: 'categories', ids: ['CAT-15'], readings: ['CAT-15.a-f'], auth: 'app', target: fixed },
+  {
+    testId: 'categories',
+    clauses: ['CAT-15#1-2'],
+    endpoint: 'GET /categories',
+    key: 'categories',
+    ids: ['CAT-15'],
+    readings: ['CAT-15.a-f'],
+    auth: 'app',
+    target: fixed,
+  },
   {
     testId: 'categories-children',
+    clauses: ['CAT-19#1'],
     endpoint: 'GET /categories/:id/children',
     key: 'categories',
     ids: ['CAT-19'],
@@ -163,6 +175,7 @@ const COLLECTIONS: Collection[] = [
   },
   {
     testId: 'categories-manufacturers',
+    clauses: ['CAT-21#1', 'CAT-21#6'],
     endpoint: 'GET /categories/:id/manufacturers',
     key: 'manufacturers',
     ids: ['CAT-21'],
@@ -172,6 +185,7 @@ const COLLECTIONS: Collection[] = [
   },
   {
     testId: 'categories-favorites',
+    clauses: ['CAT-22#1'],
     endpoint: 'GET /categories/:id/favorites',
     key: 'favorites',
     ids: ['CAT-22'],
@@ -181,6 +195,7 @@ const COLLECTIONS: Collection[] = [
   },
   {
     testId: 'categories-filter-groups',
+    clauses: ['CAT-24#1-2'],
     endpoint: 'GET /categories/:category_id/filter_groups',
     key: 'filter_groups',
     ids: ['CAT-24'],
@@ -188,7 +203,16 @@ const COLLECTIONS: Collection[] = [
     auth: 'app',
     target: byRole('leafCategory'),
   },
-  { testId: 'categories-skus', endpoint: 'GET /categories/:category_id/skus', key: 'skus', ids: ['CAT-26'], readings: ['CAT-26.a-g'], auth: 'app', target: byRole('leafCategory') },
+  {
+    testId: 'categories-skus',
+    clauses: ['CAT-26#1'],
+    endpoint: 'GET /categories/:category_id/skus',
+    key: 'skus',
+    ids: ['CAT-26'],
+    readings: ['CAT-26.a-g'],
+    auth: 'app',
+    target: byRole('leafCategory'),
+  },
   {
     testId: 'skus-products',
     endpoint: 'GET /skus/:id/products',
@@ -447,7 +471,13 @@ describe('Pagination on every paginated collection', () => {
   for (const c of COLLECTIONS) {
     conformanceTest(
       `${c.endpoint}: meta.pagination consistent, 25 per page by default, per and page honoured, Link rel=next and rel=last followable, pages disjoint and complete`,
-      { id: c.testId, requirements: [...PAGINATION_IDS, ...c.ids], readings: [...PAGINATION_READINGS, ...c.readings], requests: 5 + (c.extra ?? 0) },
+      {
+        id: c.testId,
+        requirements: [...PAGINATION_IDS, ...c.ids],
+        readings: [...PAGINATION_READINGS, ...c.readings],
+        ...(c.clauses ? { clauses: c.clauses } : {}),
+        requests: 5 + (c.extra ?? 0),
+      },
       (t) => pagesOf(t, c),
     );
   }

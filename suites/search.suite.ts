@@ -93,6 +93,7 @@ describe('GET /search', () => {
     'a query from the catalogue answers 200 {categories, meta: {q, alternatives, strong_matches, pagination}}, match_count on each category',
     {
       id: 'search-envelope',
+      clauses: ['CAT-14#1-2'],
       requirements: ['SRCH-7', 'SRCH-2', 'SRCH-3', 'SRCH-5', 'CAT-14', 'PAG-1', 'PAG-2'],
       readings: ['SRCH-7.a-h', 'SRCH-2.a-e', 'SRCH-3.a-g', 'SRCH-5.a-f', 'CAT-14.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 2,

@@ -95,3 +95,25 @@ export function hasNoMatchCount(category: Record<string, unknown>): CheckResult 
     ? fail(`category ${show(category['id'])} carries match_count ${show(category['match_count'])} outside search, where the spec shows it only on categories returned by search`)
     : pass();
 }
+
+/**
+ * family_id: "family id of the category, not the parent id" (CAT-10#3). The true family cannot be
+ * known from outside, and a family's id may equal some category's id by chance: family ids and
+ * category ids are separate numbers. Readings:
+ * - FAMILY.a a family_id equal to the parent_id of each of two or more categories with different
+ *   parents is the parent id (no chance agrees twice): FAIL;
+ * - FAMILY.b one category's family_id equal to its parent_id may be chance: WARN (`warnOnly`);
+ * - FAMILY.c a null family_id (a category with no family, CAT-10.e) and the root (parent_id 0,
+ *   above every family) are not judged.
+ */
+export function familyIdIsNotParentId(categories: readonly Record<string, unknown>[]): { result: CheckResult; warnOnly: boolean } {
+  const judged = categories.filter((c) => Number.isInteger(c['family_id']) && Number.isInteger(c['parent_id']) && c['parent_id'] !== 0);
+  const same = judged.filter((c) => c['family_id'] === c['parent_id']);
+  const parents = new Set(same.map((c) => c['parent_id']));
+  if (!same.length) return { result: pass(), warnOnly: false };
+  const listed = same.map((c) => `category ${show(c['id'])}: family_id ${show(c['family_id'])}, parent_id ${show(c['parent_id'])}`).join('; ');
+  if (same.length === judged.length && parents.size >= 2) {
+    return { result: fail(`family_id is the parent id on every category judged (${listed}): the spec says the family id, not the parent id`), warnOnly: false };
+  }
+  return { result: fail(`family_id equals parent_id (${listed}); the spec says it is the family id, not the parent id (one category may agree by chance)`), warnOnly: true };
+}

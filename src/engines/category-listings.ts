@@ -5,9 +5,20 @@
 // user's favorites. The pure parts are in src/checks/listings-cases.ts.
 import { about, following, inContext, isPlainObject, show, typed } from '../checks/check.ts';
 import { hasCollectionEnvelope, hasStatus } from '../checks/http.ts';
-import { caseLabel, favoriteSkuSets, favoritesPageOf, type FavoritesPage } from '../checks/listings-cases.ts';
-import type { Json } from '../checks/listings.ts';
-import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
+import {
+  caseLabel,
+  combinationCases,
+  combinationQuery,
+  favoriteSkuSets,
+  favoritesPageOf,
+  manufacturerIdsOf,
+  orderMethodsOf,
+  priceMethodOf,
+  type FavoritesPage,
+} from '../checks/listings-cases.ts';
+import { orderedByEchoes, skusInCategory, type Json } from '../checks/listings.ts';
+import { paginationClauses, paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
+import { notInReverseOrder, skusBelongToManufacturer } from '../checks/search.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { HttpResponse, Query } from '../http/client.ts';
 import { pathOf } from '../rules/api-paths.ts';
@@ -156,4 +167,31 @@ export async function userFavorites(t: ConformanceContext): Promise<{ inLists: S
   const excludesOwned = t.has('owned-excluded-by-default');
   const owned = excludesOwned ? await favoritesOf(t, { owned: 'true' }) : { items: [], complete: true };
   return favoriteSkuSets(listed, owned, excludesOwned);
+}
+
+/**
+ * manufacturer_ids[] with order_by, order_dir and per together (the property of the suite's
+ * manufacturer-ids-combined): `cases` cases drawn from the run's seed, each judged on its answer.
+ */
+export async function judgeCombinations(t: ConformanceContext, leafId: number, listing: Listing, cases: number): Promise<void> {
+  const manufacturers = manufacturerIdsOf(listing.items);
+  if (manufacturers.length === 0) return t.skip(`no SKU of leaf ${leafId} has an integer manufacturer_id`);
+  const methods = orderMethodsOf(listing.meta);
+  const priceMethod = priceMethodOf(methods);
+  // A combination is where a deployment that handles each parameter alone may still drop one:
+  // the first case is always a filter with an order and a direction, then random ones.
+  const seed = t.run.seed?.seed ?? t.run.runSeed;
+  const drawn = combinationCases(manufacturers, methods, seed, cases);
+  for (const [i, c] of drawn.entries()) {
+    const query = combinationQuery(c);
+    const what = caseLabel(query, i, seed);
+    const l = await orderedSkusOf(t, leafId, query, 'CAT-30');
+    if (!l) continue;
+    t.must(inContext(what, skusBelongToManufacturer(l.items, c.manufacturers)), 'CAT-30');
+    t.must(inContext(what, skusInCategory(l.items, leafId)), 'CAT-30');
+    if (c.orderBy !== null) t.must(inContext(what, orderedByEchoes(l.meta, c.orderBy)), 'CAT-37');
+    if (c.orderBy !== null && c.orderBy === priceMethod && c.orderDir !== null)
+      t.must(inContext(what, notInReverseOrder(l.items, ['price_min', 'price_max'], c.orderDir)), 'CAT-28');
+    if (c.per !== null) for (const [check, id] of paginationClauses(l.pagination, l.items.length, { page: 1, per: c.per })) t.must(inContext(what, check), id);
+  }
 }

@@ -62,7 +62,7 @@ export function serializeCategory(c: CategoryRecord, opts: CategoryOptions): Rec
   if (c.imageUrl === null && fault === 'null-field-omitted') delete out['image_url'];
   if (opts.view === 'detail' || variants.has('category-listings-full')) {
     Object.assign(out, {
-      family_id: categoryFamilyId(c, variants),
+      family_id: fault === 'family-id-is-parent-id' && c.depth > 0 ? c.parentId : categoryFamilyId(c, variants),
       show_manufacturers_filter: c.showManufacturersFilter,
       adult: c.adult,
       onclick_behaviour: c.onclickBehaviour,

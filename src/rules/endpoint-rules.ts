@@ -28,6 +28,7 @@ const CATEGORY_KEYS = ['category', 'categories'] as const;
 export const ENDPOINT_RULES: readonly ExchangeRule[] = [
   {
     id: 'filter-groups-cache',
+    clauses: ['CAT-25#1'],
     title: 'filter groups carry Cache-Control: max-age=300, private',
     requirements: ['CAT-25', 'CHG-28'],
     readings: ['CAT-25.a-d', 'CHG-28.a-d'],
@@ -50,6 +51,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'root-parent-id',
+    clauses: ['CAT-6#2', 'CAT-18#2'],
     title: 'the root category has parent_id 0',
     requirements: ['CAT-18', 'CAT-6'],
     readings: ['CAT-18.a-e', 'CAT-6.a-d'],

@@ -15,6 +15,7 @@ export const CAUGHT_BY = {
     'categories-under-singular-key',
     'root-parent-id-self',
     'path-reversed',
+    'family-id-is-parent-id',
     'null-field-omitted',
     'pagination-total-pages-off-by-one',
     'link-header-missing',

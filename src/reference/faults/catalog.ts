@@ -15,6 +15,7 @@ export const CATALOG_FAULTS = {
   },
   'search-match-count-missing': {
     requirement: 'CAT-14',
+    clause: 'CAT-14#2',
     // A field left out (GEN-8: never omitted), and the match_count row is in the Category table too (CAT-4).
     consequences: ['GEN-8', 'CAT-4'],
     description: 'Categories returned by search (the listed ones and the strong match) carry no match_count.',
@@ -43,6 +44,7 @@ export const CATALOG_FAULTS = {
   },
   'sku-q-filter-ignored': {
     requirement: 'CAT-29',
+    clause: 'CAT-29#1',
     description: 'The category SKU listing reads its keyword from another parameter, so q is never applied: every SKU of the category is listed.',
   },
   'sku-q-filter-whole-name': {
@@ -51,16 +53,19 @@ export const CATALOG_FAULTS = {
   },
   'sku-order-by-pricevat-refused': {
     requirement: 'CAT-27',
+    clause: 'CAT-27#1',
     // A value the endpoint lists refused: the general rule that the listed values are the allowed ones (ORD-1.i: meta.order_by_methods).
     consequences: ['ORD-1'],
     description: 'The category SKU listing checks order_by against a fixed list, so the pricevat key of meta.order_by_methods gets 400.',
   },
   'category-manufacturers-order-dir-ignored': {
     requirement: 'CAT-21',
+    clause: 'CAT-21#5',
     description: 'GET /categories/:id/manufacturers ignores order_dir and always uses the default direction.',
   },
   'filter-groups-cache-control-missing': {
     requirement: 'CAT-25',
+    clause: 'CAT-25#1',
     // The 3.0.3 Change history row dates this very caching.
     consequences: ['CHG-28'],
     description: 'GET /categories/:category_id/filter_groups answers without Cache-Control: max-age=300, private.',
@@ -83,18 +88,22 @@ export const CATALOG_FAULTS = {
   },
   'sku-filter-ids-ignored': {
     requirement: 'CAT-31',
+    clause: 'CAT-31#2',
     description: 'The category SKU listing ignores filter_ids[] and returns the unfiltered SKUs.',
   },
   'manufacturer-ids-dropped-with-order-by': {
     requirement: 'CAT-30',
+    clause: 'CAT-30#1',
     description: 'The category SKU listing drops manufacturer_ids[] when order_by is given too (each alone works).',
   },
   'sku-shop-filter-ignored': {
     requirement: 'CAT-32',
+    clause: 'CAT-32#1',
     description: 'The category SKU listing ignores shop_ids[] and returns the SKUs of every shop.',
   },
   'sku-distance-takes-km': {
     requirement: 'CAT-33',
+    clause: 'CAT-33#1',
     description:
       'The category SKU listing reads distance as km (as the product lists do) and checks it against the km of the options, so the id of an option of meta distances gets 400.',
   },
@@ -112,6 +121,7 @@ export const CATALOG_FAULTS = {
   },
   'category-skus-order-dir-ignored': {
     requirement: 'CAT-28',
+    clause: 'CAT-28#1',
     description: 'The category SKU listing ignores order_dir: every method sorts in its default direction (price ascending, rating descending), whatever is asked.',
   },
   'manufacturer-skus-price-order-reversed': {

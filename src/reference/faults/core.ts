@@ -30,6 +30,7 @@ export const CORE_FAULTS = {
   },
   'leaf-children-count-nonzero': {
     requirement: 'CAT-3',
+    clause: 'CAT-3#1',
     // The Category table says it again: children_count "0 means leaf".
     consequences: ['CAT-5'],
     description: 'Leaf categories report children_count 1 instead of 0.',
@@ -42,6 +43,7 @@ export const CORE_FAULTS = {
   },
   'root-parent-id-null': {
     requirement: 'CAT-6',
+    clause: 'CAT-6#2',
     // GET /categories/root's row says parent_id 0 too (CAT-18).
     consequences: ['CAT-18'],
     description: 'The root category reports parent_id null instead of the 0 the spec states (a wrong value, not a blank field).',
@@ -52,8 +54,14 @@ export const CORE_FAULTS = {
     consequences: ['CAT-5'],
     description: 'Leaf categories report children_count null instead of the 0 the spec states (a wrong value, not a blank field).',
   },
+  'family-id-is-parent-id': {
+    requirement: 'CAT-10',
+    clause: 'CAT-10#3',
+    description: "Single-category answers carry the parent's id as family_id (the root keeps its family).",
+  },
   'path-reversed': {
     requirement: 'CAT-9',
+    clause: 'CAT-9#3',
     description: 'Category path lists ids from the category up to the root instead of root down.',
   },
   'null-field-omitted': {
@@ -72,10 +80,12 @@ export const CORE_FAULTS = {
   },
   'children-count-off-by-one': {
     requirement: 'CAT-5',
+    clause: 'CAT-5#3',
     description: 'A category with children reports children_count one more than the children it has (leaves stay 0).',
   },
   'children-includes-grandchildren': {
     requirement: 'CAT-19',
+    clause: 'CAT-19#2',
     description: 'GET /categories/:id/children lists grandchildren as well as direct children.',
   },
   'not-found-wrong-body': {
@@ -112,6 +122,7 @@ export const CORE_FAULTS = {
   },
   'parent-returns-self': {
     requirement: 'CAT-17',
+    clause: 'CAT-17#2',
     description: 'GET /categories/:id/parent answers with the category itself instead of its parent.',
   },
   'ratelimit-headers-missing-on-errors': {

@@ -30,6 +30,11 @@ export const CORE_PROBES: ProbeTable = {
     const root = (await get(ref, '/categories/root', { token })).body.category as CategoryRef;
     return root.parent_id === root.id;
   },
+  'family-id-is-parent-id': async (ref, { app: token }) => {
+    const child = (await allCategories(ref, token)).find((c) => Number.isInteger(c.parent_id) && c.parent_id !== 0)!;
+    const category = (await get(ref, `/categories/${child.id}`, { token })).body.category;
+    return category.family_id === category.parent_id;
+  },
   'path-reversed': async (ref, { app: token }) => {
     const cats = await allCategories(ref, token);
     const deep = cats.find((c) => c.path.split(',').length >= 3)!;
