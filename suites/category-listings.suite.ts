@@ -39,6 +39,7 @@ import {
   countMismatchCites,
   directionFields,
   groupsOfCategory,
+  groupsOfCategoryOrAncestors,
   hasAppliedFilters,
   keepsNothing,
   keepsTheSku,
@@ -55,9 +56,11 @@ import { specificationsInOrder } from '../src/checks/products.ts';
 import { namesAreOrdered, notInReverseOrder, orderedByOneOf, sameMembers, skusBelongToManufacturer, type Direction } from '../src/checks/search.ts';
 import { scaledToBudget } from '../src/budget/budget.ts';
 import {
+  ancestryOf,
   categoryWithManufacturers,
   getListing,
   judgeCombinations,
+  judgeSkuManufacturersListed,
   INNER_CATEGORY_REFUSALS,
   leafWithAvailableFilters,
   leafWithSkus,
@@ -133,10 +136,10 @@ describe('GET /categories/:id/manufacturers', () => {
     'answers {manufacturers, meta}: Manufacturers, paginated by 25',
     {
       id: 'manufacturers-listing',
-      clauses: ['CAT-21#1'],
+      clauses: ['CAT-21#1-2'],
       requirements: ['CAT-21', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'],
       readings: ['CAT-21.a-h', 'MAN-1.a-b', 'GEN-7.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
-      requests: 1,
+      requests: 3,
     },
     async (t) => {
       const leafId = await t.discover('leafCategory');
@@ -145,6 +148,7 @@ describe('GET /categories/:id/manufacturers', () => {
       t.must(defaultPageSizeIs25(pagination), 'PAG-2');
       for (const [check, id] of paginationClauses(pagination, items.length)) t.must(check, id);
       if (items[0]) t.undocumentedFields('resources/manufacturer.json', items[0], `a manufacturer of category ${leafId}`, 'MAN-1');
+      await judgeSkuManufacturersListed(t, leafId, items, pagination);
     },
   );
 
@@ -177,10 +181,10 @@ describe('GET /categories/:category_id/filter_groups', () => {
     'answers {filter_groups, meta} of Filter groups with Cache-Control max-age=300, private',
     {
       id: 'filter-groups-listing',
-      clauses: ['CAT-24#1', 'CAT-25#1'],
+      clauses: ['CAT-24#1', 'CAT-24#3', 'CAT-25#1'],
       requirements: ['CAT-24', 'CAT-25', 'FILT-1', 'FILT-2', 'CHG-28', 'PAG-1'],
       readings: ['CAT-24.a-e', 'CAT-25.a-d', 'FILT-1.a-e', 'FILT-2.a-b', 'CHG-28.a-d', 'PAG-1.a-e'],
-      requests: 1,
+      requests: 2,
     },
     async (t) => {
       const leafId = await t.discover('leafCategory');
@@ -188,7 +192,8 @@ describe('GET /categories/:category_id/filter_groups', () => {
       t.response('GET /categories/:category_id/filter_groups', response, 'CAT-24', 'FILT-1', 'FILT-2');
       t.rules(response, 'filter-groups-cache');
       for (const [check, id] of paginationClauses(pagination, items.length)) t.must(check, id);
-      // That the groups listed are the category's own (not inherited) is implied, not stated.
+      // Own or inherited from an ancestor (CAT-24.d): another category's fails; not its own only warns.
+      t.must(groupsOfCategoryOrAncestors(items, leafId, await ancestryOf(t, leafId)), 'CAT-24');
       t.warn(groupsOfCategory(items, leafId), 'CAT-24');
       if (items[0]) t.undocumentedFields('resources/filter-group.json', items[0], `a filter group of category ${leafId}`, 'FILT-1');
     },

@@ -6,6 +6,7 @@ import {
   childPathExtendsParentPath,
   childrenCountMatches,
   childrenNameTheirParent,
+  familyIdIsNotParentId,
   hasId,
   hasNoMatchCount,
   isRootCategory,
@@ -245,5 +246,44 @@ describe('GEN-8: a null is blank, a wrong value a failure', () => {
     // A real failure among nulls is a failure.
     isHard(paginationMetaIsWellFormed(body({ total_results: null, total_pages: 1, page: 0, per: 25 })));
     isHard(paginationMetaIsWellFormed({ items: [] }));
+  });
+});
+
+describe('familyIdIsNotParentId (CAT-10#3)', () => {
+  test('FAMILY.a: the parent id on two categories of different parents fails', () => {
+    const both = familyIdIsNotParentId([
+      { id: 10, parent_id: 2, family_id: 2 },
+      { id: 20, parent_id: 10, family_id: 10 },
+    ]);
+    expect(both.warnOnly).toBe(false);
+    expect(both.result.ok).toBe(false);
+  });
+  test('FAMILY.b: one agreeing, perhaps by chance, only warns; two of the same parent too', () => {
+    expect(
+      familyIdIsNotParentId([
+        { id: 10, parent_id: 2, family_id: 2 },
+        { id: 20, parent_id: 10, family_id: 77 },
+      ]),
+    ).toMatchObject({ warnOnly: true });
+    expect(
+      familyIdIsNotParentId([
+        { id: 10, parent_id: 2, family_id: 2 },
+        { id: 11, parent_id: 2, family_id: 2 },
+      ]),
+    ).toMatchObject({ warnOnly: true });
+  });
+  test('FAMILY.c: families of their own pass; a null family_id and the root are not judged', () => {
+    expect(
+      familyIdIsNotParentId([
+        { id: 10, parent_id: 2, family_id: 5 },
+        { id: 20, parent_id: 10, family_id: 5 },
+      ]).result.ok,
+    ).toBe(true);
+    expect(
+      familyIdIsNotParentId([
+        { id: 10, parent_id: 2, family_id: null },
+        { id: 1, parent_id: 0, family_id: 0 },
+      ]).result.ok,
+    ).toBe(true);
   });
 });

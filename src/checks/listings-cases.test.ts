@@ -10,6 +10,8 @@ import {
   directionFields,
   favoriteSkuSets,
   favoritesPageOf,
+  groupsOfCategoryOrAncestors,
+  skuManufacturersListed,
   groupsOfCategory,
   hasAppliedFilters,
   keepsNothing,
@@ -180,5 +182,34 @@ describe('the judgements of the tests', () => {
     expect(keepsNothing('zzqx', 0, 0, 40).ok).toBe(true);
     failsWith(keepsNothing('zzqx', 40, 25, 40), /q=zzqx, letters no catalogue holds, lists 40 SKU\(s\) of the leaf's 40/);
     failsWith(keepsNothing('zzqx', 0, 1, 40), /lists 0 SKU\(s\)/);
+  });
+});
+
+describe('the listings of a category are its own (issue 38: CAT-24#3, CAT-21#2)', () => {
+  test("filter groups: the category's own or an ancestor's pass (CAT-24.d); another category's fail; an unreadable path judges nothing", () => {
+    const groups = [
+      { id: 1, category_id: 9 },
+      { id: 2, category_id: 3 },
+    ];
+    expect(groupsOfCategoryOrAncestors(groups, 9, [1, 3, 9]).ok).toBe(true);
+    const other = groupsOfCategoryOrAncestors([...groups, { id: 3, category_id: 12 }], 9, [1, 3, 9]);
+    expect(other.ok).toBe(false);
+    expect((other as { message: string }).message).toMatch(/group 3 of category 12; the category's path .* is 1,3,9/);
+    expect(groupsOfCategoryOrAncestors([{ id: 3, category_id: 12 }], 9, null).ok).toBe(true);
+    expect(groupsOfCategoryOrAncestors([{ id: 3, category_id: null }], 9, [1, 9]).ok).toBe(true);
+  });
+
+  test("manufacturers: each of the SKUs' manufacturers listed; a missing one fails, in a tiles category only warns (CAT-21.f); a listing of several pages is not judged", () => {
+    const skus = [
+      { id: 1, manufacturer_id: 5 },
+      { id: 2, manufacturer_id: 6 },
+    ];
+    const listed = [{ id: 5 }, { id: 6 }, { id: 7 }];
+    expect(skuManufacturersListed(skus, listed, true, 'list', 4)).toEqual({ result: { ok: true }, warnOnly: false });
+    const missing = skuManufacturersListed(skus, [{ id: 5 }], true, 'list', 4);
+    expect(missing.warnOnly).toBe(false);
+    expect((missing.result as { message: string }).message).toMatch(/lacks manufacturer\(s\) 6 of the category's SKUs/);
+    expect(skuManufacturersListed(skus, [{ id: 5 }], true, 'tiles', 4).warnOnly).toBe(true);
+    expect(skuManufacturersListed(skus, [{ id: 5 }], false, 'list', 4).result.ok).toBe(true);
   });
 });

@@ -155,6 +155,51 @@ export function groupsOfCategory(groups: readonly Json[], categoryId: number): C
   );
 }
 
+/**
+ * The filter groups listed are the category's (CAT-24#3): its own, or inherited from an ancestor
+ * (CAT-24.d), so each group's integer category_id is on the category's path (root to itself). A
+ * group of a category off that path is another category's under every reading. `ancestry`: the
+ * ids of the path; null when the category's path could not be read (nothing judged).
+ */
+export function groupsOfCategoryOrAncestors(groups: readonly Json[], categoryId: number, ancestry: readonly number[] | null): CheckResult {
+  if (ancestry === null) return pass();
+  const foreign = groups.filter((g) => Number.isInteger(g['category_id']) && !ancestry.includes(g['category_id'] as number));
+  return foreign.length
+    ? fail(
+        `GET /categories/${categoryId}/filter_groups lists groups of other categories: ${foreign
+          .slice(0, 5)
+          .map((g) => `group ${show(g['id'])} of category ${show(g['category_id'])}`)
+          .join(', ')}; the category's path (itself and its ancestors) is ${ancestry.join(',')}`,
+      )
+    : pass();
+}
+
+/**
+ * The manufacturers of a category are those of its SKUs (CAT-21#2): every manufacturer_id on the
+ * first page of the category's SKU listing is among the manufacturers listed, when the listing
+ * was seen whole (one page). Readings: from 3.2.0 OEM manufacturers are left out for a tiles
+ * category (CAT-21.f), which the kit cannot tell from a SKU, so a tiles category only warns
+ * (`warnOnly`); a listing of several pages is not judged (the rest may be on the others).
+ */
+export function skuManufacturersListed(
+  skus: readonly Json[],
+  manufacturers: readonly Json[],
+  complete: boolean,
+  layoutMode: unknown,
+  categoryId: number,
+): { result: CheckResult; warnOnly: boolean } {
+  if (!complete) return { result: pass(), warnOnly: false };
+  const listed = new Set(manufacturers.map((m) => m['id']));
+  const missing = [...new Set(skus.map((s) => s['manufacturer_id']).filter((id) => Number.isInteger(id) && !listed.has(id)))];
+  if (!missing.length) return { result: pass(), warnOnly: false };
+  const tiles = typeof layoutMode === 'string' && layoutMode !== 'list';
+  const why = tiles ? ` (category ${categoryId} is in ${layoutMode} layout: from 3.2.0 its OEM manufacturers are left out)` : '';
+  return {
+    result: fail(`GET /categories/${categoryId}/manufacturers (every page: ${listed.size}) lacks manufacturer(s) ${missing.join(', ')} of the category's SKUs${why}`),
+    warnOnly: tiles,
+  };
+}
+
 /** include_meta[]=applied_filters: meta has applied_filters (its shape is not shown). */
 export function hasAppliedFilters(meta: Json, leafId: number): CheckResult {
   return 'applied_filters' in meta ? pass() : fail(`include_meta[]=applied_filters on leaf ${leafId}: meta has no applied_filters (keys: ${Object.keys(meta).join(', ')})`);

@@ -4,6 +4,7 @@
 // a category whose manufacturers can be ordered by name, the SKUs a user token sees, and the
 // user's favorites. The pure parts are in src/checks/listings-cases.ts.
 import { about, following, inContext, isPlainObject, show, typed } from '../checks/check.ts';
+import { parsePath } from '../checks/categories.ts';
 import { hasCollectionEnvelope, hasStatus } from '../checks/http.ts';
 import {
   caseLabel,
@@ -14,6 +15,7 @@ import {
   manufacturerIdsOf,
   orderMethodsOf,
   priceMethodOf,
+  skuManufacturersListed,
   type FavoritesPage,
 } from '../checks/listings-cases.ts';
 import { orderedByEchoes, skusInCategory, type Json } from '../checks/listings.ts';
@@ -194,4 +196,36 @@ export async function judgeCombinations(t: ConformanceContext, leafId: number, l
       t.must(inContext(what, notInReverseOrder(l.items, ['price_min', 'price_max'], c.orderDir)), 'CAT-28');
     if (c.per !== null) for (const [check, id] of paginationClauses(l.pagination, l.items.length, { page: 1, per: c.per })) t.must(inContext(what, check), id);
   }
+}
+
+/** A category as GET /categories/:id answers it, or null when the answer cannot be read (the tests of that endpoint judge it). */
+async function categoryOf(t: ConformanceContext, categoryId: number): Promise<Json | null> {
+  const response = await t.api.get(pathOf('GET /categories/:id', { id: categoryId }));
+  if (response.status !== 200) return null;
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    return null;
+  }
+  return isPlainObject(body) && isPlainObject(body['category']) ? body['category'] : null;
+}
+
+/** The ids of a category's path (the root to itself); null when they cannot be read. */
+export async function ancestryOf(t: ConformanceContext, categoryId: number): Promise<number[] | null> {
+  return parsePath((await categoryOf(t, categoryId))?.['path']);
+}
+
+/**
+ * The manufacturers of the category's SKUs (their first page, which the run asks anyway) are among
+ * those GET /categories/:id/manufacturers listed (`items`, `pagination`): CAT-21#2, a warning only
+ * in a tiles category, whose OEM manufacturers 3.2.0 leaves out.
+ */
+export async function judgeSkuManufacturersListed(t: ConformanceContext, categoryId: number, items: readonly Json[], pagination: Pagination): Promise<void> {
+  const skus = await skusOf(t, categoryId, {}, 'CAT-26');
+  const complete = pagination.total_pages <= 1 && items.length >= pagination.total_results;
+  const layout = (await categoryOf(t, categoryId))?.['layout_mode'];
+  const { result, warnOnly } = skuManufacturersListed(skus.items, items, complete, layout, categoryId);
+  if (warnOnly) t.warn(result, 'CAT-21');
+  else t.must(result, 'CAT-21');
 }

@@ -79,6 +79,8 @@ export const CAUGHT_BY = {
     'sku-order-by-pricevat-refused',
     'category-manufacturers-order-dir-ignored',
     'filter-groups-cache-control-missing',
+    'filter-groups-of-another-category',
+    'category-manufacturers-miss-one',
     'specifications-groups-array-missing',
     'specifications-out-of-order',
     'category-skus-favorited-missing',

@@ -63,6 +63,16 @@ export const CATALOG_FAULTS = {
     clause: 'CAT-21#5',
     description: 'GET /categories/:id/manufacturers ignores order_dir and always uses the default direction.',
   },
+  'category-manufacturers-miss-one': {
+    requirement: 'CAT-21',
+    clause: 'CAT-21#2',
+    description: 'GET /categories/:id/manufacturers leaves out the manufacturer of the most SKUs of the category.',
+  },
+  'filter-groups-of-another-category': {
+    requirement: 'CAT-24',
+    clause: 'CAT-24#3',
+    description: 'GET /categories/:category_id/filter_groups lists the filter groups of another leaf, neither the category nor one of its ancestors.',
+  },
   'filter-groups-cache-control-missing': {
     requirement: 'CAT-25',
     clause: 'CAT-25#1',

@@ -24,7 +24,7 @@
 // - Category SKU listing: see category-skus.ts.
 
 import type { ApiResult } from '../http.ts';
-import type { FilterGroupRecord, ManufacturerRecord, SpecificationRecord } from '../model.ts';
+import type { CategoryRecord, FilterGroupRecord, ManufacturerRecord, SpecificationRecord } from '../model.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeManufacturer } from '../serializers/manufacturer.ts';
 import { serializeSpecification, specGroupLink } from '../serializers/specification.ts';
@@ -70,6 +70,13 @@ function categorySpecifications(ctx: ApiContext): ApiResult {
   return result;
 }
 
+/** The value that occurs most often (the first of equals). */
+function mostCommon(values: readonly number[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
 function categoryManufacturers(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['id']);
   const orderBy = enumParam(ctx, 'order_by', ['name', 'popularity'] as const) ?? defaultManufacturerOrder(ctx);
@@ -79,7 +86,10 @@ function categoryManufacturers(ctx: ApiContext): ApiResult {
   // Variant wide-tiles-hide-oem: "tiles-layout categories" are those of tiles and wide_tiles.
   const tilesLayout = c.layoutMode === 'tiles' || (c.layoutMode === 'wide_tiles' && ctx.variants.has('wide-tiles-hide-oem'));
   const hideOem = tilesLayout && versionAtLeast(ctx.version, '3.2.0');
-  const ids = new Set(skusUnder(ctx, c.id).map((s) => s.manufacturer_id));
+  const skus = skusUnder(ctx, c.id);
+  const ids = new Set(skus.map((s) => s.manufacturer_id));
+  // The bug: the manufacturer of the most SKUs of the category is left out.
+  if (ctx.fault === 'category-manufacturers-miss-one') ids.delete(mostCommon(skus.map((s) => s.manufacturer_id)) ?? -1);
   const found = [...ids].map((id) => ctx.data.manufacturers.get(id)).filter((m): m is ManufacturerRecord => m !== undefined && !(hideOem && m.oem));
   const names = nameOrder(ctx);
   const sorted = orderBy === 'name' ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties) : sortBy(found, (a, b) => a.popularity - b.popularity, dir);
@@ -102,10 +112,19 @@ export function serializeFilterGroup(g: FilterGroupRecord, variants: Variants = 
   return applyVersion('filter_group', out, version);
 }
 
+/** A leaf that is neither `c` nor one of its ancestors, with filter groups (the fault filter-groups-of-another-category). */
+function otherLeafWithGroups(ctx: ApiContext, c: CategoryRecord, view: ReturnType<typeof filterView>): number | null {
+  for (const other of ctx.data.categories.values()) {
+    if (other.id !== c.id && other.childIds.length === 0 && !c.pathIds.includes(other.id) && view.groupsOf(other.id).length > 0) return other.id;
+  }
+  return null;
+}
+
 function filterGroups(ctx: ApiContext): ApiResult {
   const c = findCategory(ctx, ctx.params['category_id']);
-  // Its own groups and (variant filter-groups-inherited) those it inherits.
-  const groups = filterView(ctx).groupsOf(c.id);
+  // Its own groups and (variant filter-groups-inherited) those it inherits; the bug: another leaf's.
+  const view = filterView(ctx);
+  const groups = view.groupsOf(ctx.fault === 'filter-groups-of-another-category' ? (otherLeafWithGroups(ctx, c, view) ?? c.id) : c.id);
   // "filter groups cached for 5 minutes" (3.0.3).
   const cached = ctx.fault !== 'filter-groups-cache-control-missing' && versionAtLeast(ctx.version, '3.0.3');
   const headers = cached ? { 'Cache-Control': 'max-age=300, private' } : undefined;

@@ -115,6 +115,20 @@ export const CATALOG_PROBES: ProbeTable = {
     return (await ids('desc'))[0] === asc[0];
   },
 
+  'category-manufacturers-miss-one': async (ref, { app: token }) => {
+    const [leaf] = await leafCategories(ref, token);
+    const listed = new Set(((await get(ref, `/categories/${leaf!.id}/manufacturers?per=100`, { token })).body.manufacturers as { id: number }[]).map((m) => m.id));
+    const skus = (await get(ref, `/categories/${leaf!.id}/skus?per=100`, { token })).body.skus as { manufacturer_id: number }[];
+    return skus.some((s) => !listed.has(s.manufacturer_id));
+  },
+  'filter-groups-of-another-category': async (ref, { app: token }) => {
+    const [leaf] = await leafCategories(ref, token);
+    const groups = (await get(ref, `/categories/${leaf!.id}/filter_groups`, { token })).body.filter_groups as { category_id: number }[];
+    const path = String((await get(ref, `/categories/${leaf!.id}`, { token })).body.category.path)
+      .split(',')
+      .map(Number);
+    return groups.some((g) => !path.includes(g.category_id));
+  },
   'filter-groups-cache-control-missing': async (ref, { app: token }) => {
     const [leaf] = await leafCategories(ref, token);
     const r = await get(ref, `/categories/${leaf!.id}/filter_groups`, { token });
