@@ -26,6 +26,16 @@ export function bodyIsJson(answer: Answer): CheckResult {
 }
 
 /** Convention 1: a single resource is returned as an object under its singular key. */
+/** The JSON body of a 200 answer, or null for another status or a body that is not JSON (the tests of that endpoint judge those). */
+export function okJsonOf(response: { status: number; json<T>(): T }): unknown {
+  if (response.status !== 200) return null;
+  try {
+    return response.json<unknown>();
+  } catch {
+    return null;
+  }
+}
+
 export function hasSingleEnvelope(body: unknown, key: string): CheckResult {
   if (!isPlainObject(body)) return fail(`body is ${show(body)}, expected an object with key "${key}"`);
   if (!(key in body)) return fail(`body has no "${key}" key (keys: ${Object.keys(body).join(', ') || 'none'})`);

@@ -5,7 +5,7 @@
 // user's favorites. The pure parts are in src/checks/listings-cases.ts.
 import { about, following, inContext, isPlainObject, show, typed } from '../checks/check.ts';
 import { parsePath } from '../checks/categories.ts';
-import { hasCollectionEnvelope, hasStatus } from '../checks/http.ts';
+import { hasCollectionEnvelope, hasStatus, okJsonOf } from '../checks/http.ts';
 import {
   caseLabel,
   combinationCases,
@@ -200,14 +200,7 @@ export async function judgeCombinations(t: ConformanceContext, leafId: number, l
 
 /** A category as GET /categories/:id answers it, or null when the answer cannot be read (the tests of that endpoint judge it). */
 async function categoryOf(t: ConformanceContext, categoryId: number): Promise<Json | null> {
-  const response = await t.api.get(pathOf('GET /categories/:id', { id: categoryId }));
-  if (response.status !== 200) return null;
-  let body: unknown;
-  try {
-    body = response.json();
-  } catch {
-    return null;
-  }
+  const body = okJsonOf(await t.api.get(pathOf('GET /categories/:id', { id: categoryId })));
   return isPlainObject(body) && isPlainObject(body['category']) ? body['category'] : null;
 }
 

@@ -5,7 +5,7 @@
 // the 404 of a missing record.
 import { fail, isPlainObject, show, typed } from '../checks/check.ts';
 import { addUnlistedCategories } from './category-tree.ts';
-import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../checks/http.ts';
+import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus, okJsonOf } from '../checks/http.ts';
 import { paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
 import { reviewHas, type Json } from '../checks/reviews.ts';
 import {
@@ -309,14 +309,7 @@ export async function newForm(t: ConformanceContext, skuId: number): Promise<{ f
  * null when none shows it.
  */
 export async function ownReviewListed(t: ConformanceContext, skuId: number, id: number): Promise<Json | null> {
-  const response = await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), USER);
-  if (response.status !== 200) return null;
-  let body: unknown;
-  try {
-    body = response.json();
-  } catch {
-    return null;
-  }
+  const body = okJsonOf(await t.api.get(pathOf('GET /skus/:id/reviews', { id: skuId }), USER));
   return ownReviewIn(body, id);
 }
 
