@@ -29,18 +29,21 @@ export const PROTOCOL_FAULTS = {
   },
   'version-major-only-gives-latest': {
     requirement: 'VER-8',
+    clause: 'VER-8#1',
     // The answer to version=3 carries the fields of 3.2.0 and 3.2.1, which a request below them lacks (CHG-2.b, CHG-1.b: version=3 included).
     consequences: ['CHG-2', 'CHG-1'],
     description: 'Accept version=3 (major only) is served the latest version instead of the oldest.',
   },
   'version-patch-not-ignored': {
     requirement: 'VER-5',
+    clause: 'VER-5#1',
     // version=3.2.0 is 3.2, whose answers carry the fields of 3.2.0 and 3.2.1 (CHG-2.a, CHG-1.a): served 3.1, they lack them.
     consequences: ['CHG-2', 'CHG-1'],
     description: 'A patch number in the requested version is compared with the served patch, so version=3.2.0 is served 3.1 instead of 3.2.',
   },
   'unknown-minor-gives-oldest': {
     requirement: 'VER-10',
+    clause: 'VER-10#1',
     // The answer to version=3.999 is the latest's, with the fields every later row added (CHG-5 3.1.1, CHG-4 3.1.2, CHG-2 3.2.0, CHG-1 3.2.1): served 3.0, it lacks them.
     consequences: ['CHG-5', 'CHG-4', 'CHG-2', 'CHG-1'],
     description: 'A requested minor version that is not served (3.3) falls back to the oldest version instead of the previous one.',

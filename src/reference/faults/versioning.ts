@@ -6,6 +6,7 @@ import type { FaultInfo } from './types.ts';
 export const VERSIONING_FAULTS = {
   'version-unspecified-gives-oldest': {
     requirement: 'VER-7',
+    clause: 'VER-7#1',
     // The latest version's answers carry the fields every later row added (CHG-5 3.1.1, CHG-4 3.1.2, CHG-2 3.2.0, CHG-1 3.2.1): served 3.0, they lack them.
     consequences: ['CHG-5', 'CHG-4', 'CHG-2', 'CHG-1'],
     description:
