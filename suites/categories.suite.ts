@@ -182,6 +182,7 @@ describe('GET /categories/:id', () => {
     'a category that does not exist answers 404 with RecordNotFound, with the rate-limit headers',
     {
       id: 'unknown-category-404',
+      clauses: ['RATE-4#1', 'RATE-5#1-2', 'RATE-6#1-2', 'RATE-7#1-2'],
       requirements: ['ERR-9', 'ERR-2', 'ERR-14', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'],
       readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g', 'RATE-4.a-d', 'RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
       requests: 1,
@@ -232,7 +233,7 @@ describe('GET /categories/:id/children', () => {
     'lists {categories, meta} of the children: each names the parent, as many as children_count',
     {
       id: 'children-name-parent',
-      clauses: ['CAT-4#1-9', 'CAT-5#1-3', 'CAT-9#1-4', 'CAT-19#1-3'],
+      clauses: ['CAT-4#1-9', 'CAT-5#1-3', 'CAT-9#1-4', 'CAT-19#1-3', 'PAG-1#1-5'],
       requirements: ['CAT-19', 'CAT-5', 'CAT-9', 'PAG-1', 'CAT-4'],
       readings: ['CAT-19.a-f', 'CAT-5.a-c', 'CAT-9.a-c', 'PAG-1.a-e', 'CAT-4.a-g'],
       requests: 2,
@@ -294,7 +295,7 @@ describe('GET /categories', () => {
     'answers {categories, meta} with 25 per page by default, every item a Category',
     {
       id: 'listing-25-per-page',
-      clauses: ['CAT-4#1-9', 'CAT-15#1'],
+      clauses: ['CAT-4#1-9', 'CAT-15#1', 'PAG-1#1-5', 'PAG-2#1', 'PAG-3#3'],
       requirements: ['CAT-15', 'GEN-7', 'PAG-1', 'PAG-2', 'PAG-3', 'CAT-4'],
       readings: ['CAT-15.a-f', 'GEN-7.a-e', 'PAG-1.a-e', 'PAG-2.a-e', 'PAG-3.a-g', 'CAT-4.a-g'],
       requests: 1,
@@ -338,7 +339,13 @@ describe('GET /categories', () => {
 
   conformanceTest(
     'page and per select a page: meta echoes them and pages do not overlap',
-    { id: 'page-and-per', requirements: ['PAG-3', 'PAG-4', 'PAG-1'], readings: ['PAG-3.a-g', 'PAG-4.a-h', 'PAG-1.a-e'], requests: 3 },
+    {
+      id: 'page-and-per',
+      clauses: ['PAG-1#1-5', 'PAG-3#1', 'PAG-3#3', 'PAG-4#1'],
+      requirements: ['PAG-3', 'PAG-4', 'PAG-1'],
+      readings: ['PAG-3.a-g', 'PAG-4.a-h', 'PAG-1.a-e'],
+      requests: 3,
+    },
     async (t) => {
       const per = await sharedPageSize(t);
       const first = await getCategories(t, pathOf('GET /categories'), { per }, 'CAT-15');
@@ -356,6 +363,7 @@ describe('GET /categories', () => {
     'a Link header carries rel=next and rel=last while other pages exist, and rel=next is fetchable',
     {
       id: 'link-next-and-last',
+      clauses: ['PAG-1#1-4', 'PAG-3#1', 'PAG-4#1', 'PAG-5#1-2'],
       requirements: ['PAG-5', 'PAG-3', 'PAG-4', 'PAG-1'],
       readings: ['PAG-5.a-j', 'PAG-3.a-g', 'PAG-4.a-h', 'PAG-1.a-e'],
       requests: 3,

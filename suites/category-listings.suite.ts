@@ -136,7 +136,7 @@ describe('GET /categories/:id/manufacturers', () => {
     'answers {manufacturers, meta}: Manufacturers, paginated by 25',
     {
       id: 'manufacturers-listing',
-      clauses: ['CAT-21#1-2'],
+      clauses: ['CAT-21#1-2', 'PAG-1#1-5', 'PAG-2#1'],
       requirements: ['CAT-21', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'],
       readings: ['CAT-21.a-h', 'MAN-1.a-b', 'GEN-7.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 3,
@@ -181,7 +181,7 @@ describe('GET /categories/:category_id/filter_groups', () => {
     'answers {filter_groups, meta} of Filter groups with Cache-Control max-age=300, private',
     {
       id: 'filter-groups-listing',
-      clauses: ['CAT-24#1', 'CAT-24#3', 'CAT-25#1'],
+      clauses: ['CAT-24#1', 'CAT-24#3', 'CAT-25#1', 'PAG-1#1-5'],
       requirements: ['CAT-24', 'CAT-25', 'FILT-1', 'FILT-2', 'CHG-28', 'PAG-1'],
       readings: ['CAT-24.a-e', 'CAT-25.a-d', 'FILT-1.a-e', 'FILT-2.a-b', 'CHG-28.a-d', 'PAG-1.a-e'],
       requests: 2,
@@ -205,7 +205,7 @@ describe('GET /categories/:category_id/skus', () => {
     'answers {skus, meta} of SKUs of that leaf: meta.ordered_by and (3.2.0) order_by_methods, paginated by 25',
     {
       id: 'skus-listing',
-      clauses: ['CAT-26#1-2', 'CAT-37#1', 'CAT-37#3-4'],
+      clauses: ['CAT-26#1-2', 'CAT-37#1', 'CAT-37#3-4', 'PAG-1#1-5', 'PAG-2#1'],
       requirements: ['CAT-26', 'CAT-37', 'SKU-2', 'PAG-1', 'PAG-2'],
       readings: ['CAT-26.a-g', 'CAT-37.a-g', 'SKU-2.a-g', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 1,
@@ -335,7 +335,7 @@ describe('GET /categories/:category_id/skus', () => {
     'manufacturer_ids[] with order_by, order_dir and per together (property): only SKUs of the manufacturers asked for, not listed the other way by a price method, per honoured',
     {
       id: 'manufacturer-ids-combined',
-      clauses: ['CAT-28#1', 'CAT-30#1', 'CAT-37#2'],
+      clauses: ['CAT-28#1', 'CAT-30#1', 'CAT-37#2', 'PAG-4#1'],
       requirements: ['CAT-30', 'CAT-28', 'CAT-37', 'PAG-4'],
       readings: ['CAT-30.a-d', 'CAT-28.a-f', 'CAT-37.a-g', 'PAG-4.a-h'],
       requests: 2 + COMBINATION_CASES,

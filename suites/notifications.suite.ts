@@ -88,6 +88,7 @@ describe('GET /notifications', () => {
     'answers {notifications, meta}, 25 per page by default, and page/per select a page',
     {
       id: 'notifications-listing',
+      clauses: ['PAG-1#1-5', 'PAG-2#1', 'PAG-3#1', 'PAG-3#3', 'PAG-4#1', 'PAG-5#1'],
       requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'],
       readings: ['NOTIF-8.a-d', 'NOTIF-1.a-j', 'EVT-1.a-g', 'PAG-1.a-e', 'PAG-2.a-e', 'PAG-3.a-g', 'PAG-4.a-h', 'PAG-5.a-j'],
       requests: 2,

@@ -366,6 +366,7 @@ describe('Missing, invalid and expired tokens', () => {
     'no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint',
     {
       id: 'no-token-401',
+      clauses: ['RATE-4#1', 'RATE-5#1-2', 'RATE-6#1-2', 'RATE-7#1-2'],
       requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'],
       readings: ['GEN-5.a-f', 'AUTH-3.a-i', 'ERR-6.a-i', 'ERR-2.a-h', 'RATE-4.a-d', 'RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
       requests: 2,

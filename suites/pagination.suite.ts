@@ -85,6 +85,8 @@ interface Collection {
 }
 
 const PAGINATION_IDS = ['PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5', 'PAG-7', 'GEN-7', 'GEN-14'];
+/** The clauses of those statements each collection's test judges (its own table row's come from the collection). */
+const PAGINATION_CLAUSES = ['PAG-1#1-5', 'PAG-2#1', 'PAG-3#1-3', 'PAG-4#1', 'PAG-5#1-2', 'PAG-7#1'];
 const PAGINATION_READINGS = ['PAG-1.a-e', 'PAG-2.a-e', 'PAG-3.a-g', 'PAG-4.a-h', 'PAG-5.a-j', 'PAG-7.a-b', 'GEN-7.a-e', 'GEN-14.a-d'];
 
 // ---------------------------------------------------------------------------------------------
@@ -475,7 +477,7 @@ describe('Pagination on every paginated collection', () => {
         id: c.testId,
         requirements: [...PAGINATION_IDS, ...c.ids],
         readings: [...PAGINATION_READINGS, ...c.readings],
-        ...(c.clauses ? { clauses: c.clauses } : {}),
+        clauses: [...PAGINATION_CLAUSES, ...(c.clauses ?? [])],
         requests: 5 + (c.extra ?? 0),
       },
       (t) => pagesOf(t, c),

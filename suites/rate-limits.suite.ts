@@ -39,6 +39,7 @@ describe('rate-limit headers', () => {
     'X-RateLimit-Limit, -Remaining and -Reset (epoch seconds, within the coming minute) on a 200 (on a 404, a 401 and a 422: where the categories, oauth and search suites ask them)',
     {
       id: 'headers-on-200',
+      clauses: ['RATE-4#1', 'RATE-5#1-2', 'RATE-6#1-2', 'RATE-7#1-2'],
       reuse: false,
       requirements: ['RATE-4', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-10'],
       readings: ['RATE-4.a-d', 'RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
@@ -54,7 +55,14 @@ describe('rate-limit headers', () => {
 
   conformanceTest(
     'X-RateLimit-Remaining falls by one per request and Reset stays in the coming minute, on a user token of its own',
-    { id: 'remaining-falls-by-one', reuse: false, requirements: ['RATE-6', 'RATE-7', 'RATE-4'], readings: ['RATE-6.a-d', 'RATE-7.a-d', 'RATE-4.a-d'], requests: 5 },
+    {
+      id: 'remaining-falls-by-one',
+      clauses: ['RATE-4#1', 'RATE-6#1-2', 'RATE-7#1-2'],
+      reuse: false,
+      requirements: ['RATE-6', 'RATE-7', 'RATE-4'],
+      readings: ['RATE-6.a-d', 'RATE-7.a-d', 'RATE-4.a-d'],
+      requests: 5,
+    },
     async (t) => {
       // No other test uses the token meanwhile (lent to one test at a time): each request lowers Remaining by one.
       const auth = { token: await t.lentUserToken() };
@@ -77,6 +85,7 @@ describe('rate-limit enforcement (destructive)', () => {
     'over the per-minute limit a token gets 403 with {message}, on a user token of its own',
     {
       id: 'per-minute-limit-403',
+      clauses: ['RATE-2#1', 'RATE-4#1', 'RATE-8#1-2'],
       requirements: ['RATE-2', 'RATE-8', 'ERR-7', 'ERR-8', 'RATE-4'],
       readings: ['RATE-2.a-g', 'RATE-8.a-f', 'ERR-7.a-g', 'ERR-8.a-b', 'RATE-4.a-d'],
       profile: 'destructive',

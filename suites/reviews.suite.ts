@@ -76,6 +76,7 @@ describe('GET /skus/:id/reviews', () => {
     'answers {reviews, meta} of SKU reviews, paginated, non-demoted first and most recent first, claiming no user for an application token; an unknown SKU is 404',
     {
       id: 'sku-reviews-listing',
+      clauses: ['PAG-1#1-4', 'PAG-3#1', 'PAG-4#1'],
       requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'REV-5', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'],
       readings: ['REV-16.a-k', 'REV-2.a-l', 'REV-4.a-f', 'REV-18.a-d', 'CHG-29.a-d', 'REV-3.a-g', 'REV-5.a-i', 'PAG-1.a-e', 'PAG-3.a-g', 'PAG-4.a-h', 'ERR-9.a-j', 'ERR-14.a-g'],
       requests: 8 + ORDER_SKUS_SCANNED * 2,

@@ -153,6 +153,7 @@ describe('GET /shops/:id/reviews', () => {
     'answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts',
     {
       id: 'shop-reviews-breakdown',
+      clauses: ['PAG-1#1-3'],
       requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'],
       readings: ['SHOP-16.a-h', 'SHOP-8.a-b', 'SHOP-10.a-e', 'PAG-1.a-e'],
       requests: 4 + SHOPS_SCANNED,

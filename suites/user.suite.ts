@@ -380,6 +380,7 @@ describe('GET /user/saved_orders', () => {
     'answers {saved_orders, meta} of Saved orders, 25 per page by default',
     {
       id: 'saved-orders',
+      clauses: ['PAG-1#1-5', 'PAG-2#1', 'PAG-5#1'],
       requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'],
       readings: ['USER-24.a-c', 'USER-11.a-e', 'PAG-1.a-e', 'PAG-2.a-e', 'PAG-5.a-j', 'CHG-2.a-o'],
       requests: 1,

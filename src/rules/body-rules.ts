@@ -112,7 +112,7 @@ export function errorBodyOf(exchange: Exchange, body: unknown, text: string): Ch
 
 export const DOCUMENTED_BODY: ExchangeRule = {
   id: 'documented-body',
-  clauses: ['CAT-4#1-9', 'CAT-5#1', 'CAT-6#1', 'CAT-8#1-2', 'CAT-9#1-2', 'CAT-10#1-2', 'CAT-12#1-8', 'CAT-14#1-2'],
+  clauses: ['CAT-4#1-9', 'CAT-5#1', 'CAT-6#1', 'CAT-8#1-2', 'CAT-9#1-2', 'CAT-10#1-2', 'CAT-12#1-8', 'CAT-14#1-2', 'RATE-8#2', 'PAG-1#1-3'],
   title: 'the body is as the spec documents it for the endpoint, status and version (fields, types, blank fields null, fields shown under a condition where it holds)',
   requirements: ['GEN-7', 'GEN-8'],
   readings: ['GEN-7.a-e', 'GEN-8.a-h'],

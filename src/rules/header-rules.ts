@@ -50,6 +50,7 @@ export const HTTPS: ExchangeRule = {
 export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
   {
     id: 'rate-limit-headers',
+    clauses: ['RATE-4#1'],
     title: 'every answer of the API, 2xx, 304 and 4xx alike, carries X-RateLimit-Limit, -Remaining and -Reset',
     requirements: ['RATE-4'],
     readings: ['RATE-4.a-d'],
@@ -59,6 +60,7 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'rate-limit-values',
+    clauses: ['RATE-5#1-2', 'RATE-6#1-2', 'RATE-7#1-2'],
     title: 'X-RateLimit-Limit and -Remaining are whole numbers (Remaining at most Limit) and -Reset is UTC epoch seconds within the coming minute',
     requirements: ['RATE-5', 'RATE-6', 'RATE-7'],
     readings: ['RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
@@ -76,6 +78,7 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'rate-limit-status',
+    clauses: ['RATE-8#1'],
     title: 'over the rate limit the answer is 403: no answer is 429',
     requirements: ['RATE-8', 'ERR-7'],
     readings: ['RATE-8.a-f', 'ERR-7.a-g'],

@@ -48,6 +48,7 @@ function countedItems(v: ExchangeView): number | null {
 export const PAGINATION_RULES: readonly ExchangeRule[] = [
   {
     id: 'pagination-meta',
+    clauses: ['PAG-1#1-3'],
     title: 'meta.pagination is well formed',
     requirements: ['PAG-1'],
     readings: ['PAG-1.a-e'],
@@ -57,6 +58,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'pagination-arithmetic',
+    clauses: ['PAG-1#4-5'],
     title: 'meta.pagination agrees with itself and the items',
     requirements: ['PAG-1'],
     readings: ['PAG-1.a-e'],
@@ -74,6 +76,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'pagination-page',
+    clauses: ['PAG-3#1', 'PAG-3#3'],
     title: 'meta.pagination.page is the page asked (1 by default)',
     requirements: ['PAG-3'],
     readings: ['PAG-3.a-g'],
@@ -83,6 +86,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'pagination-per',
+    clauses: ['PAG-4#1'],
     title: "meta.pagination.per is the per asked (above 25, a cap of the deployment's is accepted)",
     requirements: ['PAG-4'],
     readings: ['PAG-4.a-h'],
@@ -92,6 +96,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'default-per',
+    clauses: ['PAG-2#1'],
     title: '25 items per page when no per is sent',
     requirements: ['PAG-2'],
     readings: ['PAG-2.a-e'],
@@ -101,6 +106,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'link-while-more-pages',
+    clauses: ['PAG-5#1'],
     title: 'a Link header with rel=next and rel=last while other pages exist',
     requirements: ['PAG-5'],
     readings: ['PAG-5.a-j'],
@@ -110,6 +116,7 @@ export const PAGINATION_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'link-keeps-per',
+    clauses: ['PAG-5#2'],
     title: 'the Link URLs keep per (the size asked, the size a cap gave, or a default 25 left out)',
     requirements: ['PAG-5'],
     readings: ['PAG-5.a-j'],

@@ -11,6 +11,7 @@ export const CACHING_FAULTS = {
   },
   'ratelimit-status-429': {
     requirement: 'RATE-8',
+    clause: 'RATE-8#1',
     // The rate-limit row of the errors table (ERR-7: 403 {message}).
     consequences: ['ERR-7'],
     description: 'A request over the per-minute limit gets 429 Too Many Requests instead of 403.',
@@ -23,6 +24,7 @@ export const CACHING_FAULTS = {
   },
   'ratelimit-not-enforced': {
     requirement: 'RATE-2',
+    clause: 'RATE-2#1',
     // Over the limit the answer is 403 with a message (RATE-8.a): it is 200.
     consequences: ['RATE-8'],
     description: 'The per-minute limit is counted and shown in the headers but never enforced: requests over it are served.',

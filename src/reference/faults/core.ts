@@ -72,10 +72,12 @@ export const CORE_FAULTS = {
   },
   'pagination-total-pages-off-by-one': {
     requirement: 'PAG-1',
+    clause: 'PAG-1#5',
     description: 'meta.pagination.total_pages is one more than the real number of pages.',
   },
   'link-header-missing': {
     requirement: 'PAG-5',
+    clause: 'PAG-5#1',
     description: 'Paginated responses carry no Link header even when other pages exist.',
   },
   'children-count-off-by-one': {
@@ -96,12 +98,14 @@ export const CORE_FAULTS = {
   },
   'default-per-not-25': {
     requirement: 'PAG-2',
+    clause: 'PAG-2#1',
     // The Limits table says it again (PAG-7); and Link URLs that leave out per=20 as the default name pages of 25 (PAG-5.h: only a per of 25 may be left out).
     consequences: ['PAG-7', 'PAG-5'],
     description: 'Collections return 20 items per page when no per is sent, instead of 25.',
   },
   'page-param-ignored': {
     requirement: 'PAG-3',
+    clause: 'PAG-3#1',
     // GET /skus/:id/reviews's row takes page too (REV-16.a: honouring page and per).
     consequences: ['REV-16'],
     description: 'The page parameter is ignored: every request gets the first page.',
@@ -118,6 +122,7 @@ export const CORE_FAULTS = {
   },
   'link-next-drops-query': {
     requirement: 'PAG-5',
+    clause: 'PAG-5#2',
     description: 'Link header URLs keep only page=, dropping the other query parameters (such as per).',
   },
   'parent-returns-self': {
@@ -127,6 +132,7 @@ export const CORE_FAULTS = {
   },
   'ratelimit-headers-missing-on-errors': {
     requirement: 'RATE-4',
+    clause: 'RATE-4#1',
     description: 'X-RateLimit-* headers are left out of 4xx responses.',
   },
   'unauthorized-messages-string': {

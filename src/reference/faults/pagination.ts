@@ -8,10 +8,12 @@ import type { FaultInfo } from './types.ts';
 export const PAGINATION_FAULTS = {
   'shop-reviews-per-ignored': {
     requirement: 'PAG-4',
+    clause: 'PAG-4#1',
     description: 'GET /shops/:id/reviews ignores per: every page holds up to 25 reviews and meta.pagination.per is 25.',
   },
   'manufacturer-skus-total-counts-page': {
     requirement: 'PAG-1',
+    clause: 'PAG-1#4',
     description: 'GET /manufacturers/:id/skus counts only the SKUs of the page it returns in meta.pagination.total_results (and total_pages follows from that count).',
   },
   'favorites-link-missing': {

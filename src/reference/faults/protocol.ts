@@ -5,6 +5,7 @@ import type { FaultInfo } from './types.ts';
 export const PROTOCOL_FAULTS = {
   'if-none-match-ignored': {
     requirement: 'ETAG-2',
+    clause: 'ETAG-2#1',
     description: 'If-None-Match is never compared with the ETag, so an unchanged resource is sent again with 200 instead of 304.',
   },
   'etag-changes-every-response': {
@@ -17,14 +18,17 @@ export const PROTOCOL_FAULTS = {
   },
   'not-modified-not-counted': {
     requirement: 'RATE-9',
+    clause: 'RATE-9#1',
     description: 'A 304 reply is not counted against the per-minute limit: X-RateLimit-Remaining does not go down.',
   },
   'ratelimit-remaining-not-decreasing': {
     requirement: 'RATE-6',
+    clause: 'RATE-6#2',
     description: 'X-RateLimit-Remaining always reports the full limit instead of the requests left in the window.',
   },
   'ratelimit-reset-in-milliseconds': {
     requirement: 'RATE-7',
+    clause: 'RATE-7#1',
     description: 'X-RateLimit-Reset is sent in epoch milliseconds instead of epoch seconds.',
   },
   'version-major-only-gives-latest': {
