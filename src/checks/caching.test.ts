@@ -1,7 +1,7 @@
 // Each check passes what the spec allows and fails what it forbids, with a message that says what
 // was seen: a check that cannot fail is a defect.
 import { describe, expect, test } from 'vitest';
-import type { CheckResult } from './check.ts';
+import { allOf, type CheckResult } from './check.ts';
 import {
   changedResourceIsSentAgain,
   hasEtag,
@@ -14,7 +14,8 @@ import {
   notModifiedHasNoBody,
   rateLimitBodyHasMessage,
   rateLimitHeadersPresent,
-  rateLimitValuesAreWellFormed,
+  limitIsWellFormed,
+  remainingIsWellFormed,
   readRateLimit,
   remainingFellByOne,
   resetIsEpochSecondsWithinAMinute,
@@ -33,6 +34,9 @@ const rl = (limit: string, remaining: string, reset: string): Record<string, str
   'x-ratelimit-remaining': remaining,
   'x-ratelimit-reset': reset,
 });
+
+/** Limit and Remaining judged together, as the rate-limit rule judges one answer. */
+const rateLimitValuesAreWellFormed = (headers: Record<string, string>): CheckResult => allOf([limitIsWellFormed(headers), remainingIsWellFormed(headers)]);
 
 describe('rate-limit headers', () => {
   test('present: all three, in any case of name; names the missing ones', () => {

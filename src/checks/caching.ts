@@ -46,20 +46,21 @@ export function rateLimitHeadersPresent(headers: HeaderRecord, what = 'the respo
   return fail(`${what} has no ${missing.join(', ')} header${missing.length > 1 ? 's' : ''}`);
 }
 
-/**
- * Limit (RATE-5) and Remaining (RATE-6) are whole numbers, Limit above 0 and Remaining at most
- * Limit. Headers that are absent are left to rateLimitHeadersPresent.
- */
-export function rateLimitValuesAreWellFormed(headers: HeaderRecord, what = 'the response'): CheckResult {
-  const problems: string[] = [];
+/** Limit (RATE-5) is a whole number above 0. An absent header is left to rateLimitHeadersPresent. */
+export function limitIsWellFormed(headers: HeaderRecord, what = 'the response'): CheckResult {
+  const text = headerValue(headers, 'X-RateLimit-Limit');
+  const limit = readRateLimit(headers).limit;
+  if (text === undefined || (limit !== null && limit > 0)) return pass();
+  return fail(`${what}: X-RateLimit-Limit is ${show(text)}, expected a positive whole number of requests a minute`);
+}
+
+/** Remaining (RATE-6) is a whole number, at most Limit (when that is one). An absent header is left to rateLimitHeadersPresent. */
+export function remainingIsWellFormed(headers: HeaderRecord, what = 'the response'): CheckResult {
+  const text = headerValue(headers, 'X-RateLimit-Remaining');
   const r = readRateLimit(headers);
-  const limitText = headerValue(headers, 'X-RateLimit-Limit');
-  const remainingText = headerValue(headers, 'X-RateLimit-Remaining');
-  if (limitText !== undefined && (r.limit === null || r.limit === 0))
-    problems.push(`X-RateLimit-Limit is ${show(limitText)}, expected a positive whole number of requests a minute`);
-  if (remainingText !== undefined && r.remaining === null) problems.push(`X-RateLimit-Remaining is ${show(remainingText)}, expected a whole number of requests`);
-  if (r.limit !== null && r.remaining !== null && r.remaining > r.limit) problems.push(`X-RateLimit-Remaining ${r.remaining} exceeds X-RateLimit-Limit ${r.limit}`);
-  return problems.length ? fail(`${what}: ${problems.join('; ')}`) : pass();
+  if (text !== undefined && r.remaining === null) return fail(`${what}: X-RateLimit-Remaining is ${show(text)}, expected a whole number of requests`);
+  if (r.limit !== null && r.remaining !== null && r.remaining > r.limit) return fail(`${what}: X-RateLimit-Remaining ${r.remaining} exceeds X-RateLimit-Limit ${r.limit}`);
+  return pass();
 }
 
 /**

@@ -55,6 +55,21 @@ export function childrenNameTheirParent(children: readonly CategoryLike[], paren
   return statedValue(false, message);
 }
 
+/**
+ * Every category `shown` (another listing, GET /categories) names as a child of `parentId` is
+ * among `children`, when the children listing is whole (one page); a child left out is the
+ * children listing's finding (CAT-19), whatever children_count says.
+ */
+export function childrenListingHasEveryChild(shown: readonly CategoryLike[], parentId: number, children: readonly CategoryLike[], whole: boolean): CheckResult {
+  if (!whole) return pass();
+  const listed = new Set(children.map((c) => c.id));
+  const missing = shown.filter((c) => c.parent_id === parentId && c.id !== parentId && !listed.has(c.id));
+  if (missing.length === 0) return pass();
+  return fail(
+    `GET /categories shows ${missing.length} child${missing.length === 1 ? '' : 'ren'} of ${parentId} that its children listing leaves out: ${show(missing.map((c) => c.id))}`,
+  );
+}
+
 /** children_count equals the number of children the children endpoint lists. */
 export function childrenCountMatches(parent: CategoryLike, listedTotal: number): CheckResult {
   return statedValue(

@@ -132,6 +132,11 @@ describe('category listings', () => {
     );
     failsWith(specificationsInOrderOverallOrByGroup([spec(1, 2, 1), spec(2, 1, 2), spec(3, 3, 1)], groups), /the specifications of group 1 are not together/);
     failsWith(specificationsInOrderOverallOrByGroup([spec(1, 2, 2), spec(2, 1, 1)], groups), /group 1 \(order 1\) comes after group 2 \(order 2\)/);
+    // Specifications of no group are each a group of their own: placed anywhere, with any order (a
+    // deployment ordering group by group, as the mutation bundle's variant specifications-by-group).
+    const loose = (id: number, order: number) => ({ id, order, group_id: null });
+    expect(specificationsInOrderOverallOrByGroup([loose(1, 1), spec(2, 1, 1), spec(3, 2, 1), loose(4, 1), spec(5, 1, 2)], groups)).toEqual(pass());
+    failsWith(specificationsInOrderOverallOrByGroup([loose(1, 2), spec(2, 1, 2), loose(3, 1), spec(4, 1, 1)], groups), /group 1 \(order 1\) comes after group 2/);
   });
 
   test('orderedByEchoes: meta.ordered_by is the method sent', () => {

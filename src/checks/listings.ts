@@ -47,16 +47,19 @@ export function specificationsInOrderOverallOrByGroup(specifications: readonly J
   const overall = firstStepDown(specifications, orders as number[]);
   if (overall === null) return pass();
   // Runs of one group_id: each group once, in order within it.
+  // A specification of no group (group_id null) is a group of its own: where it stands, and its
+  // order, say nothing about the others of no group (a server ordering group by group may place
+  // each by its own order).
   const runs: { groupId: unknown; items: Json[] }[] = [];
   for (const s of specifications) {
     const last = runs[runs.length - 1];
-    if (last && last.groupId === s['group_id']) last.items.push(s);
+    if (last && last.groupId === s['group_id'] && s['group_id'] !== null) last.items.push(s);
     else runs.push({ groupId: s['group_id'], items: [s] });
   }
   const problems: string[] = [];
   const seen = new Set<unknown>();
   for (const run of runs) {
-    if (seen.has(run.groupId)) problems.push(`the specifications of group ${show(run.groupId)} are not together`);
+    if (run.groupId !== null && seen.has(run.groupId)) problems.push(`the specifications of group ${show(run.groupId)} are not together`);
     seen.add(run.groupId);
     const within = firstStepDown(
       run.items,
@@ -65,10 +68,11 @@ export function specificationsInOrderOverallOrByGroup(specifications: readonly J
     if (within !== null) problems.push(`in group ${show(run.groupId)}, ${within}`);
   }
   const groupOrder = new Map((Array.isArray(groups) ? groups.filter(isPlainObject) : []).map((g) => [g['id'], g['order']]));
-  const runOrders = runs.map((r) => groupOrder.get(r.groupId));
+  const grouped = runs.filter((r) => r.groupId !== null);
+  const runOrders = grouped.map((r) => groupOrder.get(r.groupId));
   if (runOrders.every((o) => typeof o === 'number')) {
     const i = (runOrders as number[]).findIndex((o, j) => j > 0 && o < (runOrders[j - 1] as number));
-    if (i > 0) problems.push(`group ${show(runs[i]!.groupId)} (order ${runOrders[i]}) comes after group ${show(runs[i - 1]!.groupId)} (order ${runOrders[i - 1]})`);
+    if (i > 0) problems.push(`group ${show(grouped[i]!.groupId)} (order ${runOrders[i]}) comes after group ${show(grouped[i - 1]!.groupId)} (order ${runOrders[i - 1]})`);
   }
   if (problems.length === 0) return pass();
   return fail(`specifications are in order neither overall (${overall}) nor group by group (${problems.slice(0, 3).join('; ')})`);

@@ -1,6 +1,6 @@
 // Checks of search, autocomplete and the manufacturer listings (Endpoints > Search, Resources and
 // their fields > Search result meta, Autocomplete item, Manufacturer; Endpoints > Manufacturers).
-import { allOf, blank, fail, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
+import { allOf, blank, fail, following, isPlainObject, pass, show, typed, type CheckResult } from './check.ts';
 
 /** Category.match_count: "integer | only on categories returned by search" — so present there. */
 export function carriesMatchCount(category: unknown): CheckResult {
@@ -190,9 +190,12 @@ function orderedBy<T>(values: readonly T[], compare: (a: T, b: T) => number, dir
 /** order_by=name with order_dir: names in that direction, by some usual collation. */
 export function namesAreOrdered(names: readonly unknown[], dir: Direction): CheckResult {
   const bad = names.findIndex((n) => typeof n !== 'string');
-  // A blank name cannot be placed in an order: the order is not judged, the null only warns.
+  // A blank name cannot be placed in an order: the order is not judged, the null only warns. A
+  // name of another type is the Category table's finding (its schema), not the order's.
   if (bad >= 0)
-    return names[bad] === null ? blank(`item ${bad} has name null: the order of the names is not judged`) : fail(`item ${bad} has name ${show(names[bad])}, expected a string`);
+    return names[bad] === null
+      ? blank(`item ${bad} has name null: the order of the names is not judged`)
+      : following('a name that is not a string (the resource table types it)', fail(`item ${bad} has name ${show(names[bad])}, expected a string: the order is not judged`));
   const strings = names as readonly string[];
   if (NAME_ORDERS.some((compare) => orderedBy(strings, compare, dir))) return pass();
   const i = strings.findIndex((n, j) => j > 0 && (dir === 'asc' ? n.localeCompare(strings[j - 1]!) < 0 : n.localeCompare(strings[j - 1]!) > 0));

@@ -165,7 +165,13 @@ export async function servedLinks(t: ConformanceContext, notes: string[]): Promi
   for (const r of candidates) {
     const embedded = prefetched.get(r.path) ?? (await baseline(t, r, { embed: r.link }, notes));
     if (!embedded) {
-      t.must(fail(`${describeRequest(t, { path: r.path, query: { embed: r.link } })}: ${notes[notes.length - 1] ?? 'no answer'}`), 'LINK-4', 'LINK-1');
+      const why = notes[notes.length - 1] ?? 'no answer';
+      // Unusable without embed too (no envelope, say): the endpoint's own suite judges its answer, not the link's.
+      if (!(await baseline(t, r, {}, notes))) {
+        notes.push(`${r.endpoint} (${r.path}) answers nothing usable with or without embed=${r.link}: left to its own tests`);
+        continue;
+      }
+      t.must(fail(`${describeRequest(t, { path: r.path, query: { embed: r.link } })}: ${why}`), 'LINK-4', 'LINK-1');
       continue;
     }
     if (!linksSomething(embedded.items, r.link)) {

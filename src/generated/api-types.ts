@@ -129,7 +129,7 @@ export type Category = {
   show_manufacturers_filter?: boolean;
   adult?: boolean;
   onclick_behaviour?: string;
-  /** spelling of the 3.2.0 change history (CAT-13, open) */
+  /** spelling of the 3.2.0 change history (CAT-13, open); its type is the field's (CAT-12) */
   onclick_behavior?: string;
   show_spec_summary?: boolean;
   unit_price_label?: string;
@@ -523,7 +523,7 @@ export type Shop = {
   thumbshot_url: string;
   web_uri: string;
   reviews_count: number;
-  /** reviews counted for the score (SHOP-2); since 3.0.20 */
+  /** an integer (SHOP-1); that it counts the reviews counted for the score (SHOP-2) no answer shows; since 3.0.20 */
   latest_reviews_count?: number;
   /** rounded to 1 decimal (SHOP-3) */
   review_score: number;

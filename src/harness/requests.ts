@@ -1,5 +1,5 @@
 // Request helpers the suites share.
-import { rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
+import { limitIsWellFormed, rateLimitHeadersPresent, remainingIsWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
 import { fail, isPlainObject, pass, show } from '../checks/check.ts';
 import { hasStatus } from '../checks/http.ts';
 import type { HttpResponse } from '../http/client.ts';
@@ -74,7 +74,8 @@ export function shopSearchTerm(name: string): string {
  */
 export function mustCarryRateLimit(t: ConformanceContext, headers: Record<string, string>, what: string): void {
   t.must(rateLimitHeadersPresent(headers, what), 'RATE-4');
-  t.must(rateLimitValuesAreWellFormed(headers, what), 'RATE-5', 'RATE-6');
+  t.must(limitIsWellFormed(headers, what), 'RATE-5');
+  t.must(remainingIsWellFormed(headers, what), 'RATE-6');
   t.must(resetIsEpochSecondsWithinAMinute(headers, Date.now(), what), 'RATE-7');
 }
 

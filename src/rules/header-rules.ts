@@ -2,7 +2,7 @@
 // a redirect names its target in Location, all access is over HTTPS, and the rate limit's headers
 // on every answer, their values, and its status (403, never 429).
 import { pass } from '../checks/check.ts';
-import { isRateLimitStatus, rateLimitHeadersPresent, rateLimitValuesAreWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
+import { isRateLimitStatus, limitIsWellFormed, rateLimitHeadersPresent, remainingIsWellFormed, resetIsEpochSecondsWithinAMinute } from '../checks/caching.ts';
 import { isLoopbackHost, redirectHasLocation, REDIRECT_STATUSES, staysOnHttps } from '../checks/http.ts';
 import { checkOutcome, described, isAnswer, outcome, skip, where, type ExchangeRule } from './exchange-rule.ts';
 import { isOAuthUrl } from './exchange-view.ts';
@@ -17,6 +17,7 @@ const hostOf = (url: string): string => {
 
 export const REDIRECT_LOCATION: ExchangeRule = {
   id: 'redirect-location',
+  clauses: ['RED-3#1'],
   title: 'a redirect (301, 302, 303, 307, 308) names its target in the Location header',
   requirements: ['RED-3'],
   readings: ['RED-3.a-d'],
@@ -29,6 +30,7 @@ export const REDIRECT_LOCATION: ExchangeRule = {
 
 export const HTTPS: ExchangeRule = {
   id: 'https',
+  clauses: ['GEN-3#1'],
   title: "all access is over HTTPS: no answer over HTTPS points to http (but to the client's own redirect URI or loopback address; a deployment reached over http is noted)",
   requirements: ['GEN-3'],
   readings: ['GEN-3.a-d'],
@@ -68,8 +70,10 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
     applies: (v) => isAnswer(v) && rateLimitHeadersPresent(v.exchange.responseHeaders).ok,
     // Each value under its own statement: Limit and Remaining (RATE-5, RATE-6), Reset (RATE-7).
     check: (v) => {
-      const values = checkOutcome(rateLimitValuesAreWellFormed(v.exchange.responseHeaders, described(v)), ['RATE-5', 'RATE-6'], 'MUST');
-      const found = values.kind === 'findings' ? values.findings : [];
+      const limit = checkOutcome(limitIsWellFormed(v.exchange.responseHeaders, described(v)), ['RATE-5'], 'MUST');
+      const remaining = checkOutcome(remainingIsWellFormed(v.exchange.responseHeaders, described(v)), ['RATE-6'], 'MUST');
+      const found = [limit, remaining].flatMap((o) => (o.kind === 'findings' ? o.findings : []));
+      const values = outcome(found);
       if (Number.isNaN(v.atMs) && !('date' in v.exchange.responseHeaders))
         return found.length ? values : skip('no time to judge X-RateLimit-Reset by (no Date header, no time of the exchange)');
       const reset = checkOutcome(resetIsEpochSecondsWithinAMinute(v.exchange.responseHeaders, v.atMs, described(v)), ['RATE-7'], 'MUST');
@@ -78,7 +82,7 @@ export const RATE_LIMIT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'rate-limit-status',
-    clauses: ['RATE-8#1'],
+    clauses: ['RATE-8#1', 'ERR-7#1'],
     title: 'over the rate limit the answer is 403: no answer is 429',
     requirements: ['RATE-8', 'ERR-7'],
     readings: ['RATE-8.a-f', 'ERR-7.a-g'],
