@@ -32,6 +32,7 @@ describe('Requests the client gets wrong', () => {
     'a path no route serves answers 404 with the errors body (501 noted), not a page, a success or another server error',
     {
       id: 'unknown-route-404',
+      clauses: ['ERR-1#1', 'ERR-2#1-3', 'ERR-9#1'],
       requirements: ['ERR-9', 'ERR-1', 'ERR-2', 'ERR-12', 'ERR-13'],
       readings: ['ERR-9.a-j', 'ERR-1.a-f', 'ERR-2.a-h', 'ERR-12.a-c', 'ERR-13.a-f'],
       requests: 1,
@@ -56,6 +57,7 @@ describe('Requests the client gets wrong', () => {
     'a path placeholder that is not an integer answers 404 or 400 with the errors body, never a success or a server error',
     {
       id: 'non-integer-id',
+      clauses: ['GEN-15#2', 'ERR-1#1', 'ERR-2#1-3'],
       requirements: ['GEN-15', 'ERR-9', 'ERR-4', 'ERR-1', 'ERR-2', 'ERR-12'],
       readings: ['GEN-15.a-g', 'ERR-9.a-j', 'ERR-4.a-i', 'ERR-1.a-f', 'ERR-2.a-h', 'ERR-12.a-c'],
       requests: 1,
@@ -87,6 +89,7 @@ describe('Requests the client gets wrong', () => {
     'a body that is not valid JSON answers 400 with the errors body (422 noted), never a success or a server error',
     {
       id: 'invalid-json-400',
+      clauses: ['ERR-1#1', 'ERR-2#1-3', 'ERR-4#2'],
       requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'ERR-11', 'ERR-12'],
       readings: ['ERR-4.a-i', 'ERR-1.a-f', 'ERR-2.a-h', 'ERR-11.a-i', 'ERR-12.a-c'],
       profile: 'write',
@@ -127,6 +130,7 @@ describe('Requests the client gets wrong', () => {
     'an order_by value the endpoint does not offer answers 400 with the errors body, or is ignored (noted); never a server error',
     {
       id: 'unknown-order-by',
+      clauses: ['ERR-1#1', 'ERR-2#1-3'],
       requirements: ['ERR-4', 'ERR-1', 'ERR-2', 'MAN-4', 'ERR-12'],
       readings: ['ERR-4.a-i', 'ERR-1.a-f', 'ERR-2.a-h', 'MAN-4.a-j', 'ERR-12.a-c'],
       requests: 1,

@@ -12,7 +12,6 @@ import { fail, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
 import {
   allInList,
-  autoListInFavorites,
   autoListsApart,
   becameOwned,
   distinctCreationTimes,
@@ -27,21 +26,15 @@ import {
   isErrorStatus,
   listIdSentWithHaveItIgnored,
   listIdsUnshown,
-  listsFavorite,
-  listsNamed,
   namesListId,
   omitsFavorite,
-  oneListNamed,
   orderedByCreation,
   showsListId,
-  type FavoriteLike,
 } from '../src/checks/favorites.ts';
 import { hasCollectionEnvelope, hasStatus, refusalJudgement } from '../src/checks/http.ts';
 import { paginationMetaIsWellFormed } from '../src/checks/pagination.ts';
 import { judgeRefusal } from '../src/engines/oauth.ts';
-import { PrerequisiteMissing } from '../src/harness/api.ts';
 import { conformanceTest } from '../src/harness/conformance.ts';
-import { firstLargePage } from '../src/harness/large-pages.ts';
 import { favoritesCategoryOrLeaf } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
 import {
@@ -59,7 +52,6 @@ import {
   mustBeInList,
   mustBeInNamedList,
   mustBeNotFound,
-  mustHoldBoth,
   remove,
   single,
   updateFavorite,
@@ -68,6 +60,7 @@ import {
   type Favorite,
   type FavoriteList,
 } from '../src/engines/favorites.ts';
+import { learnAutoList, listOfNamedFavorite, mustHoldOneOfSku, mustHoldSkusOfTwoCategories } from '../src/engines/favorite-moves.ts';
 
 /**
  * Read by src/runner/passes.ts: this suite runs before the other writers. Its first tests only read the
@@ -83,7 +76,13 @@ const freeSkus = new FreeSkus();
 describe('GET /favorite_lists', () => {
   conformanceTest(
     'answers {favorite_lists, meta} of Favorite lists; an application token is refused',
-    { id: 'favorite-lists-listing', requirements: ['FAV-18', 'FAV-1', 'PAG-1', 'FAV-34'], readings: ['FAV-18.a-h', 'FAV-1.a-h', 'PAG-1.a-e', 'FAV-34.a-e'], requests: 2 },
+    {
+      id: 'favorite-lists-listing',
+      clauses: ['FAV-1#1-4', 'FAV-18#1', 'FAV-34#1'],
+      requirements: ['FAV-18', 'FAV-1', 'PAG-1', 'FAV-34'],
+      readings: ['FAV-18.a-h', 'FAV-1.a-h', 'PAG-1.a-e', 'FAV-34.a-e'],
+      requests: 2,
+    },
     async (t) => {
       const response = await t.api.get(pathOf('GET /favorite_lists'), USER);
       t.require(hasStatus(response, 200), 'FAV-18');
@@ -100,7 +99,13 @@ describe('GET /favorite_lists', () => {
 describe('GET /favorites', () => {
   conformanceTest(
     'answers {favorites, meta}, newest first by default and oldest first with order_dir=asc',
-    { id: 'favorites-listing-order', requirements: ['FAV-23', 'FAV-25', 'FAV-7'], readings: ['FAV-23.a-h', 'FAV-25.a-d', 'FAV-7.a-f'], requests: 2 },
+    {
+      id: 'favorites-listing-order',
+      clauses: ['FAV-7#1-9', 'FAV-23#1', 'FAV-25#1-2'],
+      requirements: ['FAV-23', 'FAV-25', 'FAV-7'],
+      readings: ['FAV-23.a-h', 'FAV-25.a-d', 'FAV-7.a-f'],
+      requests: 2,
+    },
     async (t) => {
       const newest = await getFavorites(t, 'GET /favorites', [], {}, 'FAV-23');
       const oldest = await getFavorites(t, 'GET /favorites', [], { order_dir: 'asc' }, 'FAV-23', 'FAV-25');
@@ -114,7 +119,13 @@ describe('GET /favorites', () => {
 
   conformanceTest(
     'leaves owned favorites out unless owned=true (3.2.0), and owned=true lists only owned ones',
-    { id: 'owned-favorites', requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'], readings: ['FAV-24.a-d', 'FAV-26.a-d', 'CHG-2.a-o', 'FAV-6.a-d'], requests: 3 },
+    {
+      id: 'owned-favorites',
+      clauses: ['FAV-6#1', 'FAV-24#1', 'FAV-26#1', 'CHG-2#18', 'CHG-2#20'],
+      requirements: ['FAV-24', 'FAV-26', 'CHG-2', 'FAV-6'],
+      readings: ['FAV-24.a-d', 'FAV-26.a-d', 'CHG-2.a-o', 'FAV-6.a-d'],
+      requests: 3,
+    },
     async (t) => {
       // owned=true and the exclusion came with 3.2.0 (Change history): before it, owned=true may be ignored.
       t.requireFeature('owned-excluded-by-default', 'owned=true and the exclusion of owned favorites from GET /favorites');
@@ -133,7 +144,13 @@ describe('GET /favorites', () => {
 
   conformanceTest(
     'GET /favorites/:id answers {favorite} for a listed favorite; a missing one is 404',
-    { id: 'favorite-by-id', requirements: ['FAV-29', 'FAV-7', 'ERR-9'], readings: ['FAV-29.a-e', 'FAV-7.a-f', 'ERR-9.a-j'], requests: 3 },
+    {
+      id: 'favorite-by-id',
+      clauses: ['ERR-9#1', 'FAV-7#1-9', 'FAV-29#1-2'],
+      requirements: ['FAV-29', 'FAV-7', 'ERR-9'],
+      readings: ['FAV-29.a-e', 'FAV-7.a-f', 'ERR-9.a-j'],
+      requests: 3,
+    },
     async (t) => {
       const { favorites } = await getFavorites(t, 'GET /favorites', [], {}, 'FAV-23');
       // The oldest on the page (newest first by default): the least likely to be a write in flight, this run's or another's.
@@ -156,7 +173,7 @@ describe('GET /favorites', () => {
 describe('GET /favorite_lists/:id/favorites', () => {
   conformanceTest(
     "answers {favorites, meta} of that list's favorites, none of them owned",
-    { id: 'list-favorites', requirements: ['FAV-27', 'FAV-28'], readings: ['FAV-27.a-f', 'FAV-28.a-b'], requests: 2 },
+    { id: 'list-favorites', clauses: ['FAV-27#1-2', 'FAV-28#1'], requirements: ['FAV-27', 'FAV-28'], readings: ['FAV-27.a-f', 'FAV-28.a-b'], requests: 2 },
     async (t) => {
       const response = await t.api.get(pathOf('GET /favorite_lists'), USER);
       t.require(hasStatus(response, 200), 'FAV-18');
@@ -195,7 +212,7 @@ describe('GET /categories/:id/favorites', () => {
     'answers {favorites, meta} with the favorites permission; an application token is refused',
     {
       id: 'category-favorites',
-      clauses: ['CAT-22#1', 'CAT-23#1'],
+      clauses: ['CAT-22#1', 'CAT-23#1', 'SCOPE-3#2'],
       requirements: ['CAT-22', 'CAT-23', 'SCOPE-3'],
       readings: ['CAT-22.a-g', 'CAT-23.a-d', 'SCOPE-3.a-g'],
       requests: 2,
@@ -216,10 +233,11 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
     "puts the favorite in the auto list of the SKU's category, created if needed; DELETE is 204, then 404",
     {
       id: 'post-to-auto-list',
+      clauses: ['ERR-10#1', 'FAV-2#1', 'FAV-5#1-2', 'FAV-9#1', 'FAV-10#1', 'FAV-30#1-2', 'FAV-32#1-2', 'FAV-33#1'],
       requirements: ['FAV-9', 'FAV-10', 'FAV-2', 'FAV-5', 'FAV-30', 'FAV-32', 'FAV-33', 'ERR-10'],
       readings: ['FAV-9.a-g', 'FAV-10.a-c', 'FAV-2.a-f', 'FAV-5.a-e', 'FAV-30.a-e', 'FAV-32.a-c', 'FAV-33.a-b', 'ERR-10.a-e'],
       profile: 'write',
-      requests: 32,
+      requests: 33,
     },
     async (t) => {
       const before = await allLists(t);
@@ -229,13 +247,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
       // negative favorite_list_id is in it (an auto list is tied to one category).
       const autoListsBefore = before.lists.filter(isAutoList);
       const learned = new Map<number, number>();
-      const hasAutoList = async (categoryId: number): Promise<boolean> => {
-        const { response } = await firstLargePage(t.api, pathOf('GET /categories/:id/favorites', { id: categoryId }), USER);
-        const favorites = response.status === 200 ? response.json<{ favorites?: unknown }>()?.favorites : undefined;
-        const id = Array.isArray(favorites) ? autoListInFavorites(favorites as FavoriteLike[]) : null;
-        if (id !== null) learned.set(categoryId, id);
-        return id !== null;
-      };
+      const hasAutoList = (categoryId: number): Promise<boolean> => learnAutoList(t, categoryId, learned);
       // A SKU of a category the user has no auto list of, else any free SKU.
       const { sku, preferred: newAutoList } = await freeSkus.find(t, autoListsBefore.length ? new Set(autoListsBefore.map((l) => l.category_id)) : hasAutoList);
 
@@ -257,6 +269,7 @@ describe('POST /favorites without a list (States and transitions, row 1)', () =>
         // Not named by the answer: looked for among the favorites of the auto list of the SKU's category.
         if (listId === null) listId = await autoListOfUnnamed(t, favorite, sku, after.lists, autoListsListed, newAutoList);
         if (listId !== null) {
+          await mustHoldOneOfSku(t, listId, favorite, sku.id, cleanup);
           const list = after.lists.find((l) => l.id === listId);
           const existed = before.lists.some((l) => l.id === listId) || [...learned.values()].includes(listId);
           // The auto list this test caused to be created is deleted afterwards (DELETE
@@ -320,6 +333,22 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
     'moves by favorite_list_id and new_list_name (have_it null), refuses an invalid name with 400, and have_it=true makes it owned whatever list id is sent',
     {
       id: 'put-moves-favorite',
+      clauses: [
+        'ERR-5#1-2',
+        'FAV-4#1',
+        'FAV-8#1-2',
+        'FAV-11#1-2',
+        'FAV-12#1',
+        'FAV-13#1',
+        'FAV-14#1-2',
+        'FAV-15#1-2',
+        'FAV-16#1',
+        'FAV-17#1-2',
+        'FAV-24#1-2',
+        'FAV-26#1',
+        'FAV-31#1-3',
+        'CHG-2#18-20',
+      ],
       requirements: ['FAV-11', 'FAV-12', 'FAV-13', 'FAV-14', 'FAV-15', 'FAV-16', 'FAV-17', 'ERR-5', 'FAV-4', 'FAV-8', 'FAV-31', 'FAV-24', 'FAV-26', 'CHG-2'],
       readings: [
         'FAV-11.a-d',
@@ -350,33 +379,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         // Row 4 through POST: a new_list_name that no list has creates that custom list.
         const favorite = await createFavorite(t, { sku_id: sku.id, new_list_name: named }, null, 'FAV-14');
         cleanup.unshift(pathOf('DELETE /favorites/:id', { id: favorite.id }));
-        if (showsListId(favorite)) {
-          t.require(
-            Number.isInteger(favorite.favorite_list_id) ? pass() : fail(`POST with new_list_name gave favorite_list_id ${show(favorite.favorite_list_id)}`),
-            'FAV-14',
-            'FAV-15',
-          );
-          namedId = favorite.favorite_list_id as number;
-          await alsoDelete(t, cleanup, namedId);
-          const { lists, complete } = await allLists(t);
-          if (complete) t.must(oneListNamed(lists, named, namedId), 'FAV-14', 'FAV-15');
-        } else {
-          // favorite_list_id shown on update only (FAV-8, one reading): the list of that name, as
-          // GET /favorite_lists lists it, must hold the favorite.
-          const { lists, complete } = await allLists(t);
-          const made = listsNamed(lists, named).filter((l): l is FavoriteList => Number.isInteger(l.id));
-          cleanup.push(...made.map((l) => pathOf('DELETE /favorite_lists/:id', { id: l.id })));
-          if (!made.length && !complete)
-            t.skip(`POST with new_list_name shows no favorite_list_id, and the user has more lists than the ${lists.length} read: the list of that name cannot be found`);
-          t.require(
-            made.length ? pass() : fail(`POST with new_list_name ${show(named)} shows no favorite_list_id, and GET /favorite_lists lists no list of that name`),
-            'FAV-14',
-            'FAV-15',
-          );
-          namedId = made[0]!.id;
-          t.must(oneListNamed(lists, named, namedId), 'FAV-14', 'FAV-15');
-          t.must(listsFavorite(await listFavorites(t, namedId), favorite.id, namedId, `POST with new_list_name ${show(named)} (favorite_list_id not shown)`), 'FAV-14', 'FAV-15');
-        }
+        namedId = await listOfNamedFavorite(t, favorite, named, cleanup);
         t.must(haveItIsNull(favorite, 'POST with new_list_name'), 'FAV-16');
 
         // Row 3: favorite_list_id, with have_it not true.
@@ -384,19 +387,7 @@ describe('PUT /favorites/:id (States and transitions, rows 2 to 4)', () => {
         const moved = await updateFavorite(t, favorite.id, { have_it: false, favorite_list_id: target.id }, 'FAV-13', 'FAV-8');
         const movedIn = (await mustBeInList(t, moved, target.id, 'PUT with favorite_list_id', 'FAV-13', 'FAV-8')) && moved.id === favorite.id;
 
-        // A custom list holds SKUs of different categories (FAV-4): a SKU of another category,
-        // favorited straight into the same list, sits there beside the first. Judged only where
-        // the user has such a SKU free.
-        const other = await freeSkus.find(t, new Set([sku.category_id])).catch((error: unknown) => {
-          if (error instanceof PrerequisiteMissing) return null;
-          throw error;
-        });
-        if (other?.preferred && other.sku.category_id !== sku.category_id) {
-          const second = await createFavorite(t, { sku_id: other.sku.id, favorite_list_id: target.id }, null, 'FAV-4');
-          cleanup.unshift(pathOf('DELETE /favorites/:id', { id: second.id }));
-          const what = `custom list ${target.id} after favorites of SKUs of categories ${sku.category_id} and ${other.sku.category_id}`;
-          await mustHoldBoth(t, target.id, { id: favorite.id, movedIn }, second.id, what);
-        }
+        await mustHoldSkusOfTwoCategories(t, freeSkus, { sku, favoriteId: favorite.id, movedIn, listId: target.id }, cleanup);
 
         // Row 4 through PUT, to the list made above: no second list of that name, have_it null.
         const renamed = await updateFavorite(t, favorite.id, { new_list_name: named }, 'FAV-14');
@@ -466,6 +457,7 @@ describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
     'creates a custom list (201, type custom); its name again is an error; DELETE is 204, then 404',
     {
       id: 'custom-list-lifecycle',
+      clauses: ['ERR-10#2', 'FAV-3#1', 'FAV-19#1-3', 'FAV-20#1', 'FAV-21#1-2', 'FAV-22#1'],
       requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'],
       readings: ['FAV-19.a-d', 'FAV-3.a-d', 'FAV-20.a-h', 'FAV-21.a-e', 'FAV-22.a-c', 'ERR-10.a-e'],
       profile: 'write',

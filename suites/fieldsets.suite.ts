@@ -139,6 +139,7 @@ describe('Sparse fieldsets and linked resources (properties)', () => {
     'fields[root]=A keeps exactly the fields of A, fields_except[root]=B removes those of B, both keep A minus B (random A and B on single resources and collections)',
     {
       id: 'fields-root-property',
+      clauses: ['FIELDS-1#1', 'FIELDS-2#1', 'FIELDS-3#1', 'FIELDS-4#1'],
       requirements: ['FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4'],
       readings: ['FIELDS-1.a-h', 'FIELDS-2.a-g', 'FIELDS-3.a-e', 'FIELDS-4.a-c'],
       requests: ROOT_PROPERTY_REQUESTS,
@@ -150,6 +151,7 @@ describe('Sparse fieldsets and linked resources (properties)', () => {
     'embed gives the objects, embed_ids an array of ids, include ids plus a top-level array resolving them; fields[<name>] trims the linked objects, an association not named stays complete',
     {
       id: 'linked-resources-property',
+      clauses: ['LINK-2#1-2', 'LINK-3#1-2', 'LINK-3#4', 'LINK-4#2-3', 'FIELDS-1#1', 'FIELDS-2#1', 'FIELDS-3#1-2', 'FIELDS-4#1', 'FIELDS-5#1'],
       requirements: ['LINK-1', 'LINK-2', 'LINK-3', 'LINK-4', 'FIELDS-1', 'FIELDS-2', 'FIELDS-3', 'FIELDS-4', 'FIELDS-5'],
       readings: ['LINK-1.a-f', 'LINK-2.a-e', 'LINK-3.a-h', 'LINK-4.a-e', 'FIELDS-1.a-h', 'FIELDS-2.a-g', 'FIELDS-3.a-e', 'FIELDS-4.a-c', 'FIELDS-5.a-d'],
       requests: LINK_PROPERTY_REQUESTS,

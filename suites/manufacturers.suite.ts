@@ -107,7 +107,7 @@ describe('GET /manufacturers', () => {
     'answers {manufacturers, meta} with 25 per page by default, every item a Manufacturer',
     {
       id: 'listing-25-per-page',
-      clauses: ['PAG-1#1-5', 'PAG-2#1'],
+      clauses: ['PAG-1#1-5', 'PAG-2#1', 'GEN-7#2', 'MAN-1#1-4', 'MAN-2#1'],
       requirements: ['MAN-2', 'MAN-1', 'GEN-7', 'PAG-1', 'PAG-2'],
       readings: ['MAN-2.a-c', 'MAN-1.a-b', 'GEN-7.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 1,
@@ -125,7 +125,7 @@ describe('GET /manufacturers', () => {
     'page and per select a page: meta echoes them, pages do not overlap, a Link header points on',
     {
       id: 'page-and-per',
-      clauses: ['PAG-3#1', 'PAG-3#3', 'PAG-4#1', 'PAG-5#1'],
+      clauses: ['PAG-3#1', 'PAG-3#3', 'PAG-4#1', 'PAG-5#1', 'MAN-2#1-2'],
       requirements: ['MAN-2', 'PAG-3', 'PAG-4', 'PAG-5'],
       readings: ['MAN-2.a-c', 'PAG-3.a-g', 'PAG-4.a-h', 'PAG-5.a-j'],
       requests: 3,
@@ -152,7 +152,13 @@ describe('GET /manufacturers', () => {
 describe('GET /manufacturers/:id', () => {
   conformanceTest(
     'answers {manufacturer} for the id asked: the manufacturer the listing shows',
-    { id: 'manufacturer-by-id', requirements: ['MAN-3', 'MAN-1', 'GEN-7'], readings: ['MAN-3.a-d', 'MAN-1.a-b', 'GEN-7.a-e'], requests: 2 },
+    {
+      id: 'manufacturer-by-id',
+      clauses: ['GEN-7#1', 'MAN-1#1-4', 'MAN-3#1-2'],
+      requirements: ['MAN-3', 'MAN-1', 'GEN-7'],
+      readings: ['MAN-3.a-d', 'MAN-1.a-b', 'GEN-7.a-e'],
+      requests: 2,
+    },
     async (t) => {
       const [listed] = await someManufacturers(t, 1);
       const id = listed!['id'] as number;
@@ -172,7 +178,13 @@ describe('GET /manufacturers/:id', () => {
 
   conformanceTest(
     'a manufacturer that does not exist answers 404 with RecordNotFound, on its categories and SKUs too',
-    { id: 'unknown-manufacturer-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g'], requests: 3 },
+    {
+      id: 'unknown-manufacturer-404',
+      clauses: ['ERR-2#1-3', 'ERR-9#1', 'ERR-14#1'],
+      requirements: ['ERR-9', 'ERR-2', 'ERR-14'],
+      readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g'],
+      requests: 3,
+    },
     async (t) => {
       const missing = unlikelyId();
       await expectRecordNotFound(t, pathOf('GET /manufacturers/:id', { id: missing }), missing);
@@ -190,7 +202,7 @@ describe('GET /manufacturers/:id/categories', () => {
     'answers {categories, meta}: Categories without match_count, paginated by 25',
     {
       id: 'categories-listing',
-      clauses: ['CAT-4#1-9', 'CAT-14#3', 'PAG-1#1-5', 'PAG-2#1'],
+      clauses: ['CAT-4#1-9', 'CAT-14#3', 'PAG-1#1-5', 'PAG-2#1', 'MAN-4#4'],
       requirements: ['MAN-4', 'CAT-4', 'CAT-14', 'PAG-1', 'PAG-2'],
       readings: ['MAN-4.a-j', 'CAT-4.a-g', 'CAT-14.a-e', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 2 + CANDIDATES,
@@ -208,7 +220,13 @@ describe('GET /manufacturers/:id/categories', () => {
 
   conformanceTest(
     'order_by name or popularity and order_dir asc or desc are accepted; by name the names follow order_dir',
-    { id: 'categories-ordering', requirements: ['MAN-4', 'ORD-1'], readings: ['MAN-4.a-j', 'ORD-1.a-i'], requests: 2 + CANDIDATES + 3 },
+    {
+      id: 'categories-ordering',
+      clauses: ['ORD-1#1-2', 'MAN-4#1', 'MAN-4#3-4'],
+      requirements: ['MAN-4', 'ORD-1'],
+      readings: ['MAN-4.a-j', 'ORD-1.a-i'],
+      requests: 2 + CANDIDATES + 3,
+    },
     async (t) => {
       const { id } = await manufacturerWith(t, 'categories', 2);
       const path = pathOf('GET /manufacturers/:id/categories', { id });
@@ -244,7 +262,7 @@ describe('GET /manufacturers/:id/skus', () => {
     'answers {skus, meta}: SKUs of that manufacturer, paginated by 25',
     {
       id: 'skus-listing',
-      clauses: ['PAG-1#1-5', 'PAG-2#1'],
+      clauses: ['PAG-1#1-5', 'PAG-2#1', 'SKU-2#1-20', 'MAN-5#4-5'],
       requirements: ['MAN-5', 'SKU-2', 'PAG-1', 'PAG-2'],
       readings: ['MAN-5.a-i', 'SKU-2.a-g', 'PAG-1.a-e', 'PAG-2.a-e'],
       requests: 2 + CANDIDATES,
@@ -262,7 +280,7 @@ describe('GET /manufacturers/:id/skus', () => {
 
   conformanceTest(
     'order_by price or popularity and order_dir asc or desc are accepted; by price the prices follow order_dir',
-    { id: 'skus-ordering', requirements: ['MAN-5', 'ORD-1'], readings: ['MAN-5.a-i', 'ORD-1.a-i'], requests: 2 + CANDIDATES + 3 },
+    { id: 'skus-ordering', clauses: ['ORD-1#1-2', 'MAN-5#3-5'], requirements: ['MAN-5', 'ORD-1'], readings: ['MAN-5.a-i', 'ORD-1.a-i'], requests: 2 + CANDIDATES + 3 },
     async (t) => {
       const { id } = await manufacturerWith(t, 'skus', 2);
       const path = pathOf('GET /manufacturers/:id/skus', { id });

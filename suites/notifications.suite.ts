@@ -83,12 +83,20 @@ async function viewAndCheck(t: ConformanceContext, id: number): Promise<void> {
   t.must(isViewed(after, id), 'EVT-13', 'NOTIF-6');
 }
 
+/** Only the notification sent is marked (NOTIF-6): another that was unviewed stays unviewed. */
+async function othersStayUnviewed(t: ConformanceContext, before: readonly Json[], sent: number): Promise<void> {
+  const other = before.find((n) => n['is_viewed'] === false && Number.isInteger(n['id']) && n['id'] !== sent);
+  if (!other) return;
+  const marked = (await getNotification(t, other['id'] as number))?.['is_viewed'] === true;
+  t.must(marked ? fail(`POST /notifications/view with ids [${sent}] also marked notification ${show(other['id'])} viewed`) : pass(), 'NOTIF-6');
+}
+
 describe('GET /notifications', () => {
   conformanceTest(
     'answers {notifications, meta}, 25 per page by default, and page/per select a page',
     {
       id: 'notifications-listing',
-      clauses: ['PAG-1#1-5', 'PAG-2#1', 'PAG-3#1', 'PAG-3#3', 'PAG-4#1', 'PAG-5#1'],
+      clauses: ['PAG-1#1-5', 'PAG-2#1', 'PAG-3#1', 'PAG-3#3', 'PAG-4#1', 'PAG-5#1', 'NOTIF-1#1-13', 'NOTIF-8#1-2', 'EVT-1#1'],
       requirements: ['NOTIF-8', 'NOTIF-1', 'EVT-1', 'PAG-1', 'PAG-2', 'PAG-3', 'PAG-4', 'PAG-5'],
       readings: ['NOTIF-8.a-d', 'NOTIF-1.a-j', 'EVT-1.a-g', 'PAG-1.a-e', 'PAG-2.a-e', 'PAG-3.a-g', 'PAG-4.a-h', 'PAG-5.a-j'],
       requests: 2,
@@ -108,7 +116,7 @@ describe('GET /notifications', () => {
 
   conformanceTest(
     'an application token is refused (401 or 403): the notifications permission is needed',
-    { id: 'app-token-refused', requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], readings: ['NOTIF-7.a-d', 'SCOPE-2.a-c', 'SCOPE-4.a-e'], requests: 1 },
+    { id: 'app-token-refused', clauses: ['NOTIF-7#1'], requirements: ['NOTIF-7', 'SCOPE-2', 'SCOPE-4'], readings: ['NOTIF-7.a-d', 'SCOPE-2.a-c', 'SCOPE-4.a-e'], requests: 1 },
     async (t) => {
       const refused = await t.api.get(pathOf('GET /notifications'), { auth: 'app', renewOn401: false });
       judgeRefusal(t, refusalJudgement(refused.status, 'GET /notifications with an application token'), 'NOTIF-7', 'SCOPE-2');
@@ -119,6 +127,7 @@ describe('GET /notifications', () => {
     'embeds per etype as the Events section says: sku, category_name for price kinds, the reviewing user and review_rating for sku_review',
     {
       id: 'embeds-per-etype',
+      clauses: ['NOTIF-2#1-2', 'NOTIF-3#1', 'NOTIF-4#1', 'NOTIF-5#1-2', 'EVT-2#1', 'EVT-10#1-2', 'EVT-11#1', 'EVT-12#1-2', 'CHG-18#1', 'CHG-20#1-3'],
       requirements: ['EVT-10', 'EVT-11', 'EVT-12', 'NOTIF-2', 'NOTIF-3', 'NOTIF-4', 'NOTIF-5', 'EVT-2', 'CHG-18', 'CHG-20'],
       readings: ['EVT-10.a-h', 'EVT-11.a-c', 'EVT-12.a-f', 'NOTIF-2.a-d', 'NOTIF-3.a-d', 'NOTIF-4.a-c', 'NOTIF-5.a-e', 'EVT-2.a-e', 'CHG-18.a-d', 'CHG-20.a-e'],
       requests: 1,
@@ -141,6 +150,7 @@ describe('GET /notifications/:id', () => {
     'answers {notification} for a listed id; an unknown id is 404 RecordNotFound',
     {
       id: 'notification-by-id',
+      clauses: ['ERR-9#1', 'ERR-14#1', 'NOTIF-1#1-13', 'NOTIF-9#1-2', 'EVT-1#1-2'],
       requirements: ['NOTIF-9', 'NOTIF-1', 'EVT-1', 'ERR-9', 'ERR-14'],
       readings: ['NOTIF-9.a-g', 'NOTIF-1.a-j', 'EVT-1.a-g', 'ERR-9.a-j', 'ERR-14.a-g'],
       requests: 3,
@@ -171,10 +181,11 @@ describe('POST /notifications/view', () => {
     'with the id of an already viewed notification: 204, empty body, and is_viewed stays true (nothing changes)',
     {
       id: 'view-already-viewed',
+      clauses: ['NOTIF-6#1-2', 'NOTIF-10#2', 'EVT-13#1', 'CHG-19#1'],
       requirements: ['NOTIF-10', 'NOTIF-6', 'EVT-13', 'CHG-19'],
       readings: ['NOTIF-10.a-h', 'NOTIF-6.a-e', 'EVT-13.a-g', 'CHG-19.a-f'],
       profile: 'write',
-      requests: 3,
+      requests: 4,
     },
     async (t) => {
       t.requireFeature('notifications-view', 'POST /notifications/view');
@@ -184,18 +195,27 @@ describe('POST /notifications/view', () => {
         return t.skip(`none of the first ${notifications.length} notifications is viewed; viewing an unviewed one cannot be undone (the destructive profile's test does it)`);
       }
       await viewAndCheck(t, viewed['id'] as number);
+      await othersStayUnviewed(t, notifications, viewed['id'] as number);
     },
   );
 
   conformanceTest(
     'makes an unviewed notification viewed (is_viewed false -> true, 204); cannot be undone',
-    { id: 'view-marks-viewed', requirements: ['EVT-13', 'NOTIF-6', 'NOTIF-10'], readings: ['EVT-13.a-g', 'NOTIF-6.a-e', 'NOTIF-10.a-h'], profile: 'destructive', requests: 3 },
+    {
+      id: 'view-marks-viewed',
+      clauses: ['NOTIF-6#1-2', 'NOTIF-10#1-2', 'EVT-13#1'],
+      requirements: ['EVT-13', 'NOTIF-6', 'NOTIF-10'],
+      readings: ['EVT-13.a-g', 'NOTIF-6.a-e', 'NOTIF-10.a-h'],
+      profile: 'destructive',
+      requests: 4,
+    },
     async (t) => {
       t.requireFeature('notifications-view', 'POST /notifications/view');
       const notifications = await firstNotifications(t);
       const unviewed = notifications.find((n) => n['is_viewed'] === false && Number.isInteger(n['id']));
       if (!unviewed) return t.skip(`none of the first ${notifications.length} notifications is unviewed`);
       await viewAndCheck(t, unviewed['id'] as number);
+      await othersStayUnviewed(t, notifications, unviewed['id'] as number);
     },
   );
 });

@@ -131,6 +131,7 @@ describe('Application token (client credentials)', () => {
     'POST /oauth2/token with scope public answers JSON {access_token, token_type bearer, expires_in in integer seconds}, no refresh_token',
     {
       id: 'client-credentials-token',
+      clauses: ['AUTH-5#1', 'AUTH-7#1-6', 'AUTH-10#1', 'AUTH-11#1'],
       requirements: ['AUTH-5', 'AUTH-7', 'AUTH-10', 'AUTH-22', 'AUTH-11', 'AUTH-9', 'AUTH-8', 'AUTH-26'],
       readings: ['AUTH-5.a-f', 'AUTH-7.a-g', 'AUTH-10.a-g', 'AUTH-22.a-d', 'AUTH-11.a-c', 'AUTH-8.a-e', 'AUTH-26.a-f'],
       requests: 2,
@@ -158,7 +159,7 @@ describe('Application token (client credentials)', () => {
 
   conformanceTest(
     'all parameters are required: without client_secret no token is issued (without scope, one issued only warns)',
-    { id: 'client-secret-required', requirements: ['AUTH-6', 'AUTH-5'], readings: ['AUTH-6.a-e', 'AUTH-5.a-f'], requests: 2 },
+    { id: 'client-secret-required', clauses: ['AUTH-5#2', 'AUTH-6#1'], requirements: ['AUTH-6', 'AUTH-5'], readings: ['AUTH-6.a-e', 'AUTH-5.a-f'], requests: 2 },
     async (t) => {
       const { client_secret: _secret, ...withoutSecret } = clientForm(t);
       const noSecret = await tokenRequest(t, { ...withoutSecret, grant_type: 'client_credentials', scope: 'public' });
@@ -170,7 +171,7 @@ describe('Application token (client credentials)', () => {
 
   conformanceTest(
     'a scope other than public is not granted: "public favorites" is refused or narrowed to public',
-    { id: 'extra-scope-not-granted', requirements: ['SCOPE-2', 'SCOPE-7', 'AUTH-5'], readings: ['SCOPE-2.a-c', 'SCOPE-7.a-g', 'AUTH-5.a-f'], requests: 1 },
+    { id: 'extra-scope-not-granted', clauses: ['SCOPE-2#1'], requirements: ['SCOPE-2', 'SCOPE-7', 'AUTH-5'], readings: ['SCOPE-2.a-c', 'SCOPE-7.a-g', 'AUTH-5.a-f'], requests: 1 },
     async (t) => {
       const { response, body } = await tokenRequest(t, { ...clientForm(t), grant_type: 'client_credentials', scope: 'public favorites' });
       t.must(extraScopeNotGranted(response.status, body, 'public'), 'SCOPE-2');
@@ -184,6 +185,7 @@ describe('User token (authorization code) and renewal', () => {
     'the consent redirect carries the code; the exchange needs the same redirect_uri, answers {access_token, refresh_token, token_type bearer, expires_in}, and a code works once',
     {
       id: 'authorization-code-flow',
+      clauses: ['AUTH-3#1', 'AUTH-14#3', 'AUTH-16#1', 'AUTH-18#1', 'AUTH-18#3', 'AUTH-19#1-5'],
       requirements: ['AUTH-12', 'AUTH-14', 'AUTH-16', 'AUTH-18', 'AUTH-19', 'AUTH-3', 'AUTH-20', 'AUTH-27', 'AUTH-2'],
       readings: ['AUTH-12.a-h', 'AUTH-14.a-g', 'AUTH-16.a-c', 'AUTH-18.a-h', 'AUTH-19.a-d', 'AUTH-3.a-i', 'AUTH-20.a-f', 'AUTH-27.a-e', 'AUTH-2.a-e'],
       requests: 6,
@@ -232,7 +234,7 @@ describe('User token (authorization code) and renewal', () => {
 
   conformanceTest(
     'a denial redirects to the redirect_uri with error=access_denied',
-    { id: 'denial-access-denied', requirements: ['AUTH-15'], readings: ['AUTH-15.a-f'], requests: 1 },
+    { id: 'denial-access-denied', clauses: ['AUTH-15#2'], requirements: ['AUTH-15'], readings: ['AUTH-15.a-f'], requests: 1 },
     async (t) => {
       const redirectUri = needsRedirectUri(t);
       const outcome = await session.consentOnce(t, redirectUri);
@@ -244,7 +246,13 @@ describe('User token (authorization code) and renewal', () => {
 
   conformanceTest(
     'the refresh grant gives a usable access token (the rest of the refresh response is not shown)',
-    { id: 'refresh-grant', requirements: ['AUTH-23', 'AUTH-24', 'SCOPE-6', 'SCOPE-1'], readings: ['AUTH-23.a-i', 'SCOPE-6.a-e', 'SCOPE-1.a-g'], requests: 2 },
+    {
+      id: 'refresh-grant',
+      clauses: ['SCOPE-1#1', 'SCOPE-6#1', 'AUTH-23#1'],
+      requirements: ['AUTH-23', 'AUTH-24', 'SCOPE-6', 'SCOPE-1'],
+      readings: ['AUTH-23.a-i', 'SCOPE-6.a-e', 'SCOPE-1.a-g'],
+      requests: 2,
+    },
     async (t) => {
       const refreshOf = (user: PublicUserToken | null): string => {
         if (!user) return t.skip(publicUserMissing);
@@ -282,7 +290,7 @@ describe('Permissions', () => {
     'a user token of scope public alone is refused (401 or 403) by every favorites, notifications and review-action endpoint',
     {
       id: 'public-scope-user-refused',
-      clauses: ['CAT-23#1'],
+      clauses: ['CAT-23#1', 'NOTIF-7#1', 'FAV-34#1', 'SCOPE-3#3', 'SCOPE-4#2', 'SCOPE-6#1', 'EVT-1#3'],
       requirements: ['FAV-34', 'CAT-23', 'SCOPE-3', 'NOTIF-7', 'SCOPE-4', 'EVT-1', 'REV-27', 'REV-28', 'SCOPE-5', 'SCOPE-6'],
       readings: ['FAV-34.a-e', 'CAT-23.a-d', 'SCOPE-3.a-g', 'NOTIF-7.a-d', 'SCOPE-4.a-e', 'EVT-1.a-g', 'REV-27.a-g', 'REV-28.a-j', 'SCOPE-5.a-h', 'SCOPE-6.a-e'],
       profile: 'read',
@@ -315,6 +323,7 @@ describe('Permissions', () => {
     'an application token (scope public, no user) is refused (401 or 403) by user endpoints',
     {
       id: 'app-token-refused-on-user',
+      clauses: ['NOTIF-7#1', 'USER-1#1', 'FAV-34#1'],
       requirements: ['USER-1', 'FAV-34', 'NOTIF-7', 'SCOPE-2'],
       readings: ['USER-1.a-g', 'FAV-34.a-e', 'NOTIF-7.a-d', 'SCOPE-2.a-c'],
       requests: APP_TOKEN_ENDPOINTS.length + 3,
@@ -337,7 +346,7 @@ describe('Permissions', () => {
 describe('Sending the token', () => {
   conformanceTest(
     'the token is accepted in the Authorization header and as the oauth_token query parameter',
-    { id: 'token-in-header-or-query', requirements: ['SEND-1', 'SEND-2'], readings: ['SEND-1.a-f', 'SEND-2.a-e'], requests: 2 },
+    { id: 'token-in-header-or-query', clauses: ['SEND-1#1', 'SEND-2#1'], requirements: ['SEND-1', 'SEND-2'], readings: ['SEND-1.a-f', 'SEND-2.a-e'], requests: 2 },
     async (t) => {
       await session.appTokenInForce(t);
       const header = await t.api.get(PUBLIC_ENDPOINT, { auth: 'app', tokenVia: 'header', ...NO_RENEW });
@@ -366,7 +375,7 @@ describe('Missing, invalid and expired tokens', () => {
     'no token: 401 with the errors body and the rate-limit headers, on a public and on a user endpoint',
     {
       id: 'no-token-401',
-      clauses: ['RATE-4#1', 'RATE-5#1-2', 'RATE-6#1-2', 'RATE-7#1-2'],
+      clauses: ['RATE-4#1', 'RATE-5#1-2', 'RATE-6#1-2', 'RATE-7#1-2', 'GEN-5#1', 'ERR-2#1-3', 'ERR-6#1', 'AUTH-3#2'],
       requirements: ['GEN-5', 'AUTH-3', 'ERR-6', 'ERR-2', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'],
       readings: ['GEN-5.a-f', 'AUTH-3.a-i', 'ERR-6.a-i', 'ERR-2.a-h', 'RATE-4.a-d', 'RATE-5.a-c', 'RATE-6.a-d', 'RATE-7.a-d'],
       requests: 2,
@@ -383,7 +392,13 @@ describe('Missing, invalid and expired tokens', () => {
 
   conformanceTest(
     'an invalid token: 401 with the errors body, on a public and on a user endpoint',
-    { id: 'invalid-token-401', requirements: ['ERR-6', 'ERR-2', 'AUTH-3'], readings: ['ERR-6.a-i', 'ERR-2.a-h', 'AUTH-3.a-i'], requests: 2 },
+    {
+      id: 'invalid-token-401',
+      clauses: ['ERR-2#1-3', 'ERR-6#2', 'AUTH-3#2'],
+      requirements: ['ERR-6', 'ERR-2', 'AUTH-3'],
+      readings: ['ERR-6.a-i', 'ERR-2.a-h', 'AUTH-3.a-i'],
+      requests: 2,
+    },
     async (t) => {
       const token = `conformance-invalid-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
       for (const path of [PUBLIC_ENDPOINT, USER_ENDPOINT]) {
@@ -397,6 +412,7 @@ describe('Missing, invalid and expired tokens', () => {
     'an expired token: 401 with the errors body, on a public and on a user endpoint',
     {
       id: 'expired-token-401',
+      clauses: ['ERR-2#1-3', 'ERR-6#3', 'AUTH-1#1-2', 'AUTH-21#1'],
       requirements: ['AUTH-21', 'ERR-6', 'ERR-2', 'AUTH-1', 'AUTH-2'],
       readings: ['AUTH-21.a-g', 'ERR-6.a-i', 'ERR-2.a-h', 'AUTH-1.a-e', 'AUTH-2.a-e'],
       requests: 2,

@@ -85,7 +85,7 @@ describe('rate-limit enforcement (destructive)', () => {
     'over the per-minute limit a token gets 403 with {message}, on a user token of its own',
     {
       id: 'per-minute-limit-403',
-      clauses: ['RATE-2#1', 'RATE-4#1', 'RATE-8#1-2'],
+      clauses: ['RATE-2#1', 'RATE-4#1', 'RATE-8#1-2', 'ERR-7#1-2'],
       requirements: ['RATE-2', 'RATE-8', 'ERR-7', 'ERR-8', 'RATE-4'],
       readings: ['RATE-2.a-g', 'RATE-8.a-f', 'ERR-7.a-g', 'ERR-8.a-b', 'RATE-4.a-d'],
       profile: 'destructive',

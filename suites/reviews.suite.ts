@@ -76,7 +76,7 @@ describe('GET /skus/:id/reviews', () => {
     'answers {reviews, meta} of SKU reviews, paginated, non-demoted first and most recent first, claiming no user for an application token; an unknown SKU is 404',
     {
       id: 'sku-reviews-listing',
-      clauses: ['PAG-1#1-4', 'PAG-3#1', 'PAG-4#1'],
+      clauses: ['PAG-1#1-4', 'PAG-3#1', 'PAG-4#1', 'ERR-9#1', 'ERR-14#1', 'REV-2#1-7', 'REV-3#3', 'REV-4#1-2', 'REV-5#4', 'REV-16#1', 'REV-16#3', 'REV-18#1-2', 'CHG-29#1-2'],
       requirements: ['REV-16', 'REV-2', 'REV-4', 'REV-18', 'CHG-29', 'REV-3', 'REV-5', 'PAG-1', 'PAG-3', 'PAG-4', 'ERR-9', 'ERR-14'],
       readings: ['REV-16.a-k', 'REV-2.a-l', 'REV-4.a-f', 'REV-18.a-d', 'CHG-29.a-d', 'REV-3.a-g', 'REV-5.a-i', 'PAG-1.a-e', 'PAG-3.a-g', 'PAG-4.a-h', 'ERR-9.a-j', 'ERR-14.a-g'],
       requests: 8 + ORDER_SKUS_SCANNED * 2,
@@ -123,7 +123,13 @@ describe('GET /skus/:id/reviews', () => {
 
   conformanceTest(
     'include_meta=sku_reviews_aggregation adds meta.sku_reviews_aggregation: [{label, score (integer), style}]',
-    { id: 'reviews-aggregation', requirements: ['REV-17', 'REV-6', 'CHG-3'], readings: ['REV-17.a-f', 'REV-6.a-h', 'CHG-3.a-i'], requests: 8 + 3 },
+    {
+      id: 'reviews-aggregation',
+      clauses: ['REV-6#1-5', 'REV-17#1', 'CHG-3#1-2'],
+      requirements: ['REV-17', 'REV-6', 'CHG-3'],
+      readings: ['REV-17.a-f', 'REV-6.a-h', 'CHG-3.a-i'],
+      requests: 8 + 3,
+    },
     async (t) => {
       t.requireFeature('review-aggregation', 'meta.sku_reviews_aggregation');
       let seen = false;
@@ -150,7 +156,13 @@ describe('GET /skus/:id/reviews', () => {
 
   conformanceTest(
     'the most_helpful sort is accepted and ranks the most helpful reviews first (its parameter name is not shown: each usual name is tried, sort, order_by and order)',
-    { id: 'most-helpful-sort', requirements: ['REV-19', 'REV-20', 'CHG-3'], readings: ['REV-19.a-f', 'CHG-3.a-i'], requests: 8 + 3 * SORT_NAMES.length },
+    {
+      id: 'most-helpful-sort',
+      clauses: ['REV-19#1-2', 'CHG-3#3'],
+      requirements: ['REV-19', 'REV-20', 'CHG-3'],
+      readings: ['REV-19.a-f', 'CHG-3.a-i'],
+      requests: 8 + 3 * SORT_NAMES.length,
+    },
     async (t) => {
       t.requireFeature('most-helpful-sort', 'sorting by most_helpful');
       const { value: sku } = await skus.mostReviewed(t, 1).next();
@@ -199,6 +211,7 @@ describe('GET /skus/:id/reviews', () => {
     'a user token gets voted, flagged and helpful on every review (where it was granted publish_sku_review_actions), and own_review (3.1.3), on each review, in meta or at the top level',
     {
       id: 'user-token-review-fields',
+      clauses: ['REV-2#1-7', 'REV-3#1-2', 'REV-5#1-2', 'CHG-3#2', 'CHG-3#5', 'CHG-8#1', 'CHG-9#1', 'CHG-13#2-3'],
       requirements: ['REV-3', 'REV-5', 'REV-2', 'CHG-3', 'CHG-8', 'CHG-9', 'CHG-13'],
       readings: ['REV-3.a-g', 'REV-5.a-i', 'REV-2.a-l', 'CHG-3.a-i', 'CHG-8.a-e', 'CHG-9.a-e', 'CHG-13.a-g'],
       requests: 8 + 3,
@@ -220,7 +233,13 @@ describe('GET /skus/:id/reviews', () => {
 describe('GET /flags', () => {
   conformanceTest(
     'answers {flags} with exactly bad_language, wrong_section and spam, each with a description',
-    { id: 'flags-listing', requirements: ['REV-30', 'REV-9', 'REV-10', 'CHG-9'], readings: ['REV-30.a-e', 'REV-9.a-g', 'REV-10.a-f', 'CHG-9.a-e'], requests: 1 },
+    {
+      id: 'flags-listing',
+      clauses: ['REV-9#1', 'REV-9#3-4', 'REV-10#1', 'REV-30#1'],
+      requirements: ['REV-30', 'REV-9', 'REV-10', 'CHG-9'],
+      readings: ['REV-30.a-e', 'REV-9.a-g', 'REV-10.a-f', 'CHG-9.a-e'],
+      requests: 1,
+    },
     async (t) => {
       // The catalogue of reasons comes with flagging (3.0.21): an older version need not serve it.
       t.requireFeature('review-flags', 'GET /flags (the flag reasons, with flagging)');
@@ -239,6 +258,7 @@ describe('GET /skus/:id/reviews/new', () => {
     'answers {review_form} with questions, and without rating, review or selected (edit form only)',
     {
       id: 'review-form',
+      clauses: ['REV-12#1-6', 'REV-14#1', 'REV-21#1'],
       requirements: ['REV-21', 'REV-12', 'REV-13', 'REV-14', 'CHG-2'],
       readings: ['REV-21.a-h', 'REV-12.a-g', 'REV-13.a-f', 'REV-14.a-c', 'CHG-2.a-o'],
       requests: 8 + FREE_SKUS_TRIED + 1,
@@ -265,6 +285,7 @@ describe('POST, GET edit, PUT, DELETE /skus/:id/reviews', () => {
     'creates a review (201 {sku_review} with the rating sent), the edit form selects its answers, PUT is 200 {sku_review} and the edit form then shows the change, DELETE is 204 empty, then 404',
     {
       id: 'review-lifecycle',
+      clauses: ['ERR-9#1', 'REV-2#1-7', 'REV-13#1-4', 'REV-22#1-5', 'REV-23#1-2', 'REV-24#1-5', 'REV-25#1-2', 'CHG-2#1-3'],
       requirements: ['REV-22', 'REV-23', 'REV-24', 'REV-25', 'REV-2', 'REV-13', 'CHG-2', 'ERR-9'],
       readings: ['REV-22.a-k', 'REV-23.a-h', 'REV-24.a-g', 'REV-25.a-f', 'REV-2.a-l', 'REV-13.a-f', 'CHG-2.a-o', 'ERR-9.a-j'],
       profile: 'write',
@@ -327,6 +348,7 @@ describe('POST /skus/:sku_id/reviews/:review_id/votes and /flags', () => {
     'votes and flags need publish_sku_review_actions: an application token is refused, one user token may do both or neither; a vote is 201 {sku_review_vote} (sku_review with embed only), a flag 201, an unknown reason refused; the listing then shows the review voted (its counts one more, or unchanged for an own vote: noted) and flagged',
     {
       id: 'votes-and-flags',
+      clauses: ['REV-1#1-2', 'REV-7#1-4', 'REV-8#1-3', 'REV-10#3', 'REV-11#1-5', 'REV-26#1-4', 'REV-27#1-4', 'REV-28#1-3', 'REV-28#6-7', 'SCOPE-5#1-3', 'CHG-13#2', 'CHG-13#4'],
       requirements: ['REV-1', 'REV-26', 'REV-27', 'REV-28', 'REV-29', 'REV-7', 'REV-8', 'REV-10', 'REV-11', 'SCOPE-2', 'SCOPE-5', 'CHG-13'],
       readings: [
         'REV-1.a-g',

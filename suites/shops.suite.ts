@@ -79,6 +79,7 @@ describe('GET /shops/:id', () => {
     'answers {shop} for the id asked, with every Shop field and review_score rounded to 1 decimal',
     {
       id: 'shop-by-id',
+      clauses: ['GEN-2#2', 'SHOP-1#1-6', 'SHOP-3#1-2', 'SHOP-4#1-3', 'SHOP-5#1-6', 'SHOP-7#1-3', 'SHOP-14#1-2'],
       requirements: ['SHOP-14', 'GEN-2', 'SHOP-1', 'SHOP-3', 'SHOP-4', 'SHOP-5', 'SHOP-7'],
       readings: ['SHOP-14.a-e', 'GEN-2.a-f', 'SHOP-1.a-c', 'SHOP-3.a-e', 'SHOP-4.a-c', 'SHOP-5.a-d', 'SHOP-7.a-c'],
       requests: 5,
@@ -95,7 +96,7 @@ describe('GET /shops/:id', () => {
 
   conformanceTest(
     'every shop of a SKU has review_score rounded to 1 decimal',
-    { id: 'sku-shops-review-score', requirements: ['SHOP-3', 'CHG-7'], readings: ['SHOP-3.a-e', 'CHG-7.a-h'], requests: 5 + SHOPS_SCANNED },
+    { id: 'sku-shops-review-score', clauses: ['SHOP-3#2', 'CHG-7#1'], requirements: ['SHOP-3', 'CHG-7'], readings: ['SHOP-3.a-e', 'CHG-7.a-h'], requests: 5 + SHOPS_SCANNED },
     async (t) => {
       t.requireFeature('review-score-rounded', 'review_score rounded to 1 decimal');
       // Every shop of the SKU in one answer: its products with embed=shop (the request the fieldsets
@@ -114,7 +115,13 @@ describe('GET /shops/:id', () => {
 
   conformanceTest(
     'a shop that does not exist answers 404 with RecordNotFound',
-    { id: 'unknown-shop-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g'], requests: 3 },
+    {
+      id: 'unknown-shop-404',
+      clauses: ['ERR-2#1-3', 'ERR-9#1', 'ERR-14#1'],
+      requirements: ['ERR-9', 'ERR-2', 'ERR-14'],
+      readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g'],
+      requests: 3,
+    },
     async (t) => {
       const id = unknownId();
       for (const path of [pathOf('GET /shops/:id', { id }), pathOf('GET /shops/:id/reviews', { id }), pathOf('GET /shops/:shop_id/locations', { shop_id: id })]) {
@@ -129,7 +136,13 @@ describe('GET /shops/:id', () => {
 describe('GET /shops/search', () => {
   conformanceTest(
     'answers {shops, meta}, every item a Shop with review_score rounded to 1 decimal',
-    { id: 'shops-search', requirements: ['SHOP-15', 'SHOP-1', 'SHOP-3'], readings: ['SHOP-15.a-i', 'SHOP-1.a-c', 'SHOP-3.a-e'], requests: 5 },
+    {
+      id: 'shops-search',
+      clauses: ['SHOP-1#1-6', 'SHOP-3#1-2', 'SHOP-15#1'],
+      requirements: ['SHOP-15', 'SHOP-1', 'SHOP-3'],
+      readings: ['SHOP-15.a-i', 'SHOP-1.a-c', 'SHOP-3.a-e'],
+      requests: 5,
+    },
     async (t) => {
       const [id] = await someShopIds(t);
       const { shop } = await getShop(t, id!);
@@ -153,7 +166,7 @@ describe('GET /shops/:id/reviews', () => {
     'answers {reviews, meta}; include_meta=shop_rating_breakdown gives percentages consistent with the counts',
     {
       id: 'shop-reviews-breakdown',
-      clauses: ['PAG-1#1-3'],
+      clauses: ['PAG-1#1-3', 'SHOP-8#1-8', 'SHOP-10#1-6', 'SHOP-16#1', 'SHOP-16#3'],
       requirements: ['SHOP-16', 'SHOP-8', 'SHOP-10', 'PAG-1'],
       readings: ['SHOP-16.a-h', 'SHOP-8.a-b', 'SHOP-10.a-e', 'PAG-1.a-e'],
       requests: 4 + SHOPS_SCANNED,
@@ -192,7 +205,7 @@ describe('GET /shops/:id/reviews', () => {
 describe('GET /shops/:shop_id/products/search', () => {
   conformanceTest(
     'shop_uid finds the product of that shop with that shop_uid',
-    { id: 'product-search-shop-uid', requirements: ['PRD-11', 'CHG-30'], readings: ['PRD-11.a-i', 'CHG-30.a-e'], requests: 4 },
+    { id: 'product-search-shop-uid', clauses: ['PRD-11#1-3', 'CHG-30#1'], requirements: ['PRD-11', 'CHG-30'], readings: ['PRD-11.a-i', 'CHG-30.a-e'], requests: 4 },
     async (t) => {
       t.requireFeature('shop-product-search', 'Shop product search by shop_uid');
       const product = (await someProducts(t)).find((p) => typeof p['shop_uid'] === 'string' && p['shop_uid'] !== '');
@@ -223,6 +236,7 @@ describe('GET /shops/:shop_id/locations', () => {
     'answers {locations, meta}; embed=address embeds the address, with null fields for an unstructured location',
     {
       id: 'locations-embed-address',
+      clauses: ['GEN-2#3', 'LINK-1#1-2', 'SHOP-11#1-7', 'SHOP-12#1', 'SHOP-13#1-2', 'SHOP-17#1', 'SHOP-17#3'],
       requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12', 'SHOP-13', 'LINK-1'],
       readings: ['SHOP-17.a-g', 'GEN-2.a-f', 'SHOP-11.a-c', 'SHOP-12.a-b', 'SHOP-13.a-e', 'LINK-1.a-f'],
       requests: 4 + SHOPS_SCANNED,
@@ -253,6 +267,7 @@ describe('GET /shops/:shop_id/locations', () => {
     'without embed, answers {locations, meta} of Shop locations',
     {
       id: 'locations-listing',
+      clauses: ['GEN-2#3', 'SHOP-11#1-7', 'SHOP-12#1', 'SHOP-17#1'],
       requirements: ['SHOP-17', 'GEN-2', 'SHOP-11', 'SHOP-12'],
       readings: ['SHOP-17.a-g', 'GEN-2.a-f', 'SHOP-11.a-c', 'SHOP-12.a-b'],
       requests: 4 + SHOPS_SCANNED,
@@ -277,6 +292,7 @@ describe('GET /shops/:shop_id/locations/:id', () => {
     "answers {location}, the location asked, for a shop's location; under another shop's id: 404 RecordNotFound, or that same location",
     {
       id: 'location-by-id',
+      clauses: ['ERR-9#1', 'ERR-14#1', 'SHOP-11#1-7', 'SHOP-18#1-3'],
       requirements: ['SHOP-18', 'SHOP-11', 'ERR-9', 'ERR-14'],
       readings: ['SHOP-18.a-f', 'SHOP-11.a-c', 'ERR-9.a-j', 'ERR-14.a-g'],
       requests: 6 + SHOPS_SCANNED,

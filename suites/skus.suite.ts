@@ -8,7 +8,7 @@
 import { describe } from 'vitest';
 import { blank, fail, isPlainObject, pass, show, statedValue, typed } from '../src/checks/check.ts';
 import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
-import { paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
+import { readPagination } from '../src/checks/pagination.ts';
 import {
   chooseSizeProbe,
   embedsItsShop,
@@ -16,7 +16,6 @@ import {
   finalPriceNullsGrouped,
   historyDatesAreDays,
   historyNotOfAFewDays,
-  inContext,
   listWithin,
   offeredFilterValues,
   productsByFinalPrice,
@@ -26,162 +25,20 @@ import {
   specificationsInOrder,
   zeroInstallmentsFalseReading,
   type Json,
-  type ProductList,
 } from '../src/checks/products.ts';
 import { allOf, type CheckResult } from '../src/checks/check.ts';
 import type { HttpResponse } from '../src/http/client.ts';
-import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
-import { getOk, type Query } from '../src/harness/requests.ts';
+import { conformanceTest } from '../src/harness/conformance.ts';
+import { getOk } from '../src/harness/requests.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
-import { addUnlistedCategories } from '../src/engines/category-tree.ts';
-import { judgeNotFoundBody } from '../src/engines/not-found.ts';
-
-/** Most leaves a test walks to find a SKU of some kind before it skips. */
-const LEAVES_SCANNED = 12;
-
-/** The SKUs of a leaf category (first page); discovery, so a bad answer skips rather than fails. */
-async function skusOf(t: ConformanceContext, leafId: number): Promise<Json[]> {
-  const response = await t.api.get(pathOf('GET /categories/:category_id/skus', { category_id: leafId }));
-  if (response.status !== 200) t.skip(`discovery: GET /categories/${leafId}/skus answered ${response.status}`);
-  const skus = (response.json<{ skus?: unknown }>() ?? {}).skus;
-  if (!Array.isArray(skus)) t.skip(`discovery: GET /categories/${leafId}/skus has no skus array`);
-  return (skus as unknown[]).filter((s): s is Json => isPlainObject(s) && Number.isInteger(s['id']));
-}
-
-/** Leaf categories other than `except`; when asked, the deepest and the first listed in turn (sized goods tend to sit deep). */
-/** Pages of GET /categories read at most when a deployment caps per below the 100 asked. */
-const CATEGORY_PAGES = 3;
-
-async function otherLeaves(t: ConformanceContext, except: number | null, deepestFirst: boolean): Promise<number[]> {
-  // The largest per is not stated: a deployment that refuses 100 is asked for its default page,
-  // and one that caps it is read a few pages further.
-  let query: Record<string, number> = { per: 100 };
-  let response = await t.api.get(pathOf('GET /categories'), { query });
-  if (response.status === 400 || response.status === 422) response = await t.api.get(pathOf('GET /categories'), { query: (query = {}) });
-  const categories: unknown[] = [];
-  for (let page = 1; response.status === 200 && page <= CATEGORY_PAGES; page++) {
-    const body = response.json<{ categories?: unknown }>() ?? {};
-    if (!Array.isArray(body.categories)) break;
-    categories.push(...body.categories);
-    const pagination = readPagination(body);
-    if (!pagination || pagination.page >= pagination.total_pages || page === CATEGORY_PAGES) break;
-    response = await t.api.get(pathOf('GET /categories'), { query: { ...query, page: page + 1 } });
-  }
-  await addUnlistedCategories(t, categories);
-  const leaves = categories.filter((c): c is Json => isPlainObject(c) && Number.isInteger(c['id']) && c['children_count'] === 0 && c['id'] !== except);
-  const depth = (c: Json) => (typeof c['path'] === 'string' ? c['path'].split(',').length : 0);
-  const listed = leaves.map((c) => c['id'] as number);
-  if (!deepestFirst) return listed;
-  // The deepest leaves and the first listed, taken in turn.
-  const deepest = [...leaves].sort((a, b) => depth(b) - depth(a)).map((c) => c['id'] as number);
-  return [...new Set(deepest.flatMap((id, i) => [id, listed[i]!]))];
-}
-
-/** The first SKU `accepts` takes, from the discovered leaf and then other leaves; skips when none. */
-async function findSku(t: ConformanceContext, what: string, accepts: (skus: Json[]) => Json | undefined, deepestFirst = false): Promise<Json> {
-  let first: number | null = null;
-  let scanned = 0;
-  if (!deepestFirst) {
-    first = await t.discover('leafCategory');
-    scanned++;
-    const found = accepts(await skusOf(t, first));
-    if (found) return found;
-  }
-  for (const leaf of (await otherLeaves(t, first, deepestFirst)).slice(0, LEAVES_SCANNED)) {
-    scanned++;
-    const found = accepts(await skusOf(t, leaf));
-    if (found) return found;
-  }
-  return t.skip(`discovery: no ${what} in the ${scanned} leaf categories looked at (first page of each)`);
-}
-
-/** A SKU with offers: not future, the most shops among those of its leaf. */
-function withMostShops(skus: Json[]): Json | undefined {
-  return skus
-    .filter((s) => s['future'] !== true && typeof s['shop_count'] === 'number' && s['shop_count'] > 0)
-    .sort((a, b) => (b['shop_count'] as number) - (a['shop_count'] as number))[0];
-}
-
-const skuWithProducts = (t: ConformanceContext) => findSku(t, 'SKU with offers (future false, shop_count > 0)', withMostShops);
-
-/** GET /skus/:id/products; stops unless 200 {products, meta} with pagination. */
-async function productsOf(t: ConformanceContext, skuId: number, query: Query = {}): Promise<{ products: Json[]; meta: Json; body: Json; response: HttpResponse }> {
-  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query });
-  t.require(hasStatus(response, 200), 'SKU-10');
-  return { ...productsFrom(t, response), response };
-}
-
-/** The products of a 200 answer; stops unless {products, meta} with pagination. */
-function productsFrom(t: ConformanceContext, response: HttpResponse): { products: Json[]; meta: Json; body: Json } {
-  const body = t.json<Json>(response, 'GEN-4');
-  t.require(hasCollectionEnvelope(body, 'products'), 'GEN-7', 'SKU-10');
-  t.require(typed(body['meta'], isPlainObject(body['meta']), `meta is ${show(body['meta'])}, expected an object`), 'SKU-10', 'PRD-9');
-  t.require(paginationMetaIsWellFormed(body), 'PAG-1', 'PRD-9');
-  return { products: (body['products'] as unknown[]).filter(isPlainObject), meta: body['meta'] as Json, body };
-}
-
-/** A product list of one page as the filter checks read it. */
-function listOf(products: Json[], body: Json): ProductList {
-  const pagination = readPagination(body)!;
-  return { products, total: pagination.total_results, complete: pagination.total_pages <= 1 };
-}
-
-/**
- * The unfiltered products of a SKU with meta.filters (include_meta[]=filters), which may offer
- * filter values; asked again without it when refused (meta.filters is judged by its own test).
- */
-async function unfilteredWithFilterMeta(t: ConformanceContext, skuId: number): Promise<{ list: ProductList; filterMeta: Json }> {
-  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query: { 'include_meta[]': ['filters'] } });
-  const { products, meta, body } = response.status === 200 ? productsFrom(t, response) : await productsOf(t, skuId);
-  return { list: listOf(products, body), filterMeta: isPlainObject(meta['filters']) ? meta['filters'] : {} };
-}
-
-/**
- * The products of a SKU under one filter value, judged against the unfiltered list: 200
- * {products, meta} with pagination, every product of that SKU, a part of the unfiltered list.
- * `refusal` is MUST for a value of the documented kind, WARN for one only a meta.filters map
- * offers; what a 200 answer holds is always MUST. A failure gives null, so the other filters are
- * still tried.
- */
-async function filteredList(t: ConformanceContext, skuId: number, whole: ProductList, query: Query, refusal: 'MUST' | 'WARN', ...ids: string[]): Promise<ProductList | null> {
-  const asked = Object.entries(query)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join('&');
-  const response = await t.api.get(pathOf('GET /skus/:id/products', { id: skuId }), { query });
-  const accepted = inContext(asked, hasStatus(response, 200));
-  if (!(refusal === 'MUST' ? t.must(accepted, ...ids) : t.warn(accepted, ...ids))) return null;
-  const body = t.json<unknown>(response, 'GEN-4');
-  if (!t.must(inContext(asked, allOf([hasCollectionEnvelope(body, 'products'), paginationMetaIsWellFormed(body)])), ...ids, 'SKU-10')) return null;
-  const list = listOf(((body as Json)['products'] as unknown[]).filter(isPlainObject), body as Json);
-  // Products of other SKUs: the filter lost the list's scope (its own statement, as a refusal is).
-  t.must(inContext(asked, productsHave(list.products, 'sku_id', skuId)), ...ids);
-  t.must(listWithin(list, `the list with ${asked}`, whole, 'the unfiltered list'), ...ids);
-  return list;
-}
-
-/** Products of a SKU with offers; skips when its list is empty after all (the SKU's fields are judged elsewhere). */
-async function someProducts(t: ConformanceContext, query: Query = {}): Promise<{ sku: Json; products: Json[]; meta: Json; body: Json; response: HttpResponse }> {
-  const sku = await skuWithProducts(t);
-  const listed = await productsOf(t, sku['id'] as number, query);
-  if (!listed.products.length) t.skip(`SKU ${show(sku['id'])} (shop_count ${show(sku['shop_count'])}) lists no products`);
-  return { sku, ...listed };
-}
-
-/** An id far above any a catalogue hands out. */
-const unknownId = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
-
-/** 404 with the {errors} body and RecordNotFound; a 200 means the id exists after all (skip). */
-function expectRecordNotFound(t: ConformanceContext, response: HttpResponse, path: string): void {
-  if (response.status === 200) t.skip(`the deployment answers ${path} with 200: no unknown id to ask for`);
-  t.must(hasStatus(response, 404), 'ERR-9');
-  judgeNotFoundBody(t, response, `GET ${path}`);
-}
+import { expectRecordNotFound, filteredList, findSku, productsOf, skuWithProducts, someProducts, unfilteredWithFilterMeta, unknownId } from '../src/engines/sku-products.ts';
 
 describe('GET /skus/:id/products', () => {
   conformanceTest(
     'answers {products, meta}: every item a Product of that SKU, meta with ordered_by, pagination and personalization',
     {
       id: 'products-listing',
+      clauses: ['PRD-1#2', 'PRD-2#1-11', 'PRD-5#1-4', 'PRD-9#1-5', 'SKU-10#3-4', 'PERS-1#1', 'PERS-1#3-7'],
       requirements: ['SKU-10', 'PRD-1', 'PRD-2', 'PRD-9', 'PERS-1', 'PRD-5'],
       readings: ['SKU-10.a-d', 'PRD-1.a-b', 'PRD-2.a-f', 'PRD-9.a-g', 'PERS-1.a-g', 'PRD-5.a-e'],
       requests: 3,
@@ -201,7 +58,7 @@ describe('GET /skus/:id/products', () => {
 
   conformanceTest(
     'the default order is net_price: prices never go down',
-    { id: 'products-default-order', requirements: ['PRD-14'], readings: ['PRD-14.a-i'], requests: 3 },
+    { id: 'products-default-order', clauses: ['PRD-14#2'], requirements: ['PRD-14'], readings: ['PRD-14.a-i'], requests: 3 },
     async (t) => {
       const { products, meta } = await someProducts(t);
       t.must(productsByNetPrice(products), 'PRD-14');
@@ -211,7 +68,7 @@ describe('GET /skus/:id/products', () => {
 
   conformanceTest(
     'order_by=final_price orders by blp.final_price, which includes shipping and payment method cost',
-    { id: 'products-final-price-order', requirements: ['PRD-14', 'PRD-5'], readings: ['PRD-14.a-i', 'PRD-5.a-e'], requests: 3 },
+    { id: 'products-final-price-order', clauses: ['PRD-5#3', 'PRD-14#3-4'], requirements: ['PRD-14', 'PRD-5'], readings: ['PRD-14.a-i', 'PRD-5.a-e'], requests: 3 },
     async (t) => {
       t.requireFeature('product-blp', 'blp on Product');
       const { products, meta } = await someProducts(t, { order_by: 'final_price' });
@@ -227,7 +84,13 @@ describe('GET /skus/:id/products', () => {
 
   conformanceTest(
     'a future SKU has an empty product list, and (3.2.0) no price history: not yet released, it is too new for one',
-    { id: 'future-sku-no-products', requirements: ['SKU-11', 'SKU-5', 'CHG-26', 'HIST-4'], readings: ['SKU-11.a-b', 'SKU-5.a-e', 'CHG-26.a-c', 'HIST-4.a-f'], requests: 19 },
+    {
+      id: 'future-sku-no-products',
+      clauses: ['SKU-5#2', 'HIST-4#1', 'SKU-11#1', 'CHG-26#1'],
+      requirements: ['SKU-11', 'SKU-5', 'CHG-26', 'HIST-4'],
+      readings: ['SKU-11.a-b', 'SKU-5.a-e', 'CHG-26.a-c', 'HIST-4.a-f'],
+      requests: 19,
+    },
     async (t) => {
       t.requireFeature('future-skus-no-products', 'An empty product list for future SKUs');
       const sku = await findSku(t, 'future SKU (future true)', (skus) => skus.find((s) => s['future'] === true));
@@ -256,7 +119,7 @@ describe('GET /skus/:id/products', () => {
 
   conformanceTest(
     'size=x keeps exactly the products with a size from x up to but excluding x+1',
-    { id: 'products-size-filter', requirements: ['PRD-15', 'CHG-1'], readings: ['PRD-15.a-i', 'CHG-1.a-e'], requests: 18 },
+    { id: 'products-size-filter', clauses: ['PRD-15#1-2', 'CHG-1#4'], requirements: ['PRD-15', 'CHG-1'], readings: ['PRD-15.a-i', 'CHG-1.a-e'], requests: 18 },
     async (t) => {
       t.requireFeature('product-filters', 'The size filter of SKU products');
       const sku = await findSku(t, 'SKU with sizes', (skus) => skus.find((s) => s['future'] !== true && Array.isArray(s['sizes']) && s['sizes'].length > 0), true);
@@ -272,7 +135,13 @@ describe('GET /skus/:id/products', () => {
 
   conformanceTest(
     'distance (km), availability=0 and zero_installments=true/false answer 200 with a part of the list, every product of that SKU',
-    { id: 'products-other-filters', requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'], readings: ['PRD-16.a-g', 'PRD-17.a-g', 'PRD-18.a-d', 'CHG-1.a-e'], requests: 10 },
+    {
+      id: 'products-other-filters',
+      clauses: ['PRD-16#1', 'PRD-17#1', 'PRD-18#1', 'CHG-1#5-7'],
+      requirements: ['PRD-16', 'PRD-17', 'PRD-18', 'CHG-1'],
+      readings: ['PRD-16.a-g', 'PRD-17.a-g', 'PRD-18.a-d', 'CHG-1.a-e'],
+      requests: 10,
+    },
     async (t) => {
       t.requireFeature('product-filters', 'The distance, availability and zero_installments filters of SKU products');
       const skuId = (await skuWithProducts(t))['id'] as number;
@@ -309,7 +178,7 @@ describe('GET /skus/:id/products', () => {
 
   conformanceTest(
     'include_meta[]=filters adds meta.filters',
-    { id: 'products-filters-meta', requirements: ['PRD-19', 'FILT-5'], readings: ['PRD-19.a-g', 'FILT-5.a-i'], requests: 3 },
+    { id: 'products-filters-meta', clauses: ['PRD-19#1', 'FILT-5#1-4'], requirements: ['PRD-19', 'FILT-5'], readings: ['PRD-19.a-g', 'FILT-5.a-i'], requests: 3 },
     async (t) => {
       t.requireFeature('product-filters', 'The filters of SKU products');
       const sku = await skuWithProducts(t);
@@ -323,7 +192,13 @@ describe('GET /skus/:id/products', () => {
 describe('GET /skus/:id/product_cards', () => {
   conformanceTest(
     'answers {product_cards, meta}: cards of products of that SKU, each with its shop and blp',
-    { id: 'product-cards', requirements: ['SKU-12', 'PRD-10', 'PRD-7'], readings: ['SKU-12.a-g', 'PRD-10.a-g', 'PRD-7.a-c'], requests: 3 },
+    {
+      id: 'product-cards',
+      clauses: ['PRD-7#1-2', 'PRD-10#1-6', 'SKU-12#1', 'SKU-12#3'],
+      requirements: ['SKU-12', 'PRD-10', 'PRD-7'],
+      readings: ['SKU-12.a-g', 'PRD-10.a-g', 'PRD-7.a-c'],
+      requests: 3,
+    },
     async (t) => {
       const sku = await skuWithProducts(t);
       const { body, response } = await getOk(t, pathOf('GET /skus/:id/product_cards', { id: String(sku['id']) }), {}, 'SKU-12');
@@ -350,6 +225,7 @@ describe('GET /skus/:id/specifications', () => {
     'answers {specifications, meta} in the order of the order field, full_description a string when present',
     {
       id: 'specifications-order',
+      clauses: ['SKU-1#1', 'SPEC-6#1', 'SKU-13#2', 'CHG-7#3-4'],
       requirements: ['SKU-13', 'SKU-1', 'CHG-7', 'SKU-9', 'SPEC-6'],
       readings: ['SKU-13.a-g', 'SKU-1.a-e', 'CHG-7.a-h', 'SKU-9.a-f', 'SPEC-6.a-h'],
       requests: 3,
@@ -371,7 +247,7 @@ describe('GET /skus/:id/specifications', () => {
 
   conformanceTest(
     'is not paginated: no meta.pagination, and per does not cut the list',
-    { id: 'specifications-not-paginated', requirements: ['SKU-14'], readings: ['SKU-14.a-c'], requests: 4 },
+    { id: 'specifications-not-paginated', clauses: ['SKU-14#1-2'], requirements: ['SKU-14'], readings: ['SKU-14.a-c'], requests: 4 },
     async (t) => {
       const sku = await skuWithProducts(t);
       const path = pathOf('GET /skus/:id/specifications', { id: String(sku['id']) });
@@ -392,7 +268,13 @@ describe('GET /skus/:id/specifications', () => {
 
   conformanceTest(
     'include=group adds a top-level groups array and a group_id on each specification',
-    { id: 'specifications-include-group', requirements: ['LINK-5', 'LINK-4', 'LINK-3'], readings: ['LINK-5.a-g', 'LINK-4.a-e', 'LINK-3.a-h'], requests: 3 },
+    {
+      id: 'specifications-include-group',
+      clauses: ['LINK-3#1-4', 'LINK-4#2', 'LINK-5#1-3'],
+      requirements: ['LINK-5', 'LINK-4', 'LINK-3'],
+      readings: ['LINK-5.a-g', 'LINK-4.a-e', 'LINK-3.a-h'],
+      requests: 3,
+    },
     async (t) => {
       const sku = await skuWithProducts(t);
       const { body, response } = await getOk(t, pathOf('GET /skus/:id/specifications', { id: String(sku['id']) }), { include: 'group' }, 'SKU-13', 'LINK-4');
@@ -420,6 +302,7 @@ describe('GET /skus/:id/price_history', () => {
     'answers {history: {average}} of YYYY-MM-DD dates within the last 6 months',
     {
       id: 'price-history',
+      clauses: ['SKU-1#2', 'HIST-1#1', 'HIST-2#1-4', 'HIST-3#1', 'SKU-15#1', 'HIST-6#1', 'CHG-15#1'],
       requirements: ['SKU-15', 'SKU-1', 'CHG-15', 'HIST-1', 'HIST-2', 'HIST-3', 'HIST-6', 'HIST-4'],
       readings: ['SKU-15.a-f', 'SKU-1.a-e', 'CHG-15.a-d', 'HIST-1.a-g', 'HIST-2.a-f', 'HIST-3.a-e', 'HIST-6.a-g', 'HIST-4.a-f'],
       requests: 3,
@@ -458,6 +341,7 @@ describe('GET /products/:id', () => {
     'answers {product, meta: {personalization}}; embed=shop embeds the shop of shop_id',
     {
       id: 'product-by-id',
+      clauses: ['LINK-1#1-2', 'LINK-4#3', 'PRD-8#1-2', 'PRD-13#1-4', 'PERS-1#1', 'PERS-1#3-7'],
       requirements: ['PRD-13', 'PRD-8', 'LINK-1', 'LINK-4', 'PERS-1'],
       readings: ['PRD-13.a-d', 'PRD-8.a-d', 'LINK-1.a-f', 'LINK-4.a-e', 'PERS-1.a-g'],
       requests: 4,
@@ -485,7 +369,13 @@ describe('GET /products/:id', () => {
 describe('unknown ids', () => {
   conformanceTest(
     'a SKU or product that does not exist answers 404 with RecordNotFound',
-    { id: 'unknown-sku-product-404', requirements: ['ERR-9', 'ERR-2', 'ERR-14'], readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g'], requests: 5 },
+    {
+      id: 'unknown-sku-product-404',
+      clauses: ['ERR-2#1-3', 'ERR-9#1', 'ERR-14#1'],
+      requirements: ['ERR-9', 'ERR-2', 'ERR-14'],
+      readings: ['ERR-9.a-j', 'ERR-2.a-h', 'ERR-14.a-g'],
+      requests: 5,
+    },
     async (t) => {
       const id = unknownId();
       const paths = [pathOf('GET /skus/:id/products', { id }), pathOf('GET /skus/:id/product_cards', { id }), pathOf('GET /skus/:id/specifications', { id })];

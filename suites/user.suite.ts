@@ -21,15 +21,16 @@ import {
 } from '../src/checks/account.ts';
 import { fail, inContext, isPlainObject, pass, show, typed } from '../src/checks/check.ts';
 import { errorBodyIsWellFormed } from '../src/checks/errors.ts';
-import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../src/checks/http.ts';
+import { hasCollectionEnvelope, hasStatus } from '../src/checks/http.ts';
 import { defaultPageSizeIs25, nextAndLastLinksWhileMorePages, paginationClauses, paginationMetaIsWellFormed, readPagination } from '../src/checks/pagination.ts';
 import { pathOf } from '../src/rules/api-paths.ts';
 import { changeRow } from '../src/rules/change-history.ts';
 import { versionedFieldsOf } from '../src/schemas/versioned-fields.ts';
-import { conformanceTest, type ConformanceContext } from '../src/harness/conformance.ts';
+import { conformanceTest } from '../src/harness/conformance.ts';
 import { KIT_PREFIX, runIsOver } from '../src/util/kit-names.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { judgeNotFoundBody } from '../src/engines/not-found.ts';
+import { getAddressForm, getAddresses, getPersonalization, getUser, newTwins, patchUser, removeAddresses, single } from '../src/engines/account.ts';
 
 type Json = Record<string, unknown>;
 
@@ -49,82 +50,12 @@ const PROFILE_FIELDS = ['id', 'username', 'type', 'sex', 'birthyear', 'created_a
 /** The fields of an address the kit sends; lat and lng follow the address (a service may geocode it again). */
 const ADDRESS_FIELDS = ['label', 'first_name', 'last_name', 'street_name', 'street_number', 'city', 'zip', 'region', 'phone', 'mobile'];
 
-/** The body's single resource under `key`; stops the test unless the status is `status`. */
-function single(t: ConformanceContext, response: HttpResponse, status: number, key: string, ...requirements: string[]): Json {
-  t.require(hasStatus(response, status), ...requirements);
-  const body = t.json<Json>(response, 'GEN-4');
-  t.require(hasSingleEnvelope(body, key), 'GEN-7', ...requirements);
-  return body[key] as Json;
-}
-
-async function getUser(t: ConformanceContext): Promise<Json> {
-  const response = await t.api.get(pathOf('GET /user'), USER);
-  const user = single(t, response, 200, 'user', 'USER-12');
-  t.response('GET /user', response, 'USER-12', 'USER-2');
-  return user;
-}
-
-/**
- * PATCH /user. `journal.undo`: the values before the change, journalled before it is sent (a run
- * interrupted before the test puts them back still does); `journal.undoes`: this PATCH puts them back.
- */
-async function patchUser(t: ConformanceContext, body: Json, journal: { undo?: Json; undoes?: boolean } = {}): Promise<HttpResponse> {
-  return t.api.request('PATCH', pathOf('PATCH /user'), {
-    ...USER,
-    json: body,
-    ...(journal.undo
-      ? {
-          undo: [
-            { action: { method: 'PATCH' as const, path: pathOf('PATCH /user'), json: journal.undo }, what: `the user's ${Object.keys(journal.undo).join(', ')} as before the run` },
-          ],
-        }
-      : {}),
-    ...(journal.undoes ? { undoes: true } : {}),
-  });
-}
-
-async function getAddresses(t: ConformanceContext): Promise<Json[]> {
-  const response = await t.api.get(pathOf('GET /user/addresses'), USER);
-  t.require(hasStatus(response, 200), 'USER-18');
-  const body = t.json<Json>(response, 'GEN-4');
-  t.require(hasCollectionEnvelope(body, 'addresses'), 'GEN-7', 'USER-18');
-  t.response('GET /user/addresses', response, 'USER-18', 'USER-9');
-  return (body['addresses'] as unknown[]).filter(isPlainObject);
-}
-
-async function getAddressForm(t: ConformanceContext): Promise<Json> {
-  const response = await t.api.get(pathOf('GET /user/addresses/new'), USER);
-  const form = single(t, response, 200, 'address_form', 'USER-19');
-  t.response('GET /user/addresses/new', response, 'USER-19', 'USER-10');
-  return form;
-}
-
-async function getPersonalization(t: ConformanceContext, endpoint = 'GET /personalization'): Promise<Json> {
-  const response = await t.api.get(pathOf('GET /personalization'), USER);
-  const p = single(t, response, 200, 'personalization', 'PERS-2');
-  t.response(endpoint, response, 'PERS-2', 'PERS-1');
-  return p;
-}
-
-/** DELETE /user/addresses/:id for each id, going on after errors; what stays is a warning. */
-async function removeAddresses(t: ConformanceContext, ids: readonly number[]): Promise<void> {
-  const left: string[] = [];
-  for (const id of ids) {
-    try {
-      const response = await t.api.request('DELETE', pathOf('DELETE /user/addresses/:id', { id }), USER);
-      if (response.status !== 204 && response.status !== 404) left.push(`${id} (${response.status})`);
-    } catch (error) {
-      left.push(`${id} (${error instanceof Error ? error.message : String(error)})`);
-    }
-  }
-  if (left.length) t.warn(fail(`teardown could not delete the addresses ${left.join(', ')}`), 'USER-23');
-}
-
 describe('GET /user', () => {
   conformanceTest(
     'answers {user} with the User fields of the version asked for',
     {
       id: 'user-fields-by-version',
+      clauses: ['USER-2#1-15', 'USER-4#1', 'USER-5#1', 'USER-6#1-2', 'USER-7#1-4', 'USER-12#1', 'CHG-1#9', 'CHG-2#12', 'CHG-7#7'],
       requirements: ['USER-12', 'USER-2', 'USER-4', 'USER-5', 'USER-6', 'USER-7', 'CHG-2', 'CHG-1', 'CHG-7'],
       readings: ['USER-12.a-d', 'USER-2.a-d', 'USER-4.a-b', 'USER-5.a-d', 'USER-6.a-d', 'USER-7.a-f', 'CHG-2.a-o', 'CHG-1.a-e', 'CHG-7.a-h'],
       requests: 1,
@@ -145,7 +76,14 @@ describe('GET /user', () => {
 describe('PATCH /user', () => {
   conformanceTest(
     'changes sex (or birthyear), answers 200 {user} with the change, and GET /user shows it and nothing else changed; the original value is put back',
-    { id: 'patch-user-sex', requirements: ['USER-13', 'CHG-2'], readings: ['USER-13.a-i', 'CHG-2.a-o'], profile: 'write', requests: 4 },
+    {
+      id: 'patch-user-sex',
+      clauses: ['USER-13#1', 'USER-13#3-5', 'CHG-2#12-13'],
+      requirements: ['USER-13', 'CHG-2'],
+      readings: ['USER-13.a-i', 'CHG-2.a-o'],
+      profile: 'write',
+      requests: 4,
+    },
     async (t) => {
       t.requireFeature('profile-update', 'PATCH /user (profile update)');
       const original = await getUser(t);
@@ -185,6 +123,7 @@ describe('PATCH /user', () => {
     'takes avatar_preset (a file name from /user/avatars) and avatar (bare base64 of an image); the original preset is put back',
     {
       id: 'patch-user-avatar',
+      clauses: ['USER-5#1', 'USER-13#3', 'USER-14#1', 'USER-15#1', 'USER-17#1-2'],
       requirements: ['USER-13', 'USER-14', 'USER-15', 'USER-17', 'USER-5'],
       readings: ['USER-13.a-i', 'USER-14.a-e', 'USER-15.a-g', 'USER-17.a-d', 'USER-5.a-d'],
       profile: 'write',
@@ -257,6 +196,7 @@ describe('GET /user/addresses, GET /user/addresses/new', () => {
     'answer {addresses} (region a name) and {address_form} (required, optional, regions)',
     {
       id: 'addresses-and-form',
+      clauses: ['USER-9#1-5', 'USER-10#1-3', 'USER-18#1', 'USER-19#1'],
       requirements: ['USER-18', 'USER-9', 'USER-19', 'USER-10', 'CHG-2'],
       readings: ['USER-18.a-d', 'USER-9.a-f', 'USER-19.a-c', 'USER-10.a-c', 'CHG-2.a-o'],
       requests: 2,
@@ -281,6 +221,7 @@ describe('POST, PUT, DELETE /user/addresses', () => {
     'POST with a numeric zip is 201 {address} with the region name; PUT is 200 with the change, which GET shows with nothing else changed; DELETE is 204, then 404',
     {
       id: 'address-lifecycle',
+      clauses: ['ERR-9#1', 'USER-9#1-5', 'USER-20#1-2', 'USER-21#1', 'USER-22#1-5', 'USER-23#1-2', 'CHG-2#4-6'],
       requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2'],
       readings: ['USER-20.a-g', 'USER-21.a-d', 'USER-9.a-f', 'USER-22.a-g', 'USER-23.a-g', 'ERR-9.a-j', 'CHG-2.a-o'],
       profile: 'write',
@@ -346,9 +287,18 @@ describe('POST, PUT, DELETE /user/addresses', () => {
         // A name (USER-9); the region the address had is kept, or not, by the update (USER-22, above).
         t.must(regionsAreNames([updated]), 'USER-9');
 
-        // The change is stored: the listing shows it, and only it.
-        const listed = (await getAddresses(t)).find((a) => a['id'] === id);
+        // The change is stored: the listing shows it, and only it; one POST made one address (a twin is removed too).
+        const after = await getAddresses(t);
+        const listed = after.find((a) => a['id'] === id);
         t.must(listed ? pass() : fail(`GET /user/addresses does not list the created address ${id}`), 'USER-18', 'USER-20');
+        const twins = newTwins(existing, after, id, label);
+        created.push(...twins);
+        t.must(
+          twins.length
+            ? fail(`one POST /user/addresses, and GET /user/addresses lists ${twins.length + 1} new addresses labelled ${show(label)}: ${show([id, ...twins])}`)
+            : pass(),
+          'USER-20',
+        );
         if (listed) {
           t.must(fieldIs(listed, 'city', 'Otherville', `GET /user/addresses after PUT /user/addresses/${id} {city}`), 'USER-22');
           t.must(unchangedExcept(made, listed, ADDRESS_FIELDS, ['city'], `GET /user/addresses after PUT /user/addresses/${id} {city}`), 'USER-22');
@@ -380,7 +330,7 @@ describe('GET /user/saved_orders', () => {
     'answers {saved_orders, meta} of Saved orders, 25 per page by default',
     {
       id: 'saved-orders',
-      clauses: ['PAG-1#1-5', 'PAG-2#1', 'PAG-5#1'],
+      clauses: ['PAG-1#1-5', 'PAG-2#1', 'PAG-5#1', 'USER-11#1-10', 'USER-24#1', 'CHG-2#14'],
       requirements: ['USER-24', 'USER-11', 'PAG-1', 'PAG-2', 'PAG-5', 'CHG-2'],
       readings: ['USER-24.a-c', 'USER-11.a-e', 'PAG-1.a-e', 'PAG-2.a-e', 'PAG-5.a-j', 'CHG-2.a-o'],
       requests: 1,
@@ -405,7 +355,7 @@ describe('GET /user/saved_orders', () => {
 describe('GET /personalization, PUT /personalization', () => {
   conformanceTest(
     'GET answers {personalization}',
-    { id: 'get-personalization', requirements: ['PERS-2', 'PERS-1'], readings: ['PERS-2.a-i', 'PERS-1.a-g'], requests: 1 },
+    { id: 'get-personalization', clauses: ['PERS-1#1-7', 'PERS-2#1'], requirements: ['PERS-2', 'PERS-1'], readings: ['PERS-2.a-i', 'PERS-1.a-g'], requests: 1 },
     async (t) => {
       t.requireFeature('product-blp', PERSONALIZATION);
       await getPersonalization(t);
@@ -416,6 +366,7 @@ describe('GET /personalization, PUT /personalization', () => {
     "PUT with another of the user's addresses answers 200 {personalization} pointing at it, and GET shows it, as does the meta of a product list the costs are computed for; the original address is put back",
     {
       id: 'put-personalization',
+      clauses: ['PRD-6#1', 'PRD-9#4', 'PERS-1#1-7', 'PERS-2#1-2', 'PERS-3#1-4'],
       requirements: ['PERS-3', 'PERS-2', 'PERS-1', 'PRD-6', 'PRD-9'],
       readings: ['PERS-3.a-f', 'PERS-2.a-i', 'PERS-1.a-g', 'PRD-6.a-e', 'PRD-9.a-g'],
       profile: 'write',

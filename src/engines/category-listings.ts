@@ -3,24 +3,27 @@
 // test unless they are well formed), the discovered leaf with its SKUs or its available filters,
 // a category whose manufacturers can be ordered by name, the SKUs a user token sees, and the
 // user's favorites. The pure parts are in src/checks/listings-cases.ts.
-import { about, following, inContext, isPlainObject, show, typed } from '../checks/check.ts';
+import { about, following, inContext, isPlainObject, show, typed, type CheckResult } from '../checks/check.ts';
 import { parsePath } from '../checks/categories.ts';
 import { hasCollectionEnvelope, hasStatus, okJsonOf } from '../checks/http.ts';
 import {
   caseLabel,
   combinationCases,
   combinationQuery,
+  directionFields,
   favoriteSkuSets,
   favoritesPageOf,
   manufacturerIdsOf,
   orderMethodsOf,
   priceMethodOf,
+  reversedCites,
+  sameTotalBothWays,
   skuManufacturersListed,
   type FavoritesPage,
 } from '../checks/listings-cases.ts';
 import { orderedByEchoes, skusInCategory, type Json } from '../checks/listings.ts';
 import { paginationClauses, paginationMetaIsWellFormed, readPagination, type Pagination } from '../checks/pagination.ts';
-import { notInReverseOrder, skusBelongToManufacturer } from '../checks/search.ts';
+import { notInReverseOrder, orderedByOneOf, sameMembers, skusBelongToManufacturer, type Direction } from '../checks/search.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { HttpResponse, Query } from '../http/client.ts';
 import { pathOf } from '../rules/api-paths.ts';
@@ -221,4 +224,37 @@ export async function judgeSkuManufacturersListed(t: ConformanceContext, categor
   const { result, warnOnly } = skuManufacturersListed(skus.items, items, complete, layout, categoryId);
   if (warnOnly) t.warn(result, 'CAT-21');
   else t.must(result, 'CAT-21');
+}
+
+/**
+ * order_dir asc and desc of one order_by method on a leaf's SKUs: the method kept in meta, the SKUs
+ * of the leaf, not listed the other way by any candidate field of the method (no order only
+ * warns), and the same SKUs both ways (CAT-28).
+ */
+export async function judgeOrderDirections(t: ConformanceContext, leafId: number, method: string, priceMethod: string | undefined): Promise<void> {
+  const { fields } = directionFields(method, priceMethod);
+  const listed: Partial<Record<Direction, Listing>> = {};
+  const judged: { reversed: CheckResult; unordered: CheckResult }[] = [];
+  for (const dir of ['asc', 'desc'] as Direction[]) {
+    const l = await orderedSkusOf(t, leafId, { order_by: method, order_dir: dir }, 'CAT-28', 'ORD-1');
+    if (!l) break;
+    listed[dir] = l;
+    t.must(orderedByEchoes(l.meta, method), 'CAT-37');
+    t.must(skusInCategory(l.items, leafId), 'CAT-26');
+    if (fields.length === 0) continue;
+    const what = `order_by=${method}&order_dir=${dir}`;
+    // The method's field is not named: the other way by every candidate field fails, no order only warns.
+    judged.push({
+      reversed: about(l.response, inContext(what, notInReverseOrder(l.items, fields, dir))),
+      unordered: about(l.response, inContext(what, orderedByOneOf(l.items, fields, dir))),
+    });
+  }
+  const ids = reversedCites(method, judged.length === 2 && judged.every((j) => !j.reversed.ok));
+  for (const j of judged) if (t.must(j.reversed, ...ids)) t.warn(j.unordered, ...ids);
+  const { asc, desc } = listed;
+  if (!asc || !desc) return;
+  t.must(sameTotalBothWays(method, asc.pagination.total_results, desc.pagination.total_results), 'CAT-28');
+  if (asc.pagination.total_pages <= 1 && desc.pagination.total_pages <= 1) {
+    t.must(sameMembers(`order_by=${method} asc and desc`, asc.items, desc.items), 'CAT-28');
+  }
 }

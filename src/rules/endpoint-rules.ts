@@ -28,7 +28,7 @@ const CATEGORY_KEYS = ['category', 'categories'] as const;
 export const ENDPOINT_RULES: readonly ExchangeRule[] = [
   {
     id: 'filter-groups-cache',
-    clauses: ['CAT-25#1'],
+    clauses: ['CAT-25#1', 'CHG-28#1'],
     title: 'filter groups carry Cache-Control: max-age=300, private',
     requirements: ['CAT-25', 'CHG-28'],
     readings: ['CAT-25.a-d', 'CHG-28.a-d'],
@@ -64,6 +64,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'review-score-rounded',
+    clauses: ['SHOP-3#2', 'CHG-7#1'],
     title: 'review_score rounded to 1 decimal',
     requirements: ['SHOP-3', 'CHG-7'],
     readings: ['SHOP-3.a-e', 'CHG-7.a-h'],
@@ -74,6 +75,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'specifications-not-paginated',
+    clauses: ['SKU-14#2'],
     title: 'SKU specifications are not paginated: no meta.pagination',
     requirements: ['SKU-14'],
     readings: ['SKU-14.a-c'],
@@ -83,6 +85,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'include-group',
+    clauses: ['LINK-3#1-4', 'LINK-5#1-3'],
     title: 'include=group: a top-level groups array and a group_id on each specification',
     requirements: ['LINK-5', 'LINK-3'],
     readings: ['LINK-5.a-g', 'LINK-3.a-h'],
@@ -101,6 +104,7 @@ export const ENDPOINT_RULES: readonly ExchangeRule[] = [
   },
   {
     id: 'price-history-window',
+    clauses: ['HIST-3#1', 'HIST-6#1'],
     title: 'price history lies within the 6 months before the answer',
     requirements: ['HIST-3', 'HIST-6'],
     readings: ['HIST-3.a-e', 'HIST-6.a-g'],

@@ -11,7 +11,7 @@ describe('DELETE /user/logout', () => {
   conformanceTest(
     'answers 200 with an empty body, on a user token of its own',
     // USER-26 is checked; AUTH-25 (the effect on issued tokens) is not shown, so nothing is asserted about it.
-    { id: 'logout-200-empty', requirements: ['USER-26', 'AUTH-25'], readings: ['USER-26.a-f'], profile: 'write', requests: 4 },
+    { id: 'logout-200-empty', clauses: ['USER-26#1-2'], requirements: ['USER-26', 'AUTH-25'], readings: ['USER-26.a-f'], profile: 'write', requests: 4 },
     async (t) => {
       // The token the rate-limit tests counted on, which no other test has: logout ends it.
       const token = await t.lentUserToken(true);

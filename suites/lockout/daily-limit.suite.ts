@@ -23,7 +23,7 @@ describe('the daily call limit (destructive)', () => {
     'past the daily call limit every token of the client gets 401 and no new token is issued',
     {
       id: 'daily-limit-lockout',
-      clauses: ['RATE-1#1-2', 'RATE-3#1-4', 'RATE-8#2'],
+      clauses: ['RATE-1#1-2', 'RATE-3#1-4', 'RATE-8#2', 'ERR-6#3', 'ERR-7#2'],
       reuse: false,
       requirements: ['RATE-3', 'RATE-1', 'ERR-6', 'RATE-8', 'ERR-7'],
       readings: ['RATE-3.a-h', 'RATE-1.a-g', 'ERR-6.a-i', 'RATE-8.a-f', 'ERR-7.a-g'],
