@@ -187,7 +187,9 @@ function routeRefusal(state: ReferenceState, match: { route: Route; params: Reco
   if (route.since !== null && !versionAtLeast(version, route.since)) {
     return new ApiError(404, 'NotFound', [`${route.method} ${route.pattern} is served from version ${route.since}; this request got ${version.label}`]);
   }
-  const scopeChecked = !(fault === 'notification-read-without-permission' && route.method === 'GET' && route.pattern === '/notifications/:id');
+  const scopeChecked =
+    !(fault === 'notification-read-without-permission' && route.method === 'GET' && route.pattern === '/notifications/:id') &&
+    !(fault === 'category-favorites-without-permission' && route.pattern === '/categories/:id/favorites');
   if (route.scope !== null && scopeChecked && !token.scopes.includes(route.scope)) {
     const missing = state.variants.has('missing-record-before-scope') ? missingRecord(state, route.pattern, params) : null;
     if (missing) return missing;

@@ -9,6 +9,7 @@
 
 import { CORE_FAULTS } from './faults/core.ts';
 import { CATALOG_FAULTS } from './faults/catalog.ts';
+import { CATEGORY_FAULTS } from './faults/categories.ts';
 import { PRODUCT_FAULTS } from './faults/products.ts';
 import { REVIEW_FAULTS } from './faults/reviews.ts';
 import { ACCOUNT_FAULTS } from './faults/account.ts';
@@ -25,6 +26,7 @@ export type { FaultInfo } from './faults/types.ts';
 const FAULT_DEFINITIONS = {
   ...CORE_FAULTS,
   ...CATALOG_FAULTS,
+  ...CATEGORY_FAULTS,
   ...PRODUCT_FAULTS,
   ...REVIEW_FAULTS,
   ...ACCOUNT_FAULTS,

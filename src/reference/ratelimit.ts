@@ -94,9 +94,10 @@ export class RateLimiter {
 
 export function rateLimitHeaders(s: RateLimitState, fault: FaultName | null = null): HeaderMap {
   return {
-    'X-RateLimit-Limit': String(s.limit),
-    'X-RateLimit-Remaining': String(fault === 'ratelimit-remaining-not-decreasing' ? s.limit : s.remaining),
-    'X-RateLimit-Reset': String(fault === 'ratelimit-reset-in-milliseconds' ? s.reset * 1000 : s.reset),
+    // The bugs: numbers printed as floats; Reset the window's start, not its end.
+    'X-RateLimit-Limit': fault === 'ratelimit-limit-decimal' ? s.limit.toFixed(1) : String(s.limit),
+    'X-RateLimit-Remaining': fault === 'ratelimit-remaining-decimal' ? s.remaining.toFixed(1) : String(fault === 'ratelimit-remaining-not-decreasing' ? s.limit : s.remaining),
+    'X-RateLimit-Reset': String(fault === 'ratelimit-reset-in-milliseconds' ? s.reset * 1000 : fault === 'ratelimit-reset-window-start' ? s.reset - 60 : s.reset),
   };
 }
 

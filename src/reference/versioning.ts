@@ -126,6 +126,8 @@ export function negotiateVersion(accept: string | undefined, fault: FaultName | 
 export function resolveRequestedVersion(requested: string, fault: FaultName | null = null, variants: Variants = NO_VARIANTS): Negotiation {
   const served = servedVersions(variants);
   const latest = latestVersion(variants);
+  // The bug: the version parameter is read, then never used.
+  if (fault === 'version-param-ignored') return { ok: true, version: latest };
   const m = /^(\d{1,6})(?:\.(\d{1,6})(?:\.(\d{1,6}))?)?$/.exec(requested);
   // The variant's server answers what it cannot parse, or another major, as if no version was asked for.
   if ((!m || Number(m[1]) !== SUPPORTED_MAJOR) && variants.has('unknown-version-latest')) return { ok: true, version: latest };

@@ -6,6 +6,7 @@ import type { FaultInfo } from './types.ts';
 export const CACHING_FAULTS = {
   'etag-from-request-target': {
     requirement: 'ERR-3',
+    clause: 'ERR-3#1',
     description:
       'The ETag is computed from the request target (a cache key) instead of the representation, so a changed resource keeps its ETag and If-None-Match with the old one gets 304 Not Modified.',
   },
@@ -18,6 +19,7 @@ export const CACHING_FAULTS = {
   },
   'daily-limit-not-enforced': {
     requirement: 'RATE-3',
+    clause: 'RATE-3#3',
     // The same rule in States and transitions (RATE-1: all tokens expired, no new ones until the next day).
     consequences: ['RATE-1'],
     description: "The client's calls are counted against the daily limit, but it is never applied: past it, its tokens keep working and new ones are issued.",
@@ -31,6 +33,7 @@ export const CACHING_FAULTS = {
   },
   'ratelimit-403-without-message': {
     requirement: 'ERR-7',
+    clause: 'ERR-7#2',
     // The 403 comes without the message body the Limits rule names too (RATE-8.a).
     consequences: ['RATE-8'],
     description: 'A request over the per-minute limit gets 403 with an empty object, without the {message} the spec gives.',

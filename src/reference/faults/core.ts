@@ -5,24 +5,28 @@ import type { FaultInfo } from './types.ts';
 export const CORE_FAULTS = {
   'malformed-json-500': {
     requirement: 'ERR-4',
+    clause: 'ERR-4#2',
     // A 500 shows a server error for the client's mistake: the status does not show the outcome (ERR-1.a: 4xx client errors).
     consequences: ['ERR-1'],
     description: 'A request body that is not valid JSON makes the server fail: 500 InternalServerError instead of 400.',
   },
   'non-integer-id-500': {
     requirement: 'GEN-15',
+    clause: 'GEN-15#2',
     // A 500 shows a server error for the client's mistake: the status does not show the outcome (ERR-1.a: 4xx client errors).
     consequences: ['ERR-1'],
     description: 'A path placeholder that is not an integer (GET /categories/abc) makes the server fail: 500 instead of 404 or 400.',
   },
   'unknown-route-html-200': {
     requirement: 'ERR-9',
+    clause: 'ERR-9#1',
     // A 200 shows a success where nothing was found (ERR-1), and the HTML page is an API answer that is not JSON (GEN-4, GEN-1).
     consequences: ['ERR-1', 'GEN-4', 'GEN-1'],
     description: "A path no route serves gets 200 with the web front end's HTML page (a catch-all route) instead of 404 with the errors body.",
   },
   'categories-under-singular-key': {
     requirement: 'GEN-7',
+    clause: 'GEN-7#2',
     // The endpoints' rows state the same envelope: `{categories, meta}`.
     consequences: ['CAT-15', 'CAT-19'],
     description:
@@ -37,6 +41,7 @@ export const CORE_FAULTS = {
   },
   'root-parent-id-self': {
     requirement: 'CAT-6',
+    clause: 'CAT-6#2',
     // GET /categories/root's row says parent_id 0 too (CAT-18), and a root that is its own parent is a cycle in the tree (CAT-1).
     consequences: ['CAT-18', 'CAT-1'],
     description: 'The root category reports its own id as parent_id instead of 0.',
@@ -50,6 +55,7 @@ export const CORE_FAULTS = {
   },
   'leaf-children-count-null': {
     requirement: 'CAT-3',
+    clause: 'CAT-3#1',
     // The Category table says it again: children_count "0 means leaf".
     consequences: ['CAT-5'],
     description: 'Leaf categories report children_count null instead of the 0 the spec states (a wrong value, not a blank field).',
@@ -66,6 +72,7 @@ export const CORE_FAULTS = {
   },
   'null-field-omitted': {
     requirement: 'GEN-8',
+    clause: 'GEN-8#1',
     // The Category table gives every category image_url (string or null): the object lacks a field of its table.
     consequences: ['CAT-4'],
     description: 'A blank image_url is omitted from the category object instead of being present as null.',
@@ -92,6 +99,7 @@ export const CORE_FAULTS = {
   },
   'not-found-wrong-body': {
     requirement: 'ERR-2',
+    clause: 'ERR-2#1',
     // That body carries no RecordNotFound code (ERR-14), and lacks the documented errors member (GEN-8.a: documented fields are present).
     consequences: ['ERR-14', 'GEN-8'],
     description: 'An unknown record gives 404 with body {"error":"not found"} instead of the errors format.',
@@ -112,12 +120,14 @@ export const CORE_FAULTS = {
   },
   'link-drops-base-path': {
     requirement: 'GEN-14',
+    clause: 'GEN-14#1',
     // Those Link URLs lead to no page: rel=next and rel=last name no URL of the collection's pages.
     consequences: ['PAG-5'],
     description: 'Link URLs are built from the route path, not the request path: behind a base path (/api) they lack it and lead to no endpoint.',
   },
   'redirect-without-location': {
     requirement: 'RED-3',
+    clause: 'RED-3#1',
     description: 'The API moved from /v3 to its base path: the old URLs answer 301, but one with a query gets no Location header (the rewrite rule does not match it).',
   },
   'link-next-drops-query': {
@@ -137,10 +147,12 @@ export const CORE_FAULTS = {
   },
   'unauthorized-messages-string': {
     requirement: 'ERR-2',
+    clause: 'ERR-2#3',
     description: 'The body of a 401 carries messages as one string instead of an array of strings.',
   },
   'token-in-query-ignored': {
     requirement: 'SEND-2',
+    clause: 'SEND-2#1',
     description: 'An access token sent as the oauth_token query parameter is ignored, so such requests get 401.',
   },
 } satisfies Record<string, FaultInfo>;

@@ -18,6 +18,21 @@ export const PAGINATION_FAULTS = {
   },
   'favorites-link-missing': {
     requirement: 'PAG-5',
+    clause: 'PAG-5#1',
     description: 'The favorites listings (GET /favorites, /favorite_lists/:id/favorites, /categories/:id/favorites) carry no Link header, though other pages exist.',
+  },
+  'manufacturers-per-as-string': {
+    requirement: 'PAG-1',
+    clause: 'PAG-1#2',
+    // The listing's own row (MAN-2) says it is paginated.
+    consequences: ['MAN-2'],
+    description: 'GET /manufacturers gives meta.pagination.per as a string ("25") instead of an integer.',
+  },
+  'manufacturers-page-zero-based': {
+    requirement: 'PAG-1',
+    clause: 'PAG-1#3',
+    // The listing's own row (MAN-2) says it is paginated, and page 0 is not the page asked (PAG-3).
+    consequences: ['MAN-2', 'PAG-3'],
+    description: 'GET /manufacturers counts meta.pagination.page from 0: its first page says page 0.',
   },
 } satisfies Record<string, FaultInfo>;

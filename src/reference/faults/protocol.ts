@@ -10,10 +10,12 @@ export const PROTOCOL_FAULTS = {
   },
   'etag-changes-every-response': {
     requirement: 'ETAG-2',
+    clause: 'ETAG-2#1',
     description: 'The ETag mixes in the time of the response, so it changes on every request and If-None-Match never gives 304.',
   },
   'ratelimit-headers-missing-on-304': {
     requirement: 'RATE-4',
+    clause: 'RATE-4#1',
     description: 'A 304 Not Modified reply carries no X-RateLimit-* headers.',
   },
   'not-modified-not-counted': {
@@ -54,28 +56,34 @@ export const PROTOCOL_FAULTS = {
   },
   'fields-except-applied-before-fields': {
     requirement: 'FIELDS-4',
+    clause: 'FIELDS-4#1',
     description: 'fields_except[t] is applied before fields[t], and the inclusion then picks its fields from the complete object, so a field named in both parameters stays.',
   },
   'embedded-trimmed-by-root-fieldset': {
     requirement: 'FIELDS-5',
+    clause: 'FIELDS-5#1',
     description: 'fields[root] is applied to embedded associations too, although an association not named in a fields parameter must stay complete.',
   },
   'embed-ids-not-array': {
     requirement: 'LINK-2',
+    clause: 'LINK-2#1',
     description: 'embed_ids=<name> puts a bare id (or null) in <name>_ids instead of an array of ids.',
   },
   'association-fieldset-ignored': {
     requirement: 'FIELDS-3',
+    clause: 'FIELDS-3#2',
     description: 'fields[<name>] and fields_except[<name>] of a linked resource are ignored: only the root target is honoured, so embedded and included objects stay complete.',
   },
   'included-array-misses-linked-objects': {
     requirement: 'LINK-3',
+    clause: 'LINK-3#4',
     // include=group on specifications is such an include: its groups array misses the groups of all but the first specification (LINK-5.a: each group_id names a listed group).
     consequences: ['LINK-5'],
     description: 'include=<name> fills the top-level array from the first parent only, so the ids the other parents carry resolve to no object.',
   },
   'fields-except-ignored-on-search': {
     requirement: 'FIELDS-2',
+    clause: 'FIELDS-2#1',
     // An exclusion never applied is not applied after the inclusion either: with both, a field both name stays (FIELDS-4).
     consequences: ['FIELDS-4'],
     description:
@@ -83,6 +91,7 @@ export const PROTOCOL_FAULTS = {
   },
   'fieldsets-ignored-on-forms': {
     requirement: 'FIELDS-1',
+    clause: 'FIELDS-1#1',
     // fields_except[...] is ignored too (FIELDS-2), and so both together (FIELDS-4).
     consequences: ['FIELDS-2', 'FIELDS-4'],
     description: 'The new-review and new-address forms (GET /skus/:id/reviews/new, GET /user/addresses/new) ignore fields[...] and fields_except[...]: they answer the whole form.',
@@ -95,16 +104,46 @@ export const PROTOCOL_FAULTS = {
   },
   'app-token-extra-scope': {
     requirement: 'SCOPE-2',
+    clause: 'SCOPE-2#1',
     description: 'A client-credentials request for "public favorites" is granted both scopes instead of being refused.',
   },
   'authorization-code-reusable': {
     requirement: 'AUTH-3',
+    clause: 'AUTH-3#1',
     description: 'An authorization code can be exchanged for tokens more than once.',
   },
   'expires-in-milliseconds': {
     requirement: 'AUTH-7',
+    clause: 'AUTH-7#6',
     // The user token response's expires_in too (AUTH-19: integer seconds): every token response is built alike.
     consequences: ['AUTH-19'],
     description: 'expires_in of the token response is given in milliseconds instead of seconds.',
+  },
+  'etag-never-sent': {
+    requirement: 'ETAG-1',
+    clause: 'ETAG-1#1',
+    description: 'No answer carries an ETag (If-None-Match is then never answered 304).',
+  },
+  'ratelimit-limit-decimal': {
+    requirement: 'RATE-5',
+    clause: 'RATE-5#1',
+    description: 'X-RateLimit-Limit is written as a decimal ("100.0") instead of a whole number.',
+  },
+  'ratelimit-remaining-decimal': {
+    requirement: 'RATE-6',
+    clause: 'RATE-6#1',
+    description: 'X-RateLimit-Remaining is written as a decimal ("99.0") instead of a whole number.',
+  },
+  'ratelimit-reset-window-start': {
+    requirement: 'RATE-7',
+    clause: 'RATE-7#2',
+    description: 'X-RateLimit-Reset is the time the current window started (a minute before it resets).',
+  },
+  'version-param-ignored': {
+    requirement: 'VER-9',
+    clause: 'VER-9#1',
+    // Rule 4 (version=3, VER-8) is ignored alike, and the matrix finds each later field under its Change history row.
+    consequences: ['VER-8', 'CHG-1', 'CHG-2', 'CHG-3', 'CHG-4', 'CHG-5', 'CHG-6'],
+    description: "The Accept header's version parameter is read but not used: every request is served the latest version.",
   },
 } satisfies Record<string, FaultInfo>;

@@ -14,6 +14,7 @@ export const VERSIONING_FAULTS = {
   },
   'family-id-missing-in-3-1': {
     requirement: 'CHG-4',
+    clause: 'CHG-4#1',
     // What version=3.1 returns is not the 3.1 series with its latest fixes (VER-9.a), as user-email-missing-in-3-2 is not 3.2's User.
     consequences: ['VER-9'],
     description: 'Single categories lack family_id, which came with 3.1.2, in answers to 3.1 requests: the field-version table dates it 3.2.0.',

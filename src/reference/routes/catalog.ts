@@ -35,7 +35,7 @@ import { catalogIndex, skusUnder } from './catalog-index.ts';
 import { categorySkus } from './category-skus.ts';
 import { filterView } from './filter-groups.ts';
 import { defaultManufacturerOrder, findCategory, nameOrder, orderDirParam, sortBy, type Dir } from './listing.ts';
-import { enumParam } from './params.ts';
+import { enumParam, withoutParam } from './params.ts';
 
 type Json = Record<string, unknown>;
 
@@ -62,10 +62,17 @@ function categorySpecifications(ctx: ApiContext): ApiResult {
   const byGroup = (a: SpecificationRecord, b: SpecificationRecord): number => groupKey(a).reduce((d, v, i) => d || v - groupKey(b)[i]!, 0);
   const ordered = [...defs].sort((a, b) => byGroup(a, b) || sign * (orderOf(a) - orderOf(b)) || a.id - b.id);
   // Definitions: the values belong to SKUs.
-  const result = respondMany(ctx, 'specifications', ordered, (s) => serializeSpecification(ctx, { ...s, order: orderOf(s) }, null), {
-    links: [specGroupLink(ctx)],
-    paginate: false,
-  });
+  // The bug: the definitions come under a generic key.
+  const result = respondMany(
+    ctx,
+    ctx.fault === 'specifications-under-data-key' ? 'data' : 'specifications',
+    ordered,
+    (s) => serializeSpecification(ctx, { ...s, order: orderOf(s) }, null),
+    {
+      links: [specGroupLink(ctx)],
+      paginate: false,
+    },
+  );
   if (ctx.fault === 'specifications-groups-array-missing') delete (result.body as Json)['groups'];
   return result;
 }
@@ -92,8 +99,12 @@ function categoryManufacturers(ctx: ApiContext): ApiResult {
   if (ctx.fault === 'category-manufacturers-miss-one') ids.delete(mostCommon(skus.map((s) => s.manufacturer_id)) ?? -1);
   const found = [...ids].map((id) => ctx.data.manufacturers.get(id)).filter((m): m is ManufacturerRecord => m !== undefined && !(hideOem && m.oem));
   const names = nameOrder(ctx);
-  const sorted = orderBy === 'name' ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties) : sortBy(found, (a, b) => a.popularity - b.popularity, dir);
-  return respondMany(ctx, 'manufacturers', sorted, serializeManufacturer);
+  // The bug: order_by=name falls through to the popularity sort.
+  const byName = orderBy === 'name' && ctx.fault !== 'category-manufacturers-name-order-ignored';
+  const sorted = byName ? sortBy(found, (a, b) => names.compare(a.name, b.name), dir, names.ties) : sortBy(found, (a, b) => a.popularity - b.popularity, dir);
+  // The bugs: the list under the front end's word for manufacturers; per not read.
+  const key = ctx.fault === 'category-manufacturers-under-brands-key' ? 'brands' : 'manufacturers';
+  return respondMany(ctx.fault === 'category-manufacturers-per-ignored' ? withoutParam(ctx, 'per') : ctx, key, sorted, serializeManufacturer);
 }
 
 /** A filter group; a group without a hint has hint "" (variant filter-hint-null: null). */
@@ -128,7 +139,10 @@ function filterGroups(ctx: ApiContext): ApiResult {
   // "filter groups cached for 5 minutes" (3.0.3).
   const cached = ctx.fault !== 'filter-groups-cache-control-missing' && versionAtLeast(ctx.version, '3.0.3');
   const headers = cached ? { 'Cache-Control': 'max-age=300, private' } : undefined;
-  return respondMany(ctx, 'filter_groups', groups, (g) => serializeFilterGroup(g, ctx.variants, ctx.version), headers ? { headers } : {});
+  // The bugs: the list under a shorter key; per not read.
+  const key = ctx.fault === 'filter-groups-under-groups-key' ? 'groups' : 'filter_groups';
+  const paged = ctx.fault === 'filter-groups-per-ignored' ? withoutParam(ctx, 'per') : ctx;
+  return respondMany(paged, key, groups, (g) => serializeFilterGroup(g, ctx.variants, ctx.version), headers ? { headers } : {});
 }
 
 export const catalogRoutes: RouteModule = (router) => {

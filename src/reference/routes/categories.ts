@@ -19,7 +19,7 @@
 
 import { childrenOf, type CategoryRecord } from '../data.ts';
 import { ApiError, recordNotFound, type ApiResult } from '../http.ts';
-import { parseId } from './params.ts';
+import { parseId, withoutParam } from './params.ts';
 import type { ApiContext, RouteModule } from '../router.ts';
 import { serializeCategory } from '../serializers.ts';
 import { respondMany, respondOne } from '../shape.ts';
@@ -32,29 +32,40 @@ function findCategory(ctx: ApiContext, raw: string | undefined): CategoryRecord 
   return c;
 }
 
-function detail(ctx: ApiContext, c: CategoryRecord): ApiResult {
-  return respondOne(ctx, 'category', c, (x) => serializeCategory(x, { view: 'detail', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
+/** A single category under `category`; the bugs: under a key named after the route. */
+function detail(ctx: ApiContext, c: CategoryRecord, key = 'category'): ApiResult {
+  return respondOne(ctx, key, c, (x) => serializeCategory(x, { view: 'detail', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
 }
 
 /** A category of the tree's single answers (root, parent): as /:id, or (variant) as a listing gives it. */
-function treeNode(ctx: ApiContext, c: CategoryRecord): ApiResult {
-  if (!ctx.variants.has('root-parent-plain-category')) return detail(ctx, c);
-  return respondOne(ctx, 'category', c, (x) => serializeCategory(x, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
+function treeNode(ctx: ApiContext, c: CategoryRecord, key = 'category'): ApiResult {
+  if (!ctx.variants.has('root-parent-plain-category')) return detail(ctx, c, key);
+  return respondOne(ctx, key, c, (x) => serializeCategory(x, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }));
 }
 
-function list(ctx: ApiContext, items: readonly CategoryRecord[]): ApiResult {
-  return respondMany(ctx, ctx.fault === 'categories-under-singular-key' ? 'category' : 'categories', items, (c) =>
+function list(ctx: ApiContext, items: readonly CategoryRecord[], key = 'categories'): ApiResult {
+  return respondMany(ctx, ctx.fault === 'categories-under-singular-key' ? 'category' : key, items, (c) =>
     serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants }),
   );
 }
 
 export const categoryRoutes: RouteModule = (router) => {
   // Variant categories-top-level-only: the root and its children, the rest reached through children.
-  router.get('/categories', (ctx) => list(ctx, ctx.variants.has('categories-top-level-only') ? ctx.data.categoryList.filter((c) => c.depth <= 1) : ctx.data.categoryList));
+  router.get('/categories', (ctx) => {
+    const all = ctx.variants.has('categories-top-level-only') ? ctx.data.categoryList.filter((c) => c.depth <= 1) : ctx.data.categoryList;
+    // The bug: this listing reads page but not per.
+    return list(ctx.fault === 'categories-per-ignored' ? withoutParam(ctx, 'per') : ctx, all);
+  });
 
-  router.get('/categories/root', (ctx) => treeNode(ctx, ctx.data.categories.get(ctx.data.rootId)!));
+  router.get('/categories/root', (ctx) => {
+    const result = treeNode(ctx, ctx.data.categories.get(ctx.data.rootId)!, ctx.fault === 'root-under-root-key' ? 'root' : 'category');
+    // The bug: this route serializes the root by itself, and its "no parent" comes out null.
+    const shown = (result.body as Record<string, Record<string, unknown> | undefined>)['category'];
+    if (ctx.fault === 'root-endpoint-parent-id-null' && shown && 'parent_id' in shown) shown['parent_id'] = null;
+    return result;
+  });
 
-  router.get('/categories/:id', (ctx) => detail(ctx, findCategory(ctx, ctx.params['id'])));
+  router.get('/categories/:id', (ctx) => detail(ctx, findCategory(ctx, ctx.params['id']), ctx.fault === 'category-under-data-key' ? 'data' : 'category'));
 
   router.get('/categories/:id/parent', (ctx) => {
     const c = findCategory(ctx, ctx.params['id']);
@@ -62,7 +73,7 @@ export const categoryRoutes: RouteModule = (router) => {
     if (!parent) {
       throw new ApiError(404, 'RecordNotFound', [`Couldn't find Category with id=${c.parentId} (Category ${c.id} is the root and has no parent)`]);
     }
-    return treeNode(ctx, parent);
+    return treeNode(ctx, parent, ctx.fault === 'parent-under-parent-key' ? 'parent' : 'category');
   });
 
   router.get('/categories/:id/children', (ctx) => {
@@ -75,6 +86,8 @@ export const categoryRoutes: RouteModule = (router) => {
     if (ctx.fault === 'children-includes-grandchildren') {
       items = [...items, ...items.flatMap((child) => childrenOf(ctx.data, child.id))].sort((a, b) => a.id - b.id);
     }
-    return list(ctx, items);
+    // The bug: the children query skips a row (an OFFSET of 1 meant for the parent row).
+    if (ctx.fault === 'children-drops-first-child' && items.length > 1) items = items.slice(1);
+    return list(ctx, items, ctx.fault === 'children-under-children-key' ? 'children' : 'categories');
   });
 };

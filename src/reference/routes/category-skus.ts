@@ -402,17 +402,37 @@ export function categorySkus(ctx: ApiContext): ApiResult {
   const result = filterSkus(ctx, c, scoped, filters);
   const key = skuKey(orderBy, ctx.variants);
   const ordered = sortBy(result, (a, b) => key(a) - key(b), dir);
+  // The bug: an unfiltered listing's last page also carries a SKU of another leaf (a join that loses the category's condition).
+  const listed = ctx.fault === 'category-skus-stray-sku-last' && result.length === all.length && all.length > 0 ? [...ordered, ...straySku(ctx, c)] : ordered;
 
-  const meta: Json = { ordered_by: orderBy, order_by_methods: orderByMethods(ctx, methods, defaultMethod) };
+  // The bugs: ordered_by always names the default method; its labels as objects.
+  const methodLabels = orderByMethods(ctx, methods, defaultMethod);
+  const labels = ctx.fault === 'order-by-methods-labels-objects' ? Object.fromEntries(Object.entries(methodLabels).map(([m, label]) => [m, { label }])) : methodLabels;
+  const meta: Json = { ordered_by: ctx.fault === 'ordered-by-always-default' ? defaultMethod : orderBy, order_by_methods: labels };
   if (ctx.variants.has('order-by-methods-from-3-2') && !versionAtLeast(ctx.version, '3.2.0')) delete meta['order_by_methods'];
+  // The bugs: a key of meta left out.
+  if (ctx.fault === 'ordered-by-missing') delete meta['ordered_by'];
+  if (ctx.fault === 'order-by-methods-missing') delete meta['order_by_methods'];
   // Variant available-filters-whole-category: the counts are over the category, whatever the filters.
   const counted = ctx.variants.has('available-filters-whole-category') ? all : result;
-  if (includeMeta.includes('available_filters')) meta['available_filters'] = availableFilters(ctx, c, all, counted, filters);
-  if (includeMeta.includes('applied_filters')) {
+  // The bugs: include_meta[] read, but one of its values never acted on.
+  if (includeMeta.includes('available_filters') && ctx.fault !== 'available-filters-not-added') meta['available_filters'] = availableFilters(ctx, c, all, counted, filters);
+  if (includeMeta.includes('applied_filters') && ctx.fault !== 'applied-filters-not-added') {
     meta['applied_filters'] = ctx.variants.has('applied-filters-list') ? appliedFilterList(filters) : appliedFilters(filters);
   }
   // The bug: favorited is left out, as on the other SKU listings.
   const favorited = !(ctx.fault === 'category-skus-favorited-missing');
   const favoritedIds = favoritedSkuIds(ctx);
-  return respondMany(ctx, 'skus', ordered, (s) => serializeSku(s, ctx, { favorited }, favoritedIds), { meta });
+  // The bug: the list under the word the front end uses.
+  const listKey = ctx.fault === 'category-skus-under-products-key' ? 'products' : 'skus';
+  return respondMany(ctx, listKey, listed, (s) => serializeSku(s, ctx, { favorited }, favoritedIds), { meta });
+}
+
+/** The first SKU of the first other leaf holding SKUs (the fault category-skus-stray-sku-last). */
+function straySku(ctx: ApiContext, c: CategoryRecord): SkuRecord[] {
+  for (const other of ctx.data.categoryList) {
+    const skus = other.id !== c.id && other.childIds.length === 0 ? skusUnder(ctx, other.id) : [];
+    if (skus.length > 0) return [skus[0]!];
+  }
+  return [];
 }

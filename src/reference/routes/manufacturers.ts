@@ -99,7 +99,14 @@ function redirectTo(ctx: ApiContext, path: string): ApiResult {
 }
 
 export const manufacturerRoutes: RouteModule = (router) => {
-  router.get('/manufacturers', (ctx) => respondMany(ctx, 'manufacturers', allManufacturers(ctx), serializeManufacturer));
+  router.get('/manufacturers', (ctx) => {
+    const result = respondMany(ctx, 'manufacturers', allManufacturers(ctx), serializeManufacturer);
+    // The bugs: this listing builds its pagination by hand, per as a string or the page from 0.
+    const pagination = (result.body as { meta?: { pagination?: Record<string, unknown> } }).meta?.pagination;
+    if (pagination && ctx.fault === 'manufacturers-per-as-string') pagination['per'] = String(pagination['per']);
+    if (pagination && ctx.fault === 'manufacturers-page-zero-based') pagination['page'] = Number(pagination['page']) - 1;
+    return result;
+  });
   router.get('/manufacturers/:id', (ctx) => {
     // Variant manufacturer-canonical-redirect: the canonical address is /manufacturers/<id>-<slug of the name>.
     if (!ctx.variants.has('manufacturer-canonical-redirect')) return respondOne(ctx, 'manufacturer', findManufacturer(ctx, ctx.params['id']), serializeManufacturer);

@@ -76,7 +76,9 @@ export const notificationRoutes: RouteModule = (router) => {
       const ids = viewIds(ctx);
       const now = formatTimestamp(ctx.now());
       const viewed: NotificationRecord[] = [];
-      for (const id of new Set(ids)) {
+      // The bug: the ids are read, but the update marks every notification of the user.
+      const marked = ctx.fault === 'notifications-view-marks-all' ? [...ctx.data.notifications.values()].filter((n) => n.userId === uid).map((n) => n.id) : ids;
+      for (const id of new Set(marked)) {
         const n = ctx.data.notifications.get(id);
         if (!n || n.userId !== uid) continue;
         viewed.push(n);

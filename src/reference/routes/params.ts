@@ -92,3 +92,10 @@ export function toInteger(value: unknown, name: string): number | undefined {
   if (typeof value === 'string' && /^-?\d{1,15}$/.test(value)) return Number(value);
   throw invalidParameter(`${name} must be an integer`);
 }
+
+/** The request as a handler that does not read `name` sees it. */
+export function withoutParam(ctx: ApiContext, name: string): ApiContext {
+  const query = new URLSearchParams(ctx.query);
+  query.delete(name);
+  return { ...ctx, query };
+}

@@ -219,7 +219,7 @@ function familyIdShown(ctx: ApiContext, strong: boolean): boolean {
 function searchCategory(ctx: ApiContext, c: CategoryRecord, count: number, strong: boolean): Json {
   const out = serializeCategory(c, { view: 'list', version: ctx.version, fault: ctx.fault, variants: ctx.variants });
   if (familyIdShown(ctx, strong)) out['family_id'] = categoryFamilyId(c, ctx.variants);
-  if (ctx.fault !== 'search-match-count-missing') out['match_count'] = count;
+  if (ctx.fault !== 'search-match-count-missing') out['match_count'] = ctx.fault === 'match-count-as-string' ? String(count) : count;
   else delete out['match_count'];
   return applyVersion('category', out, ctx.version);
 }
@@ -254,7 +254,9 @@ function search(ctx: ApiContext): ApiResult {
   // The bug: the length check lets one character through.
   const min = ctx.fault === 'search-short-query-accepted' ? 1 : MIN_QUERY_LENGTH;
   if ([...q].length < min) {
-    throw new ApiError(422, 'InvalidSearch', [`The search query must have at least ${MIN_QUERY_LENGTH} characters, got ${[...q].length}`]);
+    // The bug: the refusal is sent as a bad request.
+    const status = ctx.fault === 'short-query-answered-400' ? 400 : 422;
+    throw new ApiError(status, 'InvalidSearch', [`The search query must have at least ${MIN_QUERY_LENGTH} characters, got ${[...q].length}`]);
   }
   const queryWords = words(q);
   const tokens = [...new Set(queryWords)];

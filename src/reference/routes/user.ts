@@ -388,6 +388,11 @@ function createAddress(ctx: ApiContext): ApiResult {
   };
   const record: AddressRecord = { ...base, ...geocode(ctx, uid, base) };
   ctx.data.addresses.set(record.id, record);
+  // The bug: a retried insert stores the address a second time, under another id.
+  if (ctx.fault === 'address-created-twice') {
+    const twin = { ...record, id: ctx.data.nextId('address') };
+    ctx.data.addresses.set(twin.id, twin);
+  }
   return addressResult(ctx, record, 201);
 }
 

@@ -23,6 +23,11 @@ export function round1(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
+/** A payment flag; the bug: a tinyint column's 0 or 1. */
+function paymentFlag(value: boolean, fault: FaultName | null): boolean | number {
+  return fault === 'shop-payment-flags-as-tinyint' ? Number(value) : value;
+}
+
 export function serializeShop(s: ShopRecord, opts: ShopSerializeOptions): Json {
   let score = round1(s.review_score);
   // Before 3.0.23 (variant implements-3.0.22) the score was not rounded: the live average of the counted reviews.
@@ -48,14 +53,15 @@ export function serializeShop(s: ShopRecord, opts: ShopSerializeOptions): Json {
     image_url: s.image_url,
     thumbshot_url: s.thumbshot_url,
     web_uri: s.web_uri,
-    reviews_count: s.reviews_count,
-    latest_reviews_count: s.latest_reviews_count,
-    review_score: score,
+    // The bugs: a count and the score as strings; the payment flags as tinyint 0 or 1.
+    reviews_count: opts.fault === 'shop-reviews-count-as-string' ? String(s.reviews_count) : s.reviews_count,
+    latest_reviews_count: opts.fault === 'shop-latest-reviews-count-as-string' ? String(s.latest_reviews_count) : s.latest_reviews_count,
+    review_score: opts.fault === 'shop-review-score-as-string' && score !== null ? score.toFixed(1) : score,
     payment_methods: {
-      credit_card: s.payment_methods.credit_card,
-      paypal: s.payment_methods.paypal,
-      bank: s.payment_methods.bank,
-      spot_cash: s.payment_methods.spot_cash,
+      credit_card: paymentFlag(s.payment_methods.credit_card, opts.fault),
+      paypal: paymentFlag(s.payment_methods.paypal, opts.fault),
+      bank: paymentFlag(s.payment_methods.bank, opts.fault),
+      spot_cash: paymentFlag(s.payment_methods.spot_cash, opts.fault),
       installments: s.payment_methods.installments,
     },
     shipping,

@@ -60,13 +60,15 @@ export function serializeSku(s: SkuRecord, ctx: SkuContext, opts: SkuOptions = {
     first_product_shop_info: skuShopInfo(s, variants),
     click_url: s.click_url,
     ...skuPrices(s, variants),
-    reviewscore: s.reviewscore,
-    shop_count: s.shop_count,
+    // The bugs: the score and the shop count as strings (a DECIMAL column, a COUNT()).
+    reviewscore: ctx.fault === 'sku-reviewscore-as-string' ? String(s.reviewscore) : s.reviewscore,
+    shop_count: ctx.fault === 'sku-shop-count-as-string' ? String(s.shop_count) : s.shop_count,
     plain_spec_summary: s.plain_spec_summary,
     manufacturer_id: s.manufacturer_id,
-    future: s.future,
-    reviews_count: s.reviews_count,
-    virtual: s.virtual,
+    // The bugs: future as a string on the future SKUs alone; reviews_count as a string; virtual as 0 or 1.
+    future: ctx.fault === 'future-sku-future-as-string' && s.future ? 'true' : s.future,
+    reviews_count: ctx.fault === 'sku-reviews-count-as-string' ? String(s.reviews_count) : s.reviews_count,
+    virtual: ctx.fault === 'sku-virtual-as-tinyint' ? Number(s.virtual) : s.virtual,
     images: skuImages(s, variants),
     web_uri: s.web_uri,
   };

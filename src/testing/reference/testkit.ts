@@ -294,8 +294,9 @@ export function allCategories(ref: RunningReference, token: string): Promise<Cat
 
 /** The leaves among `cats`: those no category names as parent (children_count may be faulty). */
 export function leavesOf<T extends { id: number; parent_id: number | null }>(cats: readonly T[]): T[] {
-  const parents = new Set(cats.map((c) => c.parent_id));
-  return cats.filter((c) => !parents.has(c.id));
+  // Compared as text: a fault gives parent_id as a string.
+  const parents = new Set(cats.map((c) => String(c.parent_id)));
+  return cats.filter((c) => !parents.has(String(c.id)));
 }
 
 export async function leafCategories(ref: RunningReference, token: string): Promise<CategoryRef[]> {

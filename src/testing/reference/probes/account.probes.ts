@@ -5,7 +5,7 @@
 // No probe depends on it (notifications-view-returns-body uses a viewed one).
 
 import type { RunningReference } from '../../../reference/server.ts';
-import { allSkus, call, get, userTokens } from '../testkit.ts';
+import { allSkus, call, get, userTokens, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 type Json = Record<string, any>;
@@ -25,6 +25,22 @@ const ADDRESS_TEXT = ['first_name', 'last_name', 'street_name', 'street_number',
 /** Puts every text field of an address back at once (a PUT of one field may clear the others under a fault). */
 async function restoreAddress(ref: RunningReference, token: string, a: Json): Promise<void> {
   await call(ref, 'PUT', `/user/addresses/${a['id']}`, { token, body: Object.fromEntries(ADDRESS_TEXT.map((k) => [k, a[k]])) });
+}
+
+/** POST /user/addresses of a probe address labelled `label`, in the form's first region. */
+async function postProbeAddress(ref: RunningReference, token: string, label: string): Promise<Reply> {
+  const regions = (await call(ref, 'GET', '/user/addresses/new', { token })).body?.address_form?.regions ?? {};
+  const body = {
+    label,
+    first_name: 'Probe',
+    last_name: 'Probe',
+    street_name: 'Probe Street',
+    street_number: '1',
+    city: 'Probe City',
+    zip: '12345',
+    region_id: Object.values(regions)[0],
+  };
+  return call(ref, 'POST', '/user/addresses', { token, body });
 }
 
 export const ACCOUNT_PROBES: ProbeTable = {
@@ -74,18 +90,7 @@ export const ACCOUNT_PROBES: ProbeTable = {
   },
 
   'address-delete-not-stored': async (ref, { user }) => {
-    const regions = (await call(ref, 'GET', '/user/addresses/new', { token: user })).body?.address_form?.regions ?? {};
-    const body = {
-      label: 'Probe delete',
-      first_name: 'Probe',
-      last_name: 'Probe',
-      street_name: 'Probe Street',
-      street_number: '1',
-      city: 'Probe City',
-      zip: '12345',
-      region_id: Object.values(regions)[0],
-    };
-    const made = await call(ref, 'POST', '/user/addresses', { token: user, body });
+    const made = await postProbeAddress(ref, user, 'Probe delete');
     const id = made.body?.address?.id;
     if (made.status !== 201 || id === undefined) return false;
     const deleted = await call(ref, 'DELETE', `/user/addresses/${id}`, { token: user });
@@ -183,5 +188,22 @@ export const ACCOUNT_PROBES: ProbeTable = {
     const sku = (await allSkus(ref, user)).find((s) => !s.future && s.shop_count > 0)!;
     const meta = (await get(ref, `/skus/${sku.id}/products?per=1`, { token: user })).body.meta;
     return JSON.stringify(meta.personalization) !== JSON.stringify(own);
+  },
+
+  'address-created-twice': async (ref, { user }) => {
+    const label = 'Probe twice';
+    const made = await postProbeAddress(ref, user, label);
+    const stored = (await addresses(ref, user)).filter((a) => a['label'] === label);
+    for (const a of stored) await call(ref, 'DELETE', `/user/addresses/${a['id']}`, { token: user });
+    return made.status === 201 && stored.length === 2;
+  },
+
+  'notifications-view-marks-all': async (ref, { user }) => {
+    const all = await notifications(ref, user);
+    const unviewed = all.filter((x) => x['is_viewed'] === false);
+    // None left unviewed: the probes view one each, so only a view marking all of them does that.
+    if (unviewed.length < 2) return unviewed.length === 0 && all.length >= 2;
+    await call(ref, 'POST', '/notifications/view', { token: user, body: { ids: [unviewed[0]!['id']] } });
+    return (await call(ref, 'GET', `/notifications/${unviewed[1]!['id']}`, { token: user })).body?.notification?.is_viewed === true;
   },
 };

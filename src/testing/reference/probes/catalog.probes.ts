@@ -19,7 +19,8 @@ async function findLeaf(ref: RunningReference, token: string, path: (id: number)
 }
 
 export const CATALOG_PROBES: ProbeTable = {
-  'search-short-query-accepted': async (ref, { app: token }) => (await get(ref, '/search?q=a', { token })).status !== 422,
+  // Served (another fault refuses it with 400).
+  'search-short-query-accepted': async (ref, { app: token }) => (await get(ref, '/search?q=a', { token })).status === 200,
 
   'search-no-match-404': async (ref, { app: token }) => (await get(ref, '/search?q=zzqxjvw', { token })).status === 404,
 
@@ -33,8 +34,9 @@ export const CATALOG_PROBES: ProbeTable = {
   },
 
   'search-finds-nothing': async (ref, { app: token }) => {
-    // The root's name finds every leaf holding SKUs.
+    // The root's name finds every leaf holding SKUs (another fault gives it as a localized object).
     const root = (await get(ref, '/categories/root', { token })).body.category;
+    if (typeof root.name !== 'string') return false;
     const r = await get(ref, `/search?q=${encodeURIComponent(root.name)}`, { token });
     return r.status === 200 && r.body.categories.length === 0;
   },
@@ -118,14 +120,16 @@ export const CATALOG_PROBES: ProbeTable = {
   'category-manufacturers-miss-one': async (ref, { app: token }) => {
     const [leaf] = await leafCategories(ref, token);
     const listed = new Set(((await get(ref, `/categories/${leaf!.id}/manufacturers?per=100`, { token })).body.manufacturers as { id: number }[]).map((m) => m.id));
-    const skus = (await get(ref, `/categories/${leaf!.id}/skus?per=100`, { token })).body.skus as { manufacturer_id: number }[];
-    return skus.some((s) => !listed.has(s.manufacturer_id));
+    // The leaf's own SKUs (another fault lists one of another leaf).
+    const skus = (await get(ref, `/categories/${leaf!.id}/skus?per=100`, { token })).body.skus as { manufacturer_id: number; category_id: number }[];
+    return skus.some((s) => s.category_id === leaf!.id && !listed.has(s.manufacturer_id));
   },
   'filter-groups-of-another-category': async (ref, { app: token }) => {
     const [leaf] = await leafCategories(ref, token);
     const groups = (await get(ref, `/categories/${leaf!.id}/filter_groups`, { token })).body.filter_groups as { category_id: number }[];
+    // Another fault separates the path's ids with slashes.
     const path = String((await get(ref, `/categories/${leaf!.id}`, { token })).body.category.path)
-      .split(',')
+      .split(/[,/]/)
       .map(Number);
     return groups.some((g) => !path.includes(g.category_id));
   },
@@ -238,7 +242,9 @@ export const CATALOG_PROBES: ProbeTable = {
       (c) => `/categories/${c}/skus?per=1`,
       (b) => b.skus.length > 0 && 'price' in b.meta.order_by_methods,
     );
-    const prices = ((await get(ref, `/categories/${id}/skus?per=100&order_by=price&order_dir=desc`, { token })).body.skus as Json[]).map((s) => s.price_min as number);
+    // The leaf's own SKUs (another fault appends one of another leaf).
+    const skus = (await get(ref, `/categories/${id}/skus?per=100&order_by=price&order_dir=desc`, { token })).body.skus as Json[];
+    const prices = skus.filter((s) => s.category_id === id).map((s) => s.price_min as number);
     return prices.some((x, i) => i > 0 && x > prices[i - 1]!);
   },
 
@@ -269,5 +275,13 @@ export const CATALOG_PROBES: ProbeTable = {
     const r = await get(ref, `/categories/${id}/skus?per=1&availability=${option.id}`, { token });
     expect(r.status).toBe(200);
     return r.body.meta.pagination.total_results > body.meta.pagination.total_results;
+  },
+
+  'short-query-answered-400': async (ref, { app: token }) => (await get(ref, '/search?q=a', { token })).status === 400,
+  'match-count-as-string': async (ref, { app: token }) => {
+    // The root's name finds every leaf holding SKUs.
+    const root = (await get(ref, '/categories/root', { token })).body.category;
+    const body = (await get(ref, `/search?q=${encodeURIComponent(root.name)}&per=100`, { token })).body;
+    return ((body?.categories ?? []) as Json[]).some((c) => typeof c['match_count'] === 'string');
   },
 };

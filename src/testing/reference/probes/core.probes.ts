@@ -14,13 +14,22 @@ export const CORE_PROBES: ProbeTable = {
     const leaf = leavesOf(cats)[0]!;
     return typeof leaf.children_count === 'number' && leaf.children_count !== 0;
   },
-  'leaf-children-count-null': async (ref, { app: token }) => leavesOf(await allCategories(ref, token)).every((leaf) => leaf.children_count === null),
-  'root-parent-id-null': async (ref, { app: token }) => (await get(ref, '/categories/root', { token })).body.category.parent_id === null,
+  'leaf-children-count-null': async (ref, { app: token }) => {
+    // None listed (another fault pages from 0) shows no leaf.
+    const leaves = leavesOf(await allCategories(ref, token));
+    return leaves.length > 0 && leaves.every((leaf) => leaf.children_count === null);
+  },
+  'root-parent-id-null': async (ref, { app: token }) => {
+    const root = (await get(ref, '/categories/root', { token })).body.category;
+    // The root's row in the listing too (another fault has only GET /categories/root say null).
+    return root.parent_id === null && (await allCategories(ref, token)).some((c) => c.id === root.id && c.parent_id === null);
+  },
   'children-count-off-by-one': async (ref, { app: token }) => {
     // Children counted from the whole tree (children-includes-grandchildren changes the children listing).
     const root = (await get(ref, '/categories/root', { token })).body.category;
-    const children = (await allCategories(ref, token)).filter((c) => c.parent_id === root.id && c.id !== root.id).length;
-    return root.children_count !== children;
+    // One too many (other faults give one too few, or the count or parent_id as a string).
+    const children = (await allCategories(ref, token)).filter((c) => String(c.parent_id) === String(root.id) && c.id !== root.id).length;
+    return root.children_count === children + 1;
   },
   'categories-under-singular-key': async (ref, { app: token }) => {
     const body = (await get(ref, '/categories', { token })).body;
@@ -53,7 +62,8 @@ export const CORE_PROBES: ProbeTable = {
     const root = (await get(ref, '/categories/root', { token })).body.category as CategoryRef;
     const answer = (await get(ref, `/categories/${root.id}/children?per=100`, { token })).body;
     const kids = (answer.categories ?? singularEnvelope(answer, 'categories')) as CategoryRef[];
-    return kids.some((k) => k.parent_id !== root.id);
+    // Compared as text: another fault gives parent_id as a string.
+    return kids.some((k) => String(k.parent_id) !== String(root.id));
   },
   'not-found-wrong-body': async (ref, { app: token }) => {
     const r = await get(ref, '/categories/999999', { token });
@@ -66,8 +76,11 @@ export const CORE_PROBES: ProbeTable = {
     expect(r.status).toBe(401);
     return typeof r.body?.errors?.[0]?.messages === 'string';
   },
-  'default-per-not-25': async (ref, { app: token }) => (await get(ref, '/categories', { token })).body.meta.pagination.per !== 25,
-  'page-param-ignored': async (ref, { app: token }) => (await get(ref, '/categories?page=2', { token })).body.meta.pagination.page !== 2,
+  // Compared as numbers: another fault gives per as a string.
+  'default-per-not-25': async (ref, { app: token }) => Number((await get(ref, '/categories', { token })).body.meta.pagination.per) !== 25,
+  // Page 2 starts where page 1 does (other faults number the pages from 0).
+  'page-param-ignored': async (ref, { app: token }) =>
+    (await get(ref, '/categories?per=2&page=2', { token })).body.categories[0]?.id === (await get(ref, '/categories?per=2&page=1', { token })).body.categories[0]?.id,
   'link-next-drops-query': async (ref, { app: token }) => {
     const r = await get(ref, '/categories?per=2', { token });
     const next = parseLink(r.headers.get('link')).next;

@@ -4,7 +4,7 @@
 // prefix) and deletes them again. The helpers are shared with src/reference/favorites.test.ts.
 
 import type { RunningReference } from '../../../reference/server.ts';
-import { call, collect, leafCategories, type Reply } from '../testkit.ts';
+import { call, collect, get, leafCategories, userTokens, type Reply } from '../testkit.ts';
 import type { ProbeTable } from './probe.ts';
 
 export interface Favorite {
@@ -288,5 +288,21 @@ export const FAVORITE_PROBES: ProbeTable = {
     const ids = (await allFavorites(ref, user)).map((f) => f.id);
     const missing = Math.max(0, ...ids) + 1_000_000;
     return (await call(ref, 'DELETE', `/favorites/${missing}`, { token: user })).status === 204;
+  },
+
+  'favorite-created-twice': (ref, { user }) =>
+    withScratch(ref, user, async (s) => {
+      const { favorite, list } = await favoriteInList(s);
+      const listed = await collect<Favorite>(ref, user, `/favorite_lists/${list.id}/favorites`, 'favorites');
+      return listed.filter((f) => f.sku_id === favorite.sku_id).length === 2;
+    }),
+  'category-favorites-under-data-key': async (ref, { user }) => {
+    const [leaf] = await leafCategories(ref, user);
+    return 'data' in ((await get(ref, `/categories/${leaf!.id}/favorites`, { token: user })).body ?? {});
+  },
+  'category-favorites-without-permission': async (ref, { user }) => {
+    const [leaf] = await leafCategories(ref, user);
+    const { access } = await userTokens(ref, 'public');
+    return (await get(ref, `/categories/${leaf!.id}/favorites`, { token: access })).status === 200;
   },
 };

@@ -24,7 +24,8 @@ export const PAGINATION_PROBES: ProbeTable = {
     for (const id of await someShops(ref, token)) {
       const r = await get(ref, `/shops/${id}/reviews?per=1`, { token });
       if (r.body.meta.pagination.total_results < 2) continue;
-      return r.body.meta.pagination.per !== 1 || r.body.reviews.length !== 1;
+      // Compared as a number: another fault gives per as a string.
+      return Number(r.body.meta.pagination.per) !== 1 || r.body.reviews.length !== 1;
     }
     throw new Error('no shop with 2 reviews or more');
   },
@@ -43,4 +44,10 @@ export const PAGINATION_PROBES: ProbeTable = {
     const others = await get(ref, '/categories?per=2', { token: app });
     return r.headers.get('link') === null && others.headers.get('link') !== null;
   },
+
+  'manufacturers-per-as-string': async (ref, { app: token }) =>
+    typeof (await get(ref, '/manufacturers', { token })).body?.meta?.pagination?.per === 'string' &&
+    typeof (await get(ref, '/categories', { token })).body?.meta?.pagination?.per === 'number',
+  'manufacturers-page-zero-based': async (ref, { app: token }) =>
+    (await get(ref, '/manufacturers', { token })).body?.meta?.pagination?.page === 0 && (await get(ref, '/categories', { token })).body?.meta?.pagination?.page === 1,
 };

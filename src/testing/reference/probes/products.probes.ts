@@ -149,4 +149,18 @@ export const PRODUCT_PROBES: ProbeTable = {
     }
     return false;
   },
+
+  'shop-reviews-count-as-string': async (ref, { app: token }) => (await someShops(ref, token)).some((s) => typeof s.reviews_count === 'string'),
+  'shop-review-score-as-string': async (ref, { app: token }) => (await someShops(ref, token)).some((s) => typeof s.review_score === 'string'),
+  'shop-payment-flags-as-tinyint': async (ref, { app: token }) => (await someShops(ref, token)).some((s) => typeof s.payment_methods?.paypal === 'number'),
+  'future-sku-future-as-string': async (ref, { app: token }) => {
+    const skus = await allSkus(ref, token);
+    return skus.some((s) => s.future === 'true') && skus.some((s) => s.future === false);
+  },
+  'sku-reviews-count-as-string': async (ref, { app: token }) => (await allSkus(ref, token)).some((s) => typeof s.reviews_count === 'string'),
+  'sku-virtual-as-tinyint': async (ref, { app: token }) => (await allSkus(ref, token)).some((s) => typeof s.virtual === 'number'),
+
+  'sku-reviewscore-as-string': async (ref, { app: token }) => (await allSkus(ref, token)).some((s) => typeof s.reviewscore === 'string'),
+  'sku-shop-count-as-string': async (ref, { app: token }) => (await allSkus(ref, token)).some((s) => typeof s.shop_count === 'string'),
+  'shop-latest-reviews-count-as-string': async (ref, { app: token }) => (await someShops(ref, token)).some((s) => typeof s.latest_reviews_count === 'string'),
 };

@@ -208,4 +208,15 @@ export const PROTOCOL_PROBES: ProbeTable = {
   },
 
   'expires-in-milliseconds': async (ref) => (await tokenRequest(ref, 'public')).body?.expires_in === 14 * 24 * 3600 * 1000,
+
+  'etag-never-sent': async (ref, { app: token }) => (await get(ref, ROOT, { token })).headers.get('etag') === null,
+  'ratelimit-limit-decimal': async (ref, { app: token }) => ((await get(ref, ROOT, { token })).headers.get('x-ratelimit-limit') ?? '').includes('.'),
+  'ratelimit-remaining-decimal': async (ref, { app: token }) => ((await get(ref, ROOT, { token })).headers.get('x-ratelimit-remaining') ?? '').includes('.'),
+  // The window started at most a few seconds ago; its end is a minute away.
+  'ratelimit-reset-window-start': async (ref, { app: token }) => Number((await get(ref, ROOT, { token })).headers.get('x-ratelimit-reset')) <= Date.now() / 1000 + 5,
+  'version-param-ignored': async (ref, { app: token }) => {
+    const oldest = await get(ref, ROOT, { token, version: '3.0' });
+    const latest = await get(ref, ROOT, { token });
+    return JSON.stringify(oldest.body) === JSON.stringify(latest.body);
+  },
 };

@@ -24,6 +24,8 @@ export const VERSIONING_PROBES: ProbeTable = {
   'family-id-missing-in-3-1': async (ref, { app: token }) => {
     const r = await get(ref, ROOT, { token, version: '3.1' });
     const category = r.status === 200 ? (r.body?.category as Record<string, unknown> | undefined) : undefined;
-    return category !== undefined && !('family_id' in category);
+    // Missing in 3.1 only: 3.2 still has it (another fault leaves it out of every version).
+    const latest = (await get(ref, ROOT, { token })).body?.category as Record<string, unknown> | undefined;
+    return category !== undefined && !('family_id' in category) && latest !== undefined && 'family_id' in latest;
   },
 };
