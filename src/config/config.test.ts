@@ -72,6 +72,11 @@ describe('parseCommandLine', () => {
     expect(configError(() => parseCommandLine(['--bogus=1'])).message).not.toContain('did you mean');
   });
 
+  test('a key or flag of an earlier release is named with its new name', () => {
+    expect(configError(() => parseCommandLine(['--fixtures', 'f.json'])).message).toBe('--fixtures was renamed --hints (see --help)');
+    expect(configError(() => loadConfig(sources({ env: { CATALOGUE_FIXTURES: 'f.json' } }))).message).toBe('CATALOGUE_FIXTURES (in the environment) was renamed CATALOGUE_HINTS');
+  });
+
   test('a missing value is a ConfigError naming the flag and the env key', () => {
     for (const argv of [['--base-url'], ['--base-url', '--client-id', 'x']]) {
       const error = configError(() => parseCommandLine(argv));
@@ -104,8 +109,8 @@ describe('loadConfig', () => {
       versionsGiven: false,
       seed: null,
       profiles: ['read', 'write'],
-      fixtures: {},
-      fixturesFile: null,
+      hints: {},
+      hintsFile: null,
       expectedFailures: [],
       expectedFailuresFile: null,
       maxRequests: 900,
@@ -162,13 +167,13 @@ describe('loadConfig', () => {
     expect(config.userToken).toBeNull();
   });
 
-  test('report dir and fixtures are resolved under cwd; other values are taken as given', () => {
-    writeFileSync(join(dir, 'fixtures.json'), JSON.stringify({ leafCategory: 17, root: 1 }));
+  test('report dir and hints are resolved under cwd; other values are taken as given', () => {
+    writeFileSync(join(dir, 'hints.json'), JSON.stringify({ leafCategory: 17, root: 1 }));
     const config = loadConfig(
       sources({
         env: {
           CATALOGUE_REPORT_DIR: 'out/r',
-          CATALOGUE_FIXTURES: 'fixtures.json',
+          CATALOGUE_HINTS: 'hints.json',
           CATALOGUE_PROFILES: 'write, read,write,destructive',
           CATALOGUE_TIMEOUT_MS: '100',
           CATALOGUE_MAX_REQUESTS: String(DAILY_LIMIT),
@@ -181,8 +186,8 @@ describe('loadConfig', () => {
     );
     expect(config.reportDir).toBe(join(dir, 'out/r'));
     expect(config.journalDir).toBe(join(dir, 'out/r/.journal'));
-    expect(config.fixturesFile).toBe(join(dir, 'fixtures.json'));
-    expect(config.fixtures).toEqual({ leafCategory: 17, root: 1 });
+    expect(config.hintsFile).toBe(join(dir, 'hints.json'));
+    expect(config.hints).toEqual({ leafCategory: 17, root: 1 });
     expect(config.profiles).toEqual(['write', 'read', 'destructive']);
     expect(config.timeoutMs).toBe(100);
     expect(config.maxRequests).toBe(1000);
@@ -254,7 +259,7 @@ describe('loadConfig', () => {
     ['max requests -5', { CATALOGUE_MAX_REQUESTS: '-5' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],
     ['max requests 1.5', { CATALOGUE_MAX_REQUESTS: '1.5' }, 'CATALOGUE_MAX_REQUESTS (--max-requests)', /whole number/],
     ['timeout 99', { CATALOGUE_TIMEOUT_MS: '99' }, 'CATALOGUE_TIMEOUT_MS (--timeout-ms)', /between 100 and 600000/],
-    ['fixtures file missing', { CATALOGUE_FIXTURES: 'no-such-file.json' }, 'CATALOGUE_FIXTURES (--fixtures)', /cannot read .*no-such-file\.json \(ENOENT\)/],
+    ['hints file missing', { CATALOGUE_HINTS: 'no-such-file.json' }, 'CATALOGUE_HINTS (--hints)', /cannot read .*no-such-file\.json \(ENOENT\)/],
   ];
 
   test.each(malformed)('%s', (_label, env, keyAndFlag, reason) => {
@@ -271,11 +276,11 @@ describe('loadConfig', () => {
     ['a non-integer id', '{"leafCategory": 1.5}', /role "leafCategory" .* must map to an integer id, got 1.5/],
     ['a string id', '{"leafCategory": "17"}', /must map to an integer id, got "17"/],
     ['null', 'null', /must hold a JSON object/],
-  ])('a fixtures file holding %s is a ConfigError', (_label, content, reason) => {
-    const file = join(dir, `fixtures-${_label.replace(/\W+/g, '-')}.json`);
+  ])('a hints file holding %s is a ConfigError', (_label, content, reason) => {
+    const file = join(dir, `hints-${_label.replace(/\W+/g, '-')}.json`);
     writeFileSync(file, content);
-    const error = configError(() => loadConfig(sources({ flags: { CATALOGUE_FIXTURES: file } })));
-    expect(error.message).toContain('CATALOGUE_FIXTURES (--fixtures)');
+    const error = configError(() => loadConfig(sources({ flags: { CATALOGUE_HINTS: file } })));
+    expect(error.message).toContain('CATALOGUE_HINTS (--hints)');
     expect(error.message).toMatch(reason);
     expect(error.message).not.toContain('\n');
   });

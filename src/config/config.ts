@@ -46,9 +46,9 @@ export interface KitConfig {
   /** CATALOGUE_VERSIONS was given (the embedded run otherwise checks every version the reference serves). */
   versionsGiven: boolean;
   profiles: Profile[];
-  /** Discovery hints from CATALOGUE_FIXTURES: role -> id. */
-  fixtures: Record<string, number>;
-  fixturesFile: string | null;
+  /** Discovery hints from CATALOGUE_HINTS: role -> id. */
+  hints: Record<string, number>;
+  hintsFile: string | null;
   /** CATALOGUE_EXPECTED_FAILURES: the known deviations (src/report/expected.ts), and their file. */
   expectedFailures: ExpectedFailure[];
   expectedFailuresFile: string | null;
@@ -123,6 +123,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     const flag = eq >= 0 ? arg.slice(0, eq) : arg;
     const key = byFlag.get(flag);
     if (!key && flag !== DOTENV_FILE_FLAG) {
+      if (RENAMED_FLAGS[flag]) throw new ConfigError(`${flag} was renamed ${RENAMED_FLAGS[flag]} (see --help)`);
       throw new ConfigError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), DOTENV_FILE_FLAG, '--help', '--list', '--quiet', '--verbose', '--bundle'])} (see --help)`);
     }
     let value: string | undefined;
@@ -180,6 +181,10 @@ const OTHER_KIT_ENV = [DOTENV_FILE_ENV, 'CATALOGUE_DEBUG', 'CATALOGUE_SPEC'];
  * (CATALOGUE_PROFILE for CATALOGUE_PROFILES): refused, so that a run never goes ahead with the
  * defaults the user meant to change.
  */
+/** Keys and flags of earlier releases: named with their new name rather than refused as unknown. */
+const RENAMED_KEYS: Record<string, string> = { CATALOGUE_FIXTURES: 'CATALOGUE_HINTS' };
+const RENAMED_FLAGS: Record<string, string> = { '--fixtures': '--hints' };
+
 function refuseUnknownKeys(sources: ConfigSources): void {
   const known = [...CONFIG_KEYS.map((k) => k.env), ...OTHER_KIT_ENV];
   const places: [string, Record<string, string | undefined>][] = [
@@ -189,6 +194,7 @@ function refuseUnknownKeys(sources: ConfigSources): void {
   for (const [where, values] of places) {
     for (const [key, value] of Object.entries(values)) {
       if (value === undefined || !key.startsWith('CATALOGUE_') || known.includes(key)) continue;
+      if (RENAMED_KEYS[key]) throw new ConfigError(`${key} (in ${where}) was renamed ${RENAMED_KEYS[key]}`);
       throw new ConfigError(`${key} (in ${where}) is not a key${didYouMean(key, known)} (see --help)`);
     }
   }
@@ -350,8 +356,8 @@ export function loadConfig(sources: ConfigSources): KitConfig {
   const mediaType = keys.mediaType();
   const versions = keys.versions(apiVersion);
   const profiles = keys.profiles();
-  const fixturesFile = keys.path('CATALOGUE_FIXTURES');
-  const fixtures = fixturesFile ? readFixtures(fixturesFile, keys.name('CATALOGUE_FIXTURES')) : {};
+  const hintsFile = keys.path('CATALOGUE_HINTS');
+  const hints = hintsFile ? readHints(hintsFile, keys.name('CATALOGUE_HINTS')) : {};
   const expectedFailuresFile = keys.path('CATALOGUE_EXPECTED_FAILURES');
   const expectedFailures = expectedFailuresFile ? readExpectedFailures(expectedFailuresFile, keys.name('CATALOGUE_EXPECTED_FAILURES')) : [];
   const reportDir = keys.raw('CATALOGUE_REPORT_DIR') ?? 'reports';
@@ -370,8 +376,8 @@ export function loadConfig(sources: ConfigSources): KitConfig {
     versions,
     versionsGiven: keys.raw('CATALOGUE_VERSIONS') !== undefined,
     profiles,
-    fixtures,
-    fixturesFile,
+    hints,
+    hintsFile,
     expectedFailures,
     expectedFailuresFile,
     maxRequests: keys.count('CATALOGUE_MAX_REQUESTS', DEFAULT_MAX_REQUESTS, 1, DAILY_LIMIT),
@@ -419,7 +425,7 @@ function readExpectedFailures(path: string, keyName: string): ExpectedFailure[] 
   }
 }
 
-function readFixtures(path: string, keyName: string): Record<string, number> {
+function readHints(path: string, keyName: string): Record<string, number> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -104,10 +104,11 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     default: '`read,write`',
   },
   {
-    env: 'CATALOGUE_FIXTURES',
-    flag: '--fixtures',
+    env: 'CATALOGUE_HINTS',
+    flag: '--hints',
     kind: 'file',
-    description: 'JSON file of discovery hints, role -> id (e.g. `{"leafCategory": 17}`), to save requests.',
+    description:
+      'JSON file of discovery hints, role -> id (e.g. `{"leafCategory": 17, "futureSkuCategory": 42, "shopWithUnstructuredLocation": 7}`): items the certifier knows, each checked before use; they save requests.',
   },
   {
     env: 'CATALOGUE_EXPECTED_FAILURES',

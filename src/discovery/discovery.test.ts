@@ -99,7 +99,18 @@ test('walks the tree for a leaf when no category of GET /categories says it has 
   }
 });
 
-describe('hints from CATALOGUE_FIXTURES', () => {
+/** The leaf whose SKU listing (first page) holds the SKU, by a walk of GET /categories. */
+async function leafListing(ref: RunningReference, skuId: number): Promise<number> {
+  const client = servicesFor(ref).api();
+  const categories = (await client.get('/categories', { query: { per: 100 } })).json<{ categories: { id: number; children_count: number }[] }>().categories;
+  for (const c of categories.filter((c) => c.children_count === 0)) {
+    const skus = (await client.get(`/categories/${c.id}/skus`)).json<{ skus: { id: number }[] }>().skus;
+    if (skus.some((s) => s.id === skuId)) return c.id;
+  }
+  throw new Error(`no leaf lists SKU ${skuId}`);
+}
+
+describe('hints from CATALOGUE_HINTS', () => {
   let ref: RunningReference;
   let leafId: number;
   let rootId: number;
@@ -150,6 +161,21 @@ describe('hints from CATALOGUE_FIXTURES', () => {
     } finally {
       await denying.close();
     }
+  });
+
+  test('a rare-data hint leads to the item (a future SKU by the leaf that lists it); a wrong one is reported and a search made', async () => {
+    const future = (await servicesFor(ref).discovery.find('futureSku')) as { id: number };
+    expect(future).toHaveProperty('id');
+    const leaf = await leafListing(ref, future.id);
+    const right = servicesFor(ref, { hints: { futureSkuCategory: leaf } });
+    expect(await right.discovery.find('futureSku')).toEqual(future);
+    expect(right.discovery.wrongHints).toEqual([]);
+    const wrong = servicesFor(ref, { hints: { futureSkuCategory: rootId, unicorn: 3 } });
+    expect(await wrong.discovery.find('futureSku')).toEqual(future);
+    expect(wrong.discovery.wrongHints).toEqual([
+      expect.stringMatching(/^unicorn is not a hint the kit knows \(known: .*futureSkuCategory.*shopWithUnstructuredLocation.*\); ignored$/),
+      `futureSkuCategory=${rootId} does not lead to a future SKU (future true), on any page of any leaf; searched for one`,
+    ]);
   });
 
   test('an unknown role is unavailable, with the reason', async () => {

@@ -1,22 +1,20 @@
 // Finds what a test needs on a deployment whose data the kit has never seen, by walking the API.
 // Suites ask for a role ("a leaf category", "a SKU with offers") and never name an id. Results
-// are cached for the run; CATALOGUE_FIXTURES hints (role -> id) save the walk, and are checked with
-// one request before use (category roles: the category itself, or its children).
+// are cached for the run; CATALOGUE_HINTS (role -> id) save the walk, and are checked before use
+// (category roles: the category itself, or its children; rare data: the listing that shows it).
+// Rare data (a future SKU, an unstructured location) is searched past the first pages, within a
+// share of the run's budget (rare-data.ts).
 // Roles of the user's own data (a favorite list, a category of the user's favorites) walk with the
 // run's user token; without one they are unavailable, with the token's reason.
-import { linkTargets, readPagination } from '../checks/pagination.ts';
 import { KIT_PREFIX } from '../util/kit-names.ts';
-import { PrerequisiteMissing, type ApiClient, type Auth } from '../harness/api.ts';
+import { PrerequisiteMissing, type ApiClient } from '../harness/api.ts';
+import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
 import type { DiscoveryResult, Discoverer } from '../coordinator/services.ts';
 import { pathOf } from '../rules/api-paths.ts';
+import { CategoryWalker, DiscoveryShare, type Category, type Json, type Page } from './walker.ts';
+import { findFutureSku, findShopWithUnstructuredLocation, futureSkuOf, hasUnstructuredLocation, RARE_DATA_SHARE, RareDataNotFound } from './rare-data.ts';
 
-/** Discovery needs only an id; every other field may be wrong, which is for the suites to judge. */
-export interface Category {
-  id: number;
-  children_count?: unknown;
-  parent_id?: unknown;
-  [field: string]: unknown;
-}
+export { CategoryWalker, DiscoveryError, type Category, type Page } from './walker.ts';
 
 interface Role {
   description: string;
@@ -26,8 +24,13 @@ interface Role {
   acceptsWith?: (category: Category, rootId: number, walker: CategoryWalker) => Promise<boolean>;
   /** For a role that is not a category: whether a hinted id fills it, checked with one request. */
   checkHint?: (id: number, walker: CategoryWalker) => Promise<boolean>;
+  /**
+   * A hint under another key, resolved to the role's id (null when it does not fill the role): a
+   * SKU cannot be read by its id alone, so a future SKU is hinted by the leaf that lists it.
+   */
+  hintedAs?: { key: string; resolve: (id: number, walker: CategoryWalker, share: DiscoveryShare) => Promise<number | null> };
   /** Walks the API; `need` gives the id of another role (cached like any role), or throws why there is none. */
-  find: (walker: CategoryWalker, need: (role: string) => Promise<number>) => Promise<number | null>;
+  find: (walker: CategoryWalker, need: (role: string) => Promise<number>, share: DiscoveryShare) => Promise<number | null>;
 }
 
 /** Names the kit gives what it creates (`cc-<what>-<run>`): such a list may be deleted by the test that made it. */
@@ -38,15 +41,6 @@ const SIBLING_LEAVES_SCANNED = 4;
 /** Most shops (or favorite lists) asked for their reviews (favorites) before settling. */
 const CANDIDATES_ASKED = 4;
 
-type Json = Record<string, unknown>;
-
-/** A page of a collection: its items (objects with an integer id) and the URL of the next page, or null. */
-export interface Page {
-  items: Json[];
-  next: string | null;
-}
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 /** The SKUs of the discovered leaf, then of its sibling leaves, until `pick` takes one. */
@@ -188,124 +182,23 @@ export const ROLES = {
       return (list?.['category_id'] as number | undefined) ?? null;
     },
   },
+  futureSku: {
+    description: 'a future SKU (future true), on any page of any leaf',
+    hintedAs: { key: 'futureSkuCategory', resolve: (id, w, share) => futureSkuOf(w, id, share) },
+    find: async (w, need, share) => findFutureSku(w, await need('leafCategory').catch(() => null), share),
+  },
+  shopWithUnstructuredLocation: {
+    description: 'a shop with an unstructured location (format unstructured), on any page of its locations',
+    hintedAs: { key: 'shopWithUnstructuredLocation', resolve: async (id, w, share) => ((await hasUnstructuredLocation(w, id, share)) ? id : null) },
+    find: async (w, need, share) => findShopWithUnstructuredLocation(w, await need('skuWithProducts').catch(() => null), share),
+  },
 } satisfies Record<string, Role>;
+
+/** The keys a hints file may hold: the roles', and the other keys some roles are hinted by. */
+export const HINT_KEYS: readonly string[] = Object.entries(ROLES).map(([name, role]) => ('hintedAs' in role ? role.hintedAs.key : name));
 
 /** The roles a suite may ask discovery for (t.discover): a typo is a type error, not a skipped test. */
 export type DiscoveryRole = keyof typeof ROLES;
-
-export class DiscoveryError extends Error {
-  override name = 'DiscoveryError';
-}
-
-/** The walks discovery makes (categories, SKU listings, the user's lists), each answer checked just enough to walk on. */
-export class CategoryWalker {
-  #root: Promise<Category> | null = null;
-
-  constructor(private readonly api: ApiClient) {}
-
-  root(): Promise<Category> {
-    this.#root ??= this.#single(pathOf('GET /categories/root'));
-    return this.#root;
-  }
-
-  byId(id: number): Promise<Category> {
-    return this.#single(pathOf('GET /categories/:id', { id }));
-  }
-
-  /** The first page of a category's children. */
-  async children(id: number): Promise<Category[]> {
-    const path = pathOf('GET /categories/:id/children', { id });
-    const response = await this.api.get(path);
-    // A leaf may have no children resource at all (404): what its listing answers is not shown.
-    if (response.status === 404) return [];
-    if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
-    const body = response.json<{ categories?: unknown }>();
-    if (!Array.isArray(body?.categories)) throw new DiscoveryError(`GET ${path} has no categories array`);
-    return body.categories.filter(isCategory);
-  }
-
-  /** The first page of GET /categories (asked once per run). */
-  async listed(): Promise<Category[]> {
-    return (await this.#once('categories', () => this.items(pathOf('GET /categories'), 'categories'))).filter(isCategory);
-  }
-
-  /** The first page of a category's SKU listing (asked once per run). */
-  skus(categoryId: number): Promise<Json[]> {
-    return this.#once(`skus ${categoryId}`, () => this.items(pathOf('GET /categories/:category_id/skus', { category_id: categoryId }), 'skus'));
-  }
-
-  /** Leaf categories beside `leafId` (children of its parent that list no children themselves by children_count). */
-  async siblingLeaves(leafId: number): Promise<number[]> {
-    const leaf = await this.byId(leafId);
-    if (!Number.isInteger(leaf.parent_id) || leaf.parent_id === 0) return [];
-    return (await this.children(leaf.parent_id as number)).filter((c) => c.id !== leafId && c.children_count === 0).map((c) => c.id);
-  }
-
-  /** The user's favorite lists, first page (asked once per run, with the user token). */
-  async favoriteLists(): Promise<Json[]> {
-    return (await this.favoriteListsPage()).items;
-  }
-
-  /** The same, with the URL of the page after it (the Link header's rel=next, else page 2 when meta.pagination shows more), or null. */
-  favoriteListsPage(): Promise<Page> {
-    this.#listsPage ??= this.page(pathOf('GET /favorite_lists'), 'favorite_lists', {}, 'user');
-    return this.#listsPage;
-  }
-
-  #listsPage: Promise<Page> | null = null;
-
-  /** The first page of a favorite list's favorites (asked once per run, with the user token). */
-  favoritesOf(listId: number): Promise<Json[]> {
-    return this.#once(`favorites ${listId}`, () => this.items(pathOf('GET /favorite_lists/:id/favorites', { id: listId }), 'favorites', {}, 'user'));
-  }
-
-  /** The objects with an integer id under `key` of a 200 answer; a DiscoveryError otherwise. */
-  async items(path: string, key: string, query: Record<string, number> = {}, auth: Auth = 'app'): Promise<Json[]> {
-    return (await this.page(path, key, query, auth)).items;
-  }
-
-  /** `items`, with the URL of the next page (null when the answer shows none). */
-  async page(path: string, key: string, query: Record<string, number> = {}, auth: Auth = 'app'): Promise<Page> {
-    const response = await this.api.get(path, { query, auth });
-    if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
-    const body = response.json<Json | null>();
-    const list = isObject(body) ? body[key] : undefined;
-    if (!Array.isArray(list)) throw new DiscoveryError(`GET ${path} has no ${key} array`);
-    const items = list.filter((item): item is Json => isObject(item) && Number.isInteger(item['id']));
-    const pagination = readPagination(body);
-    const next =
-      linkTargets(response.headers, response.url)?.get('next') ??
-      (pagination && pagination.page < pagination.total_pages ? this.api.url(path, { ...query, page: pagination.page + 1 }) : null);
-    return { items, next };
-  }
-
-  /** The status of a GET (a hint check). */
-  async answers(path: string, auth: Auth = 'app'): Promise<number> {
-    return (await this.api.get(path, { auth })).status;
-  }
-
-  readonly #memo = new Map<string, Promise<Json[]>>();
-  #once(key: string, load: () => Promise<Json[]>): Promise<Json[]> {
-    let result = this.#memo.get(key);
-    if (!result) {
-      result = load();
-      this.#memo.set(key, result);
-    }
-    return result;
-  }
-
-  async #single(path: string): Promise<Category> {
-    const response = await this.api.get(path);
-    if (response.status !== 200) throw new DiscoveryError(`GET ${path} answered ${response.status}`);
-    const body = response.json<{ category?: unknown }>();
-    if (!isCategory(body?.category)) throw new DiscoveryError(`GET ${path} has no category object with an integer id`);
-    return body.category;
-  }
-}
-
-function isCategory(value: unknown): value is Category {
-  return typeof value === 'object' && value !== null && Number.isInteger((value as Category).id);
-}
 
 /** Another role's unavailability, carried through the role that needed it. */
 class RoleUnavailable extends PrerequisiteMissing {
@@ -318,11 +211,19 @@ export class Discovery implements Discoverer {
   /** Hints that did not fill their role, for the run summary. */
   readonly wrongHints: string[] = [];
 
+  /** What rare-data searches may spend, all together. */
+  readonly share: DiscoveryShare;
+
   constructor(
     api: ApiClient,
     private readonly hints: Record<string, number> = {},
+    maxRequests = DEFAULT_MAX_REQUESTS,
   ) {
     this.#walker = new CategoryWalker(api);
+    this.share = new DiscoveryShare(Math.floor(maxRequests * RARE_DATA_SHARE));
+    for (const key of Object.keys(hints)) {
+      if (!HINT_KEYS.includes(key)) this.wrongHints.push(`${key} is not a hint the kit knows (known: ${HINT_KEYS.join(', ')}); ignored`);
+    }
   }
 
   /** The first page of the user's favorite lists, as the roles read it (one request per run). */
@@ -349,8 +250,12 @@ export class Discovery implements Discoverer {
     const role: Role | undefined = Object.hasOwn(ROLES, name) ? ROLES[name as DiscoveryRole] : undefined;
     if (!role) return { unavailable: `discovery: unknown role ${name}` };
     try {
-      const hint = this.hints[name];
-      if (hint !== undefined && role.checkHint) {
+      const hint = this.hints[role.hintedAs?.key ?? name];
+      if (hint !== undefined && role.hintedAs) {
+        const id = await role.hintedAs.resolve(hint, this.#walker, this.share).catch(() => null);
+        if (id !== null) return { id };
+        this.wrongHints.push(`${role.hintedAs.key}=${hint} does not lead to ${role.description}; searched for one`);
+      } else if (hint !== undefined && role.checkHint) {
         const fits = await role.checkHint(hint, this.#walker).catch((error: unknown) => {
           if (error instanceof PrerequisiteMissing) throw error;
           return false;
@@ -363,11 +268,11 @@ export class Discovery implements Discoverer {
         if (fits) return { id: hint };
         this.wrongHints.push(`${name}=${hint} is not ${role.description}; discovered another`);
       }
-      const id = await role.find(this.#walker, (other) => this.#need(other));
+      const id = await role.find(this.#walker, (other) => this.#need(other), this.share);
       return id === null ? { unavailable: `discovery: the deployment has no ${role.description}` } : { id };
     } catch (error) {
       // No user token (or another role missing): that reason as it is.
-      if (error instanceof PrerequisiteMissing) return { unavailable: error.message };
+      if (error instanceof PrerequisiteMissing || error instanceof RareDataNotFound) return { unavailable: error.message };
       const message = error instanceof Error ? error.message : String(error);
       return { unavailable: `discovery of ${role.description} failed: ${message}` };
     }

@@ -108,7 +108,7 @@ export function createRunServices(options: RunServicesOptions): MainServices {
         : {}),
     });
   };
-  discovery = new Discovery(api('discovery'), options.hints ?? {});
+  discovery = new Discovery(api('discovery'), options.hints ?? {}, options.maxRequests);
   const holdJudgement = (): void => {
     held ??= [];
   };

@@ -5,7 +5,7 @@ import type { ReferenceOptions } from './server.ts';
 
 export const USAGE = `Usage: npm run reference -- [--host H] [--port N] [--base-path /api] [--auth-base-path /p]
        [--auth-origin same|separate] [--dataset default|alt] [--fault NAME] [--variant A,B]
-       [--consent page|auto|deny] [--per-minute N] [--per-day N]
+       [--consent page|auto|deny] [--per-minute N] [--per-day N] [--rare-data-last]
 
   --host          interface to listen on (default 127.0.0.1)
   --port          API port (default 0: a free port)
@@ -20,7 +20,9 @@ export const USAGE = `Usage: npm run reference -- [--host H] [--port N] [--base-
   --consent       page: an HTML consent page with Approve / Deny (default here);
                   auto: approve at once; deny: refuse at once
   --per-minute    requests per minute per token (default 100)
-  --per-day       calls per day per client (default 1000)`;
+  --per-day       calls per day per client (default 1000)
+  --rare-data-last  test setting: one future SKU and one unstructured location, on the last pages
+                  of the last leaf and of the biggest shop (the discovery self-test)`;
 
 export type ParsedArgs = { ok: true; options: ReferenceOptions; help: boolean } | { ok: false; error: string };
 
@@ -45,10 +47,11 @@ function intValue(flag: string, raw: string, min: number, max: number): number |
 }
 
 /** The flags as util.parseArgs options: each a value, any given again (the last wins, --variant adds up). */
-const OPTIONS = Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...VALUE_FLAGS.map((flag) => [flag.slice(2), { type: 'string', multiple: true }])]) as Record<
-  string,
-  { type: 'string' | 'boolean'; short?: string; multiple?: boolean }
->;
+const OPTIONS = Object.fromEntries([
+  ['help', { type: 'boolean', short: 'h' }],
+  ['rare-data-last', { type: 'boolean' }],
+  ...VALUE_FLAGS.map((flag) => [flag.slice(2), { type: 'string', multiple: true }]),
+]) as Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
 /** util.parseArgs's refusal as this server's one line. */
 function argumentError(error: NodeJS.ErrnoException): string {
@@ -73,6 +76,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (token.kind !== 'option') continue;
     if (token.name === 'help') {
       help = true;
+      continue;
+    }
+    if (token.name === 'rare-data-last') {
+      options.rareDataLast = true;
       continue;
     }
     const flag = `--${token.name}` as ValueFlag;

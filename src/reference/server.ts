@@ -19,8 +19,9 @@ import type { ClientRecord } from './auth-records.ts';
 import { createDataset, DATASET_NAMES, type Dataset, type DatasetName } from './data.ts';
 import { FAULT_NAMES, resolveFault, type FaultName } from './faults.ts';
 import { CONSENT_MODES, LOGOUT_ENDS_MODES, REVIEW_ACTIONS_SCOPE_MODES, type ConsentMode, type DeploymentOptions, type LogoutEnds, type ReviewActionsScope } from './options.ts';
-import { resolveVariants, VARIANTS, type VariantInfo } from './variants.ts';
+import { resolveVariants, VARIANTS, type VariantInfo, type Variants } from './variants.ts';
 import { withVariantData } from './variant-data.ts';
+import { withRareDataLast } from './rare-data-last.ts';
 import type { RouteModule } from './router.ts';
 import { WINDOW_MS } from './ratelimit.ts';
 import { servedVersions } from './versioning.ts';
@@ -63,6 +64,13 @@ export interface ReferenceOptions extends DeploymentOptions {
    * answered `status` with a Location of the same path and query under basePath (same origin).
    */
   redirect?: { from: string; status: 301 | 302 | 303 | 307 | 308 };
+  /**
+   * Test setting: the rare items moved to the last pages of the last leaves / shops, for the
+   * discovery self-test (issue 38 point 4). The dataset then holds one future SKU, the last of
+   * the default order of the last leaf (GET /categories order) where that works, and one
+   * unstructured location, the last of the shop with the most locations (rare-data-last.ts).
+   */
+  rareDataLast?: boolean;
   /** For the reference's own tests only; not part of the kit's interface. */
   testHooks?: TestHooks;
 }
@@ -236,6 +244,12 @@ function redirecting(redirect: { from: string; status: number }, basePath: strin
   };
 }
 
+/** The dataset a server starts with: generated, reshaped for its variants, and (a test setting) its rare items moved last. */
+function datasetFor(name: DatasetName, now: number, variants: Variants, rareDataLast: boolean): Dataset {
+  const data = withVariantData(createDataset(name, now), variants);
+  return rareDataLast ? withRareDataLast(data) : data;
+}
+
 export async function startReference(given: ReferenceOptions = {}): Promise<RunningReference> {
   const fault = resolveFault(given.fault);
   const variants = resolveVariants(given.variants);
@@ -262,7 +276,7 @@ export async function startReference(given: ReferenceOptions = {}): Promise<Runn
     authBasePath,
     fault,
     variants,
-    data: withVariantData(createDataset(dataset, now()), variants),
+    data: datasetFor(dataset, now(), variants, options.rareDataLast === true),
     clients: [DEMO_CLIENT],
     perMinute,
     windowMs,

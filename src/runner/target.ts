@@ -91,7 +91,7 @@ export class TargetRun {
       mediaType: config.mediaType,
       timeoutMs: config.timeoutMs,
       maxRequests: config.maxRequests,
-      hints: config.fixtures,
+      hints: config.hints,
       interactive: interactive ? loopbackConsent((line) => this.#print(line)) : null,
       implements: config.implements,
       // A deployment: the defaults (the spec's minute, a second's slack for clock skew).

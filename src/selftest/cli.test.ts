@@ -91,11 +91,11 @@ describe('runs that cannot be carried out: exit 2 with one line, before any test
     expectOneLineStop(await runCommandHere(['--dotenv-file', `${file}.missing`]), /CATALOGUE_DOTENV_FILE \(--dotenv-file\): .*\.missing does not exist/);
   });
 
-  test('a fixtures file that is not JSON names the key and the file', async () => {
-    const file = join(tmpdir(), `cc-fixtures-${process.pid}.json`);
+  test('a hints file that is not JSON names the key and the file', async () => {
+    const file = join(tmpdir(), `cc-hints-${process.pid}.json`);
     writeFileSync(file, '{ leafCategory: 3 ');
-    const run = await runCommandHere(['--fixtures', file]);
-    expectOneLineStop(run, /CATALOGUE_FIXTURES \(--fixtures\): .* is not JSON/);
+    const run = await runCommandHere(['--hints', file]);
+    expectOneLineStop(run, /CATALOGUE_HINTS \(--hints\): .* is not JSON/);
   });
 
   test('a report directory that cannot be written', async () => {
@@ -176,7 +176,7 @@ describe.concurrent('budget, profiles and hints', () => {
       root = ((await (await fetch(`${own.baseUrl}/categories/root`, { headers: { authorization: `Bearer ${await appToken(own)}` } })).json()) as { category: { id: number } })
         .category.id;
       writeFileSync(file, JSON.stringify({ leafCategory: root }));
-      return ['--fixtures', file, 'categories'];
+      return ['--hints', file, 'categories'];
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`NOTE discovery hint leafCategory=${root} is not a leaf category`);
