@@ -97,6 +97,44 @@ describe('ETag and If-None-Match', () => {
   );
 });
 
+describe('an ETag tags one representation', () => {
+  conformanceTest(
+    'two representations that differ (the root category with and without fields[root]) never share an ETag: If-None-Match with the one gets the other (200)',
+    {
+      id: 'etag-per-representation',
+      clauses: ['ERR-3#1'],
+      requirements: ['ERR-3'],
+      readings: ['ERR-3.a-h'],
+      requests: 3,
+    },
+    async (t) => {
+      t.requireFeature('sparse-fieldsets', 'fields[root]');
+      const path = pathOf('GET /categories/root');
+      const full = await t.api.get(path);
+      t.require(hasStatus(full, 200), 'ERR-1');
+      const etag = headerValue(full.headers, 'ETag');
+      if (etag === undefined || etag.trim() === '') return t.skip(`GET ${path} carries no ETag here ("most responses carry ETag"): no tag to send`);
+      // Readings: a deployment may tag per resource version only where representations cannot
+      // differ; here they do, so a 304 hands the client the full category for the trimmed one.
+      // A deployment that ignores fields[root] serves the same body, and its 304 is right.
+      const query = { 'fields[root]': 'id,name' };
+      const conditional = await t.api.get(path, { query, headers: { 'If-None-Match': etag } });
+      if (conditional.status !== 304) return;
+      const trimmed = await t.api.get(path, { query, fresh: true });
+      t.require(hasStatus(trimmed, 200), 'ERR-1');
+      const differs = JSON.stringify(trimmed.json<unknown>()) !== JSON.stringify(full.json<unknown>());
+      t.must(
+        differs
+          ? fail(
+              `GET ${path}?fields[root]=id,name with If-None-Match set to the ETag of GET ${path} (${etag}) answered 304, although its representation differs: the two share a tag`,
+            )
+          : pass(),
+        'ERR-3',
+      );
+    },
+  );
+});
+
 describe('a 304 counts against the rate limit', () => {
   conformanceTest(
     'a 304 lowers X-RateLimit-Remaining by one, on a user token of its own',

@@ -461,7 +461,7 @@ describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
       requirements: ['FAV-19', 'FAV-3', 'FAV-20', 'ERR-18', 'FAV-21', 'FAV-22', 'ERR-10'],
       readings: ['FAV-19.a-d', 'FAV-3.a-d', 'FAV-20.a-h', 'FAV-21.a-e', 'FAV-22.a-c', 'ERR-10.a-e'],
       profile: 'write',
-      requests: 7,
+      requests: 8,
     },
     async (t) => {
       const name = t.kitName('list');
@@ -479,6 +479,11 @@ describe('POST /favorite_lists, DELETE /favorite_lists/:id', () => {
         if (again.status >= 400 && again.status < 500 && t.has('normalized-errors')) t.must(errorBodyIsWellFormed(t.json(again, 'GEN-4')), 'ERR-2');
         // Which error: not shown (ERR-18); a 4xx is what a client can act on.
         t.warn(again.status >= 400 && again.status < 500 ? pass() : fail(`a duplicate custom name answered ${again.status}, not a 4xx`), 'ERR-18');
+
+        // One POST made one list: a twin under another id (a retried insert) is a second list, removed too.
+        const twins = (await allLists(t)).lists.filter((l) => l.name === name && l.id !== list.id).map((l) => l.id);
+        cleanup.push(...twins.map((id) => pathOf('DELETE /favorite_lists/:id', { id })));
+        t.must(twins.length ? fail(`one POST /favorite_lists named ${show(name)} made ${twins.length + 1} lists of that name: ${show([list.id, ...twins])}`) : pass(), 'FAV-19');
 
         const deleted = await t.api.request('DELETE', pathOf('DELETE /favorite_lists/:id', { id: list.id }), USER);
         t.must(hasStatus(deleted, 204), 'FAV-21');

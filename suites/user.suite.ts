@@ -30,7 +30,7 @@ import { conformanceTest } from '../src/harness/conformance.ts';
 import { KIT_PREFIX, runIsOver } from '../src/util/kit-names.ts';
 import type { HttpResponse } from '../src/http/client.ts';
 import { judgeNotFoundBody } from '../src/engines/not-found.ts';
-import { getAddressForm, getAddresses, getPersonalization, getUser, newTwins, patchUser, removeAddresses, single } from '../src/engines/account.ts';
+import { getAddressForm, getAddresses, getPersonalization, readAddresses, readUser, getUser, newTwins, patchUser, removeAddresses, single } from '../src/engines/account.ts';
 
 type Json = Record<string, unknown>;
 
@@ -78,15 +78,15 @@ describe('PATCH /user', () => {
     'changes sex (or birthyear), answers 200 {user} with the change, and GET /user shows it and nothing else changed; the original value is put back',
     {
       id: 'patch-user-sex',
-      clauses: ['USER-13#1', 'USER-13#3-5', 'CHG-2#12-13'],
-      requirements: ['USER-13', 'CHG-2'],
-      readings: ['USER-13.a-i', 'CHG-2.a-o'],
+      clauses: ['ERR-3#1', 'USER-13#1', 'USER-13#3-5', 'CHG-2#12-13'],
+      requirements: ['USER-13', 'CHG-2', 'ERR-3'],
+      readings: ['USER-13.a-i', 'CHG-2.a-o', 'ERR-3.a-h'],
       profile: 'write',
       requests: 4,
     },
     async (t) => {
       t.requireFeature('profile-update', 'PATCH /user (profile update)');
-      const original = await getUser(t);
+      const { user: original, response: before } = await readUser(t);
       let field: 'sex' | 'birthyear';
       let value: unknown;
       if (original['sex'] === 'male' || original['sex'] === 'female') {
@@ -106,7 +106,8 @@ describe('PATCH /user', () => {
         t.must(fieldIs(user, field, value, `PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
         t.must(unchangedExcept(original, user, PROFILE_FIELDS, [field], `PATCH /user {${field}: ${show(value)}}`), 'USER-13');
         // The change is stored: the next GET shows it, and only it.
-        const stored = await getUser(t);
+        // Asked with the ETag from before the PATCH: a 304 now would be a stale tag (ERR-3).
+        const { user: stored } = await readUser(t, { before, change: `PATCH /user {${field}: ${show(value)}}` });
         t.must(fieldIs(stored, field, value, `GET /user after PATCH /user {${field}: ${show(value)}}`, true), 'USER-13');
         t.must(unchangedExcept(original, stored, PROFILE_FIELDS, [field], `GET /user after PATCH /user {${field}: ${show(value)}}`), 'USER-13');
       } finally {
@@ -221,15 +222,15 @@ describe('POST, PUT, DELETE /user/addresses', () => {
     'POST with a numeric zip is 201 {address} with the region name; PUT is 200 with the change, which GET shows with nothing else changed; DELETE is 204, then 404',
     {
       id: 'address-lifecycle',
-      clauses: ['ERR-9#1', 'USER-9#1-5', 'USER-20#1-2', 'USER-21#1', 'USER-22#1-5', 'USER-23#1-2', 'CHG-2#4-6'],
-      requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2'],
-      readings: ['USER-20.a-g', 'USER-21.a-d', 'USER-9.a-f', 'USER-22.a-g', 'USER-23.a-g', 'ERR-9.a-j', 'CHG-2.a-o'],
+      clauses: ['ERR-3#1', 'ERR-9#1', 'USER-9#1-5', 'USER-20#1-2', 'USER-21#1', 'USER-22#1-5', 'USER-23#1-2', 'CHG-2#4-6'],
+      requirements: ['USER-20', 'USER-21', 'USER-9', 'USER-22', 'USER-23', 'ERR-9', 'CHG-2', 'ERR-3'],
+      readings: ['USER-20.a-g', 'USER-21.a-d', 'USER-9.a-f', 'USER-22.a-g', 'USER-23.a-g', 'ERR-9.a-j', 'CHG-2.a-o', 'ERR-3.a-h'],
       profile: 'write',
       requests: 10,
     },
     async (t) => {
       t.requireFeature('address-writes', 'Address create, update and delete');
-      const existing = await getAddresses(t);
+      const { addresses: existing, response: listedBefore } = await readAddresses(t);
       // Leftovers of earlier runs that are over (by their label's time): never those of a run still going, here or elsewhere.
       const stale = existing.filter((a) => typeof a['label'] === 'string' && a['label'].startsWith(ADDRESS_PREFIX) && runIsOver(a['label']) && Number.isInteger(a['id']));
       if (stale.length)
@@ -288,7 +289,8 @@ describe('POST, PUT, DELETE /user/addresses', () => {
         t.must(regionsAreNames([updated]), 'USER-9');
 
         // The change is stored: the listing shows it, and only it; one POST made one address (a twin is removed too).
-        const after = await getAddresses(t);
+        // Asked with the listing's ETag from before: a 304 now would be a stale tag (ERR-3).
+        const { addresses: after } = await readAddresses(t, { before: listedBefore, change: `POST /user/addresses and PUT /user/addresses/${id}` });
         const listed = after.find((a) => a['id'] === id);
         t.must(listed ? pass() : fail(`GET /user/addresses does not list the created address ${id}`), 'USER-18', 'USER-20');
         const twins = newTwins(existing, after, id, label);

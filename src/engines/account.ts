@@ -5,6 +5,7 @@ import { hasCollectionEnvelope, hasSingleEnvelope, hasStatus } from '../checks/h
 import { pathOf } from '../rules/api-paths.ts';
 import type { ConformanceContext } from '../harness/conformance.ts';
 import type { HttpResponse } from '../http/client.ts';
+import { readAfterChange } from './write-state.ts';
 
 type Json = Record<string, unknown>;
 
@@ -19,10 +20,16 @@ export function single(t: ConformanceContext, response: HttpResponse, status: nu
 }
 
 export async function getUser(t: ConformanceContext): Promise<Json> {
-  const response = await t.api.get(pathOf('GET /user'), USER);
+  return (await readUser(t)).user;
+}
+
+/** GET /user; after a change (`since`: the answer before it, and the change), judged for a stale ETag as well. */
+export async function readUser(t: ConformanceContext, since?: { before: HttpResponse; change: string }): Promise<{ user: Json; response: HttpResponse }> {
+  const path = pathOf('GET /user');
+  const response = since ? await readAfterChange(t, path, since.before, since.change, USER) : await t.api.get(path, USER);
   const user = single(t, response, 200, 'user', 'USER-12');
   t.response('GET /user', response, 'USER-12', 'USER-2');
-  return user;
+  return { user, response };
 }
 
 /**
@@ -45,12 +52,18 @@ export async function patchUser(t: ConformanceContext, body: Json, journal: { un
 }
 
 export async function getAddresses(t: ConformanceContext): Promise<Json[]> {
-  const response = await t.api.get(pathOf('GET /user/addresses'), USER);
+  return (await readAddresses(t)).addresses;
+}
+
+/** GET /user/addresses; after a change (`since`: the answer before it, and the change), judged for a stale ETag as well. */
+export async function readAddresses(t: ConformanceContext, since?: { before: HttpResponse; change: string }): Promise<{ addresses: Json[]; response: HttpResponse }> {
+  const path = pathOf('GET /user/addresses');
+  const response = since ? await readAfterChange(t, path, since.before, since.change, USER) : await t.api.get(path, USER);
   t.require(hasStatus(response, 200), 'USER-18');
   const body = t.json<Json>(response, 'GEN-4');
   t.require(hasCollectionEnvelope(body, 'addresses'), 'GEN-7', 'USER-18');
   t.response('GET /user/addresses', response, 'USER-18', 'USER-9');
-  return (body['addresses'] as unknown[]).filter(isPlainObject);
+  return { addresses: (body['addresses'] as unknown[]).filter(isPlainObject), response };
 }
 
 export async function getAddressForm(t: ConformanceContext): Promise<Json> {

@@ -182,6 +182,15 @@ export function variantBody(body: unknown, variants: Variants): unknown {
 }
 
 /** Strong ETag: quoted base64url SHA-256 of the exact body bytes. */
+/** The faults whose ETag is the request target's (a cache key): everywhere, or on one endpoint. */
+function taggedByTarget(url: string, fault: FaultName | null): boolean {
+  const path = url.split('?')[0] ?? '';
+  if (fault === 'etag-from-request-target') return true;
+  if (fault === 'category-etag-ignores-query') return /\/categories\/(root|\d+)$/.test(path);
+  if (fault === 'user-etag-from-request-target') return /\/user$/.test(path);
+  return fault === 'addresses-etag-from-request-target' && /\/user\/addresses$/.test(path);
+}
+
 export function etagFor(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url')}"`;
 }
@@ -243,8 +252,8 @@ export function writeResult(
   if (result.status === 200 && (req.method === 'GET' || req.method === 'HEAD') && !untagged && fault !== 'etag-never-sent') {
     // The fault's ETag mixes in the time of the response, as a "last generated" stamp would; the
     // other fault's is the request target's (a cache key), so a change of the resource keeps it.
-    const etag =
-      fault === 'etag-changes-every-response' ? etagFor(`${text}@${process.hrtime.bigint()}`) : fault === 'etag-from-request-target' ? etagFor(req.url ?? '') : etagFor(buf);
+    const target = fault === 'category-etag-ignores-query' ? (req.url ?? '').split('?')[0]! : (req.url ?? '');
+    const etag = fault === 'etag-changes-every-response' ? etagFor(`${text}@${process.hrtime.bigint()}`) : taggedByTarget(req.url ?? '', fault) ? etagFor(target) : etagFor(buf);
     headers['ETag'] = variants.has('weak-etags') ? `W/${etag}` : etag;
     const inm = req.headers['if-none-match'];
     // The comparison is weak, so W/"x" and "x" match; variant etag-strong-comparison takes only the exact tag sent.

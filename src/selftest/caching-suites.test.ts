@@ -75,7 +75,7 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
     const { run, changed } = await runSuites({});
     expect(run.code, runSummary(run)).toBe(0);
     // The one warning: X-RateLimit-Limit is not the spec's 100 (the self-test's limit is a million).
-    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 4, warned: 1, skipped: 2 });
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 5, warned: 1, skipped: 2 });
     for (const t of run.results!.tests.filter((x) => x.status === 'skipped')) expect(t.message).toMatch(/profile destructive is not enabled/);
     expect(run.results!.requests.total, runSummary(run)).toBeLessThanOrEqual(40);
     expect(changed, 'the suites left the data changed').toBe(false);
@@ -84,14 +84,14 @@ describe.concurrent('the conditional-requests and rate-limits suites against the
   test('pass unchanged on other data, under a base path, with the auth server on another origin', async () => {
     const { run, changed } = await runSuites({ dataset: 'alt', basePath: '/api', authOrigin: 'separate' });
     expect(run.code, runSummary(run)).toBe(0);
-    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 4, warned: 1, skipped: 2 });
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 5, warned: 1, skipped: 2 });
     expect(changed).toBe(false);
   });
 
   test("at the reference's default limits (100 a minute): pass without a warning, and no request gets a 403", async () => {
     const { run, changed, statuses } = await runSuites({ limits: { perMinute: 100, perDay: 1000, windowMs: EMBEDDED_WINDOW_MS } }, {}, SUITES, true);
     expect(run.code, runSummary(run)).toBe(0);
-    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 5, warned: 0, skipped: 2 });
+    expect(run.results!.summary, runSummary(run)).toMatchObject({ failed: 0, passed: 6, warned: 0, skipped: 2 });
     expect(statuses.length).toBeGreaterThan(20);
     expect(statuses.filter((s) => s === 403 || s === 429)).toEqual([]);
     expect(changed).toBe(false);

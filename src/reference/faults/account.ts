@@ -100,6 +100,17 @@ export const ACCOUNT_FAULTS = {
     clause: 'PRD-6#1',
     description: "Product answers compute blp from the service's default personalization, not the requesting user's, and say so in meta.personalization.",
   },
+  // The same cache-key tag on one endpoint alone (issue 38, point 6: a stale ETag on three endpoints).
+  'user-etag-from-request-target': {
+    requirement: 'ERR-3',
+    clause: 'ERR-3#1',
+    description: 'GET /user tags its answer with the request target: after PATCH /user, If-None-Match with the old ETag gets 304 Not Modified.',
+  },
+  'addresses-etag-from-request-target': {
+    requirement: 'ERR-3',
+    clause: 'ERR-3#1',
+    description: 'GET /user/addresses tags its answer with the request target: after an address is created or changed, If-None-Match with the old ETag gets 304 Not Modified.',
+  },
   'address-created-twice': {
     requirement: 'USER-20',
     clause: 'USER-20#2',

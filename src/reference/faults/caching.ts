@@ -10,6 +10,11 @@ export const CACHING_FAULTS = {
     description:
       'The ETag is computed from the request target (a cache key) instead of the representation, so a changed resource keeps its ETag and If-None-Match with the old one gets 304 Not Modified.',
   },
+  'category-etag-ignores-query': {
+    requirement: 'ERR-3',
+    clause: 'ERR-3#1',
+    description: "A single category is tagged by its path alone (the record, not the representation): with fields[root], If-None-Match with the full answer's ETag gets 304.",
+  },
   'ratelimit-status-429': {
     requirement: 'RATE-8',
     clause: 'RATE-8#1',

@@ -127,6 +127,11 @@ export const FAVORITE_FAULTS = {
     consequences: ['FAV-30'],
     description: 'POST /favorites stores the new favorite twice (a second record under another id); the answer shows the first.',
   },
+  'favorite-list-created-twice': {
+    requirement: 'FAV-19',
+    clause: 'FAV-19#3',
+    description: 'POST /favorite_lists stores the new list twice (a second list of the same name under another id); the answer shows the first.',
+  },
   'category-favorites-under-data-key': {
     requirement: 'CAT-22',
     clause: 'CAT-22#1',

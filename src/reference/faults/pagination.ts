@@ -6,6 +6,18 @@
 import type { FaultInfo } from './types.ts';
 
 export const PAGINATION_FAULTS = {
+  // A filter lost on page 2 (issue 38, point 6): the first page is right, the later ones are of
+  // another collection, whose total_results is not the one of the collection asked for.
+  'search-q-dropped-past-page-1': {
+    requirement: 'PAG-1',
+    clause: 'PAG-1#4',
+    description: 'GET /search applies q on page 1 only: page=2 and later page through every category holding SKUs, as if q were not sent.',
+  },
+  'shop-search-q-dropped-past-page-1': {
+    requirement: 'PAG-1',
+    clause: 'PAG-1#4',
+    description: 'GET /shops/search applies q on page 1 only: page=2 and later page through every shop.',
+  },
   'shop-reviews-per-ignored': {
     requirement: 'PAG-4',
     clause: 'PAG-4#1',

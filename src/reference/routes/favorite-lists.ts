@@ -19,10 +19,13 @@ function shownList(ctx: ApiContext, l: FavoriteListRecord, favorites: readonly F
 }
 
 /**
- * The listing of `lists` (the user's, in their order), given the user's favorites; `withType`
- * false leaves type out. Variant owned-list-listed: from 3.2.0 the virtual owned list comes first.
+ * The listing of the user's lists, oldest first, given the user's favorites. Variants:
+ * auto-lists-unlisted lists the custom lists only; favorite-list-type-on-create-only leaves type
+ * out; owned-list-listed: from 3.2.0 the virtual owned list comes first.
  */
-export function respondFavoriteLists(ctx: ApiContext, lists: readonly FavoriteListRecord[], favorites: readonly FavoriteRecord[], withType: boolean): ApiResult {
+export function respondFavoriteLists(ctx: ApiContext, userLists: readonly FavoriteListRecord[], favorites: readonly FavoriteRecord[]): ApiResult {
+  const withType = !ctx.variants.has('favorite-list-type-on-create-only');
+  const lists = (ctx.variants.has('auto-lists-unlisted') ? userLists.filter((l) => l.type === 'custom') : [...userLists]).sort((a, b) => a.createdMs - b.createdMs);
   const owned = ctx.variants.has('owned-list-listed') && versionAtLeast(ctx.version, '3.2.0') ? [OWNED_LIST] : [];
   return respondMany<FavoriteListRecord | typeof OWNED_LIST>(ctx, 'favorite_lists', [...owned, ...lists], (l) => {
     if (l !== OWNED_LIST) return serializeFavoriteList(shownList(ctx, l as FavoriteListRecord, favorites), ctx.version, withType);

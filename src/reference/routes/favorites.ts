@@ -186,8 +186,11 @@ function findCustomList(ctx: ApiContext, name: string): FavoriteListRecord | und
 /** The custom list named by new_list_name, created if absent. */
 function customListNamed(ctx: ApiContext, name: string): FavoriteListRecord {
   const existing = ctx.fault === 'new-list-name-duplicates-list' ? undefined : findCustomList(ctx, name);
-  return existing ?? createList(ctx, { id: freeId(ctx.data.favoriteLists, ctx.data, 'favorite_list'), name, category_id: null, type: 'custom' });
+  return existing ?? newCustomList(ctx, name);
 }
+
+const newCustomList = (ctx: ApiContext, name: string): FavoriteListRecord =>
+  createList(ctx, { id: freeId(ctx.data.favoriteLists, ctx.data, 'favorite_list'), name, category_id: null, type: 'custom' });
 
 /** The user's auto list of a category, created if needed; null when it cannot be (fault). */
 function autoListFor(ctx: ApiContext, category: CategoryRecord): FavoriteListRecord | null {
@@ -239,11 +242,6 @@ function ordered(ctx: ApiContext, favorites: FavoriteRecord[]): FavoriteRecord[]
 /** favorite_list_id in an answer other than PUT's: always, or (variant) never. */
 function listIdShown(ctx: ApiContext): boolean {
   return !ctx.variants.has('favorite-list-id-on-update-only');
-}
-
-/** type of a list in an answer other than POST /favorite_lists: always, or (variant) never. */
-function listTypeShown(ctx: ApiContext): boolean {
-  return !ctx.variants.has('favorite-list-type-on-create-only');
 }
 
 /** Variant auto-list-dropped-when-empty: deletes list `id` when it is an auto list left without favorites. */
@@ -415,7 +413,9 @@ function createCustomList(ctx: ApiContext): ApiResult {
   const name = listName(input['name'], 'Name', recordInvalid);
   if (name === undefined) throw recordInvalid("Name can't be blank");
   if (findCustomList(ctx, name) && ctx.fault !== 'duplicate-custom-list-accepted') throw duplicateName(ctx);
-  const list = createList(ctx, { id: freeId(ctx.data.favoriteLists, ctx.data, 'favorite_list'), name, category_id: null, type: 'custom' });
+  const list = newCustomList(ctx, name);
+  // The bug: a retried insert stores the list a second time, under another id.
+  if (ctx.fault === 'favorite-list-created-twice') newCustomList(ctx, name);
   return respondOne(ctx, 'favorite_list', list, (l) => serializeFavoriteList(l, ctx.version), { status: 201 });
 }
 
@@ -427,15 +427,7 @@ function duplicateName(ctx: ApiContext): ApiError {
 }
 
 export const favoriteRoutes: RouteModule = (router) => {
-  router.get(
-    '/favorite_lists',
-    (ctx) => {
-      const listed = ctx.variants.has('auto-lists-unlisted') ? userLists(ctx).filter((l) => l.type === 'custom') : userLists(ctx);
-      const lists = listed.sort((a, b) => a.createdMs - b.createdMs);
-      return respondFavoriteLists(ctx, lists, userFavorites(ctx), listTypeShown(ctx));
-    },
-    FAVORITES,
-  );
+  router.get('/favorite_lists', (ctx) => respondFavoriteLists(ctx, userLists(ctx), userFavorites(ctx)), FAVORITES);
 
   router.post('/favorite_lists', createCustomList, FAVORITES);
 

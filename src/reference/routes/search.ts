@@ -261,7 +261,9 @@ function search(ctx: ApiContext): ApiResult {
   const queryWords = words(q);
   const tokens = [...new Set(queryWords)];
   // The bugs: an empty index finds nothing; a query builder that drops q (every word begins with '') finds everything.
-  const asked = ctx.fault === 'search-finds-nothing' ? { hits: [], skus: [] } : runSearch(ctx, ctx.fault === 'search-matches-everything' ? [''] : tokens);
+  // ... or drops q past the first page (a filter lost on page 2).
+  const dropsQ = ctx.fault === 'search-matches-everything' || (ctx.fault === 'search-q-dropped-past-page-1' && Number(ctx.query.get('page') ?? 1) > 1);
+  const asked = ctx.fault === 'search-finds-nothing' ? { hits: [], skus: [] } : runSearch(ctx, dropsQ ? [''] : tokens);
   // Variant search-applies-important-alternative: nothing found, the service searches the important alternative itself.
   const applied = asked.hits.length === 0 && ctx.variants.has('search-applies-important-alternative') ? importantAlternative(ctx, tokens) : null;
   const appliedWords = applied === null ? queryWords : words(applied);

@@ -128,7 +128,9 @@ export const shopRoutes: RouteModule = (router) => {
     if (ctx.variants.has('shop-search-short-q-422') && [...q.trim()].length < 2)
       throw new ApiError(422, 'InvalidSearch', ['The search query must have at least 2 characters, got 1']);
     const needle = normalize(q);
-    const shops = [...ctx.data.shops.values()].filter((s) => normalize(s.name).includes(needle)).sort((a, b) => a.id - b.id);
+    // The bug: q is applied on the first page only.
+    const dropsQ = ctx.fault === 'shop-search-q-dropped-past-page-1' && Number(ctx.query.get('page') ?? 1) > 1;
+    const shops = [...ctx.data.shops.values()].filter((s) => dropsQ || normalize(s.name).includes(needle)).sort((a, b) => a.id - b.id);
     return respondMany(ctx, 'shops', shops, (s) => shopJson(ctx, s));
   });
 

@@ -43,7 +43,41 @@ async function postProbeAddress(ref: RunningReference, token: string, label: str
   return call(ref, 'POST', '/user/addresses', { token, body });
 }
 
+/** Whether the root category is tagged by its content (two targets, one body, one tag): the one-endpoint faults, not the everywhere one. */
+async function contentTaggedElsewhere(ref: RunningReference, token: string): Promise<boolean> {
+  const [a, b] = [await get(ref, '/categories/root', { token }), await get(ref, `/categories/root?per=25`, { token })];
+  return a.headers.get('etag') !== null && a.headers.get('etag') === b.headers.get('etag');
+}
+
 export const ACCOUNT_PROBES: ProbeTable = {
+  'user-etag-from-request-target': async (ref, { user: token }) => {
+    if (!(await contentTaggedElsewhere(ref, token))) return false;
+    const before = await get(ref, '/user', { token });
+    const etag = before.headers.get('etag');
+    const sex = before.body?.user?.sex;
+    if (before.status !== 200 || etag === null || (sex !== 'male' && sex !== 'female')) return false;
+    await call(ref, 'PATCH', '/user', { token, body: { sex: sex === 'male' ? 'female' : 'male' } });
+    try {
+      return (await get(ref, '/user', { token, headers: { 'If-None-Match': etag } })).status === 304;
+    } finally {
+      await call(ref, 'PATCH', '/user', { token, body: { sex } });
+    }
+  },
+  'addresses-etag-from-request-target': async (ref, { user: token }) => {
+    if (!(await contentTaggedElsewhere(ref, token))) return false;
+    const before = await get(ref, '/user/addresses', { token });
+    const etag = before.headers.get('etag');
+    const first = before.body?.addresses?.[0];
+    if (before.status !== 200 || etag === null || !first) return false;
+    const label = String(first.label ?? '');
+    await call(ref, 'PUT', `/user/addresses/${first.id}`, { token, body: { label: `${label}-probe` } });
+    try {
+      return (await get(ref, '/user/addresses', { token, headers: { 'If-None-Match': etag } })).status === 304;
+    } finally {
+      await call(ref, 'PUT', `/user/addresses/${first.id}`, { token, body: { label } });
+    }
+  },
+
   'user-email-missing-in-3-2': async (ref, { user }) => {
     const u = (await call(ref, 'GET', '/user', { token: user, version: '3.2' })).body?.user;
     // created_at shows that 3.2 fields are served at all.

@@ -25,6 +25,12 @@ async function overTheLimit(ref: RunningReference): Promise<number> {
 }
 
 export const CACHING_PROBES: ProbeTable = {
+  'category-etag-ignores-query': async (ref, { app: token }) => {
+    const full = await get(ref, ROOT, { token });
+    const etag = full.headers.get('etag');
+    if (etag === null) return false;
+    return (await get(ref, `${ROOT}?fields[root]=id,name`, { token, headers: { 'If-None-Match': etag } })).status === 304;
+  },
   'etag-from-request-target': async (ref, { user: token }) => {
     const before = await get(ref, '/favorite_lists', { token });
     const etag = before.headers.get('etag');

@@ -296,6 +296,14 @@ export const FAVORITE_PROBES: ProbeTable = {
       const listed = await collect<Favorite>(ref, user, `/favorite_lists/${list.id}/favorites`, 'favorites');
       return listed.filter((f) => f.sku_id === favorite.sku_id).length === 2;
     }),
+  'favorite-list-created-twice': (ref, { user }) =>
+    withScratch(ref, user, async (s) => {
+      const list = await s.list('twice');
+      const lists = await collect<FavoriteList>(ref, user, '/favorite_lists', 'favorite_lists');
+      const twins = lists.filter((l) => l.name === list.name && l.id !== list.id);
+      for (const twin of twins) await call(ref, 'DELETE', `/favorite_lists/${twin.id}`, { token: user });
+      return twins.length > 0;
+    }),
   'category-favorites-under-data-key': async (ref, { user }) => {
     const [leaf] = await leafCategories(ref, user);
     return 'data' in ((await get(ref, `/categories/${leaf!.id}/favorites`, { token: user })).body ?? {});

@@ -19,7 +19,16 @@ async function someShops(ref: RunningReference, token: string): Promise<number[]
   return [...shops];
 }
 
+/** Whether page 2 of `path` (q and per=1) holds an item that the unpaged answer to q does not. */
+async function page2LeavesQ(ref: RunningReference, token: string, path: string, key: string, q: string): Promise<boolean> {
+  const all = ((await get(ref, `${path}?q=${q}&per=100`, { token })).body?.[key] ?? []) as Json[];
+  const page2 = ((await get(ref, `${path}?q=${q}&per=1&page=2`, { token })).body?.[key] ?? []) as Json[];
+  return page2.some((item) => !all.some((a) => a.id === item.id));
+}
+
 export const PAGINATION_PROBES: ProbeTable = {
+  'search-q-dropped-past-page-1': async (ref, { app: token }) => page2LeavesQ(ref, token, '/search', 'categories', 'qxzjbcdfgvqkx'),
+  'shop-search-q-dropped-past-page-1': async (ref, { app: token }) => page2LeavesQ(ref, token, '/shops/search', 'shops', 'qxzjbcdfgvqkx'),
   'shop-reviews-per-ignored': async (ref, { app: token }) => {
     for (const id of await someShops(ref, token)) {
       const r = await get(ref, `/shops/${id}/reviews?per=1`, { token });
