@@ -12,7 +12,7 @@ import { DEFAULT_MAX_REQUESTS } from '../budget/budget.ts';
 import type { DiscoveryResult, Discoverer } from '../coordinator/services.ts';
 import { pathOf } from '../rules/api-paths.ts';
 import { CategoryWalker, DiscoveryShare, type Category, type Json, type Page } from './walker.ts';
-import { findFutureSku, findShopWithUnstructuredLocation, futureSkuOf, hasUnstructuredLocation, RARE_DATA_SHARE, RareDataNotFound } from './rare-data.ts';
+import { findShopWithUnstructuredLocation, findSku, FUTURE_SKU, hasUnstructuredLocation, RARE_DATA_SHARE, RareDataNotFound, skuOfKindIn, type SkuKind } from './rare-data.ts';
 
 export { CategoryWalker, DiscoveryError, type Category, type Page } from './walker.ts';
 
@@ -69,6 +69,15 @@ async function fullest(candidates: number[], size: (id: number) => Promise<numbe
     if (n >= 1 && fallback === null) fallback = id;
   }
   return fallback;
+}
+
+/** A role of rare SKUs: searched on every page of every leaf, hinted by the leaf that lists one. */
+function skuOfKind(kind: SkuKind): Role {
+  return {
+    description: `a ${kind.what}, on any page of any leaf`,
+    hintedAs: { key: kind.hintKey, resolve: (id, w, share) => skuOfKindIn(w, kind, id, share) },
+    find: async (w, need, share) => findSku(w, kind, await need('leafCategory').catch(() => null), share),
+  };
 }
 
 /** Roles the suites may ask for. Adding one is adding an entry here. */
@@ -182,11 +191,7 @@ export const ROLES = {
       return (list?.['category_id'] as number | undefined) ?? null;
     },
   },
-  futureSku: {
-    description: 'a future SKU (future true), on any page of any leaf',
-    hintedAs: { key: 'futureSkuCategory', resolve: (id, w, share) => futureSkuOf(w, id, share) },
-    find: async (w, need, share) => findFutureSku(w, await need('leafCategory').catch(() => null), share),
-  },
+  futureSku: skuOfKind(FUTURE_SKU),
   shopWithUnstructuredLocation: {
     description: 'a shop with an unstructured location (format unstructured), on any page of its locations',
     hintedAs: { key: 'shopWithUnstructuredLocation', resolve: async (id, w, share) => ((await hasUnstructuredLocation(w, id, share)) ? id : null) },
@@ -195,7 +200,7 @@ export const ROLES = {
 } satisfies Record<string, Role>;
 
 /** The keys a hints file may hold: the roles', and the other keys some roles are hinted by. */
-export const HINT_KEYS: readonly string[] = Object.entries(ROLES).map(([name, role]) => ('hintedAs' in role ? role.hintedAs.key : name));
+export const HINT_KEYS: readonly string[] = Object.entries(ROLES as Record<string, Role>).map(([name, role]) => role.hintedAs?.key ?? name);
 
 /** The roles a suite may ask discovery for (t.discover): a typo is a type error, not a skipped test. */
 export type DiscoveryRole = keyof typeof ROLES;

@@ -93,17 +93,26 @@ export async function searchPages(
 const isFuture = (sku: Json) => sku['future'] === true;
 const skuPages = (w: CategoryWalker): Pages => ({ first: (id) => w.skuPage(id), cached: (id) => w.hasSkuPage(id), next: (url) => w.pageAt(url, 'skus') });
 
-/** A future SKU (future true): the leaves' SKU listings, the discovered leaf first. */
-export async function findFutureSku(w: CategoryWalker, leafId: number | null, share: DiscoveryShare): Promise<number> {
-  const leaves = [...new Set([...(leafId === null ? [] : [leafId]), ...(await w.allLeaves(share))])];
-  const { found, tally } = await searchPages(leaves, skuPages(w), isFuture, share);
-  if (found) return found.item['id'] as number;
-  throw new RareDataNotFound(notFoundMessage('future SKU (future true)', 'leaf categories', tally, share, '{"futureSkuCategory": <the id of the leaf that lists it>}'));
+/** A kind of SKU discovery searches the leaves' listings for, and the hint key naming the leaf that lists one. */
+export interface SkuKind {
+  what: string;
+  hintKey: string;
+  accepts: (sku: Json) => boolean;
 }
 
-/** The future SKU a leaf category lists on some page (a hint's check), or null. */
-export async function futureSkuOf(w: CategoryWalker, categoryId: number, share: DiscoveryShare): Promise<number | null> {
-  const { found } = await searchPages([categoryId], skuPages(w), isFuture, share);
+export const FUTURE_SKU: SkuKind = { what: 'future SKU (future true)', hintKey: 'futureSkuCategory', accepts: isFuture };
+
+/** A SKU of that kind: the leaves' SKU listings, the discovered leaf first, page by page. */
+export async function findSku(w: CategoryWalker, kind: SkuKind, leafId: number | null, share: DiscoveryShare): Promise<number> {
+  const leaves = [...new Set([...(leafId === null ? [] : [leafId]), ...(await w.allLeaves(share))])];
+  const { found, tally } = await searchPages(leaves, skuPages(w), kind.accepts, share);
+  if (found) return found.item['id'] as number;
+  throw new RareDataNotFound(notFoundMessage(kind.what, 'leaf categories', tally, share, `{"${kind.hintKey}": <the id of the leaf that lists one>}`));
+}
+
+/** A SKU of that kind a leaf category lists on some page (a hint's check), or null. */
+export async function skuOfKindIn(w: CategoryWalker, kind: SkuKind, categoryId: number, share: DiscoveryShare): Promise<number | null> {
+  const { found } = await searchPages([categoryId], skuPages(w), kind.accepts, share);
   return found ? (found.item['id'] as number) : null;
 }
 

@@ -291,7 +291,7 @@ export class TargetRun {
     const notes = [
       ...expectedNotes,
       ...(this.#records?.notes ?? []),
-      ...discovery.wrongHints.map((h) => `discovery hint ${h}`),
+      ...discoveryNotes(discovery),
       ...(this.#versionsNote ? [this.#versionsNote] : []),
       ...harNotes,
       ...this.#runNotes(results, pacer.waitedMs),
@@ -402,4 +402,13 @@ function ensureWritable(dir: string): void {
   } catch (error) {
     throw new RunError(`report directory ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? 'error'}): set CATALOGUE_REPORT_DIR`);
   }
+}
+
+/** What discovery has to say about the run: hints that did not fit, and what the rare-data searches spent. */
+function discoveryNotes(discovery: MainServices['discovery']): string[] {
+  const { spent, limit } = discovery.share;
+  return [
+    ...discovery.wrongHints.map((h) => `discovery hint ${h}`),
+    ...(spent > 0 ? [`discovery: the searches for rare data made ${spent} request${spent === 1 ? '' : 's'} (at most ${limit}: a fifth of the budget)`] : []),
+  ];
 }
