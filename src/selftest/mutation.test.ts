@@ -102,7 +102,8 @@ beforeAll(async () => {
       // An expired token too, so that the expired-token checks run (a deployment's run names one).
       // The run's exchanges go to a HAR too, for the passive judge.
       const har = join(harRoot, `${fault}.har`);
-      const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, ...kitEnvOf(VARIANTS), ...setup.env };
+      // Each run's own deadline as long as all of them may take: they share the cores, and the last run of the batch ends near its end.
+      const env = { CATALOGUE_EXPIRED_TOKEN: ref.expiredToken(), CATALOGUE_HAR: har, CATALOGUE_DEADLINE_S: String(MUTATION_RUNS_MS / 1000), ...kitEnvOf(VARIANTS), ...setup.env };
       // Every test of every suite (those the setup names, when the fault shows only in a profile
       // or a setting of its own): precision is judged on the whole run. "<name>.suite": a bare
       // name is a substring filter ("favorites" would match favorites-model too).
